@@ -1,0 +1,224 @@
+"""Plain records of the Discord stand-in: users, guilds, channels, messages, calls, interactions.
+
+The records hold what Discord would hold server-side; ``*_payload`` functions turn them into the
+JSON the real discord.py client expects (the fields it insists on are listed in
+``shared/notes/discord-stand-in.md``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+EPHEMERAL = 64
+_ids = itertools.count(1_100_000_000_000_000_000)
+TIMESTAMP = "2024-01-01T00:00:00.000000+00:00"
+
+
+def snowflake() -> int:
+    """A fresh, increasing id."""
+    return next(_ids)
+
+
+@dataclass
+class User:
+    id: int
+    name: str
+    bot: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+        }
+
+
+@dataclass
+class Channel:
+    id: int
+    name: str
+    guild_id: int | None = None  # None for a DM channel
+    recipient: User | None = None  # the other end of a DM channel
+
+    @property
+    def is_dm(self) -> bool:
+        return self.guild_id is None
+
+    def payload(self, position: int = 0) -> dict[str, Any]:
+        if self.is_dm:
+            assert self.recipient is not None
+            return {"id": str(self.id), "type": 1, "recipients": [self.recipient.payload()],
+                    "last_message_id": None}
+        return {"id": str(self.id), "type": 0, "name": self.name, "position": position,
+                "guild_id": str(self.guild_id), "permission_overwrites": [], "nsfw": False,
+                "parent_id": None, "topic": None}
+
+
+@dataclass
+class Guild:
+    id: int
+    name: str
+    owner_id: int
+    channels: list[Channel] = field(default_factory=list)
+    members: list[User] = field(default_factory=list)
+    admins: set[int] = field(default_factory=set)
+
+    def member_payload(self, user: User) -> dict[str, Any]:
+        perms = (1 << 3) if user.id in self.admins or user.id == self.owner_id else 0
+        return {"user": user.payload(), "roles": [], "flags": 0, "joined_at": TIMESTAMP,
+                "deaf": False, "mute": False, "nick": None, "permissions": str(perms | 0x800 | 0x400)}
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id), "name": self.name, "owner_id": str(self.owner_id), "unavailable": False,
+            "member_count": len(self.members), "large": False, "features": [], "emojis": [],
+            "stickers": [], "roles": [{"id": str(self.id), "name": "@everyone", "permissions": "3072",
+                                       "position": 0, "color": 0, "hoist": False, "managed": False,
+                                       "mentionable": False, "flags": 0}],
+            "channels": [c.payload(i) for i, c in enumerate(self.channels)],
+            "members": [self.member_payload(u) for u in self.members],
+            "threads": [], "presences": [], "voice_states": [], "stage_instances": [],
+            "guild_scheduled_events": [], "soundboard_sounds": [], "icon": None,
+            "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
+            "mfa_level": 0, "premium_tier": 0, "preferred_locale": "en-US", "nsfw_level": 0,
+        }
+
+
+@dataclass
+class Attachment:
+    id: int
+    filename: str
+    data: bytes
+
+    def payload(self) -> dict[str, Any]:
+        url = f"http://cdn.invalid/attachments/{self.id}/{self.filename}"
+        return {"id": str(self.id), "filename": self.filename, "size": len(self.data), "url": url,
+                "proxy_url": url}
+
+
+@dataclass
+class Message:
+    """A message as the stand-in stores it (its current state, after edits)."""
+
+    id: int
+    channel_id: int
+    author: User
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
+    flags: int = 0
+    interaction_id: int | None = None  # set on interaction responses and follow-ups
+    edits: int = 0
+    deleted: bool = False
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def text(self) -> str:
+        """Content plus every embed's visible text, one block (for ``in`` assertions)."""
+        parts = [self.content or ""]
+        for e in self.embeds:
+            parts += [e.get("title") or "", e.get("description") or ""]
+            for f in e.get("fields", []):
+                parts += [f.get("name", ""), f.get("value", "")]
+            parts.append((e.get("footer") or {}).get("text", ""))
+            parts.append((e.get("author") or {}).get("name", ""))
+        return "\n".join(p for p in parts if p)
+
+    def items(self) -> list[dict[str, Any]]:
+        """Every interactive component (buttons and selects), flattened in display order."""
+        out: list[dict[str, Any]] = []
+        for row in self.components:
+            out += row.get("components", [row]) if row.get("type") == 1 else [row]
+        return out
+
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in self.items() if "custom_id" in c]
+
+    def button(self, label: str | None = None, *, contains: str | None = None) -> dict[str, Any]:
+        """The button with this exact label (or whose custom_id contains ``contains``)."""
+        for c in self.items():
+            if c.get("type") != 2:
+                continue
+            if label is not None and c.get("label") == label:
+                return c
+            if contains is not None and contains in c.get("custom_id", ""):
+                return c
+        raise AssertionError(f"no button {label or contains!r} in {[c.get('label') for c in self.items()]}")
+
+    def selects(self) -> list[dict[str, Any]]:
+        return [c for c in self.items() if c.get("type") == 3]
+
+    def payload(self, guild_id: int | None = None) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id), "type": 0 if self.interaction_id is None else 20, "content": self.content,
+            "channel_id": str(self.channel_id), "author": self.author.payload(), "embeds": self.embeds,
+            "components": self.components, "attachments": [a.payload() for a in self.attachments],
+            "mentions": [], "mention_roles": [], "mention_everyone": False, "pinned": False, "tts": False,
+            "timestamp": TIMESTAMP, "edited_timestamp": TIMESTAMP if self.edits else None,
+            "flags": self.flags,
+        }
+        if guild_id is not None:
+            data["guild_id"] = str(guild_id)
+        return data
+
+
+@dataclass
+class Call:
+    """One REST request the bot made."""
+
+    method: str
+    path: str
+    route: str  # the path with ids replaced by {placeholders}
+    json: Any
+    files: list[tuple[str, bytes]]
+    status: int = 200
+
+
+@dataclass
+class Interaction:
+    """An interaction the stand-in sent, and everything the bot answered to it."""
+
+    id: int
+    token: str
+    type: int  # 2 command, 3 component, 4 autocomplete
+    user: User
+    channel: Channel
+    message: Message | None = None  # the message holding the clicked component
+    callback_type: int | None = None
+    original: Message | None = None  # the response message (or the component's message)
+    followups: list[Message] = field(default_factory=list)
+    choices: list[dict[str, Any]] | None = None  # autocomplete results
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def responses(self) -> list[Message]:
+        """The interaction's own response message (if any) then its follow-ups."""
+        own = [self.original] if self.original is not None and self.original.interaction_id == self.id else []
+        return own + self.followups
+
+    @property
+    def last(self) -> Message:
+        """The latest message the bot sent or edited for this interaction."""
+        if self.followups:
+            return self.followups[-1]
+        if self.original is None:
+            raise AssertionError(f"interaction {self.id} has no response (callback {self.callback_type})")
+        return self.original
+
+    @property
+    def text(self) -> str:
+        return self.last.text
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.last.ephemeral
