@@ -1,0 +1,636 @@
+"""Michigan (Boodle / Stops): the rules engine, after ``shared/rules/michigan.md``.
+
+Cards are held as integers ``suit * 13 + rank`` (suits S H D C, ranks 2 … A), so sorting the
+integers gives the spec's canonical order. Who holds each card is one 52-entry list
+``owner`` (a seat, ``DEAD`` for the dead hand, ``PLAYED`` once played); hand sizes and per-seat
+suit counts are kept alongside, so a lead, a forced continuation and a stop test are O(1).
+
+Readings of the spec (listed in the report to the lead):
+
+* The state rests only where a seat decides (a lead, the dealer's choice, an auction bid);
+  forced continuations, settlement, the next hand's ante and deal run inside ``apply``.
+* ``request_close(now=False)`` before any action of the current hand (or ``now=True``) voids
+  the hand by restoring the accounts saved just before its antes; this also reverses boodle
+  hits and an auction payment of that hand (spec 5.2: "all of its jeton movements").
+* A pool can never be empty when its card is played in ordinary play (every hand antes at
+  least ``u`` on each pool); the empty-pool rule (pays 0, still listed) is implemented anyway.
+* Once the session is over, no hand is in progress: views show empty hands and no played
+  cards; ``last_result`` keeps the last settled hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.rules import cards
+from bot.rules.base import Action, Event, Game, OptionSpec, View, match_action, not_your_turn
+
+SUITS = cards.FRENCH_SUITS  # S H D C
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+CODES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+INDEX: dict[str, int] = {c: i for i, c in enumerate(CODES)}
+BOODLE = ("AH", "KC", "QD", "JS")
+#: pool index of a card (0..3), or -1 for an ordinary card.
+POOL_OF: tuple[int, ...] = tuple(BOODLE.index(c) if c in BOODLE else -1 for c in CODES)
+
+DEAD = -1
+PLAYED = -2
+
+PLAY, DEALER_CHOICE, SPARE_AUCTION, OVER = 0, 1, 2, 3
+PHASE_NAMES = ("play", "dealer_choice", "spare_auction", "session_end")
+
+
+class _Config:
+    """Per-table constants, shared by a state and its clones."""
+
+    __slots__ = ("n", "u", "c", "buy_in", "rotations", "variant", "reveal", "decks", "seed")
+
+    def __init__(self, n: int, options: dict[str, Any], seed: int):
+        self.n = n
+        self.u: int = options["ante_unit"]
+        self.c: int = options["card_price"]
+        self.buy_in: int = options["buy_in"]
+        self.rotations: int = options["rotations"]
+        self.variant: bool = options["spare_hand"] == "dealer_option"
+        self.reveal: bool = options["reveal_dead_hand"]
+        self.decks = options["decks"]
+        self.seed = seed
+
+
+class MichiganState:
+    """One Michigan session at a table (DESIGN.md section 2 surface)."""
+
+    __slots__ = (
+        "cfg", "stacks", "pot", "contrib", "dealer", "deals_played", "deal_no", "hands_started",
+        "owner", "sizes", "suitcnt", "played", "hits", "phase", "lead_right", "blocked", "lifted",
+        "actor", "auction_pos", "high_bid", "high_seat", "closing", "acted", "snapshot",
+        "last_result", "_legal", "start_events",
+    )
+
+    def __init__(self, seats: int, options: dict[str, Any], seed: int):
+        cfg = self.cfg = _Config(seats, options, seed)
+        n = seats
+        self.stacks = [cfg.buy_in] * n
+        self.pot = [0, 0, 0, 0]
+        self.contrib = [0] * (4 * n)  # contrib[pool * n + seat]
+        self.dealer = cards.first_dealer(options["dealer"], n, seed)
+        self.deals_played = 0
+        self.deal_no = 0
+        self.hands_started = 0
+        self.owner = [DEAD] * 52
+        self.sizes = [0] * n
+        self.suitcnt = [0] * (4 * n)  # suitcnt[seat * 4 + suit]
+        self.played: list[tuple[int, int]] = []
+        self.hits: list[list[Any]] = []
+        self.phase = PLAY
+        self.lead_right = 0
+        self.blocked = -1
+        self.lifted = False
+        self.actor = -1
+        self.auction_pos = 0
+        self.high_bid = 0
+        self.high_seat = -1
+        self.closing = False
+        self.acted = False
+        self.snapshot: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = ((), (), ())
+        self.last_result: dict[str, Any] | None = None
+        self._legal: list[Action] | None = None
+        self.start_events: list[Event] = []
+        self._start_hand(self.start_events)
+
+    # ------------------------------------------------------------------ contract surface
+
+    def to_act(self) -> tuple[int, ...]:
+        """The seat that acts now, or () once the session is over."""
+        return () if self.actor < 0 else (self.actor,)
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """The actions ``seat`` may take now, in the spec's stable order."""
+        if seat != self.actor or self.actor < 0 or type(seat) is not int:
+            return []
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply one action of ``seat``; return the public events. Refusals change nothing."""
+        if type(seat) is not int or seat != self.actor or self.actor < 0:
+            raise not_your_turn(seat, self.to_act())
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        act = match_action(action, self._legal)
+        self._legal = None
+        self.acted = True
+        events: list[Event] = []
+        kind = act["type"]
+        if kind == "lead":
+            self._lead(seat, SUITS.index(act["suit"]), events)
+        elif kind == "swap_spare":
+            events.append({"type": "swap_spare", "seat": seat})
+            self._swap_with_dead(seat)
+            self._begin_play(events)
+        elif kind == "keep":
+            events.append({"type": "keep", "seat": seat})
+            self.phase = SPARE_AUCTION
+            self.auction_pos = 0
+            self.actor = (self.dealer + 1) % self.cfg.n
+        else:  # bid / pass
+            if kind == "bid":
+                self.high_bid = act["amount"]
+                self.high_seat = seat
+                events.append({"type": "bid", "seat": seat, "amount": act["amount"]})
+            else:
+                events.append({"type": "pass", "seat": seat})
+            self._next_bidder(events)
+        return events
+
+    def timeout_action(self, seat: int) -> Action:
+        """Spec section 7: lowest-ranked lead (ties S H D C); ``keep``; ``pass``."""
+        legal = self.legal_actions(seat)
+        if not legal:
+            raise not_your_turn(seat, self.to_act())
+        if self.phase == DEALER_CHOICE:
+            return {"type": "keep"}
+        if self.phase == SPARE_AUCTION:
+            return {"type": "pass"}
+        owner = self.owner
+        best = min(legal, key=lambda a: _lowest(owner, seat, SUITS.index(a["suit"])))
+        return dict(best)
+
+    def request_close(self, now: bool = False) -> list[Event]:
+        """Host close: void the hand now (``now`` or nobody acted yet), else end after it."""
+        if self.phase == OVER:
+            return []
+        self._legal = None
+        self.closing = True
+        if now or not self.acted:
+            events: list[Event] = []
+            self._void_hand(events)
+            self._end_session("closed", events)
+            return events
+        return [{"type": "close_requested", "deal": self.deal_no}]
+
+    def clone(self) -> MichiganState:
+        """A cheap independent copy (for AI search)."""
+        o = object.__new__(MichiganState)
+        o.cfg = self.cfg
+        o.stacks = self.stacks[:]
+        o.pot = self.pot[:]
+        o.contrib = self.contrib[:]
+        o.dealer = self.dealer
+        o.deals_played = self.deals_played
+        o.deal_no = self.deal_no
+        o.hands_started = self.hands_started
+        o.owner = self.owner[:]
+        o.sizes = self.sizes[:]
+        o.suitcnt = self.suitcnt[:]
+        o.played = self.played[:]
+        o.hits = self.hits[:]  # entries are never mutated
+        o.phase = self.phase
+        o.lead_right = self.lead_right
+        o.blocked = self.blocked
+        o.lifted = self.lifted
+        o.actor = self.actor
+        o.auction_pos = self.auction_pos
+        o.high_bid = self.high_bid
+        o.high_seat = self.high_seat
+        o.closing = self.closing
+        o.acted = self.acted
+        o.snapshot = self.snapshot
+        o.last_result = self.last_result  # replaced, never mutated
+        o._legal = self._legal
+        o.start_events = self.start_events
+        return o
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know (``None``: a spectator). Spec section 7."""
+        n = self.cfg.n
+        own = seat if type(seat) is int and 0 <= seat < n else None
+        owner = self.owner
+        played: list[list[str]] = [[] for _ in range(n)]
+        for p, x in self.played:
+            played[p].append(CODES[x])
+        lr = self.last_result
+        return {
+            "phase": PHASE_NAMES[self.phase],
+            "to_act": list(self.to_act()),
+            "stacks": self.stacks[:],
+            "pot": self.pot[:],
+            "dealer": self.dealer,
+            "deal": self.deal_no,
+            "closing": self.closing,
+            "deals_played": self.deals_played,
+            "hand": [] if own is None else [CODES[i] for i in range(52) if owner[i] == own],
+            "hand_sizes": self.sizes[:],
+            "played": played,
+            "lead_right": self.lead_right,
+            "blocked": SUITS[self.blocked] if self.blocked >= 0 else None,
+            "bid": [self.high_seat, self.high_bid] if self.high_seat >= 0 else None,
+            "last_result": None if lr is None else _copy_result(lr),
+        }
+
+    # ------------------------------------------------------------------ helpers for tests/UI
+
+    def dead_hand(self) -> list[str]:
+        """The dead hand in canonical order (private: for tests and the end-of-hand reveal)."""
+        return [CODES[i] for i in range(52) if self.owner[i] == DEAD]
+
+    def contributions(self) -> list[list[int]]:
+        """``contrib[pool][seat]`` for the four pools (A♥ K♣ Q♦ J♠)."""
+        n = self.cfg.n
+        return [self.contrib[p * n:(p + 1) * n] for p in range(4)]
+
+    # ------------------------------------------------------------------ legal actions
+
+    def _compute_legal(self) -> list[Action]:
+        if self.phase == PLAY:
+            base = self.actor * 4
+            cnt = self.suitcnt
+            skip = -1 if self.lifted else self.blocked
+            return [{"type": "lead", "suit": SUITS[s]} for s in range(4) if cnt[base + s] and s != skip]
+        if self.phase == DEALER_CHOICE:
+            return [{"type": "swap_spare"}, {"type": "keep"}]
+        if self.phase == SPARE_AUCTION:
+            stack = self.stacks[self.actor]
+            out: list[Action] = [{"type": "bid", "amount": x} for x in range(self.high_bid + 1, stack + 1)]
+            out.append({"type": "pass"})
+            return out
+        return []
+
+    # ------------------------------------------------------------------ the hand
+
+    def _start_hand(self, events: list[Event]) -> None:
+        """Ante check (2.1), antes, deal (2.2); then the first decision of the hand."""
+        cfg = self.cfg
+        n, u, d = cfg.n, cfg.u, self.dealer
+        stacks = self.stacks
+        short = [s for s in range(n) if stacks[s] < (8 * u if s == d else 4 * u)]
+        if short:
+            events.append({"type": "cannot_ante", "seats": short, "dealer": d})
+            self._end_session("broke", events)
+            return
+        self.snapshot = (tuple(stacks), tuple(self.pot), tuple(self.contrib))
+        antes = [0] * n
+        pot, contrib = self.pot, self.contrib
+        for s in range(n):
+            amt = 2 * u if s == d else u
+            stacks[s] -= 4 * amt
+            antes[s] = 4 * amt
+            for p in range(4):
+                pot[p] += amt
+                contrib[p * n + s] += amt
+        k = self.deal_no = self.hands_started
+        self.hands_started += 1
+        events.append({"type": "ante", "deal": k, "dealer": d, "antes": antes, "pot": pot[:]})
+        deck = cards.deck_for_deal(cards.DECK_52, cfg.decks, cfg.seed, k)
+        owner = self.owner
+        seat_at = [DEAD] + [(d + j) % n for j in range(1, n + 1)]
+        m = n + 1
+        for i, code in enumerate(deck):
+            owner[INDEX[code]] = seat_at[i % m]
+        sizes = self.sizes = [0] * n
+        cnt = self.suitcnt = [0] * (4 * n)
+        for i in range(52):
+            s = owner[i]
+            if s >= 0:
+                sizes[s] += 1
+                cnt[s * 4 + i // 13] += 1
+        self.played = []
+        self.hits = []
+        self.lead_right = (d + 1) % n
+        self.blocked = -1
+        self.lifted = False
+        self.acted = False
+        self.high_bid = 0
+        self.high_seat = -1
+        self.auction_pos = 0
+        self._legal = None
+        events.append({"type": "deal", "deal": k, "dealer": d, "hand_sizes": sizes[:]})
+        if cfg.variant:
+            self.phase = DEALER_CHOICE
+            self.actor = d
+        else:
+            self._begin_play(events)
+
+    def _begin_play(self, events: list[Event]) -> None:
+        self.phase = PLAY
+        self._find_leader(events)
+
+    def _find_leader(self, events: list[Event]) -> None:
+        """Spec 2.4 A: the first seat from ``lead_right`` holding a card outside ``blocked``."""
+        lr, b = self.lead_right, self.blocked
+        self.lifted = False
+        if b < 0:
+            self.actor = lr
+            return
+        n, sizes, cnt = self.cfg.n, self.sizes, self.suitcnt
+        for i in range(n):
+            s = (lr + i) % n
+            if sizes[s] > cnt[s * 4 + b]:
+                self.actor = s
+                if i:
+                    events.append({"type": "lead_passes", "from": lr, "to": s, "blocked": SUITS[b]})
+                return
+        self.actor = lr
+        self.lifted = True
+        events.append({"type": "block_lifted", "seat": lr, "suit": SUITS[b]})
+
+    def _lead(self, seat: int, suit: int, events: list[Event]) -> None:
+        """Play the lowest card of ``suit`` from ``seat`` and every forced continuation."""
+        owner, sizes, cnt = self.owner, self.sizes, self.suitcnt
+        x = owner.index(seat, suit * 13, suit * 13 + 13)
+        p = seat
+        events.append({"type": "lead", "seat": p, "suit": SUITS[suit], "card": CODES[x]})
+        played = self.played
+        while True:
+            owner[x] = PLAYED
+            sizes[p] -= 1
+            cnt[p * 4 + suit] -= 1
+            played.append((p, x))
+            if POOL_OF[x] >= 0:
+                self._boodle_hit(p, x, events)
+            if not sizes[p]:
+                events.append({"type": "out", "seat": p, "card": CODES[x]})
+                self._settle(p, events)
+                return
+            if x % 13 == 12:
+                break
+            h = owner[x + 1]
+            if h < 0:
+                break
+            p = h
+            x += 1
+            events.append({"type": "play", "seat": p, "card": CODES[x]})
+        events.append({"type": "stop", "seat": p, "card": CODES[x]})
+        self.lead_right = p
+        self.blocked = suit
+        self._find_leader(events)
+
+    def _boodle_hit(self, p: int, x: int, events: list[Event]) -> None:
+        """Spec 2.4 step 1: the whole pool of ``x`` goes to ``p``; its ledger is cleared."""
+        i = POOL_OF[x]
+        n = self.cfg.n
+        amount = self.pot[i]
+        self.stacks[p] += amount
+        self.pot[i] = 0
+        self.contrib[i * n:(i + 1) * n] = [0] * n
+        self.hits.append([CODES[x], p, amount])
+        events.append({"type": "boodle", "seat": p, "card": CODES[x], "amount": amount})
+
+    def _settle(self, w: int, events: list[Event]) -> None:
+        """Spec 2.5: payments capped by stacks, last_result, rotation, end rules."""
+        cfg = self.cfg
+        n, c = cfg.n, cfg.c
+        stacks, sizes = self.stacks, self.sizes
+        cards_left = sizes[:]
+        payments = [0] * n
+        for s in range(n):
+            if s != w:
+                paid = min(c * sizes[s], stacks[s])
+                stacks[s] -= paid
+                payments[s] = -paid
+                payments[w] += paid
+        stacks[w] += payments[w]
+        dead = self.dead_hand() if cfg.reveal else None
+        self.last_result = {
+            "winner": w,
+            "cards_left": cards_left,
+            "payments": payments,
+            "boodle_hits": [h[:] for h in self.hits],
+            "dead_hand": dead,
+        }
+        before_stacks, before_pot, _ = self.snapshot
+        events.append({
+            "type": "hand_end",
+            "deal": self.deal_no,
+            **_copy_result(self.last_result),
+            "deltas": [stacks[s] - before_stacks[s] for s in range(n)],
+            "pot": self.pot[:],
+            "pot_change": sum(self.pot) - sum(before_pot),
+        })
+        self.deals_played += 1
+        self.dealer = (self.dealer + 1) % n
+        if self.closing:
+            self._end_session("closed", events)
+        elif cfg.rotations and self.deals_played >= cfg.rotations * n:
+            self._end_session("rotations", events)
+        else:
+            self._start_hand(events)
+
+    # ------------------------------------------------------------------ variant (2.6)
+
+    def _swap_with_dead(self, seat: int) -> None:
+        owner = self.owner
+        cnt = self.suitcnt
+        size = 0
+        for i in range(52):
+            o = owner[i]
+            if o == seat:
+                owner[i] = DEAD
+                cnt[seat * 4 + i // 13] -= 1
+            elif o == DEAD:
+                owner[i] = seat
+                cnt[seat * 4 + i // 13] += 1
+                size += 1
+        self.sizes[seat] = size
+
+    def _next_bidder(self, events: list[Event]) -> None:
+        n, d = self.cfg.n, self.dealer
+        self.auction_pos += 1
+        if self.auction_pos < n - 1:
+            self.actor = (d + 1 + self.auction_pos) % n
+            return
+        hs = self.high_seat
+        if hs >= 0:
+            x = self.high_bid
+            self.stacks[hs] -= x
+            self.stacks[d] += x
+            self._swap_with_dead(hs)
+            events.append({"type": "spare_taken", "seat": hs, "amount": x, "dealer": d})
+        else:
+            events.append({"type": "spare_dead"})
+        self._begin_play(events)
+
+    # ------------------------------------------------------------------ session end
+
+    def _void_hand(self, events: list[Event]) -> None:
+        """Reverse every jeton movement of the current hand (request_close)."""
+        before_stacks, before_pot, before_contrib = self.snapshot
+        deltas = [before_stacks[s] - self.stacks[s] for s in range(self.cfg.n)]
+        self.stacks = list(before_stacks)
+        self.pot = list(before_pot)
+        self.contrib = list(before_contrib)
+        events.append({"type": "void", "deal": self.deal_no, "deltas": deltas})
+
+    def _end_session(self, reason: str, events: list[Event]) -> None:
+        """Spec 5.3: pools back to their contributors, results against the buy-in."""
+        cfg = self.cfg
+        n = cfg.n
+        returned = [[self.contrib[p * n + s] for s in range(n)] for p in range(4)]
+        for p in range(4):
+            for s in range(n):
+                self.stacks[s] += returned[p][s]
+            self.pot[p] = 0
+        self.contrib = [0] * (4 * n)
+        results = [st - cfg.buy_in for st in self.stacks]
+        best = max(self.stacks)
+        self.phase = OVER
+        self.actor = -1
+        self._legal = None
+        self.owner = [PLAYED] * 52
+        self.sizes = [0] * n
+        self.suitcnt = [0] * (4 * n)
+        self.played = []
+        self.hits = []
+        self.blocked = -1
+        self.lifted = False
+        self.high_seat = -1
+        self.high_bid = 0
+        events.append({
+            "type": "session_end",
+            "reason": reason,
+            "returned": returned,
+            "stacks": self.stacks[:],
+            "results": results,
+            "winners": [s for s in range(n) if self.stacks[s] == best],
+        })
+
+
+def _lowest(owner: list[int], seat: int, suit: int) -> tuple[int, int]:
+    """(rank of ``seat``'s lowest card of ``suit``, suit): the timeout's sort key."""
+    return owner.index(seat, suit * 13, suit * 13 + 13) % 13, suit
+
+
+def _copy_result(r: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "winner": r["winner"],
+        "cards_left": r["cards_left"][:],
+        "payments": r["payments"][:],
+        "boodle_hits": [h[:] for h in r["boodle_hits"]],
+        "dead_hand": None if r["dead_hand"] is None else r["dead_hand"][:],
+    }
+
+
+# ---------------------------------------------------------------------- registry entry
+
+_SYM = cards.SUIT_SYMBOLS
+
+
+def label(action: Action) -> str:
+    """Button text for an action."""
+    kind = action.get("type")
+    if kind == "lead":
+        return f"Lead {_SYM.get(action.get('suit'), action.get('suit'))}"
+    if kind == "swap_spare":
+        return "Take the spare hand"
+    if kind == "keep":
+        return "Keep my hand"
+    if kind == "bid":
+        return f"Bid {action.get('amount')}"
+    if kind == "pass":
+        return "Pass"
+    return str(kind)
+
+
+def _d(code: str) -> str:
+    return cards.display(code)
+
+
+def narrate(event: Event, name: Callable[[int], str]) -> str | None:
+    """One English log line for a public event."""
+    t = event.get("type")
+    if t == "ante":
+        return (f"Hand {event['deal'] + 1}: {name(event['dealer'])} deals; antes taken, "
+                f"pools A♥ K♣ Q♦ J♠ = {' / '.join(map(str, event['pot']))}.")
+    if t == "deal":
+        return None
+    if t == "lead":
+        return f"{name(event['seat'])} leads {_d(event['card'])}."
+    if t == "play":
+        return f"{name(event['seat'])} plays {_d(event['card'])}."
+    if t == "boodle":
+        return f"{name(event['seat'])} plays {_d(event['card'])} and collects its pool: {event['amount']}."
+    if t == "stop":
+        return f"{_d(event['card'])} is a stop: {name(event['seat'])} leads next."
+    if t == "lead_passes":
+        return (f"{name(event['from'])} holds only {_SYM[event['blocked']]}: "
+                f"the lead passes to {name(event['to'])}.")
+    if t == "block_lifted":
+        return f"Nobody holds another suit: {name(event['seat'])} may lead {_SYM[event['suit']]} again."
+    if t == "out":
+        return f"{name(event['seat'])} plays their last card ({_d(event['card'])}) and goes out!"
+    if t == "hand_end":
+        w = event["winner"]
+        paid = ", ".join(f"{name(s)} {-p}" for s, p in enumerate(event["payments"]) if p < 0)
+        tail = f" ({paid})." if paid else "."
+        return f"{name(w)} wins the hand and collects {event['payments'][w]}{tail}"
+    if t == "swap_spare":
+        return f"{name(event['seat'])} takes the spare hand."
+    if t == "keep":
+        return f"{name(event['seat'])} keeps their hand; the spare hand is auctioned."
+    if t == "bid":
+        return f"{name(event['seat'])} bids {event['amount']} for the spare hand."
+    if t == "pass":
+        return f"{name(event['seat'])} passes."
+    if t == "spare_taken":
+        who, dealer = name(event["seat"]), name(event["dealer"])
+        return f"{who} pays {event['amount']} to {dealer} and takes the spare hand."
+    if t == "spare_dead":
+        return "Nobody bids: the spare hand stays dead."
+    if t == "cannot_ante":
+        return f"{', '.join(name(s) for s in event['seats'])} cannot pay the ante."
+    if t == "close_requested":
+        return "The host closes the table: this is the last hand."
+    if t == "void":
+        return "The hand is voided: its antes and payments are returned."
+    if t == "session_end":
+        res = ", ".join(f"{name(s)} {r:+d}" for s, r in enumerate(event["results"]))
+        return f"Session over ({event['reason']}): {res}."
+    return None
+
+
+OPTIONS = (
+    OptionSpec("players", "int", 4, "Number of players (3–8).", minimum=3, maximum=8),
+    OptionSpec("ante_unit", "int", 1, "Ante unit u: the dealer puts 2u, the others u, on each pay card.",
+               minimum=1, maximum=100),
+    OptionSpec("card_price", "int", 1, "Jetons paid to the winner per card left in hand.",
+               minimum=1, maximum=100),
+    OptionSpec("buy_in", "int", lambda o: 100 * o["ante_unit"],
+               "Jetons each player brings (at least 40 × u).", minimum=lambda o: 40 * o["ante_unit"]),
+    OptionSpec("rotations", "int", 2, "Deals per player (0 = play until someone cannot ante).",
+               minimum=0, maximum=10),
+    OptionSpec("spare_hand", "choice", "dead",
+               "dead: the spare hand is never used; dealer_option: the dealer may swap it or auction it.",
+               choices=("dead", "dealer_option")),
+    OptionSpec("reveal_dead_hand", "bool", True, "Show the dead hand after each hand."),
+    OptionSpec("dealer", "seat", None, "First dealer (tests).", hidden=True),
+    OptionSpec("decks", "decks", None, "Stacked decks, one per hand (tests).", hidden=True),
+)
+
+SUMMARY = (
+    "Michigan is a stops game for 3 to 8 players: four pay cards (A♥ K♣ Q♦ J♠) each carry a pool "
+    "fed by antes, the dealer paying double. "
+    "All 52 cards are dealt, plus a dead hand nobody uses. "
+    "The leader plays the lowest card of a suit of their choice; whoever holds the next card up "
+    "must play it, until an ace or a card nobody can follow (a stop). "
+    "Playing a card matching a pay card wins its pool; the stopper leads again in another suit. "
+    "The first player out of cards collects a fixed price for every card the others still hold."
+)
+
+GAME = Game(
+    name="michigan",
+    title="Michigan",
+    min_seats=3,
+    max_seats=8,
+    options=OPTIONS,
+    deck=cards.DECK_52,
+    factory=MichiganState,
+    summary=SUMMARY,
+    default_seats=4,
+    label=label,
+    narrate=narrate,
+)
