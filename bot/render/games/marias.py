@@ -1,0 +1,69 @@
+"""Marias: contract, trump and trump card, flek level, points, the trick, card points per seat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.render.canvas import GOLD, MUTED, RED, WHITE
+from bot.render.games.common import deltas_text, french_key, per_seat, suit_sym
+from bot.render.table import TableCtx
+
+SPANISH = False
+CONTRACTS = {"hra": "Hra", "sedma": "Sedma", "kilo": "Kilo", "kilo_sedma": "Kilo + sedma",
+             "betl": "Betl", "durch": "Durch"}
+FLEK = ("—", "flek ×2", "re ×4", "tutti ×8", "boty ×16")
+SUIT_ORDER = ("A", "10", "K", "Q", "J", "9", "8", "7")
+PLAIN_ORDER = ("A", "K", "Q", "J", "10", "9", "8", "7")
+
+
+def draw(t: TableCtx) -> None:
+    v, n = t.view, t.n
+    for seat, card in v.get("trick") or []:
+        t.trick_card(seat, card)
+    sizes = per_seat(v, "hand_sizes", n, 0)
+    points = per_seat(v, "card_points", n, 0)
+    marriages = v.get("marriages") or []
+    soloist = v.get("soloist")
+    for i, plate in enumerate(t.plates):
+        plate.hidden = sizes[i]
+        parts = [f"{points[i]} pts"] if points[i] else []
+        parts += [f"{suit_sym(s)}{val}" for seat, s, val in marriages if seat == i]
+        plate.line = " · ".join(parts)
+        if soloist == i:
+            plate.marks.append(("soloist", GOLD))
+    _sidebar(t, v)
+
+
+def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
+    s = t.side
+    contract = v.get("contract")
+    s.kv("Contract", CONTRACTS.get(contract, contract or "—"), GOLD, size=22)
+    if v.get("soloist") is not None:
+        s.kv("Soloist", t.name(v.get("soloist")))
+    flek = v.get("flek") or 0
+    s.kv("Flek", FLEK[flek] if 0 <= flek < len(FLEK) else str(flek))
+    p = v.get("points") or [0, 0]
+    if contract not in ("betl", "durch"):
+        s.kv("Points", f"{p[0]} – {p[1]}")
+        if v.get("talon_trumps"):
+            s.kv("Trumps in talon", str(v["talon_trumps"]))
+    trump, card = v.get("trump"), v.get("trump_card")
+    if card:
+        s.line("Trump card", 16, MUTED, gap=2)
+        s.cards([card], 50, caption=f"trump {suit_sym(trump or card[-1])}")
+    elif trump:
+        s.kv("Trump", suit_sym(trump), RED if trump in ("H", "D") else WHITE)
+    s.kv("Pot", str(v.get("pot", 0)))
+    last = v.get("last_result")
+    if last:
+        s.gap(2)
+        s.line("Last deal", 16, MUTED, gap=2)
+        name = CONTRACTS.get(last.get("contract"), str(last.get("contract")))
+        s.line(f"{name} by {t.name(last.get('soloist'))}", 17, WHITE)
+        s.line(deltas_text(t.names, last.get("deltas") or []), 16, GOLD)
+
+
+def hand_key(view: dict[str, Any]):
+    """Suits S H D C; inside a suit the contract's trick order (A 10 K … in suit contracts)."""
+    plain = view.get("contract") in ("betl", "durch")
+    return french_key(PLAIN_ORDER if plain else SUIT_ORDER)
