@@ -655,3 +655,67 @@ def test_clone_copies_the_reshuffle_rng():
             for _ in range(4):
                 act(st, A("discard", cards=st.view(st.to_act()[0])["hand"]))
     assert harness.snapshot(s, 4) == harness.snapshot(twin, 4)
+
+
+def _patient_choice(rng: random.Random, legal: list[dict]) -> dict:
+    """A policy that plays long sessions: mostly mus, paso and small bets, rarely órdago."""
+    kinds = {a["type"] for a in legal}
+    if "mus" in kinds:
+        return legal[0] if rng.random() < 0.85 else legal[1]
+    if "discard" in kinds:
+        return rng.choice(legal)
+    r = rng.random()
+    if r < 0.01 and ORDAGO in legal:
+        return ORDAGO
+    small = [a for a in legal if a["type"] == "envido" and a["amount"] <= 5]
+    if r < 0.3 and small:
+        return rng.choice(small)
+    if "paso" in kinds:
+        return PASO
+    return QUIERO if r < 0.6 else NOQ
+
+
+def _long_session(seed: int) -> tuple[int, int, int]:
+    """Play one long session checking the contract; return (deals, reshuffles, count stops)."""
+    opts = [{"best_of": 3}, {"best_of": 5, "matches": 2}, {"target": 30, "matches": 3}][seed % 3]
+    opts = GAME.validate_options(opts)
+    s = GAME.new_table(seats=4, options=opts, seed=seed)
+    rng = random.Random(seed)
+    log: list[tuple[int, dict]] = []
+    deals = reshuffles = stops = 0
+    while not s.is_over():
+        seat = s.to_act()[0]
+        legal = s.legal_actions(seat)
+        action = _patient_choice(rng, legal)
+        assert action in legal
+        if len(log) % 97 == 0:
+            twin = s.clone()
+            assert harness.snapshot(twin, 4) == harness.snapshot(s, 4)
+        ev = s.apply(seat, action)
+        log.append((seat, action))
+        assert sum(s.stacks) + s.pot == 400
+        if len(log) % 5 == 0:
+            harness.assert_no_leaks(s, 4)
+        for e in ev:
+            if e["type"] == "deal_end":
+                deals += 1
+                assert sum(e["deltas"]) + e["pot_change"] == 0
+                n_lances = len(e["summary"])
+                stops += e["game_winner"] is not None and not e["ordago"] and len(e["counted"]) < n_lances
+            reshuffles += e["type"] == "draw" and e["reshuffled"] > 0
+        assert len(log) < 20_000
+    assert s.pot == 0 and s.stacks[0] == s.stacks[2] and s.stacks[1] == s.stacks[3]
+    replay = GAME.new_table(seats=4, options=opts, seed=seed)
+    for seat, action in log:
+        replay.apply(seat, action)
+    assert harness.snapshot(replay, 4) == harness.snapshot(s, 4)
+    return deals, reshuffles, stops
+
+
+def test_long_random_sessions():
+    """Many deals per session: exchanges with reshuffles, counts stopped midway, several matches."""
+    totals = [0, 0, 0]
+    for seed in range(12):
+        totals = [a + b for a, b in zip(totals, _long_session(seed), strict=True)]
+    deals, reshuffles, stops = totals
+    assert deals > 100 and reshuffles > 0 and stops > 0
