@@ -1,13 +1,16 @@
-"""Pytest fixtures for the stand-in: ``stub`` (with a guild, a channel and users) and ``errors``."""
+"""Pytest fixtures: ``stub`` (a guild and a channel), ``errors``, ``tapis`` (a running bot), ``players``."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 
 from tests.discord_stub.client import ErrorLog
+from tests.discord_stub.model import User
 from tests.discord_stub.stub import DiscordStub
+from tests.discord_stub.tapis import TapisRun
 
 
 @pytest.fixture
@@ -32,3 +35,20 @@ async def stub(errors: ErrorLog) -> AsyncIterator[DiscordStub]:
     finally:
         await s.stop()
     assert not s.unknown_routes, f"the bot called routes the stand-in lacks: {s.unknown_routes}"
+
+
+@pytest.fixture
+async def tapis(stub: DiscordStub, tmp_path: Path) -> AsyncIterator[TapisRun]:
+    """The real ``TapisBot`` connected to ``stub``, on ``tmp_path/tapis.db``; stopped cleanly after."""
+    run = TapisRun(stub, tmp_path / "tapis.db")
+    await run.start()
+    try:
+        yield run
+    finally:
+        await run.stop()
+
+
+@pytest.fixture
+def players(stub: DiscordStub) -> list[User]:
+    """Four members of ``stub.guild``: alice, bob, carol, dave."""
+    return [stub.add_user(name, stub.guild) for name in ("alice", "bob", "carol", "dave")]

@@ -1,0 +1,41 @@
+"""/admin tables|audit: for server managers (Manage Server permission)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.common import describe_table, guild_only, open_tables
+
+
+class Admin(commands.Cog):
+    admin = app_commands.Group(name="admin", description="Tapis administration", guild_only=True,
+                               default_permissions=discord.Permissions(manage_guild=True))
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    @admin.command(name="tables", description="Open tables in this server")
+    async def tables(self, interaction: discord.Interaction) -> None:
+        guild_only(interaction)
+        lines = []
+        for channel in interaction.guild.text_channels if interaction.guild else []:
+            for t in await open_tables(self.bot, channel.id):
+                lines.append(f"{describe_table(t)} in <#{channel.id}> · version {t.version}")
+        await interaction.response.send_message("\n".join(lines)[:1900] or "No open table.", ephemeral=True)
+
+    @admin.command(name="audit", description="Check that the ledger balances (the sum of all accounts is 0)")
+    async def audit(self, interaction: discord.Interaction) -> None:
+        guild_id = guild_only(interaction)
+        total = await self.bot.ledger.accounts_total()
+        here = await self.bot.ledger.accounts_total(guild_id)
+        verdict = "✅ balanced" if total == 0 else "❌ NOT balanced"
+        await interaction.response.send_message(
+            f"{verdict}: sum of all accounts = {total} (this server: {here}).", ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Admin(bot))

@@ -1,0 +1,70 @@
+"""Helpers shared by the cogs: game choices, finding the table a command means, admin check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.cogs.errors import UserError
+from bot.rules import GAMES
+from bot.views.respond import maybe
+
+GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.name) for g in GAMES.values()] or [
+    app_commands.Choice(name="(no game installed)", value="none")
+]
+
+
+def game_or_error(name: str) -> Any:
+    game = GAMES.get(name)
+    if game is None:
+        raise UserError(f"Unknown game {name!r}. Games: {', '.join(g.title for g in GAMES.values())}.")
+    return game
+
+
+def is_admin(interaction: discord.Interaction) -> bool:
+    perms = interaction.permissions
+    return bool(perms.administrator or perms.manage_guild)
+
+
+def guild_only(interaction: discord.Interaction) -> int:
+    if interaction.guild_id is None:
+        raise UserError("Use this command in a server channel.")
+    return interaction.guild_id
+
+
+async def open_tables(bot: Any, channel_id: int) -> list[Any]:
+    """Open tables of a channel, most recent first."""
+    tables = await maybe(bot.tables.tables_in_channel(channel_id))
+    tables = [t for t in tables if t.status in ("lobby", "playing")]
+    return sorted(tables, key=lambda t: t.id, reverse=True)
+
+
+async def resolve_table(bot: Any, interaction: discord.Interaction, table_id: int | None) -> Any:
+    """The table named by ``table_id``, else the most recent open table of this channel."""
+    guild_only(interaction)
+    if table_id is not None:
+        table = await maybe(bot.tables.get(table_id))
+        if table is None or table.guild_id != interaction.guild_id:
+            raise UserError(f"There is no table #{table_id} in this server.")
+        return table
+    tables = await open_tables(bot, interaction.channel_id or 0)
+    if not tables:
+        raise UserError("There is no open table in this channel. Start one with `/table new`.")
+    return tables[0]
+
+
+def describe_table(table: Any) -> str:
+    game = GAMES.get(table.game)
+    title = game.title if game else table.game
+    return f"#{table.id} {title} — {table.status}, {len(table.seats)} seated"[:100]
+
+
+async def table_autocomplete(interaction: discord.Interaction,
+                             current: str) -> list[app_commands.Choice[int]]:
+    """The open tables of this channel (suggestions only: the command re-validates)."""
+    tables = await open_tables(interaction.client, interaction.channel_id or 0)
+    out = [app_commands.Choice(name=describe_table(t), value=t.id) for t in tables]
+    current = current.strip().lstrip("#")
+    return [c for c in out if current in str(c.value) or current.lower() in c.name.lower()][:25]

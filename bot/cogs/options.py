@@ -1,0 +1,75 @@
+"""Host options typed as text: ``options:"ante=2 rotations=3"`` -> a raw options dict.
+
+The rules core validates the result (``Game.validate_options``); this only splits the text,
+refuses unknown or hidden names, and maps choice values typed as text onto the real choices.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from discord import app_commands
+
+from bot.cogs.errors import UserError
+from bot.rules import GAMES
+
+_PAIR = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^\s,;]+)")
+
+
+def visible_specs(game: Any) -> dict[str, Any]:
+    return {s.name: s for s in game.options if not s.hidden}
+
+
+def parse_options(text: str | None, game: Any) -> dict[str, Any]:
+    """``"a=1 b=on"`` -> ``{"a": "1", "b": "on"}`` with choice values matched; ``UserError`` if bad."""
+    text = (text or "").strip()
+    if not text:
+        return {}
+    specs = visible_specs(game)
+    out: dict[str, Any] = {}
+    leftover = _PAIR.sub("", text).replace(",", " ").replace(";", " ").strip()
+    if leftover:
+        raise UserError(f"Cannot read {leftover!r}: write options as key=value, e.g. "
+                        f"`{next(iter(specs), 'ante')}=2`.")
+    for name, value in _PAIR.findall(text):
+        name = name.lower()
+        if name not in specs:
+            known = ", ".join(specs) or "none"
+            raise UserError(f"{game.title} has no option {name!r}. Options: {known}.")
+        if name in out:
+            raise UserError(f"Option {name} is given twice.")
+        spec = specs[name]
+        if spec.kind == "choice":
+            value = next((c for c in spec.choices if str(c).lower() == value.lower()), value)
+        out[name] = value
+    return out
+
+
+def check_options(game: Any, defaults: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
+    """Validate ``defaults`` + ``raw`` with the rules core; ``UserError`` with its message."""
+    try:
+        return game.validate_options({**defaults, **raw})
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+
+
+async def options_autocomplete(interaction: Any, current: str) -> list[app_commands.Choice[str]]:
+    """Suggest the game's options not typed yet, with their defaults and help."""
+    game = GAMES.get(getattr(interaction.namespace, "game", None) or "")
+    if game is None:
+        return []
+    head, _, last = current.rpartition(" ")
+    typed = {m.group(1).lower() for m in _PAIR.finditer(head)}
+    out = []
+    so_far: dict[str, Any] = {}
+    for spec in game.options:
+        default = spec.resolve_default(so_far)
+        so_far[spec.name] = default
+        if spec.hidden or spec.name in typed or not spec.name.startswith(last.split("=")[0].lower()):
+            continue
+        value = f"{head} {spec.name}={default}".strip()
+        if len(value) > 100:
+            continue
+        out.append(app_commands.Choice(name=f"{spec.name}={default} — {spec.help}"[:100], value=value))
+    return out[:25]

@@ -1,0 +1,138 @@
+"""/table new|join|leave|start|end|status and /hand: tables in a channel, through the table service."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.common import (
+    GAME_CHOICES,
+    game_or_error,
+    guild_only,
+    is_admin,
+    open_tables,
+    resolve_table,
+    table_autocomplete,
+)
+from bot.cogs.errors import UserError
+from bot.cogs.options import check_options, options_autocomplete, parse_options
+from bot.views.components import lobby_view
+from bot.views.display import table_embed
+from bot.views.handlers import show_hand
+from bot.views.respond import run_soon, send
+
+TABLE_ARG = "Table number (default: the latest open table in this channel)"
+
+
+class Tables(commands.Cog):
+    """Opening, joining and running tables; moves themselves come through the components."""
+
+    table = app_commands.Group(name="table", description="Card tables in this channel", guild_only=True)
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> Any:
+        return self.bot.tables
+
+    @table.command(name="new", description="Open a table in this channel")
+    @app_commands.describe(game="The game", players="Number of seats", buy_in="Jetons each player brings",
+                           options="More options as key=value key=value (see /rules)")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.autocomplete(options=options_autocomplete)
+    async def new(self, interaction: discord.Interaction, game: str,
+                  players: app_commands.Range[int, 2, 10] | None = None,
+                  buy_in: app_commands.Range[int, 1, None] | None = None, options: str | None = None) -> None:
+        guild_id = guild_only(interaction)
+        rules = game_or_error(game)
+        raw = parse_options(options, rules)
+        names = {s.name for s in rules.options}
+        for name, value in (("players", players), ("buy_in", buy_in)):
+            if value is None:
+                continue
+            if name not in names:
+                raise UserError(f"{rules.title} has no {name} option"
+                                + (f": it is played by {rules.min_seats}." if name == "players" else "."))
+            raw[name] = value
+        check_options(rules, self.bot.config.options_for(rules.name), raw)
+        host = interaction.user
+        table = await run_soon(interaction, self.service.create(
+            guild_id, interaction.channel_id, host.id, host.display_name, rules.name, raw), ephemeral=False)
+        embed, view = table_embed(table), lobby_view(table)
+        if interaction.response.is_done():
+            message = await interaction.followup.send(embed=embed, view=view, wait=True)
+            message_id = message.id
+        else:
+            response = await interaction.response.send_message(embed=embed, view=view)
+            message_id = response.message_id
+        await self.service.set_message(table.id, message_id)
+
+    @table.command(name="join", description="Sit down at a table (moves the buy-in to the table)")
+    @app_commands.describe(table=TABLE_ARG)
+    @app_commands.autocomplete(table=table_autocomplete)
+    async def join(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        t = await resolve_table(self.bot, interaction, table)
+        user = interaction.user
+        await run_soon(interaction, self.service.join(t.id, user.id, user.display_name))
+        buy_in = f" (buy-in {t.buy_in} jetons)." if t.buy_in else "."
+        await send(interaction, f"You joined table #{t.id}{buy_in}")
+
+    @table.command(name="leave", description="Leave a table (the AI plays your seat if the game is on)")
+    @app_commands.describe(table=TABLE_ARG)
+    @app_commands.autocomplete(table=table_autocomplete)
+    async def leave(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        t = await resolve_table(self.bot, interaction, table)
+        in_lobby = t.status == "lobby"
+        await run_soon(interaction, self.service.leave(t.id, interaction.user.id))
+        await send(interaction, "You left the table; your buy-in is back in your wallet." if in_lobby else
+                   "You left: the AI plays your seat to the end and your final stack comes back to you.")
+
+    @table.command(name="start", description="Start the game (host only)")
+    @app_commands.describe(table=TABLE_ARG)
+    @app_commands.autocomplete(table=table_autocomplete)
+    async def start(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        t = await resolve_table(self.bot, interaction, table)
+        await run_soon(interaction, self.service.start(t.id, interaction.user.id))
+        await send(interaction, f"Table #{t.id} starts: hands come by DM (or use **My hand**).")
+
+    @table.command(name="end", description="Close a table (host or admin): at the end of the deal, or now")
+    @app_commands.describe(table=TABLE_ARG, now="Void the current deal and end at once")
+    @app_commands.autocomplete(table=table_autocomplete)
+    async def end(self, interaction: discord.Interaction, table: int | None = None,
+                  now: bool = False) -> None:
+        t = await resolve_table(self.bot, interaction, table)
+        admin = is_admin(interaction)
+        await run_soon(interaction, self.service.end(t.id, interaction.user.id, admin, now=now))
+        done = t.status in ("finished", "cancelled")
+        await send(interaction, f"Table #{t.id} is closed." if done else
+                   f"Table #{t.id} will close at the end of this deal.")
+
+    @table.command(name="status", description="Show a table: seats, stacks, pot, whose turn")
+    @app_commands.describe(table=TABLE_ARG)
+    @app_commands.autocomplete(table=table_autocomplete)
+    async def status(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        t = await resolve_table(self.bot, interaction, table)
+        presenter = self.bot.presenter
+        embed = table_embed(t, presenter.logs.get(t.id, ()), presenter.notices(t))
+        await send(interaction, embed=embed)
+
+    @app_commands.command(name="hand", description="Your hand and your moves, only for you")
+    @app_commands.describe(table=TABLE_ARG)
+    @app_commands.autocomplete(table=table_autocomplete)
+    @app_commands.guild_only()
+    async def hand(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        if table is None:
+            mine = [t for t in await open_tables(self.bot, interaction.channel_id or 0)
+                    if t.seat_of(interaction.user.id) is not None]
+            if mine:
+                table = mine[0].id
+        t = await resolve_table(self.bot, interaction, table)
+        await show_hand(interaction, t)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Tables(bot))

@@ -1,0 +1,68 @@
+"""Jetons: /balance, /daily, /leaderboard, /stats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.common import GAME_CHOICES, guild_only
+from bot.rules import GAMES
+
+
+class Wallet(commands.Cog):
+    """Wallet commands; every movement goes through the ledger."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="balance", description="How many jetons you (or someone) have here")
+    @app_commands.describe(user="Whose balance (default: yours)")
+    async def balance(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        guild_id = guild_only(interaction)
+        who = user or interaction.user
+        amount = await self.bot.ledger.balance(guild_id, who.id)
+        subject = "You have" if who.id == interaction.user.id else f"{who.display_name} has"
+        await interaction.response.send_message(f"{subject} **{amount}** jetons.", ephemeral=True)
+
+    @app_commands.command(name="daily", description="Collect your daily grant of jetons")
+    async def daily(self, interaction: discord.Interaction) -> None:
+        guild_id = guild_only(interaction)
+        granted = await self.bot.ledger.daily(guild_id, interaction.user.id)
+        total = await self.bot.ledger.balance(guild_id, interaction.user.id)
+        text = f"+{granted} jetons. You now have **{total}**."
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="leaderboard", description="The richest players, or the best at one game")
+    @app_commands.describe(game="Rank by net jetons won at this game (default: wallet balance)")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        guild_id = guild_only(interaction)
+        rows = await self.bot.ledger.leaderboard(guild_id, game, 10)
+        title = f"Leaderboard — {GAMES[game].title}" if game in GAMES else "Leaderboard — jetons"
+        lines = [f"`{i + 1:>2}.` <@{uid}> — {value:+d}" if game else f"`{i + 1:>2}.` <@{uid}> — {value}"
+                 for i, (uid, value) in enumerate(rows)]
+        embed = discord.Embed(title=title, description="\n".join(lines) or "Nobody yet.", colour=0xEAB308)
+        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="stats", description="Sessions played, won and net jetons per game")
+    @app_commands.describe(user="Whose statistics (default: yours)")
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        from bot.store.stats import user_stats
+
+        guild_id = guild_only(interaction)
+        who = user or interaction.user
+        rows = await user_stats(self.bot.db, guild_id, who.id)
+        embed = discord.Embed(title=f"Statistics — {who.display_name}", colour=0x8B5CF6)
+        for s in rows:
+            title = GAMES[s.game].title if s.game in GAMES else s.game
+            embed.add_field(name=title, value=f"{s.sessions} played · {s.wins} won · {s.net:+d} jetons")
+        if not rows:
+            embed.description = "No finished session yet."
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Wallet(bot))

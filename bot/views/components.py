@@ -1,0 +1,117 @@
+"""Persistent components: every button and select is a ``DynamicItem`` whose id says it all.
+
+``TableButton`` and ``TableSelect`` match any ``tapis:`` id, so a stale, forged or unknown id is
+still answered (with a refusal) instead of being dropped. Views built here are stopped before
+they are sent: discord.py then never binds them to a message, and every click goes through the
+dynamic items exactly once.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.views import ids
+from bot.views.moves import layout
+
+TEMPLATE = r"tapis:.*"
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
+    """Any Tapis button (lobby, My hand, a move)."""
+
+    def __init__(self, item: discord.ui.Button) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> TableButton:
+        return cls(item)  # type: ignore[arg-type]
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.views.handlers import handle_component
+
+        await handle_component(interaction, self.custom_id, None)
+
+
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select], template=TEMPLATE):
+    """A select of moves; each value is an index into the seat's legal actions at that version."""
+
+    def __init__(self, item: discord.ui.Select) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> TableSelect:
+        return cls(item)  # type: ignore[arg-type]
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.views.handlers import handle_component
+
+        await handle_component(interaction, self.custom_id, list(self.item.values))
+
+
+def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    view.stop()  # never stored: dispatch goes through the dynamic items only
+    return view
+
+
+def button(table_id: int, version: int, verb: str, label: str, style: discord.ButtonStyle,
+           row: int | None = None, arg: str | None = None, emoji: str | None = None) -> TableButton:
+    cid = str(ids.ComponentId(table_id, version, verb, arg))
+    return TableButton(discord.ui.Button(label=label, style=style, custom_id=cid, row=row, emoji=emoji))
+
+
+def lobby_view(table: Any) -> discord.ui.View:
+    """Join / Leave / Add AI / Start."""
+    t, v = table.id, table.version
+    return _view([
+        button(t, v, "join", "Join", discord.ButtonStyle.success),
+        button(t, v, "leave", "Leave", discord.ButtonStyle.secondary),
+        button(t, v, "ai", "Add AI", discord.ButtonStyle.secondary),
+        button(t, v, "start", "Start", discord.ButtonStyle.primary),
+    ])
+
+
+def playing_view(table: Any) -> discord.ui.View:
+    """The table message during play: My hand (ephemeral) and Leave."""
+    t, v = table.id, table.version
+    return _view([
+        button(t, v, "hand", "My hand", discord.ButtonStyle.primary, emoji="🂠"),
+        button(t, v, "leave", "Leave", discord.ButtonStyle.secondary),
+    ])
+
+
+def table_view(table: Any) -> discord.ui.View | None:
+    if table.status == "lobby":
+        return lobby_view(table)
+    if table.status == "playing":
+        return playing_view(table)
+    return None
+
+
+def moves_view(table: Any, seat: int) -> discord.ui.View | None:
+    """The seat's legal moves now, as buttons and selects carrying the table's version."""
+    if table.state is None or table.status != "playing" or seat not in table.state.to_act():
+        return None
+    legal = table.state.legal_actions(seat)
+    if not legal:
+        return None
+    controls = layout(legal, table.rules.label)
+    items: list[discord.ui.Item[Any]] = []
+    for n, (label, index) in enumerate(controls.buttons):
+        items.append(TableButton(discord.ui.Button(
+            label=label, style=discord.ButtonStyle.primary, row=n // 5,
+            custom_id=ids.move_id(table.id, table.version, seat, index))))
+    first_row = -(-len(controls.buttons) // 5)
+    for g, (placeholder, options) in enumerate(controls.selects):
+        select = discord.ui.Select(
+            custom_id=ids.select_id(table.id, table.version, seat, g), placeholder=placeholder,
+            row=first_row + g, options=[discord.SelectOption(label=lab, value=str(i)) for lab, i in options])
+        items.append(TableSelect(select))
+    return _view(items)

@@ -1,0 +1,252 @@
+"""Shows tables on Discord: the channel message (debounced edits) and the players' DMs.
+
+``Presenter.on_change`` is a ``TableService`` listener: it only records what changed and
+schedules work, so the service is never slowed down by Discord. Per table, one editor task
+edits the channel message at most once per ``edit_interval`` seconds, and one DM task sends
+the private hands in order. A closed DM (403 / 50007) is noted on the table message; the game
+never waits on Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import logging
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.views.components import moves_view, table_view
+from bot.views.display import hand_embed, table_embed
+from bot.views.respond import maybe
+
+log = logging.getLogger(__name__)
+DM_CLOSED = 50007
+LOG_KEEP = 12
+
+
+@dataclass
+class DmJob:
+    user_id: int
+    embed: discord.Embed
+    view: discord.ui.View | None
+    game: str
+    hand_view: dict[str, Any]
+
+
+class Presenter:
+    """Renders table changes to Discord without ever blocking the table service."""
+
+    def __init__(self, bot: Any, edit_interval: float = 1.0, images: bool = True) -> None:
+        self.bot = bot
+        self.edit_interval = edit_interval
+        self.images = images
+        self.logs: dict[int, deque[str]] = {}
+        self.dirty: set[int] = set()
+        self.editors: dict[int, asyncio.Task[None]] = {}
+        self.dm_jobs: dict[int, deque[DmJob]] = {}
+        self.dm_workers: dict[int, asyncio.Task[None]] = {}
+        self.seen: dict[tuple[int, int], tuple[Any, bool]] = {}
+        self.dm_closed: set[tuple[int, int]] = set()  # (table id, user id)
+        self.rendered: dict[int, str] = {}
+        self.closed = False
+
+    # ------------------------------------------------------------------ listener
+
+    async def on_change(self, table: Any, events: list[dict[str, Any]]) -> None:
+        """Service listener: note the events, mark the table dirty, queue DMs (never awaits I/O)."""
+        if self.closed:
+            return
+        lines = self.logs.setdefault(table.id, deque(maxlen=LOG_KEEP))
+        for event in events or ():
+            line = self._narrate(table, event)
+            if line:
+                lines.append(line)
+        self.mark_dirty(table.id)
+        if table.state is not None and table.status == "playing":
+            self._plan_dms(table)
+
+    def _narrate(self, table: Any, event: dict[str, Any]) -> str | None:
+        try:
+            return table.rules.narrate(event, table.name_of)
+        except Exception:
+            log.warning("narrate failed for %s event %r", table.game, event.get("type"), exc_info=True)
+            return None
+
+    def mark_dirty(self, table_id: int) -> None:
+        self.dirty.add(table_id)
+        if table_id not in self.editors and not self.closed:
+            self.editors[table_id] = asyncio.get_running_loop().create_task(self._editor(table_id))
+
+    def prime(self, table: Any) -> None:
+        """Remember a resumed table's turn state, so a restart does not DM everybody again."""
+        if table.state is None:
+            return
+        to_act = set(table.state.to_act())
+        for seat, info in enumerate(table.seats):
+            if info.user_id is not None and not info.ai:
+                self.seen[(table.id, seat)] = (table.state.view(seat).get("deal"), seat in to_act)
+
+    def pending(self) -> set[asyncio.Task[Any]]:
+        return set(self.editors.values()) | set(self.dm_workers.values())
+
+    async def refresh_open_tables(self) -> None:
+        """After (re)connecting: refresh every open table's message from the service's state."""
+        tables = getattr(self.bot, "resumed_tables", None) or []
+        for table in tables:
+            self.prime(table)
+            self.mark_dirty(table.id)
+
+    async def close(self) -> None:
+        self.closed = True
+        tasks = list(self.pending())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # ------------------------------------------------------------------ channel message
+
+    async def _editor(self, table_id: int) -> None:
+        try:
+            while table_id in self.dirty:
+                self.dirty.discard(table_id)
+                try:
+                    await self.render_table(table_id)
+                except Exception:
+                    log.exception("could not update the message of table %s", table_id)
+                await asyncio.sleep(self.edit_interval)
+        finally:
+            self.editors.pop(table_id, None)
+
+    def notices(self, table: Any) -> list[str]:
+        out = []
+        for info in table.seats:
+            if info.user_id is not None and (info.dm_closed or (table.id, info.user_id) in self.dm_closed):
+                out.append(f"📪 {info.name} has closed DMs: use **My hand** on this message.")
+        return out
+
+    def table_payload(self, table: Any) -> dict[str, Any]:
+        """Embed and components of the table message as it should look now."""
+        embed = table_embed(table, self.logs.get(table.id, ()), self.notices(table))
+        return {"embed": embed, "view": table_view(table)}
+
+    async def render_table(self, table_id: int) -> None:
+        table = await maybe(self.bot.tables.get(table_id))
+        if table is None or table.message_id is None:
+            return
+        payload = self.table_payload(table)
+        view = payload["view"]
+        key = json.dumps([payload["embed"].to_dict(), view.to_components() if view else []], sort_keys=True)
+        if self.rendered.get(table_id) == key:
+            return
+        files = await self._table_files(table)
+        if files:
+            payload["embed"].set_image(url=f"attachment://{files[0].filename}")
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        message = channel.get_partial_message(table.message_id)
+        try:
+            await message.edit(embed=payload["embed"], view=view, **({"attachments": files} if files else {}))
+        except discord.NotFound:
+            log.warning("table %s: its message is gone; posting a new one", table_id)
+            new = await channel.send(embed=payload["embed"], view=view, **({"files": files} if files else {}))
+            await maybe(self.bot.tables.set_message(table_id, new.id))
+        except discord.HTTPException as exc:
+            log.warning("table %s: message edit failed: %s", table_id, exc)
+            return
+        self.rendered[table_id] = key
+
+    async def _table_files(self, table: Any) -> list[discord.File]:
+        fn = _render_fn("table_image") if self.images else None
+        if fn is None or table.state is None:
+            return []
+        names = [s.name for s in table.seats]
+        data = await asyncio.to_thread(fn, table.game, table.state.view(None), names)
+        return [_file(data, f"table-{table.id}.png")] if data is not None else []
+
+    # ------------------------------------------------------------------ DMs
+
+    def _plan_dms(self, table: Any) -> None:
+        to_act = set(table.state.to_act())
+        for seat, info in enumerate(table.seats):
+            if info.user_id is None or info.ai or info.away:
+                continue
+            view = table.state.view(seat)
+            now = (view.get("deal"), seat in to_act)
+            before = self.seen.get((table.id, seat))
+            self.seen[(table.id, seat)] = now
+            if before is not None and before[0] == now[0] and (before[1] or not now[1]):
+                continue
+            self._queue_dm(table, seat, info.user_id, view)
+
+    def _queue_dm(self, table: Any, seat: int, user_id: int, view: dict[str, Any]) -> None:
+        from bot.views.handlers import place_names
+
+        guild, channel = place_names(self.bot, table)
+        embed = hand_embed(table, seat, guild, channel)
+        job = DmJob(user_id, embed, moves_view(table, seat), table.game, view)
+        self.dm_jobs.setdefault(table.id, deque()).append(job)
+        if table.id not in self.dm_workers:
+            self.dm_workers[table.id] = asyncio.get_running_loop().create_task(self._dm_worker(table.id))
+
+    async def _dm_worker(self, table_id: int) -> None:
+        jobs = self.dm_jobs[table_id]
+        try:
+            while jobs:
+                job = jobs.popleft()
+                try:
+                    await self._send_dm(table_id, job)
+                except Exception:
+                    log.exception("DM to %s for table %s failed", job.user_id, table_id)
+        finally:
+            self.dm_workers.pop(table_id, None)
+            self.dm_jobs.pop(table_id, None)
+
+    async def _send_dm(self, table_id: int, job: DmJob) -> None:
+        if (table_id, job.user_id) in self.dm_closed:
+            return
+        files: list[discord.File] = []
+        fn = _render_fn("hand_image") if self.images else None
+        if fn is not None:
+            data = await asyncio.to_thread(fn, job.game, job.hand_view)
+            if data is not None:
+                files.append(_file(data, "hand.png"))
+                job.embed.set_image(url="attachment://hand.png")
+        try:
+            dm = await self.bot.create_dm(discord.Object(id=job.user_id))
+            kwargs: dict[str, Any] = {"embed": job.embed, "files": files}
+            if job.view is not None:
+                kwargs["view"] = job.view
+            await dm.send(**kwargs)
+        except discord.Forbidden as exc:
+            if exc.code != DM_CLOSED:
+                log.warning("DM to %s refused: %s", job.user_id, exc)
+            self.dm_closed.add((table_id, job.user_id))
+            self.mark_dirty(table_id)
+        except discord.HTTPException as exc:
+            log.warning("DM to %s failed: %s", job.user_id, exc)
+
+
+def _render_fn(name: str) -> Any:
+    """``bot.render.<name>`` if the render package offers it (it is optional here)."""
+    try:
+        import bot.render as render
+    except Exception:  # the package may be missing or broken: text embeds still work
+        return None
+    return getattr(render, name, None)
+
+
+def _file(data: Any, filename: str) -> discord.File:
+    if isinstance(data, (bytes, bytearray)):
+        return discord.File(io.BytesIO(data), filename=filename)
+    if hasattr(data, "save") and not hasattr(data, "read"):  # a PIL image
+        buf = io.BytesIO()
+        data.save(buf, format="PNG")
+        buf.seek(0)
+        return discord.File(buf, filename=filename)
+    return discord.File(data, filename=filename)

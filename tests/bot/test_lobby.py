@@ -1,0 +1,33 @@
+"""Opening a table, the lobby buttons, starting, and the first DMs."""
+
+from __future__ import annotations
+
+from tests.discord_stub import DiscordStub, User
+from tests.discord_stub.tapis import TapisRun
+
+GAME = "michigan"
+
+
+async def test_new_join_start_dm(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    alice, bob, carol, _ = players
+    inter = await stub.slash("table new", alice, stub.channel, game=GAME, players=4)
+    await tapis.settle()
+    [lobby] = stub.messages(stub.channel)
+    assert "alice" in lobby.text and not inter.ephemeral
+    table_id = (await tapis.tables.tables_in_channel(stub.channel.id))[0].id
+    assert (await tapis.tables.get(table_id)).message_id == lobby.id
+
+    joined = await stub.click(lobby, bob, "Join")
+    assert joined.ephemeral and "joined" in joined.text
+    await stub.slash("table join", carol, stub.channel)
+    refused = await stub.click(lobby, bob, "Start")
+    assert refused.ephemeral and "host" in refused.text.lower()
+    await stub.click(lobby, alice, "Add AI")
+    await stub.click(lobby, alice, "Start")
+    await tapis.settle()
+    assert "bob" in lobby.text and "AI 1" in lobby.text
+    assert lobby.button("My hand")
+    for user in (alice, bob, carol):
+        dms = stub.dms(user)
+        assert dms, f"{user.name} got no DM"
+        assert "Casino" in dms[0].text and "#general" in dms[0].text

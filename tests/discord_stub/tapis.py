@@ -1,0 +1,104 @@
+"""A running Tapis bot against the stand-in, on a real SQLite file: start, settle, kill, restart."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import replace
+from pathlib import Path
+
+from bot.app import TapisBot
+from bot.config import Config
+from bot.store.db import Database
+from bot.store.ledger import Ledger
+from bot.tables import TableService
+from tests.discord_stub.client import connect, kill
+from tests.discord_stub.stub import DiscordStub
+
+TEST_CONFIG = Config(starting_grant=1000, daily_grant=100, ai_delay=0.0, turn_timeout=3600.0)
+
+
+class TapisRun:
+    """One bot process: database, ledger, table service and the real ``TapisBot``."""
+
+    def __init__(self, stub: DiscordStub, db_path: Path, config: Config | None = None,
+                 edit_interval: float = 0.02, images: bool = False) -> None:
+        self.stub = stub
+        self.config = replace(config or TEST_CONFIG, database=str(db_path))
+        self.edit_interval = edit_interval
+        self.images = images
+        self.db: Database | None = None
+        self.bot: TapisBot | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._dead_dbs: list[Database] = []
+
+    @property
+    def ledger(self) -> Ledger:
+        assert self.bot is not None
+        return self.bot.ledger
+
+    @property
+    def tables(self) -> TableService:
+        assert self.bot is not None
+        return self.bot.tables
+
+    async def start(self) -> TapisBot:
+        self.db = await Database.open(self.config.database)
+        ledger = Ledger(self.db, self.config)
+        service = TableService(self.db, ledger, self.config)
+        self.bot = TapisBot(self.config, self.db, ledger, service, edit_interval=self.edit_interval,
+                            guild_ready_timeout=0.05)
+        self.bot.presenter.images = self.images
+        self._task = await connect(self.bot, self.stub)
+        assert not self.bot.failed_extensions, self.bot.failed_extensions
+        return self.bot
+
+    async def settle(self, rounds: int = 200) -> None:
+        """Wait until the AI, the bot's background work and the stand-in are all quiet."""
+        for _ in range(rounds):
+            busy = [t for t in self.tables._drivers.values() if not t.done()]
+            if busy:
+                await asyncio.wait(busy)
+            await self.bot.quiesce()  # type: ignore[union-attr]
+            await self.stub.idle(quiet=0.01)
+            driving = [t for t in self.tables._drivers.values() if not t.done()]
+            if not driving and not self.bot.presenter.pending():  # type: ignore[union-attr]
+                return
+        raise AssertionError("the bot never settled")
+
+    async def stop(self) -> None:
+        """Clean shutdown, as ``python -m bot`` does on exit."""
+        if self.bot is not None:
+            with contextlib.suppress(AssertionError):
+                await self.settle()
+            await self.bot.close()
+            if self._task is not None:
+                with contextlib.suppress(Exception):
+                    await self._task
+            await self.bot.tables.close()
+        if self.db is not None:
+            await self.db.close()
+        for db in self._dead_dbs:
+            with contextlib.suppress(Exception):
+                await db.close()
+        self.bot = self.db = None
+
+    async def kill(self) -> None:
+        """Drop the process as a crash would: tasks die, nothing is flushed or closed cleanly."""
+        assert self.bot is not None and self._task is not None
+        bot = self.bot
+        bot.presenter.closed = True
+        for task in [*bot.presenter.pending(), *bot._background, *bot.tables._drivers.values()]:
+            task.cancel()
+        bot.tables.timers.deadlines.clear()
+        with contextlib.suppress(Exception):
+            await bot.tables.timers.close()
+        await kill(bot, self._task)
+        if self.db is not None:
+            self._dead_dbs.append(self.db)  # its thread is released at the end of the test
+        self.bot = self.db = None
+        self._task = None
+
+    async def restart(self) -> TapisBot:
+        """A new process on the same database file."""
+        return await self.start()
