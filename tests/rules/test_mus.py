@@ -9,7 +9,7 @@ import pytest
 
 from bot.rules import GAMES, IllegalMove
 from bot.rules.cards import DECK_ES_40
-from bot.rules.mus.hands import Reading, lance_winner
+from bot.rules.mus.hands import lance_winner, read_hand
 from tests.rules import harness
 
 GAME = GAMES["mus"]
@@ -104,7 +104,7 @@ def test_example_a_hand_reading():
 
 def test_rank_orders_of_section_2():
     def rd(*codes):
-        return Reading(list(map(DECK_ES_40.index, codes)))
+        return read_hand(list(map(DECK_ES_40.index, codes)))
 
     order = [0, 1]
     # Grande: K A A A beats C C C C.
@@ -486,7 +486,7 @@ def test_request_close_after_the_deal_and_before_anyone_acts():
     s = new([stacked(0, EX_A)], dealer=0)
     act(s, NOMUS)
     assert [e["type"] for e in s.request_close()] == ["close_requested"]
-    assert s.view(0)["closing"] is True and not s.is_over()
+    assert s.view(0)["closing"] is True and not s.is_over() and s.request_close() == []
     ev = pass_lance(s) + pass_lance(s) + pass_lance(s) + pass_lance(s)
     assert [e["type"] for e in ev[-3:]] == ["deal_end", "match_abandoned", "session_end"]
     assert of(ev, "deal_end")[0]["deltas"] == [10, 10, 10, 10]
@@ -719,3 +719,15 @@ def test_long_random_sessions():
         totals = [a + b for a, b in zip(totals, _long_session(seed), strict=True)]
     deals, reshuffles, stops = totals
     assert deals > 100 and reshuffles > 0 and stops > 0
+
+
+def test_card_tables_eight_kings_eight_aces():
+    from bot.rules.mus import hands
+
+    by_rank: dict[str, set[tuple[int, int]]] = {}
+    for i, code in enumerate(DECK_ES_40):
+        by_rank.setdefault(code[:-1], set()).add((hands.STRENGTH[i], hands.VALUE[i]))
+        assert hands.VALUE[i] == hands._STRENGTH_VALUE[hands.STRENGTH[i]]
+    assert by_rank["3"] == by_rank["12"] == {(8, 10)} and by_rank["2"] == by_rank["1"] == {(1, 1)}
+    assert by_rank["11"] == {(7, 10)} and by_rank["10"] == {(6, 10)} and by_rank["7"] == {(5, 7)}
+    assert by_rank["4"] == {(2, 4)}

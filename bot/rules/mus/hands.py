@@ -29,22 +29,37 @@ LANCES = ("grande", "chica", "pares", "juego", "punto")
 
 
 class Reading:
-    """Everything the lances need from one 4-card hand, computed once per deal.
+    """Everything the lances need from one 4-card hand (shared: never mutate).
 
     ``grande``: strengths high → low; ``chica``: low → high; ``pares``: ``(category, high,
     low)`` with category 3 duples, 2 medias, 1 par, 0 none (the category is also the bonus);
-    ``total``: count value; ``juego``: the juego key (0 without juego).
+    ``total``: count value; ``juego``: the juego key (0 without juego); ``text``: the
+    descriptions of :func:`describe` by lance. A reading depends only on the strengths (the
+    count value of a card follows from its strength), so readings are cached by strengths.
     """
 
-    __slots__ = ("grande", "chica", "pares", "total", "juego")
+    __slots__ = ("grande", "chica", "pares", "total", "juego", "text")
 
-    def __init__(self, hand: list[int]):
-        desc = sorted((STRENGTH[c] for c in hand), reverse=True)
-        self.grande = tuple(desc)
+    def __init__(self, desc: tuple[int, ...]):
+        self.grande = desc
         self.chica = tuple(reversed(desc))
-        self.pares = pares_key(desc)
-        self.total = sum(VALUE[c] for c in hand)
+        self.pares = pares_key(list(desc))
+        self.total = sum(_STRENGTH_VALUE[x] for x in desc)
         self.juego = JUEGO_KEY.get(self.total, 0)
+        self.text = {name: describe(name, self) for name in LANCES}
+
+
+_STRENGTH_VALUE = {8: 10, 7: 10, 6: 10, 5: 7, 4: 6, 3: 5, 2: 4, 1: 1}
+_READINGS: dict[tuple[int, ...], Reading] = {}
+
+
+def read_hand(hand: list[int]) -> Reading:
+    """The (cached) reading of a hand of card indices."""
+    desc = tuple(sorted((STRENGTH[c] for c in hand), reverse=True))
+    r = _READINGS.get(desc)
+    if r is None:
+        r = _READINGS[desc] = Reading(desc)
+    return r
 
 
 def pares_key(desc: list[int]) -> tuple[int, int, int]:

@@ -21,7 +21,7 @@ from typing import Any
 
 from bot.rules.base import Action, Event, IllegalMove, View, match_action, not_your_turn
 from bot.rules.cards import deal_rng, deck_for_deal, first_dealer
-from bot.rules.mus.hands import CODES, INDEX, LANCES, STRENGTH, Reading, describe, lance_winner, team_bonus
+from bot.rules.mus.hands import CODES, INDEX, LANCES, STRENGTH, lance_winner, read_hand, team_bonus
 
 ORDAGO = 1_000_000  # internal total of an órdago ("ordago" in views and events)
 NO_SEAT = -1
@@ -218,7 +218,7 @@ class MusState:
 
     def request_close(self, now: bool = False) -> list[Event]:
         """Host close: at the end of this deal, or at once (deal voided) if ``now`` or nobody acted yet."""
-        if self.over:
+        if self.over or (self.closing and not now):
             return []
         events: list[Event] = [{"type": "close_requested", "now": bool(now)}]
         self.closing = True
@@ -447,7 +447,7 @@ class MusState:
     # ------------------------------------------------------------------ lances
 
     def _start_lances(self, events: list[Event]) -> None:
-        self.readings = [Reading(h) for h in self.hands]
+        self.readings = [read_hand(h) for h in self.hands]
         self._open_lance("grande", events)
 
     def _order(self) -> list[int]:
@@ -592,7 +592,7 @@ class MusState:
             w = winners[name]
             entry: dict[str, Any] = {
                 "lance": name, "result": res, "winner": w,
-                "why": describe(name, rd[w]) if w is not None else None,
+                "why": rd[w].text[name] if w is not None else None,
                 "total": rec["total"], "held": rec["held"], "team": None, "bet": 0, "bonus": 0,
                 "counted": False,
             }
@@ -625,8 +625,8 @@ class MusState:
             "game_winner": game_winner,
             "ordago": ordago_lance,
         }
-        combos = [{"grande": describe("grande", r), "chica": describe("chica", r),
-                   "pares": describe("pares", r), "total": r.total, "juego": bool(r.juego)} for r in rd]
+        combos = [{"grande": r.text["grande"], "chica": r.text["chica"], "pares": r.text["pares"],
+                   "total": r.total, "juego": bool(r.juego)} for r in rd]
         deal_end: Event = {"type": "deal_end", "deal": self.k, **self.last_hand, "points_before": before,
                            "summary": summary, "combos": combos, "mano": order[0],
                            "deltas": [0, 0, 0, 0], "pot_change": 0}
