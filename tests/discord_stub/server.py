@@ -326,6 +326,11 @@ class StubServer:
             return error(404, 10015, "Unknown Webhook")
         if inter.callback_type is None:
             return error(400, 40060, "Interaction has not been acknowledged.")
+        original = inter.original
+        if inter.callback_type == 5 and original is not None and original.edits == 0 and not inter.followups:
+            # Discord: the first follow-up after a "thinking" defer replaces the thinking message.
+            self._edit(original, request[BODY] or {}, request[FILES])
+            return reply(self._payload(original))
         message = self._create(inter.channel, request[BODY] or {}, request[FILES], interaction_id=inter.id)
         inter.followups.append(message)
         return reply(self._payload(message))

@@ -19,13 +19,13 @@ class DiscordStub(StubServer):
 
     # ------------------------------------------------------------------ sending interactions
 
-    async def slash(self, command: str, user: User, channel: Channel, *, wait: bool = True,
+    async def slash(self, command: str, user: User, channel: Channel, /, *, wait: bool = True,
                     **options: Any) -> Interaction:
         """Run ``/command`` (``"table new"`` for a subcommand) as ``user`` in ``channel``."""
         data = self._command_data(command, options, focused=None)
         return await self._send_interaction(2, data, user, channel, wait=wait)
 
-    async def autocomplete(self, command: str, user: User, channel: Channel, focused: str,
+    async def autocomplete(self, command: str, user: User, channel: Channel, focused: str, /,
                            **options: Any) -> list[dict[str, Any]]:
         """The bot's autocomplete choices for option ``focused`` (its typed value in ``options``)."""
         options.setdefault(focused, "")

@@ -1,0 +1,53 @@
+"""/balance, /daily, /leaderboard, /rules, /stats, and concurrent debits."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.rules import GAMES
+from tests.discord_stub import DiscordStub, User
+from tests.discord_stub.tapis import TapisRun
+
+
+async def test_balance_daily_leaderboard(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    alice, bob = players[:2]
+    inter = await stub.slash("balance", alice, stub.channel)
+    assert inter.ephemeral and "**1000**" in inter.text
+    inter = await stub.slash("daily", alice, stub.channel)
+    assert "+100" in inter.text and "**1100**" in inter.text
+    again = await stub.slash("daily", alice, stub.channel)
+    assert again.ephemeral and "ready in" in again.text
+    inter = await stub.slash("balance", alice, stub.channel, user=bob)
+    assert "bob has **1000**" in inter.text
+    board = await stub.slash("leaderboard", bob, stub.channel)
+    assert not board.ephemeral
+    lines = board.text.splitlines()
+    assert f"<@{alice.id}> — 1100" in lines[1] and f"<@{bob.id}> — 1000" in lines[2]
+    assert await tapis.ledger.accounts_total() == 0
+
+
+async def test_rules_and_stats(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    for name, game in GAMES.items():
+        inter = await stub.slash("rules", players[0], stub.channel, game=name)
+        assert inter.ephemeral and game.title in inter.text
+        shown = [s.name for s in game.options if not s.hidden]
+        assert all(f"`{opt}=" in inter.text for opt in shown), name
+        assert "`decks=" not in inter.text
+    stats = await stub.slash("stats", players[0], stub.channel)
+    assert "No finished session" in stats.text
+
+
+async def test_commands_in_dm_are_refused(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    inter = await stub.slash("balance", players[0], stub.dm_channel(players[0]))
+    assert inter.ephemeral and "server channel" in inter.text
+
+
+async def test_fifty_concurrent_dailies_pay_once(stub: DiscordStub, tapis: TapisRun,
+                                                 players: list[User]) -> None:
+    alice = players[0]
+    inters = await asyncio.gather(*(stub.slash("daily", alice, stub.channel) for _ in range(50)))
+    paid = [i for i in inters if "+100" in i.text]
+    assert len(paid) == 1
+    assert all(i.ephemeral for i in inters)
+    assert await tapis.ledger.balance(stub.guild.id, alice.id) == 1100
+    assert await tapis.ledger.accounts_total() == 0
