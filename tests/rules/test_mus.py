@@ -697,6 +697,8 @@ def _long_session(seed: int) -> tuple[int, int, int]:
         if len(log) % 5 == 0:
             harness.assert_no_leaks(s, 4)
         for e in ev:
+            line = GAME.narrate(e, lambda i: f"seat {i}")
+            assert isinstance(line, str) and line, e
             if e["type"] == "deal_end":
                 deals += 1
                 assert sum(e["deltas"]) + e["pot_change"] == 0

@@ -11,6 +11,12 @@ Readings taken where the spec is silent or loose (closest to the seed):
 * ``lances`` view entries also carry ``"lance"``; paso / no_bet entries have total = held = 0.
 * Jetons move only at match end; the ``deal_end`` event's ``deltas`` are those movements
   (payout or abandonment refund) and ``pot_change`` their opposite.
+* A seat's own discards are not repeated in its view (section 7 lists no field for them; the
+  seat saw them in its hand); events give only discard counts.
+* After an accepted órdago, ``lance_winners`` still compares pares/juego by cards (section 7),
+  though those lances were never declared.
+* ``timeout_action`` of a seat that is not to act raises ``IllegalMove``.
+* The dealer rotates after every deal (4.4), also after the session's last deal.
 """
 
 from __future__ import annotations
