@@ -34,8 +34,33 @@ BOODLE = ("AH", "KC", "QD", "JS")
 #: pool index of a card (0..3), or -1 for an ordinary card.
 POOL_OF: tuple[int, ...] = tuple(BOODLE.index(c) if c in BOODLE else -1 for c in CODES)
 
+SUIT_OF: tuple[int, ...] = tuple(i // 13 for i in range(52))
+#: DECK_52 (the order ``cards.deck_for_deal`` shuffles) as card integers.
+_DECK52_INTS: tuple[int, ...] = tuple(INDEX[c] for c in cards.DECK_52)
+_BITS: tuple[int, ...] = tuple((i + 1).bit_length() for i in range(52))
+
 DEAD = -1
 PLAYED = -2
+
+
+def _deck_ints(decks: Any, seed: int, k: int) -> list[int]:
+    """``cards.deck_for_deal(DECK_52, decks, seed, k)`` as card integers.
+
+    The shuffle is ``random.shuffle`` of CPython 3.11+ written out inline (same draws, same
+    permutation, about twice as fast); a test checks it against ``cards.deck_for_deal``.
+    """
+    if decks is not None and k < len(decks):
+        return [INDEX[c] for c in decks[k]]
+    x = list(_DECK52_INTS)
+    getrandbits = cards.deal_rng(seed, k).getrandbits
+    bits = _BITS
+    for i in range(51, 0, -1):
+        m = i + 1
+        j = getrandbits(bits[i])
+        while j >= m:
+            j = getrandbits(bits[i])
+        x[i], x[j] = x[j], x[i]
+    return x
 
 PLAY, DEALER_CHOICE, SPARE_AUCTION, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("play", "dealer_choice", "spare_auction", "session_end")
@@ -44,7 +69,7 @@ PHASE_NAMES = ("play", "dealer_choice", "spare_auction", "session_end")
 class _Config:
     """Per-table constants, shared by a state and its clones."""
 
-    __slots__ = ("n", "u", "c", "buy_in", "rotations", "variant", "reveal", "decks", "seed")
+    __slots__ = ("n", "u", "c", "buy_in", "rotations", "variant", "reveal", "decks", "seed", "_layouts")
 
     def __init__(self, n: int, options: dict[str, Any], seed: int):
         self.n = n
@@ -56,6 +81,19 @@ class _Config:
         self.reveal: bool = options["reveal_dead_hand"]
         self.decks = options["decks"]
         self.seed = seed
+        self._layouts: dict[int, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
+
+    def layout(self, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """Spec 2.2 for this dealer: (owner of deck position i, its suit-count base, hand sizes)."""
+        got = self._layouts.get(dealer)
+        if got is None:
+            n = self.n
+            q = [DEAD] + [(dealer + j) % n for j in range(1, n + 1)]
+            seat_at = tuple(q[i % (n + 1)] for i in range(52))
+            seat_at4 = tuple(4 * n if s == DEAD else 4 * s for s in seat_at)
+            sizes = tuple(seat_at.count(s) for s in range(n))
+            got = self._layouts[dealer] = (seat_at, seat_at4, sizes)
+        return got
 
 
 class MichiganState:
@@ -122,14 +160,18 @@ class MichiganState:
             raise not_your_turn(seat, self.to_act())
         if self._legal is None:
             self._legal = self._compute_legal()
+        events: list[Event] = []
+        if self.phase == PLAY:
+            suit = _lead_suit(action, self._legal)
+            self._legal = None
+            self.acted = True
+            self._lead(seat, suit, events)
+            return events
         act = match_action(action, self._legal)
         self._legal = None
         self.acted = True
-        events: list[Event] = []
         kind = act["type"]
-        if kind == "lead":
-            self._lead(seat, SUITS.index(act["suit"]), events)
-        elif kind == "swap_spare":
+        if kind == "swap_spare":
             events.append({"type": "swap_spare", "seat": seat})
             self._swap_with_dead(seat)
             self._begin_play(events)
@@ -286,19 +328,18 @@ class MichiganState:
         k = self.deal_no = self.hands_started
         self.hands_started += 1
         events.append({"type": "ante", "deal": k, "dealer": d, "antes": antes, "pot": pot[:]})
-        deck = cards.deck_for_deal(cards.DECK_52, cfg.decks, cfg.seed, k)
-        owner = self.owner
-        seat_at = [DEAD] + [(d + j) % n for j in range(1, n + 1)]
-        m = n + 1
-        for i, code in enumerate(deck):
-            owner[INDEX[code]] = seat_at[i % m]
-        sizes = self.sizes = [0] * n
-        cnt = self.suitcnt = [0] * (4 * n)
-        for i in range(52):
-            s = owner[i]
-            if s >= 0:
-                sizes[s] += 1
-                cnt[s * 4 + i // 13] += 1
+        deck = _deck_ints(cfg.decks, cfg.seed, k)
+        seat_at, seat_at4, sizes = cfg.layout(d)
+        owner = self.owner = [0] * 52
+        cnt = [0] * (4 * n + 4)  # the last four slots count the dead hand's suits
+        i = 0
+        for x in deck:
+            owner[x] = seat_at[i]
+            cnt[seat_at4[i] + SUIT_OF[x]] += 1
+            i += 1
+        del cnt[4 * n:]
+        self.suitcnt = cnt
+        self.sizes = sizes = list(sizes)
         self.played = []
         self.hits = []
         self.lead_right = (d + 1) % n
@@ -498,6 +539,20 @@ class MichiganState:
             "results": results,
             "winners": [s for s in range(n) if self.stacks[s] == best],
         })
+
+
+_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+
+
+def _lead_suit(action: Any, legal: list[Action]) -> int:
+    """The suit index of a legal lead ``action``; ``IllegalMove`` (via match_action) otherwise."""
+    if type(action) is dict and len(action) == 2 and action.get("type") == "lead":
+        suit = action.get("suit")
+        if type(suit) is str:
+            for cand in legal:
+                if cand["suit"] == suit:
+                    return _SUIT_INDEX[suit]
+    return _SUIT_INDEX[match_action(action, legal)["suit"]]
 
 
 def _lowest(owner: list[int], seat: int, suit: int) -> tuple[int, int]:
