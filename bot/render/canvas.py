@@ -59,6 +59,11 @@ class Canvas:
         sprite = cards.face(code, spanish, width, highlight)
         self.img.paste(sprite, (round(x), round(y)), sprite)
 
+    def layout_card(self, code: str, x: float, y: float, width: int) -> None:
+        """Paste a card of the table's layout (not from any hand), e.g. a Michigan pay card."""
+        sprite = cards.layout_face(code, width)
+        self.img.paste(sprite, (round(x), round(y)), sprite)
+
     def back(self, x: float, y: float, width: int) -> None:
         sprite = cards.back(width)
         self.img.paste(sprite, (round(x), round(y)), sprite)

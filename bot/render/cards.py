@@ -49,6 +49,14 @@ def face(code: str, spanish: bool, width: int, highlight: bool = False) -> Image
     return sprite
 
 
+def layout_face(code: str, width: int) -> Image.Image:
+    """A French face that belongs to the table's layout, not to any hand (Michigan's pay cards).
+
+    Same sprite as :func:`face`; a separate entry so that leak tests can tell them apart.
+    """
+    return face(code, False, width)
+
+
 def back(width: int) -> Image.Image:
     """The RGBA sprite of a card back ``width`` wide."""
     key = ("back", width)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from bot.render.canvas import MUTED, Canvas
@@ -13,6 +14,11 @@ LIFT = 16  # playable cards sit this much higher
 MAX_WIDTH = 960
 SUIT_GAP = 10  # extra space between suits when the row is not squeezed
 BACKGROUND = (24, 78, 50)
+
+
+def playable_cards(actions: Iterable[dict[str, Any]]) -> set[str]:
+    """The cards named by ``actions`` (their ``"card"`` field): what :func:`hand_image` lights up."""
+    return {a["card"] for a in actions if isinstance(a.get("card"), str)}
 
 
 def sort_hand(game: str, view: dict[str, Any], hand: list[str]) -> list[str]:

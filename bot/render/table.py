@@ -94,8 +94,12 @@ class TableCtx:
         return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
 
     def seat_xy(self, seat: int) -> tuple[float, float]:
-        """Centre of a seat's plate: seat 0 at the bottom, then clockwise."""
-        a = math.pi / 2 + 2 * math.pi * seat / self.n
+        """Centre of a seat's plate: seat 0 at the bottom, then clockwise.
+
+        Eight plates do not fit with one at the very bottom and top, so with eight seats the
+        ring turns half a step (seat 0 bottom-left of centre).
+        """
+        a = math.pi / 2 + 2 * math.pi * (seat + (0.5 if self.n >= 8 else 0)) / self.n
         return CX + RX * math.cos(a), CY + RY * math.sin(a)
 
     def toward_centre(self, seat: int, f: float) -> tuple[float, float]:
@@ -103,17 +107,20 @@ class TableCtx:
         x, y = self.seat_xy(seat)
         return CX + (x - CX) * f, CY + (y - CY) * f
 
-    def beside(self, seat: int, w: float, h: float, gap: float = 10) -> tuple[float, float]:
+    def beside(self, seat: int, w: float, h: float, gap: float = 10, nudge: float = 0) -> tuple[float, float]:
         """Top-left of a ``w``×``h`` box just off the seat's plate, on the side of the centre.
 
         Seats at the sides get the box beside the plate (level with it), seats at the top and
         bottom get it above or below, so boxes never reach into the middle of the table.
+        ``nudge`` slides the box along the plate's edge towards the centre line.
         """
         x, y = self.seat_xy(seat)
         if abs(x - CX) > 120:
+            y += math.copysign(min(nudge, abs(CY - y)), CY - y)
             if x < CX:
                 return x + PLATE_W / 2 + gap, y - h / 2
             return x - PLATE_W / 2 - gap - w, y - h / 2
+        x += math.copysign(min(nudge, abs(CX - x)), CX - x)
         if y < CY:
             return x - w / 2, y + PLATE_H / 2 + gap
         return x - w / 2, y - PLATE_H / 2 - gap - h

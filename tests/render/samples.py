@@ -75,3 +75,45 @@ HANDS: dict[str, tuple[list[str], set[str] | None]] = {
     "marias": (["7S", "KH", "AS", "10S", "QH", "9D", "AC", "JC", "8H", "10C"], {"7S", "AS", "10S"}),
     "maitre": (["X2", "KS", "3H", "AS", "10D", "JC", "X1", "2D"], set()),
 }
+
+
+def _variant(game: str, **changes: Any) -> dict[str, Any]:
+    return {**SAMPLES[game], **changes}
+
+
+#: A second fixed view per game: another phase, another seat count, end-of-deal figures.
+VARIANTS: dict[str, tuple[dict[str, Any], list[str]]] = {
+    "motz": (_variant("motz", phase="declare", to_act=[1], stacks=[150, 160, 170, 180, 190, 200],
+                      dealer=5, declarations=[None, None, None, None, None, "pass"], muet_taken_by=None,
+                      hand_sizes=[3, 3, 3, 3, 3, 0], trick=[], trick_winners=[], tricks=[0] * 6,
+                      last_result={"cancelled": True, "trick_winners": [], "payouts": [0] * 6,
+                                   "fines": [0] * 6}),
+             ["Alice", "Bruno", "Chloé", "Dmitri", "Élodie", "Fatou"]),
+    "michigan": (_variant("michigan", stacks=[100] * 8, hand_sizes=[6, 6, 5, 6, 6, 6, 5, 5],
+                          played=[["AS"], ["2H", "3H"], [], ["4C", "5C", "6C"], [], ["KD"], [],
+                                  ["10S", "JS"]],
+                          to_act=[6], lead_right=6, blocked=None, bid=[2, 7], last_result=None),
+                 ["Ana", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana"]),
+    "mus": (_variant("mus", phase="mus", to_act=[0], declared={"pares": None, "juego": None}, lances=[],
+                     bet=None, mus_round=0, discard_counts=[],
+                     last_hand={"hands": [["1O", "12C", "12E", "7B"], ["3O", "4C", "5E", "6B"],
+                                          ["11O", "11C", "2E", "1B"], ["10O", "10C", "10E", "12B"]],
+                                "lance_winners": {"grande": 0, "chica": 1, "pares": 3, "juego": None,
+                                                  "punto": 0},
+                                "counted": [["grande", 0, 1, 0], ["pares", 1, 0, 3]],
+                                "points_after": [23, 31], "game_winner": None, "ordago": None}),
+            ["Iñaki", "Maite", "Xabier", "Ane"]),
+    "marias": (_variant("marias", phase="flek", to_act=[1], contract="betl", trump=None, trump_card=None,
+                        flek=2, talon_trumps=None, hand_sizes=[10, 10, 10], trick=[], trick_winners=[],
+                        card_points=[0, 0, 0], marriages=[], points=[0, 0]),
+               ["Jan", "Petra", "Karel"]),
+    "maitre": (_variant("maitre", phase="session_end", to_act=[], stacks=[140, 80, 100, 90, 70, 120],
+                        maitre=5, dealer=5, mode=None, muet=None, trick=[], leader=None, last_player=None,
+                        hand_counts=[0] * 6, discard_counts=[0] * 6, tricks_won=[0] * 6, won_cards=[[]] * 6,
+                        points=[80, -20, 12, 5, -40, 33], strikes=[0, 2, 1, 0, 2, 0],
+                        eliminated=[False, True, False, False, True, False],
+                        last_manche={"maitre": 5, "contract": 55, "majeure": "H", "mineure": "S",
+                                     "validated": True, "manche_points": [3, -2, 0, 1, 4, 30]},
+                        ranking=[0, 5, 2, 3, 1, 4]),
+               ["Louise", "Marcel", "Odette", "Paul", "Quentin", "Rose"]),
+}

@@ -81,9 +81,9 @@ def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
     if last:
         s.gap(2)
         s.line("Last manche", 16, MUTED, gap=2)
-        ok = last.get("contract_ok")
-        s.line(f"{t.name(last.get('maitre'))}: contract {last.get('contract')}% "
-               f"{'made' if ok else 'failed'}", 16, GOLD if ok else RED)
+        ok = last.get("validated", last.get("contract_ok"))
+        s.line(f"{t.name(last.get('maitre'))}: {last.get('contract')}% "
+               f"{'validated' if ok else 'failed'}", 16, GOLD if ok else RED)
         majeure, mineure = last.get("majeure"), last.get("mineure")
         if majeure:
             s.line(f"majeure {suit_sym(majeure)} · mineure {suit_sym(mineure)}", 16, WHITE)

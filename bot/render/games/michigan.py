@@ -40,19 +40,21 @@ def _boodle(t: TableCtx, pools: list[int]) -> None:
     y = CY - h / 2 - 10
     for k, code in enumerate(BOODLE):
         x = x0 + k * (BOODLE_W + gap)
-        t.c.card(code, x, y, BOODLE_W)
+        t.c.layout_card(code, x, y, BOODLE_W)
         t.c.chip(x + 8, y + h + 13, 7)
         t.c.text((x + 18, y + h + 13), str(pools[k]), 18, GOLD, bold=True, anchor="lm")
 
 
 def _played(t: TableCtx, seat: int, cards: list[str]) -> None:
     """The seat's last few played cards, overlapping, the latest on top (the plate says how many)."""
-    shown = cards[-PLAYED_SHOWN:]
+    crowded = t.n >= 7
+    width = PLAYED_W - 4 if crowded else PLAYED_W
+    shown = cards[-(PLAYED_SHOWN - 1 if crowded else PLAYED_SHOWN):]
     step = 14
-    w = PLAYED_W + step * (len(shown) - 1)
-    h = round(PLAYED_W * 1.4)
-    x, y = t.beside(seat, w, h, gap=8)
-    t.c.card_row(shown, x, y, PLAYED_W, w)
+    w = width + step * (len(shown) - 1)
+    h = round(width * 1.4)
+    x, y = t.beside(seat, w, h, gap=8, nudge=16 if crowded else 0)
+    t.c.card_row(shown, x, y, width, w)
 
 
 def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:

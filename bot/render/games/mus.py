@@ -88,7 +88,8 @@ def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
         s.line("Lances", 16, MUTED, gap=2)
         for k, lance in enumerate(lances):
             result = lance.get("result")
-            text = f"{_lance_name(k, v)}: {RESULTS.get(result, result)}"
+            name = str(lance["lance"]).capitalize() if lance.get("lance") else _lance_name(k, v)
+            text = f"{name}: {RESULTS.get(result, result)}"
             if result == "accepted":
                 text += f" {lance.get('total')}"
             elif result == "refused":
