@@ -62,6 +62,7 @@ def _deck_ints(decks: Any, seed: int, k: int) -> list[int]:
         x[i], x[j] = x[j], x[i]
     return x
 
+
 PLAY, DEALER_CHOICE, SPARE_AUCTION, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("play", "dealer_choice", "spare_auction", "session_end")
 
@@ -69,7 +70,7 @@ PHASE_NAMES = ("play", "dealer_choice", "spare_auction", "session_end")
 class _Config:
     """Per-table constants, shared by a state and its clones."""
 
-    __slots__ = ("n", "u", "c", "buy_in", "rotations", "variant", "reveal", "decks", "seed", "_layouts")
+    __slots__ = ("n", "u", "c", "buy_in", "rotations", "variant", "reveal", "decks", "seed")
 
     def __init__(self, n: int, options: dict[str, Any], seed: int):
         self.n = n
@@ -81,19 +82,22 @@ class _Config:
         self.reveal: bool = options["reveal_dead_hand"]
         self.decks = options["decks"]
         self.seed = seed
-        self._layouts: dict[int, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
 
-    def layout(self, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-        """Spec 2.2 for this dealer: (owner of deck position i, its suit-count base, hand sizes)."""
-        got = self._layouts.get(dealer)
-        if got is None:
-            n = self.n
-            q = [DEAD] + [(dealer + j) % n for j in range(1, n + 1)]
-            seat_at = tuple(q[i % (n + 1)] for i in range(52))
-            seat_at4 = tuple(4 * n if s == DEAD else 4 * s for s in seat_at)
-            sizes = tuple(seat_at.count(s) for s in range(n))
-            got = self._layouts[dealer] = (seat_at, seat_at4, sizes)
-        return got
+
+_LAYOUTS: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _layout(n: int, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Spec 2.2 for ``n`` seats and this dealer: (owner of deck position i, its suit-count base,
+    hand sizes). Positions are [DEAD, left(d), …, d]; the dead hand's base is ``4n``."""
+    got = _LAYOUTS.get((n, dealer))
+    if got is None:
+        q = [DEAD] + [(dealer + j) % n for j in range(1, n + 1)]
+        seat_at = tuple(q[i % (n + 1)] for i in range(52))
+        seat_at4 = tuple(4 * n if s == DEAD else 4 * s for s in seat_at)
+        sizes = tuple(seat_at.count(s) for s in range(n))
+        got = _LAYOUTS[(n, dealer)] = (seat_at, seat_at4, sizes)
+    return got
 
 
 class MichiganState:
@@ -316,20 +320,22 @@ class MichiganState:
             self._end_session("broke", events)
             return
         self.snapshot = (tuple(stacks), tuple(self.pot), tuple(self.contrib))
-        antes = [0] * n
-        pot, contrib = self.pot, self.contrib
+        per_pool = [u] * n
+        per_pool[d] = 2 * u
+        antes = [4 * a for a in per_pool]
         for s in range(n):
-            amt = 2 * u if s == d else u
-            stacks[s] -= 4 * amt
-            antes[s] = 4 * amt
-            for p in range(4):
-                pot[p] += amt
-                contrib[p * n + s] += amt
+            stacks[s] -= antes[s]
+        pot, contrib = self.pot, self.contrib
+        ante_total = (n + 1) * u
+        for p in range(4):
+            pot[p] += ante_total
+            base = p * n
+            contrib[base:base + n] = [c + a for c, a in zip(contrib[base:base + n], per_pool, strict=True)]
         k = self.deal_no = self.hands_started
         self.hands_started += 1
         events.append({"type": "ante", "deal": k, "dealer": d, "antes": antes, "pot": pot[:]})
         deck = _deck_ints(cfg.decks, cfg.seed, k)
-        seat_at, seat_at4, sizes = cfg.layout(d)
+        seat_at, seat_at4, sizes = _layout(n, d)
         owner = self.owner = [0] * 52
         cnt = [0] * (4 * n + 4)  # the last four slots count the dead hand's suits
         i = 0

@@ -775,3 +775,16 @@ def test_random_sessions(n):
 @pytest.mark.parametrize("n", [3, 4, 8])
 def test_clone_independent(n):
     harness.check_clone_independent("michigan", n, seed=n, steps=40)
+
+
+def test_clone_in_the_auction_is_independent():
+    st, _ = variant_state()
+    st.apply(2, {"type": "keep"})
+    twin = st.clone()
+    before = harness.snapshot(st, 3)
+    assert harness.snapshot(twin, 3) == before
+    twin.apply(0, {"type": "bid", "amount": 4})
+    twin.apply(1, {"type": "pass"})
+    lead(twin, 0, twin.legal_actions(0)[0]["suit"])
+    assert harness.snapshot(st, 3) == before
+    assert st.legal_actions(0)[0] == {"type": "bid", "amount": 1}
