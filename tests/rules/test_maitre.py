@@ -589,6 +589,7 @@ def test_request_close_before_any_action():
     evs = state.request_close()
     assert events_of(evs, "session_end")[0]["reason"] == "closed"
     assert state.is_over() and state.stacks == [100, 100, 100] and state.pot == 0
+    assert state.view(0)["closing"] is True and state.view(0)["phase"] == "session_end"
     assert state.to_act() == () and state.request_close() == [] and state.request_close(now=True) == []
 
 
@@ -723,9 +724,10 @@ def test_label_and_narrate():
 
 @pytest.mark.parametrize("seats", [3, 4, 5, 6])
 def test_random_sessions(seats):
-    for seed in range(6):
-        harness.random_session("maitre", seats, seed, {"tours": 1}, probe_every=9, leak_every=7)
-    harness.random_session("maitre", seats, 99, {}, probe_every=25, leak_every=19)
+    for seed in range(12):  # with the session of 2 tours below: a few dozen manches per seat count
+        harness.random_session("maitre", seats, seed, {"tours": 1}, probe_every=10 * seats + 7,
+                               leak_every=5 * seats + 4, check_replay=seed % 3 == 0)
+    harness.random_session("maitre", seats, 99, {}, probe_every=40, leak_every=29)
 
 
 @pytest.mark.parametrize("seats", [3, 6])

@@ -137,6 +137,7 @@ class MaitreState:
         if now or not self.acted:
             ev: list[Event] = [{"type": "close", "now": bool(now)},
                                {"type": "manche_void", "manche": self.manche, "maitre": self.maitre}]
+            self.closing = True
             self._clear_manche()
             self._end_session(ev, closed=True)
             return ev
