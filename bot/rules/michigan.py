@@ -9,12 +9,18 @@ Readings of the spec (listed in the report to the lead):
 
 * The state rests only where a seat decides (a lead, the dealer's choice, an auction bid);
   forced continuations, settlement, the next hand's ante and deal run inside ``apply``.
-* ``request_close(now=False)`` before any action of the current hand (or ``now=True``) voids
-  the hand by restoring the accounts saved just before its antes; this also reverses boodle
-  hits and an auction payment of that hand (spec 5.2: "all of its jeton movements").
+  The first hand's ante/deal events, produced by ``new_table``, are kept in ``start_events``.
+* ``request_close(now=False)`` before any action of the current hand (the dealer's
+  swap/keep counts as an action) or ``now=True`` voids the hand by restoring the accounts
+  saved just before its antes; this also reverses boodle hits and an auction payment of that
+  hand (spec 5.2: "all of its jeton movements are reversed"). Then 5.3 runs.
 * A pool can never be empty when its card is played in ordinary play (every hand antes at
   least ``u`` on each pool); the empty-pool rule (pays 0, still listed) is implemented anyway.
-* Once the session is over, no hand is in progress: views show empty hands and no played
+* Hand numbers ``k`` are used only when antes are taken (a failed ante check uses none).
+* The timeout lead is chosen among the legal leads (so it respects the block).
+* The auction lists every bid from ``high + 1`` to the bidder's stack, as the spec says;
+  ``buy_in`` has no maximum, so a huge buy-in gives long lists.
+* Once the session is over no hand is in progress: views show empty hands and no played
   cards; ``last_result`` keeps the last settled hand.
 """
 
