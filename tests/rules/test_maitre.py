@@ -334,10 +334,10 @@ def test_return_in_mode_needs_obeying_combination():
 
 
 def _turn_deal():
-    hands = {0: ["3C", "5C"], 1: ["2C", "9C"], 3: ["4C", "AH", "2D"]}
+    hands = {0: ["3C", "5C", "4D"], 1: ["2C", "9C"], 3: ["4C", "AH", "2D"]}
     state = table(n=4, m=3, hands=hands)
     start(state, "2D", "AH")
-    reserved = {"3C", "5C", "2C", "9C", "4C"}
+    reserved = {"3C", "5C", "4D", "2C", "9C", "4C"}
     for _ in range(9):  # lead, three discards, take: every seat loses one card
         lead = next(a for a in state.legal_actions(0) if a["card"] not in reserved)
         state.apply(0, lead)
@@ -386,6 +386,40 @@ def test_auto_take_when_last_player_has_no_card():
     assert events_of(evs, "chute")[0]["seat"] == 3
     end = events_of(evs, "manche_end")[0]
     assert end["chute_to"] == 3 and end["deltas"] == [0, 0, 0, 0]
+
+
+def test_seed_chute_last_card_wins_the_trick():
+    """Seed: a player plays his last card and wins the trick; the others chute to him."""
+    state = _turn_deal()
+    play(state, 0, "4D")
+    timeout_step(state)
+    timeout_step(state)
+    remaining = [c for s in range(3) for c in state.view(s)["hand"]]
+    evs = play(state, 3, "4C")              # pair with 4♦, S3's last card
+    assert events_of(evs, "trick_won")[0]["seat"] == 3
+    chute = events_of(evs, "chute")[0]
+    assert chute["seat"] == 3 and sorted(chute["cards"]) == sorted(remaining)
+    assert events_of(evs, "manche_end")[0]["chute_to"] == 3
+
+
+def test_seed_chute_discard_last_card_on_return():
+    """Seed: the last player discards his last card on the return and still wins the trick."""
+    state = table()
+    start(state, "AS", "2H")
+    for _ in range(8):                      # S1 leads, S2 and S0 discard, S1 discards on the return
+        for _ in range(3):
+            timeout_step(state)
+        s1 = state.view(1)["hand"][0]
+        discard(state, 1, s1)
+    assert state.view(None)["hand_counts"] == [8, 2, 10]
+    for _ in range(3):
+        timeout_step(state)
+    last = state.view(1)["hand"]
+    assert len(last) == 1 and state.to_act() == (1,)
+    evs = discard(state, 1, last[0])
+    won = events_of(evs, "trick_won")[0]
+    assert won["seat"] == 1 and won["how"] == "discard"
+    assert events_of(evs, "chute")[0]["seat"] == 1 and len(events_of(evs, "chute")[0]["cards"]) == 16
 
 
 # --------------------------------------------------------------------------- jokers
