@@ -15,7 +15,7 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.errors import TapisTree
-from bot.views.components import TableButton, TableSelect
+from bot.views.components import TableItem
 from bot.views.presenter import Presenter
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ class TapisBot(commands.Bot):
             except Exception:
                 self.failed_extensions.append(ext)
                 log.exception("could not load extension %s", ext)
-        self.add_dynamic_items(TableButton, TableSelect)
+        self.add_dynamic_items(TableItem)
         self.tables.listeners.append(self.presenter.on_change)
         resumed = await self.tables.resume_all()
         self.resumed_tables = list(resumed) if isinstance(resumed, (list, tuple)) else []

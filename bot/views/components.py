@@ -1,6 +1,6 @@
 """Persistent components: every button and select is a ``DynamicItem`` whose id says it all.
 
-``TableButton`` and ``TableSelect`` match any ``tapis:`` id, so a stale, forged or unknown id is
+``TableItem`` matches any ``tapis:`` id, so a stale, forged or unknown id is
 still answered (with a refusal) instead of being dropped. Views built here are stopped before
 they are sent: discord.py then never binds them to a message, and every click goes through the
 dynamic items exactly once.
@@ -19,38 +19,22 @@ from bot.views.moves import layout
 TEMPLATE = r"tapis:.*"
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
-    """Any Tapis button (lobby, My hand, a move)."""
+class TableItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
+    """Any Tapis button or select (lobby, My hand, a move). One class, so one dispatch per click."""
 
-    def __init__(self, item: discord.ui.Button) -> None:
+    def __init__(self, item: discord.ui.Button[Any] | discord.ui.Select[Any]) -> None:
         super().__init__(item)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> TableButton:
+                             match: re.Match[str]) -> TableItem:
         return cls(item)  # type: ignore[arg-type]
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from bot.views.handlers import handle_component
 
-        await handle_component(interaction, self.custom_id, None)
-
-
-class TableSelect(discord.ui.DynamicItem[discord.ui.Select], template=TEMPLATE):
-    """A select of moves; each value is an index into the seat's legal actions at that version."""
-
-    def __init__(self, item: discord.ui.Select) -> None:
-        super().__init__(item)
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> TableSelect:
-        return cls(item)  # type: ignore[arg-type]
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.views.handlers import handle_component
-
-        await handle_component(interaction, self.custom_id, list(self.item.values))
+        values = self.item.values if isinstance(self.item, discord.ui.Select) else None
+        await handle_component(interaction, self.custom_id, values)
 
 
 def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
@@ -62,9 +46,9 @@ def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
 
 
 def button(table_id: int, version: int, verb: str, label: str, style: discord.ButtonStyle,
-           row: int | None = None, arg: str | None = None, emoji: str | None = None) -> TableButton:
+           row: int | None = None, arg: str | None = None, emoji: str | None = None) -> TableItem:
     cid = str(ids.ComponentId(table_id, version, verb, arg))
-    return TableButton(discord.ui.Button(label=label, style=style, custom_id=cid, row=row, emoji=emoji))
+    return TableItem(discord.ui.Button(label=label, style=style, custom_id=cid, row=row, emoji=emoji))
 
 
 def lobby_view(table: Any) -> discord.ui.View:
@@ -105,7 +89,7 @@ def moves_view(table: Any, seat: int) -> discord.ui.View | None:
     controls = layout(legal, table.rules.label)
     items: list[discord.ui.Item[Any]] = []
     for n, (label, index) in enumerate(controls.buttons):
-        items.append(TableButton(discord.ui.Button(
+        items.append(TableItem(discord.ui.Button(
             label=label, style=discord.ButtonStyle.primary, row=n // 5,
             custom_id=ids.move_id(table.id, table.version, seat, index))))
     first_row = -(-len(controls.buttons) // 5)
@@ -113,5 +97,5 @@ def moves_view(table: Any, seat: int) -> discord.ui.View | None:
         select = discord.ui.Select(
             custom_id=ids.select_id(table.id, table.version, seat, g), placeholder=placeholder,
             row=first_row + g, options=[discord.SelectOption(label=lab, value=str(i)) for lab, i in options])
-        items.append(TableSelect(select))
+        items.append(TableItem(select))
     return _view(items)

@@ -174,7 +174,7 @@ class Presenter:
     def _plan_dms(self, table: Any) -> None:
         to_act = set(table.state.to_act())
         for seat, info in enumerate(table.seats):
-            if info.user_id is None or info.ai or info.away:
+            if info.user_id is None or info.ai or info.away or info.dm_closed:
                 continue
             view = table.state.view(seat)
             now = (view.get("deal"), seat in to_act)
@@ -228,6 +228,9 @@ class Presenter:
                 log.warning("DM to %s refused: %s", job.user_id, exc)
             self.dm_closed.add((table_id, job.user_id))
             self.mark_dirty(table_id)
+            setter = getattr(self.bot.tables, "set_dm_closed", None)
+            if setter is not None:
+                await setter(table_id, job.user_id, True)
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", job.user_id, exc)
 

@@ -76,9 +76,11 @@ class DiscordStub(StubServer):
             msg = self._payload(message)
             cid = data.get("custom_id")
             if cid not in message.custom_ids():  # a forged id: Discord would never send it, a test may
-                msg["components"] = [*msg["components"],
-                                     {"type": 1, "components": [{"type": 2, "style": 2, "label": "forged",
-                                                                 "custom_id": cid}]}]
+                forged: dict[str, Any] = {"type": 2, "style": 2, "label": "forged", "custom_id": cid}
+                if data.get("component_type") == 3:
+                    forged = {"type": 3, "custom_id": cid, "options": [
+                        {"label": v, "value": v} for v in data.get("values", [])]}
+                msg["components"] = [*msg["components"], {"type": 1, "components": [forged]}]
             payload["message"] = msg
         await self.dispatch("INTERACTION_CREATE", payload)
         if wait:

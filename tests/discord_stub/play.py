@@ -1,0 +1,67 @@
+"""Playing a table the way people do: click the moves in the latest DM, or in My hand."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tests.discord_stub.model import Interaction, Message, User
+from tests.discord_stub.stub import DiscordStub
+from tests.discord_stub.tapis import TapisRun
+
+
+def move_controls(message: Message, table_id: int, version: int) -> list[dict[str, Any]]:
+    """The move buttons and selects of ``message`` that carry this table's current version."""
+    prefix = f"tapis:{table_id}:{version}:"
+    return [c for c in message.items() if c.get("custom_id", "").startswith(prefix)
+            and c["custom_id"].split(":")[3] in ("mv", "sel")]
+
+
+def latest_dm_with_moves(stub: DiscordStub, user: User, table_id: int, version: int) -> Message | None:
+    for message in reversed(stub.dms(user)):
+        if move_controls(message, table_id, version):
+            return message
+    return None
+
+
+async def click_control(stub: DiscordStub, message: Message, user: User, control: dict[str, Any],
+                        rng: random.Random) -> Interaction:
+    if control["type"] == 3:
+        value = rng.choice(control["options"])["value"]
+        return await stub.choose(message, user, [value], custom_id=control["custom_id"])
+    return await stub.click(message, user, custom_id=control["custom_id"])
+
+
+async def play_once(stub: DiscordStub, run: TapisRun, table_id: int, user: User, rng: random.Random,
+                    via: str = "dm") -> Interaction:
+    """One random legal move for ``user`` through Discord (``via`` "dm", or "hand" for My hand)."""
+    table = await run.tables.get(table_id)
+    assert table is not None
+    message = latest_dm_with_moves(stub, user, table_id, table.version) if via == "dm" else None
+    if message is None:
+        table_message = stub.message(table.message_id)
+        hand = await stub.click(table_message, user, "My hand")
+        message = hand.last
+        assert message.ephemeral
+    controls = move_controls(message, table_id, table.version)
+    assert controls, f"no move for {user.name} at version {table.version}: {message.text}"
+    inter = await click_control(stub, message, user, rng.choice(controls), rng)
+    assert inter.callback_type == 7, f"move refused: {inter.text}"
+    return inter
+
+
+async def play_session(stub: DiscordStub, run: TapisRun, table_id: int, users: dict[int, User],
+                       rng: random.Random, max_moves: int = 2000, via: str = "dm") -> int:
+    """Play every human move until the session is over; return the number of human moves."""
+    moves = 0
+    while True:
+        await run.settle()
+        table = await run.tables.get(table_id)
+        assert table is not None
+        if table.status != "playing":
+            return moves
+        waiting = table.to_act_users()
+        assert waiting, f"table {table_id} waits for nobody at version {table.version}"
+        await play_once(stub, run, table_id, users[waiting[0]], rng, via)
+        moves += 1
+        assert moves < max_moves, "the session does not end"
