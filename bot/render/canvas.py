@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import io
-
 from PIL import Image, ImageDraw
 
 from bot.render import cards
-from bot.render.fonts import fit, font
+from bot.render.fonts import fit
+from bot.render.palette import encode_png
+from bot.render.text import text_mask
 
 Colour = tuple[int, int, int]
 
@@ -39,7 +39,10 @@ class Canvas:
         """Draw ``s``; shortened with an ellipsis when wider than ``max_width``."""
         if max_width is not None:
             s = fit(s, size, max_width, bold)
-        self.draw.text(xy, s, font=font(size, bold), fill=fill, anchor=anchor)
+        if not s:
+            return
+        mask, dx, dy = text_mask(s, size, bold, anchor)
+        self.img.paste(fill, (round(xy[0]) + dx, round(xy[1]) + dy), mask)
 
     def panel(self, box: tuple[float, float, float, float], fill: Colour = PANEL,
               outline: Colour | None = None, width: int = 2, radius: int = 10) -> None:
@@ -87,7 +90,5 @@ class Canvas:
 
     # ------------------------------------------------------------------ output
     def png(self) -> bytes:
-        """The image as PNG bytes (fast zlib level, no optimize pass)."""
-        buf = io.BytesIO()
-        self.img.save(buf, format="PNG", compress_level=PNG_LEVEL)
-        return buf.getvalue()
+        """The image as PNG bytes: shared palette, fast zlib level, no optimize pass."""
+        return encode_png(self.img, PNG_LEVEL)

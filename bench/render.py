@@ -1,0 +1,116 @@
+"""Render benchmark: ms per table image and per hand image (p50, p95) and PNG bytes, per game.
+
+Views come from the real engines (``GAMES[name].new_table`` plus random moves); a game whose
+engine is missing falls back to the fixed sample view of ``tests/render/samples.py``.
+Sprites are warmed first (they are drawn once per process). Targets: table p50 ≤ 15 ms,
+hand p50 ≤ 8 ms, PNG ≤ 100 kB.
+
+    .venv/bin/python bench/render.py [--views 40] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.render import hand_image, table_image  # noqa: E402
+from bot.render.hand import playable_cards  # noqa: E402
+from bot.rules import GAMES  # noqa: E402
+
+ORDER = ("motz", "michigan", "mus", "marias", "maitre")
+
+
+def real_views(name: str, count: int, seed: int = 1) -> list[tuple[dict[str, Any], dict[str, Any], set[str]]]:
+    """``count`` (spectator view, acting seat's view, its playable cards) from random play."""
+    game = GAMES[name]
+    seats = game.default_seats
+    out = []
+    state = game.new_table(seats=seats, options=game.validate_options({}), seed=seed)
+    rng = random.Random(seed)
+    while len(out) < count:
+        if state.is_over():
+            seed += 1
+            state = game.new_table(seats=seats, options=game.validate_options({}), seed=seed)
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        out.append((state.view(None), state.view(seat), playable_cards(legal)))
+        state.apply(seat, rng.choice(legal))
+    return out
+
+
+def sample_views(name: str) -> list[tuple[dict[str, Any], dict[str, Any], set[str]]]:
+    from tests.render.samples import HANDS, SAMPLES
+
+    hand, playable = HANDS[name]
+    return [(SAMPLES[name], {**SAMPLES[name], "hand": hand}, playable or set())]
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, round(q * (len(values) - 1)))]
+
+
+def bench(name: str, views: int, repeat: int) -> dict[str, Any]:
+    source = "engine" if name in GAMES else "sample"
+    cases = real_views(name, views) if name in GAMES else sample_views(name)
+    n = len(cases[0][0].get("stacks") or [])
+    names = [f"Player {i + 1}" for i in range(n)]
+    for spectator, own, playable in cases:  # warm the sprite cache
+        table_image(name, spectator, names)
+        hand_image(name, own, playable)
+    table_ms, hand_ms, table_bytes, hand_bytes = [], [], [], []
+    for _ in range(repeat):
+        for spectator, own, playable in cases:
+            t0 = time.perf_counter()
+            png = table_image(name, spectator, names)
+            t1 = time.perf_counter()
+            hpng = hand_image(name, own, playable)
+            t2 = time.perf_counter()
+            table_ms.append((t1 - t0) * 1000)
+            hand_ms.append((t2 - t1) * 1000)
+            table_bytes.append(len(png))
+            hand_bytes.append(len(hpng))
+    return {
+        "game": name, "source": source, "samples": len(table_ms),
+        "table_p50": statistics.median(table_ms), "table_p95": pct(table_ms, 0.95),
+        "hand_p50": statistics.median(hand_ms), "hand_p95": pct(hand_ms, 0.95),
+        "table_kb_mean": statistics.mean(table_bytes) / 1000, "table_kb_max": max(table_bytes) / 1000,
+        "hand_kb_max": max(hand_bytes) / 1000,
+    }
+
+
+def loop_ms() -> float:
+    """The machine-speed yardstick of notes/performance-facts.md."""
+    t0 = time.perf_counter()
+    for _ in range(10**7):
+        pass
+    return (time.perf_counter() - t0) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--views", type=int, default=40, help="views per game from random play")
+    parser.add_argument("--repeat", type=int, default=3, help="timed passes over the views")
+    args = parser.parse_args()
+    print(f"command: .venv/bin/python bench/render.py --views {args.views} --repeat {args.repeat}")
+    print(f"yardstick: range(10**7) loop {loop_ms():.0f} ms")
+    head = f"{'game':9} {'src':6} {'n':>4}  {'table p50':>9} {'p95':>6}  {'hand p50':>8} {'p95':>6}  " \
+           f"{'table kB mean':>13} {'max':>6}  {'hand kB max':>11}"
+    print(head)
+    for name in ORDER:
+        r = bench(name, args.views, args.repeat)
+        print(f"{r['game']:9} {r['source']:6} {r['samples']:>4}  {r['table_p50']:>7.1f}ms "
+              f"{r['table_p95']:>4.1f}ms  {r['hand_p50']:>6.1f}ms {r['hand_p95']:>4.1f}ms  "
+              f"{r['table_kb_mean']:>13.1f} "
+              f"{r['table_kb_max']:>6.1f}  {r['hand_kb_max']:>11.1f}")
+
+
+if __name__ == "__main__":
+    main()
