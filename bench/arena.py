@@ -1,0 +1,77 @@
+"""Arena: whole sessions between two AI levels; win rate, jetons per session, decision times.
+
+Usage (from the project root):
+    python bench/arena.py mus --a easy --b random --sessions 400
+    python bench/arena.py motz --a easy --b random --sessions 600 --seats 5 --seed 7
+
+Seats alternate between A and B (Mus: seats 0/2 against 1/3), swapped every other session on
+the same deals. Per policy: head-to-head win rate (sessions where its seats averaged more
+jetons than the other policy's; ties half) with a 95% Wilson interval, mean jetons per session
+(stack − buy_in, averaged over its seats) with a 95% interval, and decision time p50/p95.
+Deterministic for a given --seed (apart from the times).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bot.ai.arena import ArenaReport, run_arena  # noqa: E402
+from bot.ai.registry import LEVELS  # noqa: E402
+from bot.rules import GAMES  # noqa: E402
+
+
+def format_report(report: ArenaReport, game: str, seats: int) -> str:
+    """The result table as Markdown."""
+    lines = [
+        f"{GAMES[game].title}, {seats} seats, {report.sessions} sessions, {report.actions} actions",
+        "",
+        "| policy | win rate (95% CI) | jetons/session (95% CI) | decision p50 | decision p95 |",
+        "|---|---|---|---|---|",
+    ]
+    for who, name in enumerate(report.names):
+        lo, hi = report.win_interval(who)
+        mlo, mhi = report.mean_interval(who)
+        label = f"{'AB'[who]}: {name}"
+        lines.append(
+            f"| {label} | {100 * report.win_rate(who):.1f}% ({100 * lo:.1f}–{100 * hi:.1f}) "
+            f"| {report.mean(who):+.2f} ({mlo:+.2f} … {mhi:+.2f}) "
+            f"| {report.time_ms(who, 0.5):.3f} ms | {report.time_ms(who, 0.95):.3f} ms |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", choices=sorted(GAMES))
+    parser.add_argument("--a", default="easy", choices=LEVELS, help="level of policy A")
+    parser.add_argument("--b", default="random", choices=LEVELS, help="level of policy B")
+    parser.add_argument("--sessions", type=int, default=200)
+    parser.add_argument("--seats", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--options", default="{}", help="host options as JSON")
+    args = parser.parse_args(argv)
+    game = GAMES[args.game]
+    seats = args.seats or game.default_seats or game.min_seats
+    if not game.min_seats <= seats <= game.max_seats:
+        parser.error(f"{game.title} is played by {game.min_seats} to {game.max_seats} players")
+    shown = ["python", "bench/arena.py", *(sys.argv[1:] if argv is None else argv)]
+    print("$ " + shlex.join(shown))
+    t0 = time.perf_counter()
+    report = run_arena(
+        args.game, args.a, args.b, args.sessions, seats=seats, seed=args.seed,
+        options=json.loads(args.options),
+    )
+    print(format_report(report, args.game, seats))
+    print(f"\n({time.perf_counter() - t0:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

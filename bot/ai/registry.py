@@ -1,0 +1,56 @@
+"""Which policy plays which game at which level.
+
+Levels: ``"first"`` (first legal action), ``"random"``, ``"easy"`` (rule-based, per game) and
+``"strong"``, which falls back to ``"easy"`` until a stronger level exists. Integer levels are
+kept for the table service's stored seats: 0 = first legal, 1 and above = random.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from bot.ai.policy import FirstLegalPolicy, Policy, RandomPolicy
+
+LEVELS = ("first", "random", "easy", "strong")
+
+#: Game name -> module in ``bot.ai.easy`` defining ``EasyPolicy``.
+EASY_MODULES = {
+    "motz": "bot.ai.easy.motz",
+    "mus": "bot.ai.easy.mus",
+    "marias": "bot.ai.easy.marias",
+    "michigan": "bot.ai.easy.michigan",
+    "maitre": "bot.ai.easy.maitre",
+}
+
+_FALLBACK = {"strong": "easy"}
+
+
+def normalize_level(level: str | int) -> str:
+    """A level name from a name or a legacy integer level; ``ValueError`` if unknown."""
+    if isinstance(level, bool):
+        raise ValueError(f"unknown AI level {level!r}")
+    if isinstance(level, int):
+        return "first" if level <= 0 else "random"
+    name = str(level).strip().lower()
+    if name not in LEVELS:
+        raise ValueError(f"unknown AI level {level!r} (levels: {', '.join(LEVELS)})")
+    return name
+
+
+@cache
+def policy_for(game_name: str, level: str | int = "easy") -> Policy:
+    """The policy playing ``game_name`` at ``level`` (policies are stateless and shared).
+
+    ``"strong"`` is served by ``"easy"`` for now. An unknown game raises ``ValueError``.
+    """
+    name = normalize_level(level)
+    name = _FALLBACK.get(name, name)
+    if name == "first":
+        return FirstLegalPolicy()
+    if name == "random":
+        return RandomPolicy()
+    module = EASY_MODULES.get(game_name)
+    if module is None:
+        raise ValueError(f"no AI for game {game_name!r}")
+    return importlib.import_module(module).EasyPolicy()
