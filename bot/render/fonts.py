@@ -7,6 +7,7 @@ used by two threads at once, so each thread gets its own font objects (rendering
 
 from __future__ import annotations
 
+import functools
 import threading
 from pathlib import Path
 
@@ -36,8 +37,9 @@ def text_width(text: str, size: int, bold: bool = False) -> int:
     return int(font(size, bold).getlength(text))
 
 
+@functools.lru_cache(maxsize=4096)
 def fit(text: str, size: int, width: int, bold: bool = False) -> str:
-    """``text`` shortened with an ellipsis so that it fits in ``width`` pixels."""
+    """``text`` shortened with an ellipsis so that it fits in ``width`` pixels (cached)."""
     if text_width(text, size, bold) <= width:
         return text
     while text and text_width(text + "…", size, bold) > width:
