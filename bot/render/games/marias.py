@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, RED, WHITE
 from bot.render.games.common import deltas_text, french_key, per_seat, suit_sym
-from bot.render.table import TableCtx
+from bot.render.table import CX, CY, TableCtx
 
 SPANISH = False
 CONTRACTS = {"hra": "Hra", "sedma": "Sedma", "kilo": "Kilo", "kilo_sedma": "Kilo + sedma",
@@ -31,7 +31,27 @@ def draw(t: TableCtx) -> None:
         plate.line = " · ".join(parts)
         if soloist == i:
             plate.marks.append(("soloist", GOLD))
+    _centre(t, v)
     _sidebar(t, v)
+
+
+def _centre(t: TableCtx, v: dict[str, Any]) -> None:
+    """The contract (with its trump) large in the middle; points or flek level under it."""
+    contract = v.get("contract")
+    if not contract:
+        return
+    title = CONTRACTS.get(contract, contract)
+    if v.get("trump"):
+        title += f" {suit_sym(v['trump'])}"
+    colour = (255, 120, 110) if v.get("trump") in ("H", "D") else WHITE
+    t.c.text((CX, CY - 14), title, 30, colour, bold=True, anchor="mm")
+    p = v.get("points") or [0, 0]
+    flek = v.get("flek") or 0
+    under = f"{p[0]} – {p[1]}" if contract not in ("betl", "durch") else ""
+    if flek:
+        under = (under + " · " if under else "") + (FLEK[flek] if 0 <= flek < len(FLEK) else str(flek))
+    if under:
+        t.c.text((CX, CY + 20), under, 20, MUTED, anchor="mm")
 
 
 def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:

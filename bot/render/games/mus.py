@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, WHITE
 from bot.render.games.common import per_seat
-from bot.render.table import CX, CY, TableCtx
+from bot.render.table import CX, CY, PLATE_H, TableCtx
 
 SPANISH = True
 TEAM_COLOURS = ((120, 180, 255), (255, 140, 120))
@@ -41,8 +41,24 @@ def draw(t: TableCtx) -> None:
         if not parts and counts:
             parts.append(f"discarded {counts[-1][i]}")
         plate.line = " · ".join(parts)
+    if over and (v.get("last_hand") or {}).get("hands"):
+        _revealed(t, v["last_hand"]["hands"])
     _scoreboard(t, v)
     _sidebar(t, v)
+
+
+def _revealed(t: TableCtx, hands: list[list[str]]) -> None:
+    """At the session's end, the last deal's four hands (public after SCORING) by their seats."""
+    width, step = 40, 30
+    h = round(width * 1.4)
+    for seat, cards in enumerate(hands[: t.n]):
+        w = width + step * (len(cards) - 1)
+        px, py = t.seat_xy(seat)
+        if abs(px - CX) > 120:  # side seats: above the plate, clear of the scoreboard
+            x, y = px - w / 2, py - PLATE_H / 2 - 14 - h
+        else:
+            x, y = t.beside(seat, w, h, gap=8)
+        t.c.card_row(list(cards), x, y, width, w, spanish=True)
 
 
 def _scoreboard(t: TableCtx, v: dict[str, Any]) -> None:
