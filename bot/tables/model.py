@@ -19,7 +19,7 @@ class SeatInfo:
     away: bool = False
     dm_closed: bool = False
     timeouts_in_row: int = 0
-    level: int = 1  # AI level for AI seats and for an away human's stand-in
+    level: int | str = "easy"  # AI level (bot.ai.LEVELS) for an AI seat or an away human's stand-in
 
     @property
     def human(self) -> bool:

@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from bot.ai import policy_for
+from bot.ai import normalize_level, policy_for
 from bot.config import Config
 from bot.rules import GAMES
 from bot.rules.base import Event, Game, IllegalMove
@@ -228,8 +228,12 @@ class TableService:
         await self._save_seats(table, seats)
         return [{"type": "back", "seat": seat}]
 
-    async def add_ai(self, table_id: int, user_id: int, level: int = 1) -> Table:
+    async def add_ai(self, table_id: int, user_id: int, level: int | str = "easy") -> Table:
         """The host adds an AI seat to the lobby (its buy-in comes from the house)."""
+        try:
+            level = normalize_level(level)
+        except ValueError as exc:
+            raise TableError(_sentence(str(exc))) from None
         table = self._table(table_id)
         async with table.lock:
             self._lobby_host(table, user_id, "add AI players")
@@ -549,9 +553,11 @@ class TableService:
         state = table.state
         rng = random.Random(f"{table.seed}:{table.version}:{seat}")
         try:
-            return policy_for(table.game, table.seats[seat].level).choose(
-                state.view(seat), state.legal_actions(seat), rng
-            )
+            try:
+                policy = policy_for(table.game, table.seats[seat].level)
+            except ValueError:  # no AI of that level for this game (yet)
+                policy = policy_for(table.game, "random")
+            return policy.choose(state.view(seat), state.legal_actions(seat), rng)
         except Exception:
             log.exception("table %s: AI policy failed; playing the timeout move", table.id)
             return state.timeout_action(seat)
