@@ -8,6 +8,7 @@ kept for the table service's stored seats: 0 = first legal, 1 and above = random
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from functools import cache
 
 from bot.ai.policy import FirstLegalPolicy, Policy, RandomPolicy
@@ -51,6 +52,6 @@ def policy_for(game_name: str, level: str | int = "easy") -> Policy:
     if name == "random":
         return RandomPolicy()
     module = EASY_MODULES.get(game_name)
-    if module is None:
-        raise ValueError(f"no AI for game {game_name!r}")
+    if module is None or importlib.util.find_spec(module) is None:
+        raise ValueError(f"no {name} AI for game {game_name!r}")
     return importlib.import_module(module).EasyPolicy()
