@@ -1,0 +1,62 @@
+"""Configuration loading: defaults, TOML values, token from the environment, clear errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import Config, ConfigError, load_config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_missing_default_file_gives_defaults(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cfg = load_config(None, env={})
+    assert cfg == Config()
+    assert cfg.database == "tapis.db" and cfg.starting_grant == 1000 and cfg.token is None
+
+
+def test_example_file_loads_and_documents_every_key():
+    cfg = load_config(str(ROOT / "config.example.toml"), env={"DISCORD_TOKEN": "abc"})
+    assert cfg.token == "abc"
+    text = (ROOT / "config.example.toml").read_text()
+    for name in Config.__dataclass_fields__:
+        if name != "token":
+            assert name in text, f"config.example.toml does not document {name}"
+
+
+def test_values_and_default_options(tmp_path):
+    p = tmp_path / "c.toml"
+    p.write_text('database = "x.db"\nturn_timeout = 30\nai_delay = 0\nlog_level = "debug"\n'
+                 "dev_guild_id = 42\n[default_options.motz]\nante = 2\n")
+    cfg = load_config(str(p), env={})
+    assert (cfg.database, cfg.turn_timeout, cfg.ai_delay, cfg.log_level) == ("x.db", 30.0, 0.0, "DEBUG")
+    assert cfg.dev_guild_id == 42
+    assert cfg.options_for("motz") == {"ante": 2} and cfg.options_for("mus") == {}
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("starting_grant = -5", "starting_grant"),
+        ("turn_timeout = 0", "turn_timeout"),
+        ('log_level = "LOUD"', "log_level"),
+        ("colour = 3", "unknown key"),
+        ('token = "secret"', "DISCORD_TOKEN"),
+        ("daily_grant = = 3", "invalid TOML"),
+        ("default_options = 3", "default_options"),
+    ],
+)
+def test_bad_values_raise_one_clear_line(tmp_path, text, words):
+    p = tmp_path / "c.toml"
+    p.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        load_config(str(p), env={})
+    assert words in str(info.value) and "\n" not in str(info.value)
+
+
+def test_missing_explicit_file_is_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="not found"):
+        load_config(str(tmp_path / "nope.toml"), env={})

@@ -1,0 +1,59 @@
+"""The database: pragmas, migrations applied once, transactions that roll back."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from bot.store.db import Database, migrations
+
+
+async def test_open_sets_pragmas_and_migrates(tmp_path):
+    db = await Database.open(str(tmp_path / "t.db"))
+    try:
+        row = await db.fetchone("PRAGMA journal_mode")
+        assert row[0] == "wal"
+        assert (await db.fetchone("PRAGMA synchronous"))[0] == 2  # FULL
+        assert (await db.fetchone("PRAGMA foreign_keys"))[0] == 1
+        assert (await db.fetchone("PRAGMA user_version"))[0] == len(migrations())
+        names = {r[0] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type='table'")}
+        assert {"accounts", "ledger", "tables", "actions", "stats"} <= names
+    finally:
+        await db.close()
+
+
+async def test_migrations_are_idempotent_on_reopen(tmp_path):
+    path = str(tmp_path / "t.db")
+    db = await Database.open(path)
+    await db.transaction(lambda c: c.execute(
+        "INSERT INTO accounts (id, kind, guild_id, balance, created_at) VALUES ('house:1', 'house', 1, 0, 0)"))
+    await db.close()
+    for _ in range(2):
+        db = await Database.open(path)
+        assert (await db.fetchone("PRAGMA user_version"))[0] == len(migrations())
+        assert (await db.fetchone("SELECT COUNT(*) FROM accounts"))[0] == 1
+        await db.close()
+
+
+async def test_transaction_rolls_back_on_error(tmp_path):
+    db = await Database.open(str(tmp_path / "t.db"))
+    try:
+        def fn(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO accounts (id, kind, guild_id, balance, created_at) "
+                         "VALUES ('house:1', 'house', 1, 0, 0)")
+            raise RuntimeError("boom")
+
+        with pytest.raises(RuntimeError, match="boom"):
+            await db.transaction(fn)
+        assert (await db.fetchone("SELECT COUNT(*) FROM accounts"))[0] == 0
+        # and the connection is usable afterwards
+        assert await db.transaction(lambda c, x, y=0: x + y, 2, y=3) == 5
+    finally:
+        await db.close()
+
+
+def test_migration_files_are_numbered():
+    ms = migrations()
+    assert [n for n, _, _ in ms] == list(range(1, len(ms) + 1))
+    assert ms[0][1] == "0001_init.sql"

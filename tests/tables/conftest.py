@@ -1,0 +1,87 @@
+"""Fixtures for the table tests: a real SQLite file, a fake clock, the fake "high" game."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.config import Config
+from bot.store import Database, Ledger
+from bot.tables import TableService
+from tests.tables.fakegame import GAME as HIGH
+
+G, CH = 1, 10
+HOST, BOB, CAT, DAN = 100, 200, 300, 400
+
+
+class Clock:
+    """A clock tests move by hand: no real waiting for deadlines or dailies."""
+
+    def __init__(self, t: float = 1_000_000.0):
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class Harness:
+    """One service over one database file, with everything the tests look at."""
+
+    def __init__(self, path: str, clock: Clock, config: Config, games: dict):
+        self.path, self.clock, self.config, self.games = path, clock, config, games
+        self.events: list[tuple[int, list[dict]]] = []
+
+    async def open(self) -> Harness:
+        self.db = await Database.open(self.path)
+        self.ledger = Ledger(self.db, self.config, clock=self.clock)
+        self.svc = TableService(self.db, self.ledger, self.config, clock=self.clock, games=self.games)
+
+        async def record(table, events):
+            self.events.append((table.id, events))
+
+        self.svc.listeners.append(record)
+        return self
+
+    async def close(self) -> None:
+        await self.svc.close()
+        await self.db.close()
+
+    async def reopen(self) -> Harness:
+        await self.close()
+        return await self.open()
+
+    async def idle(self) -> None:
+        """Wait until no AI driver is running (each AI move is one DB commit)."""
+        for _ in range(10_000):
+            tasks = [t for t in self.svc._drivers.values() if not t.done()]
+            if not tasks:
+                return
+            await asyncio.wait(tasks)
+        raise AssertionError("AI drivers never went idle")
+
+    async def total(self) -> int:
+        return await self.ledger.accounts_total()
+
+    async def escrow(self, table_id: int) -> int:
+        return await self.ledger.account_balance(self.ledger.escrow(table_id, G))
+
+    async def action_count(self, table_id: int) -> int:
+        return (await self.db.fetchone("SELECT COUNT(*) FROM actions WHERE table_id = ?", (table_id,)))[0]
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def config() -> Config:
+    return Config(starting_grant=1000, ai_delay=0, turn_timeout=120)
+
+
+@pytest.fixture
+async def h(tmp_path, clock, config):
+    harness = await Harness(str(tmp_path / "tapis.db"), clock, config, {"high": HIGH}).open()
+    yield harness
+    await harness.close()
