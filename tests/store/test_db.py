@@ -27,7 +27,8 @@ async def test_migrations_are_idempotent_on_reopen(tmp_path):
     path = str(tmp_path / "t.db")
     db = await Database.open(path)
     await db.transaction(lambda c: c.execute(
-        "INSERT INTO accounts (id, kind, guild_id, balance, created_at) VALUES ('house:1', 'house', 1, 0, 0)"))
+        "INSERT INTO accounts (id, kind, guild_id, balance, created_at) "
+        "VALUES ('house:1', 'house', 1, 0, 0)"))
     await db.close()
     for _ in range(2):
         db = await Database.open(path)

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bot.config import Config
-from bot.store import Database, DailyNotReady, InsufficientFunds, Ledger
+from bot.store import DailyNotReady, Database, InsufficientFunds, Ledger
 from bot.store.ledger import escrow, house, wallet
 from bot.store.stats import record_session_sync, user_stats
 

@@ -92,7 +92,8 @@ class HighState:
         self.deal += 1
         if self.closing or self.deal >= self.options["deals"]:
             self.over = True
-            events.append({"type": "session_end", "results": [s - self.options["buy_in"] for s in self.stacks]})
+            results = [s - self.options["buy_in"] for s in self.stacks]
+            events.append({"type": "session_end", "results": results})
         else:
             self._start_deal()
         return events

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.tables import TableError
-from tests.tables.conftest import BOB, CAT, CH, DAN, G, HOST
+from tests.tables.conftest import BOB, CAT, CH, DAN, HOST, G
 
 
 async def test_create_pays_buy_in_and_notifies(h):
