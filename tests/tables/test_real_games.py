@@ -1,0 +1,48 @@
+"""Whole sessions of the real engines through TableService, AI in every seat (skipped until an
+engine lands in ``bot.rules.GAMES``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from bot.rules import GAME_MODULES, GAMES
+from bot.store.tables import load_actions
+from bot.tables.replay import rebuild
+from tests.tables.conftest import CH, HOST, G, Harness
+
+
+@pytest.mark.parametrize("name", GAME_MODULES)
+async def test_full_session_with_ai_pays_out_and_replays(name, tmp_path, clock, config):
+    if name not in GAMES:
+        pytest.skip(f"the {name} engine has not landed in bot.rules.GAMES yet")
+    game = GAMES[name]
+    cfg = dataclasses.replace(config, starting_grant=100_000)
+    h = await Harness(str(tmp_path / f"{name}.db"), clock, cfg, dict(GAMES)).open()
+    try:
+        t = await h.svc.create(G, CH, HOST, "Ann", name, {})
+        while len(t.seats) < t.capacity:
+            await h.svc.add_ai(t.id, HOST)
+        await h.svc.start(t.id, HOST)
+        await h.svc.leave(t.id, HOST)  # the AI plays the host's seat too
+        for _ in range(100):
+            await h.idle()
+            if t.status != "playing":
+                break
+            if t.to_act_users():  # (only if an AI move was refused and it fell back)
+                raise AssertionError(f"a human is to act: {t.to_act_users()}")
+        assert t.status == "finished", f"{name} did not finish"
+        stacks = list(t.state.stacks)
+        assert await h.ledger.balance(G, HOST) == 100_000 - t.buy_in + stacks[0]
+        assert await h.escrow(t.id) == 0 and await h.total() == 0
+        assert t.version == await h.action_count(t.id) > 0
+        log = await h.db.run(load_actions, t.id)
+        again = rebuild(game, len(t.seats), t.options, t.seed, log)
+        assert json.dumps(again.view(None), sort_keys=True) == json.dumps(t.state.view(None), sort_keys=True)
+        stat = await h.db.fetchone("SELECT sessions, net FROM stats WHERE user_id = ? AND game = ?",
+                                   (HOST, name))
+        assert tuple(stat) == (1, stacks[0] - t.buy_in)
+    finally:
+        await h.close()
