@@ -1,0 +1,67 @@
+"""``StrongPolicy``: the "strong" level, ISMCTS over the rules core's ``clone()``.
+
+Search needs the real state to determinize from, which the plain ``Policy`` interface
+(``choose(view, legal, rng)``) does not carry. So ``choose`` takes an optional ``state``:
+
+* ``choose(view, legal, rng, state=state)`` searches (``ismcts.search``) for the seat to act,
+  within ``budget_ms`` (default 200) and ``max_iterations``. The state is only cloned and
+  determinized, never mutated, and the search never looks at a card the seat may not see.
+* ``choose(view, legal, rng)`` without a state falls back to the game's easy policy.
+* A decision with one legal action returns at once, without searching.
+
+The caller (the table service, ``bot.ai.strong.arena``) passes ``state``; everything the
+policy draws at random comes from ``rng``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bot.ai.policy import Action, View
+from bot.ai.strong.games import easy_or_random, spec_for
+from bot.ai.strong.ismcts import SearchResult, action_key, search
+
+DEFAULT_BUDGET_MS = 200.0
+DEFAULT_MAX_ITERATIONS = 20_000
+
+
+class StrongPolicy:
+    """ISMCTS player for one game (see the module docstring for the ``state`` argument)."""
+
+    def __init__(
+        self,
+        game: str,
+        budget_ms: float = DEFAULT_BUDGET_MS,
+        max_iterations: int | None = DEFAULT_MAX_ITERATIONS,
+    ):
+        self.game = game
+        self.spec = spec_for(game)
+        self.budget_ms = budget_ms
+        self.max_iterations = max_iterations
+        self.fallback = easy_or_random(game)
+        self.last: SearchResult | None = None
+
+    def choose(self, view: View, legal: list[Action], rng: random.Random, state: Any = None) -> Action:
+        """One of ``legal``: searched when ``state`` is given, else the easy policy's choice."""
+        self.last = None
+        if len(legal) == 1:
+            return legal[0]
+        if state is None:
+            return self.fallback.choose(view, legal, rng)
+        seat = view["to_act"][0] if view.get("to_act") else state.to_act()[0]
+        result = search(
+            self.game, self.spec, state, seat, random.Random(rng.getrandbits(64)),
+            budget_ms=self.budget_ms, max_iterations=self.max_iterations,
+        )
+        self.last = result
+        key = action_key(result.action)
+        for a in legal:
+            if action_key(a) == key:
+                return a
+        return legal[0]
+
+
+def strong_policy(game_name: str, budget_ms: float = DEFAULT_BUDGET_MS) -> StrongPolicy:
+    """The strong policy of ``game_name`` (``ValueError`` for a game without one)."""
+    return StrongPolicy(game_name, budget_ms=budget_ms)
