@@ -39,14 +39,18 @@ def normalize_level(level: str | int) -> str:
     return name
 
 
-@cache
 def policy_for(game_name: str, level: str | int = "easy") -> Policy:
     """The policy playing ``game_name`` at ``level`` (policies are stateless and shared).
 
-    ``"strong"`` is served by ``"easy"`` for now. An unknown game raises ``ValueError``.
+    ``"strong"`` is served by ``"easy"`` for now. An unknown level, or a game without an AI of
+    that level, raises ``ValueError``.
     """
     name = normalize_level(level)
-    name = _FALLBACK.get(name, name)
+    return _policy(game_name, _FALLBACK.get(name, name))
+
+
+@cache
+def _policy(game_name: str, name: str) -> Policy:
     if name == "first":
         return FirstLegalPolicy()
     if name == "random":
