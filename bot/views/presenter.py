@@ -53,6 +53,7 @@ class Presenter:
         self.seen: dict[tuple[int, int], tuple[Any, bool]] = {}
         self.dm_closed: set[tuple[int, int]] = set()  # (table id, user id)
         self.rendered: dict[int, str] = {}
+        self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self.closed = False
 
     # ------------------------------------------------------------------ listener
@@ -207,6 +208,14 @@ class Presenter:
             self.dm_workers.pop(table_id, None)
             self.dm_jobs.pop(table_id, None)
 
+    async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        """The user's DM channel, opened once (discord.py keeps only 128 in its own cache)."""
+        channel_id = self.dm_channels.get(user_id)
+        if channel_id is None:
+            channel = await self.bot.create_dm(discord.Object(id=user_id))
+            self.dm_channels[user_id] = channel_id = channel.id
+        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+
     async def _send_dm(self, table_id: int, job: DmJob) -> None:
         if (table_id, job.user_id) in self.dm_closed:
             return
@@ -218,7 +227,7 @@ class Presenter:
                 files.append(_file(data, "hand.png"))
                 job.embed.set_image(url="attachment://hand.png")
         try:
-            dm = await self.bot.create_dm(discord.Object(id=job.user_id))
+            dm = await self._dm_channel(job.user_id)
             kwargs: dict[str, Any] = {"embed": job.embed, "files": files}
             if job.view is not None:
                 kwargs["view"] = job.view

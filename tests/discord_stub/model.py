@@ -199,6 +199,13 @@ class Interaction:
     followups: list[Message] = field(default_factory=list)
     choices: list[dict[str, Any]] | None = None  # autocomplete results
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+    sent_at: float = 0.0  # loop time when INTERACTION_CREATE was sent to the bot
+    answered_at: float = 0.0  # loop time when the bot's first response arrived
+
+    @property
+    def latency(self) -> float:
+        """Seconds from sending the interaction to the bot's first response."""
+        return self.answered_at - self.sent_at
 
     @property
     def responses(self) -> list[Message]:

@@ -302,6 +302,7 @@ class StubServer:
             inter.choices = data.get("choices", [])
         inter.callback_type = kind
         inter.original = message
+        inter.answered_at = asyncio.get_running_loop().time()
         inter.answered.set()
         resource: dict[str, Any] = {"type": kind}
         if message is not None:

@@ -82,6 +82,7 @@ class DiscordStub(StubServer):
                         {"label": v, "value": v} for v in data.get("values", [])]}
                 msg["components"] = [*msg["components"], {"type": 1, "components": [forged]}]
             payload["message"] = msg
+        inter.sent_at = asyncio.get_running_loop().time()
         await self.dispatch("INTERACTION_CREATE", payload)
         if wait:
             await self.answered(inter)
