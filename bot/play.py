@@ -113,8 +113,11 @@ class TerminalGame:
                 self.say(f"  · {line}")
 
     def ask(self, legal: list[dict[str, Any]]) -> dict[str, Any]:
-        for i, action in enumerate(legal, 1):
-            self.say(f"  {i:>3}. {self.game.label(action)}")
+        items = [f"{i:>3}. {self.game.label(action)}" for i, action in enumerate(legal, 1)]
+        width = max(len(x) for x in items) + 2
+        per_row = 1 if len(items) <= 12 else max(1, 100 // width)
+        for start in range(0, len(items), per_row):
+            self.say("  " + "".join(x.ljust(width) for x in items[start:start + per_row]).rstrip())
         while True:
             self.out.write(f"Your move [1-{len(legal)}, q to quit]: ")
             self.out.flush()
