@@ -42,6 +42,7 @@ def determinize(state: MaitreState, seat: int, rng: random.Random) -> MaitreStat
     hide_coffre = seat != m and state.coffre is not None
     if hide_coffre:
         pool += state.coffre
+    pool.sort()  # canonical before shuffling: the result depends on no hidden order
     rng.shuffle(pool)
     if hide_coffre:
         c.coffre = _draw_coffre(pool, rng)

@@ -58,6 +58,7 @@ def determinize(state: MariasState, seat: int, rng: random.Random) -> MariasStat
     hide_talon = bool(state.talon) and seat != state.talon_owner
     if hide_talon:
         pool += state.talon
+    pool.sort()  # canonical before shuffling: the result depends on no hidden order
     rng.shuffle(pool)
     if hide_talon:
         c.talon = _draw_talon(state, pool, rng)

@@ -52,6 +52,7 @@ def determinize(state: MichiganState, seat: int, rng: random.Random) -> Michigan
             continue
         slots.append(o)
         pool.append(x)
+    slots.sort()  # canonical: the result depends on no hidden placement
     rng.shuffle(pool)
     new_owner = owner[:]
     for o, x in zip(slots, pool, strict=True):

@@ -64,6 +64,7 @@ def determinize(state: MusState, seat: int, rng: random.Random) -> MusState:
         pool += state.round_disc[s]
     pool += state.stock
     pool += [state.pile[i] for i in pile_free]
+    pool.sort()  # canonical before shuffling: the result depends on no hidden order
     rng.shuffle(pool)
     pares, juego = state.declared if state.readings is not None else (None, None)
     if pares is not None or juego is not None:
