@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 import pytest
@@ -58,3 +59,23 @@ def test_migration_files_are_numbered():
     ms = migrations()
     assert [n for n, _, _ in ms] == list(range(1, len(ms) + 1))
     assert ms[0][1] == "0001_init.sql"
+
+
+async def test_grouped_transactions_stay_atomic_each(tmp_path):
+    """Concurrent transactions may share a commit; a failing one undoes only its own writes."""
+    db = await Database.open(str(tmp_path / "t.db"))
+    try:
+        def fn(conn: sqlite3.Connection, i: int) -> int:
+            conn.execute("INSERT INTO accounts (id, kind, guild_id, balance, created_at) "
+                         "VALUES (?, 'house', ?, 0, 0)", (f"house:{i}", i))
+            if i % 3 == 0:
+                raise ValueError(i)
+            return i
+
+        results = await asyncio.gather(*(db.transaction(fn, i) for i in range(60)), return_exceptions=True)
+        assert [r for r in results if isinstance(r, ValueError)] == [results[i] for i in range(0, 60, 3)]
+        assert [r for r in results if isinstance(r, int)] == [i for i in range(60) if i % 3]
+        rows = await db.fetchall("SELECT guild_id FROM accounts ORDER BY guild_id")
+        assert [r[0] for r in rows] == [i for i in range(60) if i % 3]
+    finally:
+        await db.close()

@@ -121,9 +121,14 @@ async def test_rejoin_takes_the_seat_back(h):
     assert not t.seats[b].away and h.events[-1][1] == [{"type": "back", "seat": b}]
     with pytest.raises(TableError, match="already playing"):
         await h.svc.join(t.id, BOB, "Bob")
-    await h.svc.act(t.id, HOST, t.version, STAY)
-    await h.idle()
-    assert t.to_act_users() == [BOB]  # no AI move for Bob any more
+    back_at = t.version
+    for _ in range(6):  # both humans act; the AI never plays for Bob again
+        await h.idle()
+        users = t.to_act_users()
+        assert len(users) == 1
+        await h.svc.act(t.id, users[0], t.version, STAY)
+    rows = await h.db.fetchall("SELECT actor FROM actions WHERE table_id = ? AND version >= ?", (t.id, back_at))
+    assert {r[0] for r in rows} == {"player"}
 
 
 async def test_end_now_voids_the_deal_and_refunds(h):
