@@ -29,6 +29,7 @@ class GameSpec:
     scale: Callable[[State], float]
     relative: bool = False  # reward = own change minus the others' mean change
     prune: Callable[[list[Action]], list[Action]] | None = None
+    rollout_easy: bool = False  # rollouts played by the easy policy instead of uniformly at random
 
 
 # ---------------------------------------------------------------------------- Mus
@@ -87,7 +88,9 @@ def _motz_values(s: State) -> list[float]:
 SPECS: dict[str, GameSpec] = {
     "mus": GameSpec("mus", lambda s: s.k, _mus_values, lambda s: 10.0, prune=_mus_prune),
     "michigan": GameSpec("michigan", lambda s: s.deals_played, _michigan_values, lambda s: 15.0 * s.cfg.c),
-    "marias": GameSpec("marias", lambda s: s.deals_played, _stacks, lambda s: 4.0 * s.stake),
+    "marias": GameSpec(
+        "marias", lambda s: s.deals_played, _stacks, lambda s: 4.0 * s.stake, rollout_easy=True,
+    ),
     "maitre": GameSpec("maitre", lambda s: s.manche, _maitre_values, lambda s: 40.0, relative=True),
     "motz": GameSpec("motz", lambda s: s.deals_played, _motz_values, lambda s: 10.0),
 }

@@ -4,8 +4,9 @@ One tree for the searching seat. Each iteration draws a determinization (a clone
 state with every card hidden from the seat redealt, ``determinize``), walks the tree with UCB1
 using only the actions legal in that determinization (each child counts how often it was
 *available*, and UCB1 uses that count), expands one new action, plays the deal out with
-random actions, and backs up the reward of every seat. A node's statistics hold the reward of
-the seat that chose its action, so every seat in the tree plays for itself (Mus: its team).
+the rollout policy (random, or a game's easy policy), and backs up the reward of every seat.
+A node's statistics hold the reward of the seat that chose its action, so every seat in the
+tree plays for itself (Mus: its team).
 The reward is the change of the game's value (``games.GameSpec``) from the root to the end of
 the current deal, divided by the game's scale. Search stops at ``budget_ms`` or
 ``max_iterations``; the answer is the most visited legal action at the root.
@@ -70,8 +71,13 @@ def search(
     budget_ms: float = 200.0,
     max_iterations: int | None = None,
     exploration: float = EXPLORATION,
+    rollout_policy: Any = None,
 ) -> SearchResult:
-    """Run ISMCTS for ``seat`` from the real ``state``; return the most visited legal action."""
+    """Run ISMCTS for ``seat`` from the real ``state``; return the most visited legal action.
+
+    ``rollout_policy`` (a ``Policy``, e.g. the easy one) plays the rollouts from each seat's view
+    of the determinization; without it rollouts are uniformly random.
+    """
     det = determinizer(game_name)
     legal = state.legal_actions(seat)
     if not legal:
@@ -137,7 +143,13 @@ def search(
         while not d.is_over() and spec.deal_no(d) == deal0 and steps < MAX_ROLLOUT:
             actor = d.to_act()[0]
             legal_d = d.legal_actions(actor)
-            d.apply(actor, legal_d[int(rand() * len(legal_d))])
+            if len(legal_d) == 1:
+                a = legal_d[0]
+            elif rollout_policy is None:
+                a = legal_d[int(rand() * len(legal_d))]
+            else:
+                a = rollout_policy.choose(d.view(actor), legal_d, rng)
+            d.apply(actor, a)
             steps += 1
         # backpropagation
         end = spec.values(d)

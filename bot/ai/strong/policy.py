@@ -40,6 +40,7 @@ class StrongPolicy:
         self.budget_ms = budget_ms
         self.max_iterations = max_iterations
         self.fallback = easy_or_random(game)
+        self.rollout = self.fallback if self.spec.rollout_easy else None
         self.last: SearchResult | None = None
 
     def choose(self, view: View, legal: list[Action], rng: random.Random, state: Any = None) -> Action:
@@ -52,7 +53,7 @@ class StrongPolicy:
         seat = view["to_act"][0] if view.get("to_act") else state.to_act()[0]
         result = search(
             self.game, self.spec, state, seat, random.Random(rng.getrandbits(64)),
-            budget_ms=self.budget_ms, max_iterations=self.max_iterations,
+            budget_ms=self.budget_ms, max_iterations=self.max_iterations, rollout_policy=self.rollout,
         )
         self.last = result
         key = action_key(result.action)
