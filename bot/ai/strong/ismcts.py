@@ -8,7 +8,8 @@ the rollout policy (random, or a game's easy policy), and backs up the reward of
 A node's statistics hold the reward of the seat that chose its action, so every seat in the
 tree plays for itself (Mus: its team).
 The reward is the change of the game's value (``games.GameSpec``) from the root to the end of
-the current deal, divided by the game's scale. Search stops at ``budget_ms`` or
+the current deal, divided by the game's scale; the UCB1 exploration term is scaled by the range
+of the rewards seen so far, so no game needs its scale tuned. Search stops at ``budget_ms`` or
 ``max_iterations``; the answer is the most visited legal action at the root.
 """
 
@@ -24,7 +25,7 @@ from bot.ai.policy import Action
 from bot.ai.strong.determinize import determinizer
 from bot.ai.strong.games import GameSpec
 
-#: UCB1 exploration constant, for rewards of order 1.
+#: UCB1 exploration constant, relative to the range of the rewards seen.
 EXPLORATION = 0.7
 #: Rollouts give up after this many actions (no deal of these games is that long).
 MAX_ROLLOUT = 2_000
@@ -96,6 +97,8 @@ def search(
     cap = max_iterations if max_iterations is not None else 1_000_000
     log, sqrt = math.log, math.sqrt
     rand = rng.random
+    lo, hi = 0.0, 0.0  # range of the rewards seen: exploration scales with it
+    explore = exploration
     it = 0
     while it < cap:
         if it & 7 == 0 and it and clock() >= deadline:
@@ -126,7 +129,7 @@ def search(
                     continue
                 ch.avail += 1
                 if untried is None:
-                    u = ch.total / ch.visits + exploration * sqrt(log(ch.avail) / ch.visits)
+                    u = ch.total / ch.visits + explore * sqrt(log(ch.avail) / ch.visits)
                     if u > best_u:
                         best_u, best, best_a = u, ch, a
             if untried is not None:
@@ -157,6 +160,10 @@ def search(
         if relative and n_seats > 1:
             tot = sum(gain)
             gain = [g - (tot - g) / (n_seats - 1) for g in gain]
+        glo, ghi = min(gain), max(gain)
+        if glo < lo or ghi > hi:
+            lo, hi = min(lo, glo), max(hi, ghi)
+            explore = exploration * max(hi - lo, 1e-3)
         for ch, actor in path:
             ch.visits += 1
             ch.total += gain[actor]
