@@ -150,6 +150,11 @@ class Database:
         """
         if kwargs:
             fn = functools.partial(fn, **kwargs)
+        if not self._jobs and not self.lock.locked() and (self._flusher is None or self._flusher.done()):
+            # Nothing else in flight: run it now, in one hop. Callers arriving meanwhile queue up
+            # and are committed together by the flusher once this one is done.
+            async with self.lock:
+                return await self.conn._execute(_call, self.conn, _run_in_transaction, (fn, args))
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[T] = loop.create_future()
         self._jobs.append((fn, args, fut))

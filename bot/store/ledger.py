@@ -111,15 +111,19 @@ def transfer_sync(
     now: float,
     starting_grant: int,
 ) -> None:
-    """Move ``amount`` from ``src`` to ``dst`` with a ledger row; ``InsufficientFunds`` if short."""
+    """Move ``amount`` from ``src`` to ``dst`` with a ledger row; ``InsufficientFunds`` if short.
+
+    Accounts seen for the first time are created (a new wallet with its starting grant).
+    """
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
         raise ValueError(f"a transfer amount must be a whole number ≥ 0 (got {amount!r})")
     if src == dst:
         raise ValueError("a transfer needs two different accounts")
-    ensure_account_sync(conn, src, now, starting_grant)
-    ensure_account_sync(conn, dst, now, starting_grant)
     if amount:
         _move(conn, src, dst, amount, reason, table_id, now, starting_grant)
+    else:
+        ensure_account_sync(conn, src, now, starting_grant)
+        ensure_account_sync(conn, dst, now, starting_grant)
 
 
 def _move(
@@ -132,22 +136,34 @@ def _move(
     now: float,
     starting_grant: int,
 ) -> None:
-    ensure_account_sync(conn, dst, now, starting_grant)
-    if src.kind == "house":
-        ensure_account_sync(conn, src, now, starting_grant)
-        conn.execute("UPDATE accounts SET balance = balance - ? WHERE id = ?", (amount, src.key))
-    else:
-        cur = conn.execute(
-            "UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?",
-            (amount, src.key, amount),
-        )
-        if cur.rowcount != 1:
-            raise InsufficientFunds(src, balance_sync(conn, src), amount)
-    conn.execute("UPDATE accounts SET balance = balance + ? WHERE id = ?", (amount, dst.key))
+    # Three statements in the usual case: debit, credit, ledger row. An account missing on the
+    # first try is created (with its grant) and the statement retried once.
+    _debit(conn, src, amount, now, starting_grant)
+    credit = "UPDATE accounts SET balance = balance + ? WHERE id = ?"
+    if conn.execute(credit, (amount, dst.key)).rowcount != 1:
+        ensure_account_sync(conn, dst, now, starting_grant)
+        conn.execute(credit, (amount, dst.key))
     conn.execute(
         "INSERT INTO ledger (src, dst, amount, reason, table_id, at) VALUES (?, ?, ?, ?, ?, ?)",
         (src.key, dst.key, amount, reason, table_id, now),
     )
+
+
+def _debit(conn: sqlite3.Connection, src: Account, amount: int, now: float, starting_grant: int) -> None:
+    """Atomic debit: the house unconditionally, any other account only if ``balance >= amount``."""
+    for attempt in (0, 1):
+        if src.kind == "house":
+            cur = conn.execute("UPDATE accounts SET balance = balance - ? WHERE id = ?", (amount, src.key))
+        else:
+            cur = conn.execute(
+                "UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?",
+                (amount, src.key, amount),
+            )
+        if cur.rowcount == 1:
+            return
+        if attempt or not ensure_account_sync(conn, src, now, starting_grant):
+            break  # it exists: the balance is too low
+    raise InsufficientFunds(src, balance_sync(conn, src), amount)
 
 
 def balance_sync(conn: sqlite3.Connection, acct: Account) -> int:
