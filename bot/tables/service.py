@@ -396,8 +396,13 @@ class TableService:
         return events
 
     async def set_dm_closed(self, table_id: int, user_id: int, closed: bool = True) -> None:
-        """Record that a player's DMs are closed (or open again); listeners get a ``dm_closed`` event."""
-        table = self._table(table_id)
+        """Record that a player's DMs are closed (or open again); listeners get a ``dm_closed`` event.
+
+        A no-op for an unknown table or a user who is not seated there.
+        """
+        table = self.tables.get(table_id)
+        if table is None:
+            return
         async with table.lock:
             seat = table.seat_of(user_id)
             if seat is None or table.seats[seat].dm_closed == closed:

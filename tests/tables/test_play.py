@@ -127,7 +127,8 @@ async def test_rejoin_takes_the_seat_back(h):
         users = t.to_act_users()
         assert len(users) == 1
         await h.svc.act(t.id, users[0], t.version, STAY)
-    rows = await h.db.fetchall("SELECT actor FROM actions WHERE table_id = ? AND version >= ?", (t.id, back_at))
+    rows = await h.db.fetchall("SELECT actor FROM actions WHERE table_id = ? AND version >= ?",
+                               (t.id, back_at))
     assert {r[0] for r in rows} == {"player"}
 
 
@@ -165,3 +166,14 @@ async def test_listeners_see_batches_in_commit_order(h):
     assert versions_seen[0]["type"] == "lobby" and versions_seen[-1]["type"] == "table_end"
     kinds = [e["type"] for e in versions_seen]
     assert kinds.index("start") < kinds.index("deal_end") < kinds.index("session_end")
+
+
+async def test_dm_closed_is_recorded_and_survives_a_restart(h):
+    t = await started(h, HOST, BOB, deals=3)
+    await h.svc.set_dm_closed(t.id, BOB, True)
+    await h.svc.set_dm_closed(999, BOB, True)  # unknown table: ignored
+    b = t.seat_of(BOB)
+    assert t.seats[b].dm_closed and h.events[-1][1] == [{"type": "dm_closed", "seat": b, "closed": True}]
+    await h.reopen()
+    (t2,) = await h.svc.resume_all()
+    assert t2.seats[b].dm_closed and t2.version == t.version
