@@ -30,6 +30,7 @@ class GameSpec:
     relative: bool = False  # reward = own change minus the others' mean change
     prune: Callable[[list[Action]], list[Action]] | None = None
     rollout_easy: bool = False  # rollouts played by the easy policy instead of uniformly at random
+    model_opponents: bool = False  # other seats play the easy policy inside the tree (see ismcts)
 
 
 # ---------------------------------------------------------------------------- Mus
@@ -86,7 +87,10 @@ def _motz_values(s: State) -> list[float]:
 
 
 SPECS: dict[str, GameSpec] = {
-    "mus": GameSpec("mus", lambda s: s.k, _mus_values, lambda s: 10.0, prune=_mus_prune),
+    "mus": GameSpec(
+        "mus", lambda s: s.k, _mus_values, lambda s: 10.0, prune=_mus_prune, rollout_easy=True,
+        model_opponents=True,
+    ),
     "michigan": GameSpec("michigan", lambda s: s.deals_played, _michigan_values, lambda s: 15.0 * s.cfg.c),
     "marias": GameSpec(
         "marias", lambda s: s.deals_played, _stacks, lambda s: 4.0 * s.stake, rollout_easy=True,

@@ -73,11 +73,15 @@ def search(
     max_iterations: int | None = None,
     exploration: float = EXPLORATION,
     rollout_policy: Any = None,
+    opponent_policy: Any = None,
 ) -> SearchResult:
     """Run ISMCTS for ``seat`` from the real ``state``; return the most visited legal action.
 
     ``rollout_policy`` (a ``Policy``, e.g. the easy one) plays the rollouts from each seat's view
-    of the determinization; without it rollouts are uniformly random.
+    of the determinization; without it rollouts are uniformly random. With ``opponent_policy``,
+    the other seats' moves inside the tree are that policy's choice from their own view of the
+    determinization (so they answer with their cards in mind) instead of UCB1 over nodes that
+    cannot tell their cards apart; the tree then searches ``seat``'s own decisions.
     """
     det = determinizer(game_name)
     legal = state.legal_actions(seat)
@@ -111,6 +115,15 @@ def search(
         while not d.is_over() and spec.deal_no(d) == deal0:
             actor = d.to_act()[0]
             legal_d = d.legal_actions(actor)
+            if opponent_policy is not None and actor != seat:
+                a = legal_d[0] if len(legal_d) == 1 else opponent_policy.choose(d.view(actor), legal_d, rng)
+                k = action_key(a)
+                ch = node.children.get(k)
+                if ch is None:
+                    ch = node.children[k] = Node()
+                d.apply(actor, a)
+                node = ch
+                continue
             if prune is not None:
                 legal_d = prune(legal_d)
             children = node.children
@@ -121,7 +134,7 @@ def search(
             for a in legal_d:
                 k = action_key(a)
                 ch = children.get(k)
-                if ch is None:
+                if ch is None or not ch.visits:  # (a node first reached by a modelled opponent)
                     if untried is None:
                         untried = [(k, a)]
                     else:
@@ -134,7 +147,9 @@ def search(
                         best_u, best, best_a = u, ch, a
             if untried is not None:
                 k, a = untried[int(rand() * len(untried))]
-                ch = children[k] = Node()
+                ch = children.get(k)
+                if ch is None:
+                    ch = children[k] = Node()
                 d.apply(actor, a)
                 path.append((ch, actor))
                 break

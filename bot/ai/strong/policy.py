@@ -41,6 +41,7 @@ class StrongPolicy:
         self.max_iterations = max_iterations
         self.fallback = easy_or_random(game)
         self.rollout = self.fallback if self.spec.rollout_easy else None
+        self.opponents = self.fallback if self.spec.model_opponents else None
         self.last: SearchResult | None = None
 
     def choose(self, view: View, legal: list[Action], rng: random.Random, state: Any = None) -> Action:
@@ -54,6 +55,7 @@ class StrongPolicy:
         result = search(
             self.game, self.spec, state, seat, random.Random(rng.getrandbits(64)),
             budget_ms=self.budget_ms, max_iterations=self.max_iterations, rollout_policy=self.rollout,
+            opponent_policy=self.opponents,
         )
         self.last = result
         key = action_key(result.action)
