@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.rules.base import Action, Event, IllegalMove, View, match_action, not_your_turn
+from bot.rules.base import Action, Event, View, match_action, not_your_turn
 from bot.rules.cards import DECK_32, deck_for_deal, first_dealer
 from bot.rules.marias.cardtab import (
     CANON,
@@ -202,7 +202,7 @@ class MariasState:
         """Section 7: first trump card / first contract / last discard / good / pass / lowest card."""
         legal = self.legal_actions(seat)
         if not legal:
-            raise IllegalMove(f"seat {seat} has nothing to do now")
+            raise not_your_turn(seat, self.to_act())
         phase = self.phase
         if phase == DISCARD:
             return legal[-1]
