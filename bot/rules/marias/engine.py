@@ -13,6 +13,11 @@ Readings of the spec made here (listed in the report as well):
   discarded it, and only to it; a talon taken by a ``bad`` is in that seat's hand.
 * ``card_points`` stay zero in betl/durch (no points there), marriages are suit-contract only.
 * After a completed trick ``trick`` is empty again; the ``trick`` event carries its cards.
+* "At least two discardable cards" (3.2) is checked for every suit contract, ``hra`` included
+  (it can only ever exclude ``kilo`` and ``kilo_sedma``: at most 9 cards of 12 are barred for hra).
+* ``request_close`` voids the deal at once when nobody has acted in it yet (contract page);
+  jetons move only at settlement, so a voided deal has nothing to reverse.
+* The session-end ranking is "1 + number of seats with a strictly better result" (ties share).
 """
 
 from __future__ import annotations
