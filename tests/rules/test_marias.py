@@ -684,7 +684,7 @@ def test_session_lasts_three_times_rounds_deals(concede):
     assert se["results"] == [s - 200 for s in st.stacks] and sum(st.stacks) == 600
     assert [sum(e["deltas"][i] for e in ends) for i in range(3)] == se["results"]
     v = st.view(None)
-    assert v["phase"] == "over" and v["to_act"] == [] and v["deals_played"] == 3
+    assert v["phase"] == "session_end" and v["to_act"] == [] and v["deals_played"] == 3
     assert v["last_result"] == {k: v for k, v in ends[-1].items() if k in RESULT_KEYS}
     assert st.request_close() == [] and st.request_close(now=True) == []
     if concede:

@@ -1,8 +1,8 @@
 """The Marias state machine (spec ``shared/rules/marias.md``, sections 1–7).
 
 Phases (view ``phase``): ``trump``, ``declare``, ``discard``, ``answer``, ``flek``, ``play``,
-and ``over`` once the session has ended. ``conceded``, ``settle`` and ``next`` are automatic
-and run inside ``apply``.
+and ``session_end`` once the session has ended (the name the other games use).
+``conceded``, ``settle`` and ``next`` are automatic and run inside ``apply``.
 
 Readings of the spec made here (listed in the report as well):
 
@@ -41,7 +41,7 @@ from bot.rules.marias.cardtab import (
 )
 
 TRUMP, DECLARE, DISCARD, ANSWER, FLEK, PLAY, OVER = ("trump", "declare", "discard", "answer", "flek",
-                                                     "play", "over")
+                                                     "play", "session_end")
 N_SEATS = 3
 FLEK_NAMES = ("none", "flek", "re", "tutti", "boty")
 
