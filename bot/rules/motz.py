@@ -460,11 +460,17 @@ class MotzState:
     def clone(self) -> MotzState:
         """An independent copy (a few list copies; ``last_result`` is never mutated)."""
         c = object.__new__(MotzState)
-        for name in _SCALARS:
-            object.__setattr__(c, name, getattr(self, name))
+        c.n, c.ante, c.buy_in, c.nominal = self.n, self.ante, self.buy_in, self.nominal
+        c.max_extra, c.fine_cap, c.decks, c.seed = self.max_extra, self.fine_cap, self.decks, self.seed
+        c.pot, c.k, c.dealer, c.deal = self.pot, self.k, self.dealer, self.deal
+        c.next_deal, c.deals_played, c.phase = self.next_deal, self.deals_played, self.phase
+        c.turn_up, c.trump, c.spoken, c.muet_by = self.turn_up, self.trump, self.spoken, self.muet_by
+        c.turn, c.P, c.F, c.last_result = self.turn, self.P, self.F, self.last_result
+        c.closing, c.end_reason, c._legal = self.closing, self.end_reason, self._legal
         c.stacks = self.stacks[:]
         c.hands = [h[:] for h in self.hands]
-        c.muet = None if self.muet is None else self.muet[:]
+        m = self.muet
+        c.muet = None if m is None else m[:]
         c.decl = self.decl[:]
         c.active = self.active[:]
         c.order = self.order[:]
@@ -472,10 +478,6 @@ class MotzState:
         c.trick_winners = self.trick_winners[:]
         c.tricks = self.tricks[:]
         return c
-
-
-_LISTS = {"stacks", "hands", "muet", "decl", "active", "order", "trick", "trick_winners", "tricks"}
-_SCALARS = tuple(s for s in MotzState.__slots__ if s not in _LISTS)
 
 
 def _copy_result(r: dict | None) -> dict | None:
