@@ -20,6 +20,10 @@ Readings of points the spec leaves open (each taken as close to the seed as poss
 * Outside a deal (``session_end``) the deal fields of the view are empty: ``turn_up``, ``trump``
   and ``fine`` are null, ``declarations`` all null, no hand, no trick.
 * ``timeout_action`` for a seat that is not to act raises ``IllegalMove`` (it has no legal action).
+* The end split is not a settlement: it leaves ``k`` as it was (a voided deal's ante is taken off
+  ``k`` first). Equal results share a rank, competition style (1, 2, 2, 4).
+* The first deal is dealt inside ``new_table``, which returns no events: its ``deal_start`` facts
+  (turn-up, pot, fine) are in the first view.
 """
 
 from __future__ import annotations
