@@ -91,9 +91,13 @@ SPECS: dict[str, GameSpec] = {
         "mus", lambda s: s.k, _mus_values, lambda s: 10.0, prune=_mus_prune, rollout_easy=True,
         model_opponents=True,
     ),
-    "michigan": GameSpec("michigan", lambda s: s.deals_played, _michigan_values, lambda s: 15.0 * s.cfg.c),
+    "michigan": GameSpec(
+        "michigan", lambda s: s.deals_played, _michigan_values, lambda s: 15.0 * s.cfg.c, rollout_easy=True,
+        model_opponents=True,
+    ),
     "marias": GameSpec(
         "marias", lambda s: s.deals_played, _stacks, lambda s: 4.0 * s.stake, rollout_easy=True,
+        model_opponents=True,
     ),
     "maitre": GameSpec("maitre", lambda s: s.manche, _maitre_values, lambda s: 40.0, relative=True),
     "motz": GameSpec(

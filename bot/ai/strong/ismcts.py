@@ -105,7 +105,7 @@ def search(
     explore = exploration
     it = 0
     while it < cap:
-        if it & 7 == 0 and it and clock() >= deadline:
+        if it and clock() >= deadline:
             break
         it += 1
         d = det(state, seat, rng)
