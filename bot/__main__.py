@@ -1,6 +1,8 @@
 """``python -m bot [--config PATH]``: load the config, open the store, run the bot until stopped.
 
 A missing ``DISCORD_TOKEN`` or a bad config prints one line on stderr and exits with code 2.
+``python -m bot play GAME [--seats N] …`` plays a session in the terminal against AI seats
+instead (no Discord, no token; see ``bot/play.py``).
 """
 
 from __future__ import annotations
@@ -48,6 +50,11 @@ async def run(config: object) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["play"]:
+        from bot.play import main as play_main
+
+        return play_main(argv[1:])
     from bot.config import ConfigError, load_config
 
     args = parse_args(argv)

@@ -82,7 +82,7 @@ class TerminalGame:
         self.spanish = game.name == "mus"
 
     def name(self, seat: int) -> str:
-        return "You" if seat == self.human else f"AI {seat}"
+        return f"Seat {seat} (you)" if seat == self.human else f"AI {seat}"
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)

@@ -31,7 +31,7 @@ def test_whole_marias_session_with_piped_choices() -> None:
     assert any(s in out for s in "♠♥♦♣")  # cards shown with suit symbols
     assert "Trick 1 to" in out or "concede" in out  # the game's narration
     assert "=== Session over ===" in out
-    assert "You: stack" in out
+    assert "(you): stack" in out
 
 
 def test_bad_choices_are_explained_and_asked_again() -> None:
