@@ -1,8 +1,8 @@
 """Action-to-reply latency of the real bot with many tables, through the local Discord stand-in.
 
-Opens ``--tables`` tables (every seat a simulated human clicking random legal moves after a random
-think time), plays for ``--duration`` seconds and reports percentiles of the time from the
-stand-in sending INTERACTION_CREATE to the bot's first response (callback) arriving back.
+Opens ``--tables`` tables, one per channel (every seat a simulated human clicking random legal
+moves after a random think time), plays for ``--duration`` seconds and reports percentiles of the
+time from the stand-in sending INTERACTION_CREATE to the bot's first response (callback) arriving back.
 The stand-in, the bot and SQLite share one process and event loop, so this is pessimistic.
 
     python bench/latency.py [--tables 200] [--game michigan] [--duration 20] [--think 0.5] [--images]
@@ -25,24 +25,25 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.rules import GAMES  # noqa: E402
-from tests.discord_stub import DiscordStub, Interaction, User  # noqa: E402
+from tests.discord_stub import Channel, DiscordStub, Interaction, User  # noqa: E402
 from tests.discord_stub.play import click_control, latest_dm_with_moves, move_controls  # noqa: E402
 from tests.discord_stub.tapis import TapisRun  # noqa: E402
 
 
-async def open_table(stub: DiscordStub, users: list[User], game: str) -> tuple[int, object]:
+async def open_table(stub: DiscordStub, channel: Channel, users: list[User],
+                     game: str) -> tuple[int, Channel]:
     host, *guests = users
     options = {"players": len(users)} if any(s.name == "players" for s in GAMES[game].options) else {}
-    await stub.slash("table new", host, stub.channel, game=game, **options)  # type: ignore[attr-defined]
-    lobby = stub.messages(stub.channel)[-1]  # type: ignore[attr-defined]
+    await stub.slash("table new", host, channel, game=game, **options)
+    lobby = stub.messages(channel)[-1]
     table_id = int(lobby.custom_ids()[0].split(":")[1])
     for guest in guests:
         await stub.click(lobby, guest, "Join")
     await stub.click(lobby, host, "Start")
-    return table_id, lobby
+    return table_id, channel
 
 
-async def player_loop(stub: DiscordStub, run: TapisRun, table_id: int, lobby: object, users: list[User],
+async def player_loop(stub: DiscordStub, run: TapisRun, table_id: int, channel: Channel, users: list[User],
                       rng: random.Random, stop_at: float, think: float, samples: list[Interaction]) -> None:
     loop = asyncio.get_running_loop()
     by_id = {u.id: u for u in users}
@@ -57,7 +58,7 @@ async def player_loop(stub: DiscordStub, run: TapisRun, table_id: int, lobby: ob
         user = by_id[waiting[0]]
         message = latest_dm_with_moves(stub, user, table_id, table.version)
         if message is None:
-            hand = await stub.click(lobby, user, "My hand")  # type: ignore[arg-type]
+            hand = await stub.slash("hand", user, channel, table=table_id)
             samples.append(hand)
             message = hand.last
         controls = move_controls(message, table_id, table.version)
@@ -69,8 +70,8 @@ async def player_loop(stub: DiscordStub, run: TapisRun, table_id: int, lobby: ob
 async def main(args: argparse.Namespace) -> None:
     logging.basicConfig(level=logging.ERROR)
     stub = DiscordStub()
-    stub.guild = stub.add_guild("Bench")  # type: ignore[attr-defined]
-    stub.channel = stub.guild.channels[0]  # type: ignore[attr-defined]
+    guild = stub.add_guild("Bench")
+    channels = [stub.add_channel(guild, f"table-{t}") for t in range(args.tables)]
     stub.echo_messages = False
     await stub.start()
     seats = args.seats or GAMES[args.game].default_seats or GAMES[args.game].min_seats
@@ -80,16 +81,16 @@ async def main(args: argparse.Namespace) -> None:
         t0 = time.perf_counter()
         tables = []
         for t in range(args.tables):
-            users = [stub.add_user(f"p{t}-{s}", stub.guild) for s in range(seats)]  # type: ignore
-            tables.append((*await open_table(stub, users, args.game), users))
+            users = [stub.add_user(f"p{t}-{s}", guild) for s in range(seats)]
+            tables.append((*await open_table(stub, channels[t], users, args.game), users))
         setup_s = time.perf_counter() - t0
         setup_samples = [i for i in stub.interactions.values()]
         samples: list[Interaction] = []
         rng = random.Random(args.seed)
         stop_at = asyncio.get_running_loop().time() + args.duration
         t1, cpu1 = time.perf_counter(), time.process_time()
-        await asyncio.gather(*(player_loop(stub, run, tid, lobby, users, random.Random(rng.random()), stop_at,
-                                           args.think, samples) for tid, lobby, users in tables))
+        await asyncio.gather(*(player_loop(stub, run, tid, channel, users, random.Random(rng.random()),
+                                           stop_at, args.think, samples) for tid, channel, users in tables))
         play_s, play_cpu = time.perf_counter() - t1, time.process_time() - cpu1
         await run.stop()
     await stub.stop()

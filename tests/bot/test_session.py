@@ -37,7 +37,9 @@ async def open_table(stub: DiscordStub, host: User, guests: list[User], ai: int 
 
 
 def tokens(message: Message) -> set[str]:
-    return {t.strip("*,.()") for t in message.text.split()}
+    """Words of a DM, leaving out the player's own past move ("You played …")."""
+    lines = [line for line in message.text.splitlines() if not line.startswith("You played")]
+    return {t.strip("*,.()") for t in " ".join(lines).split()}
 
 
 async def check_dm_privacy(run: TapisRun, table_id: int, dms: dict[int, list[Message]]) -> int:

@@ -73,13 +73,13 @@ async def test_slash_dm_and_click(stub: DiscordStub) -> None:
     assert inter.text == "abab" and inter.ephemeral
 
     inter = await stub.slash("dm", alice, stub.channel)
-    await stub.idle()
+    await stub.wait_for(lambda: inter.original.edits, what="the follow-up")
     assert inter.text == "sent"
     [dm] = stub.dms(alice)
     assert dm.content == "hello" and dm.attachments[0].filename == "x.py"
     stub.close_dms(alice)
     inter = await stub.slash("dm", alice, stub.channel)
-    await stub.idle()
+    await stub.wait_for(lambda: inter.original.edits, what="the follow-up")
     assert inter.text == "closed 50007"
 
     await stub.slash("counter", alice, stub.channel)
