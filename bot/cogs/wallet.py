@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
 from typing import Any
 
 import discord
@@ -45,7 +47,22 @@ class Wallet(commands.Cog):
         lines = [f"`{i + 1:>2}.` <@{uid}> — {value:+d}" if game else f"`{i + 1:>2}.` <@{uid}> — {value}"
                  for i, (uid, value) in enumerate(rows)]
         embed = discord.Embed(title=title, description="\n".join(lines) or "Nobody yet.", colour=0xEAB308)
-        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        png = await self._leaderboard_png(interaction, guild_id, rows, game)
+        embed.set_image(url="attachment://leaderboard.png")
+        await interaction.response.send_message(
+            embed=embed, file=discord.File(io.BytesIO(png), "leaderboard.png", description=title),
+            allowed_mentions=discord.AllowedMentions.none())
+
+    async def _leaderboard_png(self, interaction: discord.Interaction, guild_id: int,
+                               rows: list[tuple[int, int]], game: str | None) -> bytes:
+        """The leaderboard image (rendered off the event loop); the embed is its text alternative."""
+        from bot.render import leaderboard_image
+        from bot.store.stats import sessions_played
+
+        played = await sessions_played(self.bot.db, guild_id, [uid for uid, _ in rows], game)
+        image_rows = [{"rank": i + 1, "name": _display_name(interaction, uid), "jetons": value,
+                       "games": played.get(uid, 0)} for i, (uid, value) in enumerate(rows)]
+        return await asyncio.to_thread(leaderboard_image, image_rows)
 
     @app_commands.command(name="stats", description="Sessions played, won and net jetons per game")
     @app_commands.describe(user="Whose statistics (default: yours)")
@@ -62,6 +79,15 @@ class Wallet(commands.Cog):
         if not rows:
             embed.description = "No finished session yet."
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def _display_name(interaction: discord.Interaction, user_id: int) -> str:
+    """A member's display name from the cache, else the user's name, else a neutral label."""
+    member = interaction.guild.get_member(user_id) if interaction.guild else None
+    if member is not None:
+        return member.display_name
+    user = interaction.client.get_user(user_id)
+    return user.display_name if user is not None else f"player …{str(user_id)[-4:]}"
 
 
 async def setup(bot: commands.Bot) -> None:

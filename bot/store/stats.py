@@ -36,3 +36,19 @@ async def user_stats(db: Database, guild_id: int, user_id: int) -> list[GameStat
         (guild_id, user_id),
     )
     return [GameStats(r[0], r[1], r[2], r[3]) for r in rows]
+
+
+async def sessions_played(
+    db: Database, guild_id: int, user_ids: list[int], game: str | None = None
+) -> dict[int, int]:
+    """Finished sessions per user in this guild (of one game, or of all games)."""
+    if not user_ids:
+        return {}
+    marks = ",".join("?" * len(user_ids))
+    sql = f"SELECT user_id, SUM(sessions) FROM stats WHERE guild_id = ? AND user_id IN ({marks})"
+    params: list[object] = [guild_id, *user_ids]
+    if game is not None:
+        sql += " AND game = ?"
+        params.append(game)
+    rows = await db.fetchall(sql + " GROUP BY user_id", tuple(params))
+    return {r[0]: r[1] for r in rows}

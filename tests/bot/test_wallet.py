@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import io
+
+from PIL import Image
 
 from bot.rules import GAMES
 from tests.discord_stub import DiscordStub, User
@@ -23,6 +26,10 @@ async def test_balance_daily_leaderboard(stub: DiscordStub, tapis: TapisRun, pla
     assert not board.ephemeral
     lines = board.text.splitlines()
     assert f"<@{alice.id}> — 1100" in lines[1] and f"<@{bob.id}> — 1000" in lines[2]
+    [png] = board.last.attachments
+    assert png.filename == "leaderboard.png" and png.data.startswith(b"\x89PNG")
+    assert board.last.embeds[0]["image"]["url"] == "attachment://leaderboard.png"
+    assert Image.open(io.BytesIO(png.data)).size[0] == 720
     assert await tapis.ledger.accounts_total() == 0
 
 
