@@ -1,11 +1,15 @@
-"""Action-to-reply latency of the real bot with many tables, through the local Discord stand-in.
+"""Interaction-to-first-response latency of the real bot with many tables, through the local stand-in.
 
-Opens ``--tables`` tables, one per channel (every seat a simulated human clicking random legal
-moves after a random think time), plays for ``--duration`` seconds and reports percentiles of the
-time from the stand-in sending INTERACTION_CREATE to the bot's first response (callback) arriving back.
-The stand-in, the bot and SQLite share one process and event loop, so this is pessimistic.
+Two processes on 127.0.0.1: this one runs the Discord stand-in and the simulated players; a child
+process (this file with ``--serve-bot``) runs only the bot (``TapisBot`` + table service + SQLite).
+``--tables`` tables are opened, one per channel, every seat a simulated human who reads its DMs
+(or ``/hand``) and clicks a random legal move after a random think time. The latency of an
+interaction is measured in the stand-in: from sending INTERACTION_CREATE on the gateway to
+receiving the bot's callback (its first response). The offered load, the CPU used by each
+process and the machine's load average are printed with the figures.
 
-    python bench/latency.py [--tables 200] [--game michigan] [--duration 20] [--think 0.5] [--images]
+    python bench/latency.py [--tables 200] [--game motz] [--duration 20] [--think 3] [--images]
+                            [--profile bot.prof]
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextlib
+import json
 import logging
 import os
 import random
@@ -20,18 +26,167 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.rules import GAMES  # noqa: E402
-from tests.discord_stub import Channel, DiscordStub, Interaction, User  # noqa: E402
-from tests.discord_stub.play import click_control, latest_dm_with_moves, move_controls  # noqa: E402
-from tests.discord_stub.tapis import TapisRun  # noqa: E402
+from tests.discord_stub import Channel, DiscordStub, Interaction, Message, User  # noqa: E402
+from tests.discord_stub.play import click_control, move_controls  # noqa: E402
+
+STALL = 2.0  # seconds without a visible move before a player asks /hand
+READY_TIMEOUT = 60.0
 
 
-async def open_table(stub: DiscordStub, channel: Channel, users: list[User],
-                     game: str) -> tuple[int, Channel]:
+# ====================================================================== bot process
+
+async def serve_bot(port: int, db_path: str, edit_interval: float, images: bool, profile: str | None) -> None:
+    """Child process: the bot alone, connected to the stand-in at ``port``; driven by stdin lines."""
+    import discord
+    import yarl
+
+    from tests.discord_stub.tapis import TapisRun
+
+    discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/")
+    run = TapisRun(None, Path(db_path), edit_interval=edit_interval, images=images)  # type: ignore[arg-type]
+    await run.start()
+    print("ready", flush=True)
+    profiler = None
+    loop = asyncio.get_running_loop()
+    while line := (await loop.run_in_executor(None, sys.stdin.readline)).strip():
+        if line == "start" and profile:
+            import cProfile
+
+            profiler = cProfile.Profile()
+            profiler.enable()
+        elif line == "stop" and profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(profile)
+        print(json.dumps({"cpu": time.process_time()}), flush=True)
+    await run.bot.close()  # type: ignore[union-attr]
+    await run.tables.close()
+    if run.db is not None:
+        await run.db.close()
+
+
+class BotProcess:
+    """The bot's child process, spoken to over its stdin/stdout."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+
+    @classmethod
+    async def spawn(cls, port: int, db_path: Path, args: argparse.Namespace) -> BotProcess:
+        argv = [sys.executable, __file__, "--serve-bot", str(port), "--db", str(db_path),
+                "--edit-interval", str(args.edit_interval)]
+        argv += ["--images"] if args.images else []
+        argv += ["--profile", args.profile] if args.profile else []
+        proc = await asyncio.create_subprocess_exec(*argv, stdin=asyncio.subprocess.PIPE,
+                                                    stdout=asyncio.subprocess.PIPE)
+        bot = cls(proc)
+        line = await asyncio.wait_for(bot.readline(), READY_TIMEOUT)
+        if line != "ready":
+            raise RuntimeError(f"the bot process did not start (said {line!r})")
+        return bot
+
+    async def readline(self) -> str:
+        assert self.proc.stdout is not None
+        return (await self.proc.stdout.readline()).decode().strip()
+
+    async def cpu(self, command: str = "mark") -> float:
+        """Send a command line; return the bot's CPU seconds so far."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"{command}\n".encode())
+        await self.proc.stdin.drain()
+        return float(json.loads(await asyncio.wait_for(self.readline(), 30))["cpu"])
+
+    async def stop(self) -> None:
+        if self.proc.returncode is None and self.proc.stdin is not None:
+            self.proc.stdin.close()
+        try:
+            await asyncio.wait_for(self.proc.wait(), 20)
+        except TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+
+
+# ====================================================================== simulated players
+
+@dataclass
+class BenchTable:
+    """What the players of one table know: only what Discord showed them."""
+
+    table_id: int
+    channel: Channel
+    users: list[User]
+    hands: dict[int, Message] = field(default_factory=dict)  # user id -> latest /hand answer
+    tried: set[tuple[int, int]] = field(default_factory=set)  # (user id, version) already clicked
+
+
+def moves_of(message: Message, table_id: int) -> tuple[int, list[dict[str, Any]]] | None:
+    """``(version, controls)`` of the move controls of ``message`` for this table, if any."""
+    prefix = f"tapis:{table_id}:"
+    ids = [c for c in message.custom_ids() if c.startswith(prefix) and c.split(":")[3] in ("mv", "sel")]
+    if not ids:
+        return None
+    version = max(int(c.split(":")[2]) for c in ids)
+    return version, move_controls(message, table_id, version)
+
+
+def latest_moves(stub: DiscordStub, bt: BenchTable, user: User) -> tuple[int, Message] | None:
+    """The newest message (DM or /hand answer) offering ``user`` moves at this table."""
+    best: tuple[int, Message] | None = None
+    for message in reversed(stub.dms(user)):
+        found = moves_of(message, bt.table_id)
+        if found:
+            best = (found[0], message)
+            break
+    hand = bt.hands.get(user.id)
+    found = moves_of(hand, bt.table_id) if hand is not None else None
+    if found and (best is None or found[0] > best[0]):
+        best = (found[0], hand)  # type: ignore[assignment]
+    return best
+
+
+def next_move(stub: DiscordStub, bt: BenchTable) -> tuple[User, Message, int] | None:
+    """The seat whose visible moves carry the newest version (not clicked yet), if any."""
+    offers = [(found[0], user, found[1]) for user in bt.users if (found := latest_moves(stub, bt, user))]
+    offers = [o for o in offers if (o[1].id, o[0]) not in bt.tried]
+    if not offers:
+        return None
+    version, user, message = max(offers, key=lambda o: o[0])
+    return user, message, version
+
+
+async def player_loop(stub: DiscordStub, bt: BenchTable, rng: random.Random, stop_at: float, think: float,
+                      samples: list[Interaction]) -> None:
+    loop = asyncio.get_running_loop()
+    last_move = loop.time()
+    while loop.time() < stop_at:
+        await asyncio.sleep(rng.uniform(0, 2 * think))
+        if loop.time() >= stop_at:
+            return
+        found = next_move(stub, bt)
+        if found is None:
+            if loop.time() - last_move > STALL:
+                user = rng.choice(bt.users)
+                hand = await stub.slash("hand", user, bt.channel, table=bt.table_id)
+                samples.append(hand)
+                if hand.original is not None:
+                    bt.hands[user.id] = hand.original
+                last_move = loop.time()
+            continue
+        user, message, version = found
+        controls = move_controls(message, bt.table_id, version)
+        bt.tried.add((user.id, version))
+        samples.append(await click_control(stub, message, user, rng.choice(controls), rng))
+        last_move = loop.time()
+
+
+async def open_table(stub: DiscordStub, channel: Channel, users: list[User], game: str) -> BenchTable:
     host, *guests = users
     options = {"players": len(users)} if any(s.name == "players" for s in GAMES[game].options) else {}
     await stub.slash("table new", host, channel, game=game, **options)
@@ -40,64 +195,74 @@ async def open_table(stub: DiscordStub, channel: Channel, users: list[User],
     for guest in guests:
         await stub.click(lobby, guest, "Join")
     await stub.click(lobby, host, "Start")
-    return table_id, channel
+    return BenchTable(table_id, channel, users)
 
 
-async def player_loop(stub: DiscordStub, run: TapisRun, table_id: int, channel: Channel, users: list[User],
-                      rng: random.Random, stop_at: float, think: float, samples: list[Interaction]) -> None:
-    loop = asyncio.get_running_loop()
-    by_id = {u.id: u for u in users}
-    while loop.time() < stop_at:
-        await asyncio.sleep(rng.uniform(0, 2 * think))
-        table = await run.tables.get(table_id)
-        if table is None or table.status != "playing":
-            return
-        waiting = table.to_act_users()
-        if not waiting:
-            continue
-        user = by_id[waiting[0]]
-        message = latest_dm_with_moves(stub, user, table_id, table.version)
-        if message is None:
-            hand = await stub.slash("hand", user, channel, table=table_id)
-            samples.append(hand)
-            message = hand.last
-        controls = move_controls(message, table_id, table.version)
-        if not controls:
-            continue
-        samples.append(await click_control(stub, message, user, rng.choice(controls), rng))
+async def open_tables(stub: DiscordStub, args: argparse.Namespace, seats: int) -> list[BenchTable]:
+    """Open every table, ten at a time."""
+    guild = stub.guilds[next(iter(stub.guilds))]
+    gate = asyncio.Semaphore(10)
+
+    async def one(t: int) -> BenchTable:
+        users = [stub.add_user(f"p{t}-{s}", guild) for s in range(seats)]
+        async with gate:
+            return await open_table(stub, stub.channels[guild.channels[t + 1].id], users, args.game)
+
+    return list(await asyncio.gather(*(one(t) for t in range(args.tables))))
+
+
+# ====================================================================== driver and report
+
+@dataclass
+class Phase:
+    """Wall time, CPU of both processes and load over one phase."""
+
+    wall: float = 0.0
+    bench_cpu: float = 0.0
+    bot_cpu: float = 0.0
+    load: tuple[float, float] = (0.0, 0.0)  # 1-min load average at start and end
 
 
 async def main(args: argparse.Namespace) -> None:
     logging.basicConfig(level=logging.ERROR)
     stub = DiscordStub()
     guild = stub.add_guild("Bench")
-    channels = [stub.add_channel(guild, f"table-{t}") for t in range(args.tables)]
+    for t in range(args.tables):
+        stub.add_channel(guild, f"table-{t}")
     stub.echo_messages = False
     await stub.start()
     seats = args.seats or GAMES[args.game].default_seats or GAMES[args.game].min_seats
     with tempfile.TemporaryDirectory() as tmp:
-        run = TapisRun(stub, Path(tmp) / "bench.db", edit_interval=1.0, images=args.images)
-        await run.start()
-        t0 = time.perf_counter()
-        tables = []
-        for t in range(args.tables):
-            users = [stub.add_user(f"p{t}-{s}", guild) for s in range(seats)]
-            tables.append((*await open_table(stub, channels[t], users, args.game), users))
-        setup_s = time.perf_counter() - t0
-        setup_samples = [i for i in stub.interactions.values()]
-        samples: list[Interaction] = []
-        rng = random.Random(args.seed)
-        stop_at = asyncio.get_running_loop().time() + args.duration
-        t1, cpu1 = time.perf_counter(), time.process_time()
-        await asyncio.gather(*(player_loop(stub, run, tid, channel, users, random.Random(rng.random()),
-                                           stop_at, args.think, samples) for tid, channel, users in tables))
-        play_s, play_cpu = time.perf_counter() - t1, time.process_time() - cpu1
-        await run.stop()
+        bot = await BotProcess.spawn(stub.port, Path(tmp) / "bench.db", args)
+        try:
+            t0 = time.perf_counter()
+            tables = await open_tables(stub, args, seats)
+            setup_s = time.perf_counter() - t0
+            setup = list(stub.interactions.values())
+            samples, phase, calls = await play(stub, bot, tables, args)
+        finally:
+            await bot.stop()
     await stub.stop()
-    report(args, seats, setup_s, setup_samples, play_s, samples)
-    share = play_cpu / play_s
-    print(f"process CPU during play: {play_cpu:.1f} s for {play_s:.1f} s wall ({share:.0%} of one core); "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    report(args, seats, setup_s, setup, samples, phase, calls)
+
+
+async def play(stub: DiscordStub, bot: BotProcess, tables: list[BenchTable],
+               args: argparse.Namespace) -> tuple[list[Interaction], Phase, collections.Counter[str]]:
+    samples: list[Interaction] = []
+    rng = random.Random(args.seed)
+    await asyncio.sleep(1.0)  # let the start-of-game DMs and edits drain
+    first_call = len(stub.calls)
+    phase = Phase(load=(os.getloadavg()[0], 0.0))
+    bot_cpu0 = await bot.cpu("start")
+    t1, cpu1 = time.perf_counter(), time.process_time()
+    stop_at = asyncio.get_running_loop().time() + args.duration
+    await asyncio.gather(*(player_loop(stub, bt, random.Random(rng.random()), stop_at, args.think, samples)
+                           for bt in tables))
+    phase.wall, phase.bench_cpu = time.perf_counter() - t1, time.process_time() - cpu1
+    phase.bot_cpu = await bot.cpu("stop") - bot_cpu0
+    phase.load = (phase.load[0], os.getloadavg()[0])
+    calls = collections.Counter(f"{c.method} {c.route}" for c in stub.calls[first_call:])
+    return samples, phase, calls
 
 
 def pct(values: list[float], q: float) -> float:
@@ -105,26 +270,37 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] * 1000
 
 
-def report(args: argparse.Namespace, seats: int, setup_s: float, setup: list[Interaction], play_s: float,
-           samples: list[Interaction]) -> None:
+def report(args: argparse.Namespace, seats: int, setup_s: float, setup: list[Interaction],
+           samples: list[Interaction], phase: Phase, calls: collections.Counter[str]) -> None:
     lat = [s.latency for s in samples if s.answered_at]
-    moves = [s for s in samples if s.callback_type == 7]
-    refusals = sum(1 for s in samples if s.callback_type == 4 and s.ephemeral and "⚠" in s.text)
+    moves = sum(1 for s in samples if s.callback_type in (6, 7))
+    refusals = [s for s in samples if s.callback_type == 4 and s.ephemeral and "⚠" in s.text]
+    flags = (" --images" if args.images else "") + (f" --profile {args.profile}" if args.profile else "")
     print(f"command: python bench/latency.py --tables {args.tables} --game {args.game} --seats {seats} "
-          f"--duration {args.duration} --think {args.think}{' --images' if args.images else ''}")
-    print(f"setup: {args.tables} tables x {seats} seats opened, joined and started in {setup_s:.1f} s "
-          f"({len(setup)} interactions, p50 {pct([s.latency for s in setup], .5):.1f} ms, "
-          f"p99 {pct([s.latency for s in setup], .99):.1f} ms)")
-    print(f"play: {len(lat)} interactions in {play_s:.1f} s ({len(lat) / play_s:.0f}/s), "
-          f"{len(moves)} moves applied, {refusals} refused")
-    reasons = collections.Counter(s.text.split(":")[0][:60] for s in samples
-                                  if s.callback_type == 4 and "⚠" in s.text)
+          f"--duration {args.duration:g} --think {args.think:g}{flags}")
+    print("processes: stand-in + players in one process, the bot alone in another (127.0.0.1)")
+    setup_lat = [s.latency for s in setup if s.answered_at]
+    print(f"setup: {args.tables} tables x {seats} seats in {setup_s:.1f} s ({len(setup)} interactions, "
+          f"p50 {pct(setup_lat, .5):.1f} ms, p99 {pct(setup_lat, .99):.1f} ms)")
+    print(f"offered load: {len(samples) / phase.wall:.1f} interactions/s for {phase.wall:.1f} s "
+          f"({len(samples)} sent, {len(lat)} answered, {moves} moves, {len(refusals)} refused); "
+          f"bot REST calls besides callbacks: {bot_calls(calls, phase.wall)}")
+    reasons = collections.Counter(s.text.split(":")[0][:60] for s in refusals)
     if reasons:
         print("refusals:", dict(reasons.most_common(4)))
     if lat:
-        print(f"latency interaction -> response: p50 {pct(lat, .5):.1f} ms, p90 {pct(lat, .9):.1f} ms, "
-              f"p99 {pct(lat, .99):.1f} ms, max {max(lat) * 1000:.1f} ms, "
+        print(f"latency INTERACTION_CREATE sent -> callback received: p50 {pct(lat, .5):.1f} ms, "
+              f"p95 {pct(lat, .95):.1f} ms, p99 {pct(lat, .99):.1f} ms, max {max(lat) * 1000:.1f} ms, "
               f"mean {statistics.mean(lat) * 1000:.1f} ms")
+    print(f"CPU during play: bot {phase.bot_cpu / phase.wall:.0%} of a core, stand-in+players "
+          f"{phase.bench_cpu / phase.wall:.0%}; load average (1 min) {phase.load[0]:.1f} -> "
+          f"{phase.load[1]:.1f} on {os.cpu_count()} cores")
+
+
+def bot_calls(calls: collections.Counter[str], wall: float) -> str:
+    other = {k: v for k, v in calls.items() if "/callback" not in k}
+    top = ", ".join(f"{k} {v / wall:.0f}/s" for k, v in sorted(other.items(), key=lambda kv: -kv[1])[:3])
+    return top or "none"
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
@@ -133,11 +309,21 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--game", default="motz" if "motz" in GAMES else "michigan", choices=sorted(GAMES))
     p.add_argument("--seats", type=int, default=None)
     p.add_argument("--duration", type=float, default=20.0, help="seconds of play")
-    p.add_argument("--think", type=float, default=0.5, help="mean seconds a player waits before a move")
+    p.add_argument("--think", type=float, default=3.0, help="mean seconds a player waits before a move")
     p.add_argument("--images", action="store_true", help="render table and hand images (Pillow)")
+    p.add_argument("--edit-interval", type=float, default=1.0, help="seconds between table-message edits")
+    p.add_argument("--profile", default=None, help="write a cProfile of the bot's event loop during play")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--serve-bot", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--db", default=None, help=argparse.SUPPRESS)
     return p.parse_args(argv)
 
 
 if __name__ == "__main__":
-    asyncio.run(main(parse()))
+    ns = parse()
+    if ns.serve_bot is not None:
+        logging.basicConfig(level=logging.ERROR)
+        asyncio.run(serve_bot(ns.serve_bot, ns.db, ns.edit_interval, ns.images, ns.profile))
+    else:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(main(ns))
