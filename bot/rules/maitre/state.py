@@ -74,7 +74,7 @@ class MaitreState:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        return legal
+        return legal[:]  # the cache (shared with clones) is never handed out
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply one action; IllegalMove (state untouched) if it is not legal."""
