@@ -671,3 +671,58 @@ def test_legal_list_is_the_callers_own():
     mine.reverse()
     assert state.legal_actions(1) == before and twin.legal_actions(1) == before
     harness.assert_refused(state, 3, 1, {"type": "take"})
+
+
+def _to_last_manche(n: int, opts: dict, seed: int):
+    state = GAME.new_table(n, GAME.validate_options(opts), seed=seed)
+    last = opts.get("tours", 2) * n - 1
+    while state.view(None)["manche"] < last:
+        timeout_step(state)
+    trial = state.clone()
+    while not trial.is_over():
+        timeout_step(trial)
+    return state, trial.view(None)["last_manche"]["manche_points"]
+
+
+def test_pot_leftover_from_first_maitre_end_to_end():
+    """4 seats, first Maître S1, pot 40 shared by S0, S2, S3 tied: 13 each, the leftover jeton
+    to the first winner clockwise from S1, i.e. S2."""
+    state, p_last = _to_last_manche(4, {"dealer": 1, "tours": 1}, seed=13)
+    target = [50, 20, 50, 50]
+    state.points = [target[i] - p_last[i] for i in range(4)]
+    evs: list = []
+    while not state.is_over():
+        evs += timeout_step(state)
+    v = state.view(None)
+    assert v["points"] == target and v["eliminated"] == [False] * 4
+    end = events_of(evs, "session_end")[0]
+    assert end["reason"] == "complete" and end["winners"] == [2, 3, 0]
+    assert end["payouts"] == [13, 0, 14, 13] and v["stacks"] == [103, 90, 104, 103] and v["pot"] == 0
+    assert end["results"] == [3, -10, 4, 3]
+    assert v["ranking"] == [2, 3, 0, 1]                     # ties by seat order from the first Maître
+
+
+def test_close_requested_during_last_manche_keeps_the_natural_end():
+    """Engine reading (docstring): a deferred close in the last manche does not refund the pot."""
+    state, p_last = _to_last_manche(3, {"dealer": 0, "tours": 1}, seed=5)
+    timeout_step(state)                                     # someone acted in the last manche
+    assert state.request_close() == [{"type": "close", "now": False}]
+    state.points = [40 - p_last[0], 10 - p_last[1], 0 - p_last[2]]
+    evs: list = []
+    while not state.is_over():
+        evs += timeout_step(state)
+    end = events_of(evs, "session_end")[0]
+    assert end["reason"] == "complete" and end["winners"] == [0] and state.stacks == [120, 90, 90]
+
+
+def test_joker_lead_identity_sets_first_suit_and_rank():
+    state = table(hands={1: ["X1", "2S"], 2: ["5H", "3D", "4C", "2C"], 0: ["AH", "2D"]})
+    start(state, "2D", "AH")
+    play(state, 1, "X1", **{"as": "3C"})
+    assert plays_of(state, 2, "5H") == [P("5H", mode="valeur")]     # other suit, higher
+    assert plays_of(state, 2, "3D") == [P("3D")]                    # pair with the identity
+    assert plays_of(state, 2, "2C") == [P("2C", mode="couleur")]    # same suit as the identity
+    play(state, 2, "5H", mode="valeur")
+    v = state.view(0)
+    assert v["muet"] == "C" and v["trick"][0] == {"seat": 1, "card": "X1", "as": "3C"}
+    assert v["won_cards"] == [[], [], []] and v["leader"] == 1 and v["last_player"] == 2

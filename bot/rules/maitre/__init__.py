@@ -4,7 +4,14 @@ Package layout: ``tables`` (card tables, shared action dicts, cached legal-play 
 ``scoring`` (pure manche scoring and settlement), ``state`` (the state machine).
 
 Readings of the spec chosen here (see the lead's report as well):
-- Action dicts returned by ``legal_actions`` are shared, precomputed objects: read-only.
+- Action dicts returned by ``legal_actions`` are shared, precomputed objects: read-only. The
+  list itself is a fresh copy (the cached list is shared with clones).
+- Order of a follower's legal actions: plays (card by canonical order, then joker identity,
+  then mode couleur/valeur/tete, then take true/false) before discards, as on the return
+  (take, plays, discards; spec 3.3 and Example A). The spec's follow table lists discard first
+  but gives no order; no timeout depends on it.
+- View ``manche`` at a natural session end is ``tours × n`` (the spec's counter after NEXT).
+- The chute event lists the remaining cards seat by seat from seat 0.
 - A host close requested with ``now=False`` during the last manche of the session does not
   turn the natural end into an early end: the session completes and the pot goes to the
   winner(s); an early end (pot refunded) happens only when manches remain.
