@@ -10,7 +10,11 @@ Search needs the real state to determinize from, which the plain ``Policy`` inte
 * A decision with one legal action returns at once, without searching.
 
 The caller (the table service, ``bot.ai.strong.arena``) passes ``state``; everything the
-policy draws at random comes from ``rng``.
+policy draws at random comes from ``rng`` (the time budget makes the choice itself depend on
+the machine's speed; replay uses the action log, never the AI). The search is pure Python and
+holds the GIL for up to ``budget_ms``: call it off the event loop (a process pool, or a thread
+if a stall of that length is acceptable). ``last`` keeps the latest search's statistics, for
+diagnostics only.
 """
 
 from __future__ import annotations
