@@ -5,6 +5,11 @@ schedules work, so the service is never slowed down by Discord. Per table, one e
 edits the channel message at most once per ``edit_interval`` seconds, and one DM task sends
 the private hands in order. A closed DM (403 / 50007) is noted on the table message; the game
 never waits on Discord.
+
+Nothing expensive happens in the listener (it runs before the clicker gets an answer): DMs are
+only planned there (who must hear about the change) and built by the DM task from the table as
+it is when sent, so several changes for one seat cost one DM. Background tasks start one loop
+step later, so the interaction's response goes out first.
 """
 
 from __future__ import annotations
@@ -31,11 +36,10 @@ LOG_KEEP = 12
 
 @dataclass
 class DmJob:
+    """A DM to send: built from the table when it is sent, not when it is planned."""
+
+    seat: int
     user_id: int
-    embed: discord.Embed
-    view: discord.ui.View | None
-    game: str
-    hand_view: dict[str, Any]
 
 
 class Presenter:
@@ -53,7 +57,10 @@ class Presenter:
         self.seen: dict[tuple[int, int], tuple[Any, bool]] = {}
         self.dm_closed: set[tuple[int, int]] = set()  # (table id, user id)
         self.rendered: dict[int, str] = {}
+        self.shown: dict[int, tuple[Any, ...]] = {}  # table id -> what its message showed (cheap key)
+        self.log_serial: dict[int, int] = {}  # table id -> lines narrated so far
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
+        self.images_done: dict[tuple[int, int | None], tuple[str, Any]] = {}  # (table, seat) -> (key, image)
         self.closed = False
 
     # ------------------------------------------------------------------ listener
@@ -67,6 +74,7 @@ class Presenter:
             line = self._narrate(table, event)
             if line:
                 lines.append(line)
+                self.log_serial[table.id] = self.log_serial.get(table.id, 0) + 1
         self.mark_dirty(table.id)
         if table.state is not None and table.status == "playing":
             self._plan_dms(table)
@@ -82,6 +90,11 @@ class Presenter:
         self.dirty.add(table_id)
         if table_id not in self.editors and not self.closed:
             self.editors[table_id] = asyncio.get_running_loop().create_task(self._editor(table_id))
+
+    def _shown_key(self, table: Any) -> tuple[Any, ...]:
+        """Everything the table message depends on, cheaply: equal keys mean an identical message."""
+        return (table.version, table.status, table.message_id, self.log_serial.get(table.id, 0),
+                tuple(self.notices(table)))
 
     def prime(self, table: Any) -> None:
         """Remember a resumed table's turn state, so a restart does not DM everybody again."""
@@ -115,6 +128,7 @@ class Presenter:
 
     async def _editor(self, table_id: int) -> None:
         try:
+            await asyncio.sleep(0)  # let the interaction being answered go first
             while table_id in self.dirty:
                 self.dirty.discard(table_id)
                 try:
@@ -141,10 +155,14 @@ class Presenter:
         table = await maybe(self.bot.tables.get(table_id))
         if table is None or table.message_id is None:
             return
+        shown = self._shown_key(table)
+        if self.shown.get(table_id) == shown:
+            return
         payload = self.table_payload(table)
         view = payload["view"]
         key = json.dumps([payload["embed"].to_dict(), view.to_components() if view else []], sort_keys=True)
         if self.rendered.get(table_id) == key:
+            self.shown[table_id] = shown
             return
         files = await self._table_files(table)
         if files:
@@ -161,14 +179,26 @@ class Presenter:
             log.warning("table %s: message edit failed: %s", table_id, exc)
             return
         self.rendered[table_id] = key
+        self.shown[table_id] = shown
 
     async def _table_files(self, table: Any) -> list[discord.File]:
         fn = _render_fn("table_image") if self.images else None
         if fn is None or table.state is None:
             return []
         names = [s.name for s in table.seats]
-        data = await asyncio.to_thread(fn, table.game, table.state.view(None), names)
+        data = await self._image((table.id, None), fn, table.game, table.state.view(None), names)
         return [_file(data, f"table-{table.id}.png")] if data is not None else []
+
+    async def _image(self, slot: tuple[int, int | None], fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` in a thread, unless this slot last rendered the very same arguments."""
+        key = json.dumps(args, sort_keys=True, default=str)
+        done = self.images_done.get(slot)
+        if done is not None and done[0] == key:
+            return done[1]
+        data = await asyncio.to_thread(fn, *args)
+        if isinstance(data, (bytes, bytearray)):
+            self.images_done[slot] = (key, data)
+        return data
 
     # ------------------------------------------------------------------ DMs
 
@@ -183,21 +213,21 @@ class Presenter:
             self.seen[(table.id, seat)] = now
             if before is not None and before[0] == now[0] and (before[1] or not now[1]):
                 continue
-            self._queue_dm(table, seat, info.user_id, view)
+            self._queue_dm(table.id, DmJob(seat, info.user_id))
 
-    def _queue_dm(self, table: Any, seat: int, user_id: int, view: dict[str, Any]) -> None:
-        from bot.views.handlers import place_names
-
-        guild, channel = place_names(self.bot, table)
-        embed = hand_embed(table, seat, guild, channel)
-        job = DmJob(user_id, embed, moves_view(table, seat), table.game, view)
-        self.dm_jobs.setdefault(table.id, deque()).append(job)
-        if table.id not in self.dm_workers:
-            self.dm_workers[table.id] = asyncio.get_running_loop().create_task(self._dm_worker(table.id))
+    def _queue_dm(self, table_id: int, job: DmJob) -> None:
+        """Queue a DM for a seat unless one for it is already waiting (it will show the latest state)."""
+        jobs = self.dm_jobs.setdefault(table_id, deque())
+        if any(j.seat == job.seat and j.user_id == job.user_id for j in jobs):
+            return
+        jobs.append(job)
+        if table_id not in self.dm_workers:
+            self.dm_workers[table_id] = asyncio.get_running_loop().create_task(self._dm_worker(table_id))
 
     async def _dm_worker(self, table_id: int) -> None:
         jobs = self.dm_jobs[table_id]
         try:
+            await asyncio.sleep(0)  # let the interaction being answered go first
             while jobs:
                 job = jobs.popleft()
                 try:
@@ -216,21 +246,31 @@ class Presenter:
             self.dm_channels[user_id] = channel_id = channel.id
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
+    def _dm_content(self, table: Any, job: DmJob) -> tuple[discord.Embed, discord.ui.View | None]:
+        from bot.views.handlers import place_names
+
+        guild, channel = place_names(self.bot, table)
+        return hand_embed(table, job.seat, guild, channel), moves_view(table, job.seat)
+
     async def _send_dm(self, table_id: int, job: DmJob) -> None:
         if (table_id, job.user_id) in self.dm_closed:
             return
+        table = await maybe(self.bot.tables.get(table_id))
+        if table is None or table.state is None or table.seat_of(job.user_id) != job.seat:
+            return
+        embed, view = self._dm_content(table, job)
         files: list[discord.File] = []
         fn = _render_fn("hand_image") if self.images else None
         if fn is not None:
-            data = await asyncio.to_thread(fn, job.game, job.hand_view)
+            data = await self._image((table_id, job.seat), fn, table.game, table.state.view(job.seat))
             if data is not None:
                 files.append(_file(data, "hand.png"))
-                job.embed.set_image(url="attachment://hand.png")
+                embed.set_image(url="attachment://hand.png")
         try:
             dm = await self._dm_channel(job.user_id)
-            kwargs: dict[str, Any] = {"embed": job.embed, "files": files}
-            if job.view is not None:
-                kwargs["view"] = job.view
+            kwargs: dict[str, Any] = {"embed": embed, "files": files}
+            if view is not None:
+                kwargs["view"] = view
             await dm.send(**kwargs)
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:

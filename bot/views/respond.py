@@ -7,6 +7,7 @@ seconds; the reply helpers then use the follow-up / original-response endpoints 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 from collections.abc import Awaitable
 from typing import Any, TypeVar
@@ -24,18 +25,35 @@ async def maybe(value: Any) -> Any:
 
 async def run_soon(interaction: discord.Interaction, work: Awaitable[T], *, update: bool = False,
                    ephemeral: bool = True) -> T:
-    """Await ``work``; if it takes longer than ``DEFER_AFTER`` s, defer the interaction first.
+    """Await ``work``; if it takes longer than ``DEFER_AFTER`` s, defer the interaction meanwhile.
 
-    ``update`` defers as a message update (component clicks that edit their message).
+    ``work`` runs in the caller's task, so the caller answers in the very loop step the outcome
+    is known. ``update`` defers as a message update (component clicks that edit their message).
     """
-    task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
-    if not done and not interaction.response.is_done():
-        if update:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-    return await task
+    loop = asyncio.get_running_loop()
+    deferring: list[asyncio.Task[None]] = []
+
+    def defer() -> None:
+        if not interaction.response.is_done():
+            deferring.append(loop.create_task(_defer(interaction, update, ephemeral)))
+
+    timer = loop.call_later(DEFER_AFTER, defer)
+    try:
+        return await work
+    finally:
+        timer.cancel()
+        if deferring:  # the replies that follow need the defer to be acknowledged first
+            with contextlib.suppress(discord.HTTPException):
+                await deferring[0]
+
+
+async def _defer(interaction: discord.Interaction, update: bool, ephemeral: bool) -> None:
+    if interaction.response.is_done():
+        return
+    if update:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
 
 
 async def send(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = True,
