@@ -183,7 +183,7 @@ class MariasState:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        return legal
+        return list(legal)  # the caller's own list: mutating it never touches the cache
 
     def _compute_legal(self) -> list[Action]:
         phase = self.phase

@@ -114,7 +114,7 @@ class MusState:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        return legal
+        return list(legal)  # the caller's own list: mutating it never touches the cache
 
     def _compute_legal(self) -> list[Action]:
         phase = self.phase
