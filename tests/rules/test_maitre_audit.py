@@ -13,7 +13,6 @@ import pytest
 
 from bot.rules import GAMES, IllegalMove
 from bot.rules.maitre.scoring import ranking, rh, score_manche, split_pot
-from bot.rules.maitre.tables import CODES
 from tests.rules import harness
 from tests.rules.test_maitre import discard, events_of, play, plays_of, stacked, start, table, timeout_step
 
@@ -237,7 +236,7 @@ def test_seed_chute_last_card_wins():
 def test_seed_card_value_table():
     hearts = [r + "H" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")]
     diamonds = [c[:-1] + "D" for c in hearts]
-    for i, (h, d) in enumerate(zip(hearts, diamonds)):
+    for i, (h, d) in enumerate(zip(hearts, diamonds, strict=True)):
         res = score_manche(3, 0, 50, "AD" if d != "AD" else "2D", "AH" if h != "AH" else "2H",
                            [[h], [d], ["KS", "QC", "X1", "X2"]], None, [], [])
         assert res["trick_points"] == [i + 1, -(i + 1), 0], (h, d)
@@ -311,7 +310,8 @@ def test_valeur_muet_and_strictly_higher_than_latest():
     play(state, 0, "10S")
     # S1: must beat 10 (the latest card), not clubs: J♥ Q♥ K♥ J♦; 10♦ 10♥ equal, J♣ muet
     assert "10D" in state.view(1)["hand"] and "10H" in state.view(1)["hand"]
-    assert [a for a in state.legal_actions(1) if a["type"] == "play"] == [P(c) for c in ("JH", "QH", "KH", "JD")]
+    plays = [a for a in state.legal_actions(1) if a["type"] == "play"]
+    assert plays == [P(c) for c in ("JH", "QH", "KH", "JD")]
     evs = play(state, 1, "JD")                              # 9-10-J: a run of the last three
     won = events_of(evs, "trick_won")[0]
     assert won["seat"] == 1 and won["cards"] == ["3C", "9H", "10S", "JD"] and won["mode"] == "valeur"
@@ -627,7 +627,7 @@ def test_clone_shares_no_mutable_structure():
                  "tricks_won"):
         assert getattr(c, name) is not getattr(state, name), name
     for name in ("hands", "discards", "won"):
-        for a, b in zip(getattr(c, name), getattr(state, name)):
+        for a, b in zip(getattr(c, name), getattr(state, name), strict=True):
             assert a is not b
     before = harness.snapshot(state, 3)
     run(c, [(0, D("AS")), (1, TAKE)])
