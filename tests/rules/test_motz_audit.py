@@ -112,7 +112,7 @@ def _order(trump: str) -> dict[str, list[str]]:
 def test_ranking_table_and_effective_suits(trump):
     order = _order(trump)
     assert sorted(c for cs in order.values() for c in cs) == sorted(DECK_32)
-    for suit, cs in order.items():
+    for cs in order.values():
         for i, hi in enumerate(cs):
             for lo in cs[i + 1:]:
                 assert trick_winner([(0, lo), (1, hi)], trump) == (1, hi)
@@ -520,9 +520,10 @@ def test_timeout_lowest_legal_card_more_cases(hand, expected):
 
 def test_hostile_input_only_raises_illegal_move_and_changes_nothing():
     st = new(4, 0)
-    hostile_actions = [{"type": {}}, {"type": []}, {"type": "play", "card": ["AS"]}, {"type": "play", "card": {}},
-                       {"type": "pass", 1: 2}, {"type": "stand", "type2": "x"}, {"TYPE": "pass"},
-                       {"type": "pass "}, {"type": b"pass"}, ("type", "pass"), {"type": "take_muet", "x": None}]
+    hostile_actions = [{"type": {}}, {"type": []}, {"type": "play", "card": ["AS"]},
+                       {"type": "play", "card": {}}, {"type": "pass", 1: 2}, {"type": "stand", "type2": "x"},
+                       {"TYPE": "pass"}, {"type": "pass "}, {"type": b"pass"}, ("type", "pass"),
+                       {"type": "take_muet", "x": None}]
     for a in hostile_actions:
         harness.assert_refused(st, 4, 1, a)
     for seat in (float("nan"), "1", [1], {}, None, True, 1.0, 10**20, -3):
