@@ -51,6 +51,7 @@ async def serve_bot(port: int, db_path: str, edit_interval: float, images: bool,
 
     discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/")
+    inside = instrument_bot()
     run = TapisRun(None, Path(db_path), edit_interval=edit_interval, images=images)  # type: ignore[arg-type]
     await run.start()
     print("ready", flush=True)
@@ -65,11 +66,61 @@ async def serve_bot(port: int, db_path: str, edit_interval: float, images: bool,
         elif line == "stop" and profiler is not None:
             profiler.disable()
             profiler.dump_stats(profile)
-        print(json.dumps({"cpu": time.process_time()}), flush=True)
+        if line == "start":
+            inside.clear()
+        print(json.dumps({"cpu": time.process_time(), "inside": [t for i, t in inside.items() if t and i > 0],
+                          "commits": [t for i, t in inside.items() if i < 0]}), flush=True)
     await run.bot.close()  # type: ignore[union-attr]
     await run.tables.close()
     if run.db is not None:
         await run.db.close()
+
+
+def instrument_bot() -> dict[int, float]:
+    """Time, inside the bot, each interaction from its gateway frame to its callback request.
+
+    Returns ``{interaction id: seconds}`` (0 until answered), filled as the bot runs.
+    """
+    from discord.gateway import DiscordWebSocket
+    from discord.state import ConnectionState
+    from discord.webhook.async_ import AsyncWebhookAdapter
+
+    frame_at = [0.0]
+    received: dict[int, float] = {}
+    inside: dict[int, float] = {}
+    on_frame, on_parse = DiscordWebSocket.received_message, ConnectionState.parse_interaction_create
+    on_callback = AsyncWebhookAdapter.create_interaction_response
+
+    async def received_message(self: Any, msg: Any, /) -> None:
+        frame_at[0] = time.perf_counter()
+        await on_frame(self, msg)
+
+    def parse_interaction_create(self: Any, data: Any) -> None:
+        received[int(data["id"])] = frame_at[0]
+        inside[int(data["id"])] = 0.0
+        on_parse(self, data)
+
+    def create_interaction_response(self: Any, interaction_id: int, *args: Any, **kwargs: Any) -> Any:
+        if interaction_id in received:
+            inside[interaction_id] = time.perf_counter() - received.pop(interaction_id)
+        return on_callback(self, interaction_id, *args, **kwargs)
+
+    from bot.store.db import Database
+
+    transaction = Database.transaction
+
+    async def timed_transaction(self: Any, *args: Any, **kwargs: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return await transaction(self, *args, **kwargs)
+        finally:
+            inside[-len(inside) - 1] = time.perf_counter() - t0  # negative keys: commits
+
+    Database.transaction = timed_transaction  # type: ignore[method-assign]
+    DiscordWebSocket.received_message = received_message  # type: ignore[method-assign]
+    ConnectionState.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
+    AsyncWebhookAdapter.create_interaction_response = create_interaction_response  # type: ignore
+    return inside
 
 
 class BotProcess:
@@ -96,12 +147,12 @@ class BotProcess:
         assert self.proc.stdout is not None
         return (await self.proc.stdout.readline()).decode().strip()
 
-    async def cpu(self, command: str = "mark") -> float:
-        """Send a command line; return the bot's CPU seconds so far."""
+    async def ask(self, command: str = "mark") -> dict[str, Any]:
+        """Send a command line; return the bot's CPU seconds so far and its inside timings."""
         assert self.proc.stdin is not None
         self.proc.stdin.write(f"{command}\n".encode())
         await self.proc.stdin.drain()
-        return float(json.loads(await asyncio.wait_for(self.readline(), 30))["cpu"])
+        return json.loads(await asyncio.wait_for(self.readline(), 30))
 
     async def stop(self) -> None:
         if self.proc.returncode is None and self.proc.stdin is not None:
@@ -166,7 +217,7 @@ async def player_loop(stub: DiscordStub, bt: BenchTable, rng: random.Random, sto
     loop = asyncio.get_running_loop()
     last_move = loop.time()
     while loop.time() < stop_at:
-        await asyncio.sleep(rng.uniform(0, 2 * think))
+        await asyncio.sleep(min(rng.uniform(0, 2 * think), max(0.0, stop_at - loop.time())))
         if loop.time() >= stop_at:
             return
         found = next_move(stub, bt)
@@ -221,6 +272,8 @@ class Phase:
     bench_cpu: float = 0.0
     bot_cpu: float = 0.0
     load: tuple[float, float] = (0.0, 0.0)  # 1-min load average at start and end
+    inside: list[float] = field(default_factory=list)  # bot-side: gateway frame -> callback request
+    commits: list[float] = field(default_factory=list)  # bot-side: one awaited SQLite transaction
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -253,13 +306,14 @@ async def play(stub: DiscordStub, bot: BotProcess, tables: list[BenchTable],
     await asyncio.sleep(1.0)  # let the start-of-game DMs and edits drain
     first_call = len(stub.calls)
     phase = Phase(load=(os.getloadavg()[0], 0.0))
-    bot_cpu0 = await bot.cpu("start")
+    bot_cpu0 = (await bot.ask("start"))["cpu"]
     t1, cpu1 = time.perf_counter(), time.process_time()
     stop_at = asyncio.get_running_loop().time() + args.duration
     await asyncio.gather(*(player_loop(stub, bt, random.Random(rng.random()), stop_at, args.think, samples)
                            for bt in tables))
     phase.wall, phase.bench_cpu = time.perf_counter() - t1, time.process_time() - cpu1
-    phase.bot_cpu = await bot.cpu("stop") - bot_cpu0
+    answer = await bot.ask("stop")
+    phase.bot_cpu, phase.inside, phase.commits = answer["cpu"] - bot_cpu0, answer["inside"], answer["commits"]
     phase.load = (phase.load[0], os.getloadavg()[0])
     calls = collections.Counter(f"{c.method} {c.route}" for c in stub.calls[first_call:])
     return samples, phase, calls
@@ -292,6 +346,13 @@ def report(args: argparse.Namespace, seats: int, setup_s: float, setup: list[Int
         print(f"latency INTERACTION_CREATE sent -> callback received: p50 {pct(lat, .5):.1f} ms, "
               f"p95 {pct(lat, .95):.1f} ms, p99 {pct(lat, .99):.1f} ms, max {max(lat) * 1000:.1f} ms, "
               f"mean {statistics.mean(lat) * 1000:.1f} ms")
+        for kind, group in (("moves", [s.latency for s in samples if s.type == 3 and s.answered_at]),
+                            ("/hand", [s.latency for s in samples if s.type == 2 and s.answered_at]),
+                            ("inside the bot (frame read -> callback sent)", phase.inside),
+                            ("of which awaiting a SQLite commit", phase.commits)):
+            if group:
+                print(f"  {kind}: {len(group)}, p50 {pct(group, .5):.1f} ms, p95 {pct(group, .95):.1f} ms, "
+                      f"p99 {pct(group, .99):.1f} ms")
     print(f"CPU during play: bot {phase.bot_cpu / phase.wall:.0%} of a core, stand-in+players "
           f"{phase.bench_cpu / phase.wall:.0%}; load average (1 min) {phase.load[0]:.1f} -> "
           f"{phase.load[1]:.1f} on {os.cpu_count()} cores")

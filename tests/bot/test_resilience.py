@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+import threading
+
+from discord.gateway import KeepAliveHandler
 
 from bot.store import tables as store
 from tests.bot.test_session import open_table
@@ -73,3 +76,12 @@ async def test_closed_dms_and_rate_limits(stub: DiscordStub, tapis: TapisRun, pl
     assert table.status == "finished"
     assert await tapis.ledger.accounts_total() == 0
     assert not stub.dms(carol)
+
+
+async def test_kill_stops_the_heartbeat_thread(stub: DiscordStub, tapis: TapisRun) -> None:
+    """A crash-style kill leaves no gateway keep-alive thread to beat on a closed loop later."""
+    await tapis.kill()
+    beating = [t for t in threading.enumerate() if isinstance(t, KeepAliveHandler)]
+    for thread in beating:
+        thread.join(timeout=2)
+    assert not [t for t in beating if t.is_alive()]

@@ -32,10 +32,20 @@ async def kill(client: discord.Client, task: asyncio.Task[None]) -> None:
         await task
     ws = client.ws
     if ws is not None:
+        stop_keep_alive(ws)
         with contextlib.suppress(Exception):
             await ws.socket.close()
     with contextlib.suppress(Exception):
         await client.http.close()
+
+
+def stop_keep_alive(ws: discord.gateway.DiscordWebSocket) -> None:
+    """Stop the gateway's heartbeat thread: left running, it outlives the test's event loop and
+    fails ("Event loop is closed") when its next beat is due, in whatever test runs then."""
+    keep_alive = getattr(ws, "_keep_alive", None)
+    if keep_alive is not None:
+        keep_alive.stop()
+        ws._keep_alive = None
 
 
 class ErrorLog(logging.Handler):
