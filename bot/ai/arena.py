@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.ai.policy import Policy
+from bot.ai.policy import Policy, decide
 from bot.ai.registry import policy_for
 from bot.rules import GAMES
 
@@ -65,7 +65,7 @@ def play_session(
         legal = state.legal_actions(seat)
         who = assignment[seat]
         t0 = clock() if timed else 0.0
-        action = policies[who].choose(view, legal, rng)
+        action = decide(policies[who], view, legal, rng, state)
         if timed:
             out.times[who].append(clock() - t0)
         state.apply(seat, action)

@@ -32,3 +32,19 @@ class RandomPolicy:
 
     def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
         return legal[rng.randrange(len(legal))]
+
+
+def searches(policy: Any) -> bool:
+    """True for a policy that searches over determinizations of the real state (``"strong"``)."""
+    return bool(getattr(policy, "searches", False))
+
+
+def decide(policy: Any, view: View, legal: list[Action], rng: random.Random, state: Any = None) -> Action:
+    """Ask ``policy`` for a move; a searching policy also gets the state to determinize from.
+
+    The state is only cloned and redealt by the search (every card hidden from the seat is
+    reshuffled), so the policy still learns nothing a human in that seat could not know.
+    """
+    if state is not None and searches(policy):
+        return policy.choose(view, legal, rng, state=state)
+    return policy.choose(view, legal, rng)

@@ -1,8 +1,9 @@
 """Which policy plays which game at which level.
 
 Levels: ``"first"`` (first legal action), ``"random"``, ``"easy"`` (rule-based, per game) and
-``"strong"``, which falls back to ``"easy"`` until a stronger level exists. Integer levels are
-kept for the table service's stored seats: 0 = first legal, 1 and above = random.
+``"strong"`` (ISMCTS, ``bot.ai.strong``: it searches when given the real state through
+``bot.ai.policy.decide``, and plays like easy without it). Integer levels are kept for the
+table service's stored seats: 0 = first legal, 1 and above = random.
 """
 
 from __future__ import annotations
@@ -24,9 +25,6 @@ EASY_MODULES = {
     "maitre": "bot.ai.easy.maitre",
 }
 
-_FALLBACK = {"strong": "easy"}
-
-
 def normalize_level(level: str | int) -> str:
     """A level name from a name or a legacy integer level; ``ValueError`` if unknown."""
     if isinstance(level, bool):
@@ -42,11 +40,9 @@ def normalize_level(level: str | int) -> str:
 def policy_for(game_name: str, level: str | int = "easy") -> Policy:
     """The policy playing ``game_name`` at ``level`` (policies are stateless and shared).
 
-    ``"strong"`` is served by ``"easy"`` for now. An unknown level, or a game without an AI of
-    that level, raises ``ValueError``.
+    An unknown level, or a game without an AI of that level, raises ``ValueError``.
     """
-    name = normalize_level(level)
-    return _policy(game_name, _FALLBACK.get(name, name))
+    return _policy(game_name, normalize_level(level))
 
 
 @cache
@@ -55,6 +51,12 @@ def _policy(game_name: str, name: str) -> Policy:
         return FirstLegalPolicy()
     if name == "random":
         return RandomPolicy()
+    if name == "strong":
+        if game_name not in EASY_MODULES:
+            raise ValueError(f"no strong AI for game {game_name!r}")
+        from bot.ai.strong import strong_policy
+
+        return strong_policy(game_name)
     module = EASY_MODULES.get(game_name)
     if module is None or importlib.util.find_spec(module) is None:
         raise ValueError(f"no {name} AI for game {game_name!r}")

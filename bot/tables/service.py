@@ -33,6 +33,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.ai import normalize_level, policy_for
+from bot.ai.policy import decide, searches
 from bot.config import Config
 from bot.rules import GAMES
 from bot.rules.base import Event, Game, IllegalMove
@@ -543,7 +544,7 @@ class TableService:
                 seat = table.autoplay_seat()
                 if seat is None:
                     return
-                action = self._ai_choice(table, seat)
+                action = await self._ai_choice(table, seat)
                 try:
                     events = await self._commit_action(table, seat, action, "ai")
                 except TableError as exc:
@@ -553,7 +554,12 @@ class TableService:
                     events = await self._commit_action(table, seat, table.state.timeout_action(seat), "ai")
             await self._notify(table, events)
 
-    def _ai_choice(self, table: Table, seat: int) -> dict[str, Any]:
+    async def _ai_choice(self, table: Table, seat: int) -> dict[str, Any]:
+        """The AI's move for ``seat`` (called under the table's lock).
+
+        A searching policy (level "strong") gets a clone of the state and runs in a worker
+        thread with its time budget, so the event loop keeps serving other tables.
+        """
         assert table.state is not None
         state = table.state
         rng = random.Random(f"{table.seed}:{table.version}:{seat}")
@@ -562,7 +568,10 @@ class TableService:
                 policy = policy_for(table.game, table.seats[seat].level)
             except ValueError:  # no AI of that level for this game (yet)
                 policy = policy_for(table.game, "random")
-            return policy.choose(state.view(seat), state.legal_actions(seat), rng)
+            view, legal = state.view(seat), state.legal_actions(seat)
+            if searches(policy) and len(legal) > 1:
+                return await asyncio.to_thread(decide, policy, view, legal, rng, state.clone())
+            return decide(policy, view, legal, rng)
         except Exception:
             log.exception("table %s: AI policy failed; playing the timeout move", table.id)
             return state.timeout_action(seat)

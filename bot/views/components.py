@@ -52,12 +52,13 @@ def button(table_id: int, version: int, verb: str, label: str, style: discord.Bu
 
 
 def lobby_view(table: Any) -> discord.ui.View:
-    """Join / Leave / Add AI / Start."""
+    """Join / Leave / Add AI / Add strong AI / Start."""
     t, v = table.id, table.version
     return _view([
         button(t, v, "join", "Join", discord.ButtonStyle.success),
         button(t, v, "leave", "Leave", discord.ButtonStyle.secondary),
         button(t, v, "ai", "Add AI", discord.ButtonStyle.secondary),
+        button(t, v, "ai", "Add strong AI", discord.ButtonStyle.secondary, arg="strong"),
         button(t, v, "start", "Start", discord.ButtonStyle.primary),
     ])
 

@@ -76,8 +76,9 @@ async def _handle(interaction: discord.Interaction, custom_id: str, values: list
                 "You left: the AI plays your seat to the end and your final stack comes back to you.")
         await send(interaction, text)
     elif cid.verb == "ai":
-        await run_soon(interaction, service.add_ai(table.id, user.id))
-        await send(interaction, "An AI player sits down.")
+        level = "strong" if cid.arg == "strong" else "easy"
+        await run_soon(interaction, service.add_ai(table.id, user.id, level))
+        await send(interaction, f"An AI player ({level}) sits down.")
     elif cid.verb == "start":
         await run_soon(interaction, service.start(table.id, user.id))
         await send(interaction, f"Table #{table.id} starts: your hand comes by DM (or use **My hand**).")

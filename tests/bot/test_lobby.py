@@ -31,3 +31,18 @@ async def test_new_join_start_dm(stub: DiscordStub, tapis: TapisRun, players: li
         dms = stub.dms(user)
         assert dms, f"{user.name} got no DM"
         assert "Casino" in dms[0].text and "#general" in dms[0].text
+
+
+async def test_add_strong_ai_button(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    alice, bob = players[:2]
+    await stub.slash("table new", alice, stub.channel, game="motz", players=3)
+    await tapis.settle()
+    [lobby] = stub.messages(stub.channel)
+    refused = await stub.click(lobby, bob, "Add strong AI")
+    assert refused.ephemeral and "host" in refused.text.lower()
+    added = await stub.click(lobby, alice, "Add strong AI")
+    assert added.ephemeral and "(strong)" in added.text
+    await stub.click(lobby, alice, "Add AI")
+    await tapis.settle()
+    [table] = await tapis.tables.tables_in_channel(stub.channel.id)
+    assert [(s.ai, s.level) for s in table.seats[1:]] == [(True, "strong"), (True, "easy")]

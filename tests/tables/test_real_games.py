@@ -46,3 +46,38 @@ async def test_full_session_with_ai_pays_out_and_replays(name, tmp_path, clock, 
         assert tuple(stat) == (1, stacks[0] - t.buy_in)
     finally:
         await h.close()
+
+
+async def test_strong_ai_seats_search_off_the_event_loop(tmp_path, clock, config, monkeypatch):
+    """A strong AI seat searches (with the state, in a worker thread) and its moves are logged."""
+    import threading
+
+    import bot.ai.strong.policy as strong
+
+    searched: list[str] = []
+    real_search = strong.search
+
+    def counting_search(*args, **kwargs):
+        searched.append(threading.current_thread().name)
+        kwargs["budget_ms"] = 5.0
+        return real_search(*args, **kwargs)
+
+    monkeypatch.setattr(strong, "search", counting_search)
+    cfg = dataclasses.replace(config, starting_grant=100_000)
+    h = await Harness(str(tmp_path / "strong.db"), clock, cfg, dict(GAMES)).open()
+    try:
+        t = await h.svc.create(G, CH, HOST, "Ann", "marias", {})
+        await h.svc.add_ai(t.id, HOST, "strong")
+        await h.svc.add_ai(t.id, HOST, "strong")
+        assert [s.level for s in t.seats[1:]] == ["strong", "strong"]
+        await h.svc.start(t.id, HOST)
+        await h.svc.leave(t.id, HOST)
+        await h.idle()  # every seat is AI: the session plays to its end
+        assert searched, "the strong seats never searched"
+        assert threading.main_thread().name not in searched
+        assert t.status == "finished" and await h.total() == 0
+        log = await h.db.run(load_actions, t.id)
+        again = rebuild(GAMES["marias"], 3, t.options, t.seed, log)
+        assert json.dumps(again.view(None), sort_keys=True) == json.dumps(t.state.view(None), sort_keys=True)
+    finally:
+        await h.close()

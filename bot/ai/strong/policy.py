@@ -33,6 +33,9 @@ DEFAULT_MAX_ITERATIONS = 20_000
 class StrongPolicy:
     """ISMCTS player for one game (see the module docstring for the ``state`` argument)."""
 
+    #: Callers pass the real state (``bot.ai.policy.decide``) so the search can determinize it.
+    searches = True
+
     def __init__(
         self,
         game: str,
