@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from bot.ai.policy import decide
 from bot.ai.registry import LEVELS, policy_for
 from bot.rules import GAMES
 from bot.rules.base import Game
@@ -146,7 +147,7 @@ class TerminalGame:
                 self.show_table(view)
                 action = self.ask(legal)
             else:
-                action = self.policy.choose(view, legal, self.rng)
+                action = decide(self.policy, view, legal, self.rng, self.state)
             self.narrate(self.state.apply(seat, action))
             steps += 1
         self.show_results()
