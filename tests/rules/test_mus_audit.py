@@ -15,55 +15,24 @@ import random
 
 import pytest
 
-from bot.rules import GAMES, IllegalMove
+from bot.rules import IllegalMove
 from bot.rules.cards import DECK_ES_40
 from tests.rules import harness
-
-GAME = GAMES["mus"]
-
-
-def A(kind: str, **kw) -> dict:
-    return {"type": kind, **kw}
-
-
-PASO, QUIERO, NOQ, ORDAGO = A("paso"), A("quiero"), A("no_quiero"), A("ordago")
-MUS, NOMUS = A("mus"), A("no_mus")
-
-
-def env(n: int) -> dict:
-    return A("envido", amount=n)
-
-
-def stacked(dealer: int, hands: dict[int, str], stock: str = "") -> list[str]:
-    """A deck giving each seat its 4 cards (dealt one at a time from the mano), then ``stock``."""
-    deck: list[str | None] = [None] * 40
-    for seat, cards in hands.items():
-        j = (seat - dealer - 1) % 4
-        for r, c in enumerate(cards.split()):
-            deck[4 * r + j] = c
-    used = {c for c in deck if c}
-    top = stock.split()
-    rest = top + [c for c in DECK_ES_40 if c not in used and c not in top]
-    out = [c if c else rest.pop(0) for c in deck[:16]] + rest
-    assert sorted(out) == sorted(DECK_ES_40)
-    return out
-
-
-def new(decks=None, dealer=0, seed=1, **opts):
-    o = GAME.validate_options({"dealer": dealer, "decks": decks, **opts})
-    return GAME.new_table(seats=4, options=o, seed=seed)
-
-
-def act(state, *moves) -> list[dict]:
-    events: list[dict] = []
-    for m in moves:
-        if isinstance(m, tuple):
-            seat, action = m
-            assert state.to_act() == (seat,), (state.to_act(), seat, action)
-        else:
-            seat, action = state.to_act()[0], m
-        events += state.apply(seat, action)
-    return events
+from tests.rules.test_mus import (  # the shared deal-building helpers
+    GAME,
+    MUS,
+    NOMUS,
+    NOQ,
+    ORDAGO,
+    PASO,
+    QUIERO,
+    A,
+    act,
+    env,
+    new,
+    of,
+    stacked,
+)
 
 
 def pass_lance(state) -> list[dict]:
@@ -73,9 +42,6 @@ def pass_lance(state) -> list[dict]:
         events += act(state, PASO)
     return events
 
-
-def of(events, kind):
-    return [e for e in events if e["type"] == kind]
 
 
 # =============================================================== reference from the spec
