@@ -31,6 +31,11 @@ class GameSpec:
     prune: Callable[[list[Action]], list[Action]] | None = None
     rollout_easy: bool = False  # rollouts played by the easy policy instead of uniformly at random
     model_opponents: bool = False  # other seats play the easy policy inside the tree (see ismcts)
+    #: Easy prior: play the easy policy's move unless the searched move's mean reward beats it by
+    #: this many standard errors (None: always play the search's choice).
+    prior_z: float | None = None
+    #: ``search_when(view, legal)`` False: play the easy move without searching (None: always search).
+    search_when: Callable[[dict, list[Action]], bool] | None = None
 
 
 # ---------------------------------------------------------------------------- Mus
@@ -76,7 +81,10 @@ def _stacks(s: State) -> list[float]:
 
 
 def _maitre_values(s: State) -> list[float]:
-    """Session points, a strike counting as 40 points lost."""
+    """Session points, a strike counting as 40 points lost when a second one can eliminate
+    (``tours`` ≥ 2; with one tour each seat is Maître once, so a strike costs nothing)."""
+    if s.tours < 2:
+        return list(s.points)
     return [p - 40 * k for p, k in zip(s.points, s.strikes, strict=True)]
 
 
@@ -102,7 +110,7 @@ SPECS: dict[str, GameSpec] = {
     "maitre": GameSpec("maitre", lambda s: s.manche, _maitre_values, lambda s: 40.0, relative=True),
     "motz": GameSpec(
         "motz", lambda s: s.deals_played, _motz_values, lambda s: 10.0 * s.ante, rollout_easy=True,
-        model_opponents=True,
+        model_opponents=True, prior_z=1.0,
     ),
 }
 

@@ -43,12 +43,13 @@ def action_key(action: Action) -> tuple:
 class Node:
     """Statistics of one action edge: visits, total reward, times available; its children."""
 
-    __slots__ = ("children", "visits", "total", "avail")
+    __slots__ = ("children", "visits", "total", "sq", "avail")
 
     def __init__(self) -> None:
         self.children: dict[tuple, Node] = {}
         self.visits = 0
         self.total = 0.0
+        self.sq = 0.0  # sum of squared rewards (root statistics: the easy-prior test in policy)
         self.avail = 1
 
 
@@ -61,6 +62,7 @@ class SearchResult:
     seconds: float
     visits: dict[tuple, int]
     means: dict[tuple, float]
+    variances: dict[tuple, float] | None = None
 
 
 def search(
@@ -181,12 +183,17 @@ def search(
             explore = exploration * max(hi - lo, 1e-3)
         for ch, actor in path:
             ch.visits += 1
-            ch.total += gain[actor]
+            g = gain[actor]
+            ch.total += g
+            ch.sq += g * g
     visits = {k: ch.visits for k, ch in root.children.items() if k in root_keys}
     means = {k: ch.total / ch.visits for k, ch in root.children.items() if k in root_keys and ch.visits}
+    variances = {
+        k: max(0.0, ch.sq / ch.visits - means[k] ** 2) for k, ch in root.children.items() if k in means
+    }
     if visits:
         best_key = max(visits, key=lambda k: (visits[k], means.get(k, 0.0)))
         action = root_keys[best_key]
     else:
         action = legal[0]
-    return SearchResult(action, it, clock() - t0, visits, means)
+    return SearchResult(action, it, clock() - t0, visits, means, variances)

@@ -19,6 +19,7 @@ diagnostics only.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -58,6 +59,12 @@ class StrongPolicy:
             return legal[0]
         if state is None:
             return self.fallback.choose(view, legal, rng)
+        spec = self.spec
+        if spec.search_when is not None and not spec.search_when(view, legal):
+            return self.fallback.choose(view, legal, rng)
+        easy = None
+        if spec.prior_z is not None:
+            easy = self.fallback.choose(view, legal, random.Random(rng.getrandbits(64)))
         seat = view["to_act"][0] if view.get("to_act") else state.to_act()[0]
         result = search(
             self.game, self.spec, state, seat, random.Random(rng.getrandbits(64)),
@@ -66,10 +73,24 @@ class StrongPolicy:
         )
         self.last = result
         key = action_key(result.action)
+        if easy is not None:
+            key = _with_prior(result, key, action_key(easy), spec.prior_z)
         for a in legal:
             if action_key(a) == key:
                 return a
         return legal[0]
+
+
+def _with_prior(result: SearchResult, best: tuple, easy: tuple, z: float) -> tuple:
+    """``best`` if its mean reward beats the easy move's by ``z`` standard errors, else ``easy``."""
+    if best == easy or easy not in result.means:
+        return best
+    var = result.variances or {}
+    nb, ne = result.visits.get(best, 0), result.visits.get(easy, 0)
+    if not nb or not ne:
+        return easy
+    se = math.sqrt(var.get(best, 0.0) / nb + var.get(easy, 0.0) / ne)
+    return best if result.means[best] - result.means[easy] > z * se else easy
 
 
 def strong_policy(game_name: str, budget_ms: float = DEFAULT_BUDGET_MS) -> StrongPolicy:

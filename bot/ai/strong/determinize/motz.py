@@ -15,6 +15,22 @@ from bot.ai.strong.determinize.common import fresh_seed
 from bot.rules.cards import DECK_32
 from bot.rules.motz import HAND_ORDER, MotzState
 
+SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
+#: Redeals tried to meet the declarations' constraints before accepting an unconstrained deal.
+MAX_TRIES = 40
+
+
+def _good_stand(hand: list[str], trump: str) -> bool:
+    """A hand a sensible player stands with: two trumps (second jack included) or a trump-colour jack."""
+    second = "J" + SAME_COLOUR[trump]
+    trumps = 0
+    for c in hand:
+        if c[-1] == trump or c == second:
+            if c[:-1] == "J":
+                return True
+            trumps += 1
+    return trumps >= 2
+
 
 def unseen_cards(state: MotzState, seat: int) -> list[str]:
     """The cards ``seat`` has not seen, in canonical order."""
@@ -33,11 +49,21 @@ def determinize(state: MotzState, seat: int, rng: random.Random) -> MotzState:
     c._legal = None
     if state.is_over():
         return c
-    pool = unseen_cards(state, seat)
-    rng.shuffle(pool)
-    for s in range(state.n):
-        if s == seat:
-            continue
+    base = unseen_cards(state, seat)
+    trump = state.trump
+    # Public inference: a seat that stood (and has not played yet) holds a standing hand.
+    standers = [
+        s for s in range(state.n)
+        if s != seat and state.decl[s] == "stand" and len(state.hands[s]) == 3 and trump is not None
+    ]
+    for _ in range(MAX_TRIES if standers else 1):
+        pool = base[:]
+        rng.shuffle(pool)
+        if all(_good_stand(pool[i * 3:i * 3 + 3], trump) for i in range(len(standers))):
+            break
+    # the constrained seats take the first cards of the pool, the rest follow in seat order
+    order = standers + [s for s in range(state.n) if s != seat and s not in standers]
+    for s in order:
         k = len(state.hands[s])
         c.hands[s] = sorted(pool[:k], key=HAND_ORDER.__getitem__)
         del pool[:k]
