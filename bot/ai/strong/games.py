@@ -97,7 +97,7 @@ def _motz_values(s: State) -> list[float]:
 SPECS: dict[str, GameSpec] = {
     "mus": GameSpec(
         "mus", lambda s: s.k, _mus_values, lambda s: 10.0, prune=_mus_prune, rollout_easy=True,
-        model_opponents=True,
+        model_opponents=True, prior_z=1.0,
     ),
     "michigan": GameSpec(
         "michigan", lambda s: s.deals_played, _michigan_values, lambda s: 15.0 * s.cfg.c, rollout_easy=True,
