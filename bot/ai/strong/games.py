@@ -107,7 +107,9 @@ SPECS: dict[str, GameSpec] = {
         "marias", lambda s: s.deals_played, _stacks, lambda s: 4.0 * s.stake, rollout_easy=True,
         model_opponents=True,
     ),
-    "maitre": GameSpec("maitre", lambda s: s.manche, _maitre_values, lambda s: 40.0, relative=True),
+    "maitre": GameSpec(
+        "maitre", lambda s: s.manche, _maitre_values, lambda s: 40.0, relative=True, prior_z=1.0,
+    ),
     "motz": GameSpec(
         "motz", lambda s: s.deals_played, _motz_values, lambda s: 10.0 * s.ante, rollout_easy=True,
         model_opponents=True, prior_z=1.0,
