@@ -1,0 +1,74 @@
+"""The easy prior of StrongPolicy and the public inferences of the Motz and Mus determinizers."""
+
+from __future__ import annotations
+
+import random
+
+from bot.ai.easy.mus import describe, wants_cut
+from bot.ai.strong.determinize.motz import _good_stand
+from bot.ai.strong.determinize.motz import determinize as motz_determinize
+from bot.ai.strong.determinize.mus import _calls
+from bot.ai.strong.ismcts import SearchResult
+from bot.ai.strong.policy import _with_prior
+from bot.rules import GAMES
+
+
+def result(means: dict, visits: dict, variances: dict) -> SearchResult:
+    return SearchResult({"type": "x"}, 1, 0.0, visits, means, variances)
+
+
+def test_prior_keeps_easy_unless_clearly_beaten() -> None:
+    a, e = ("a",), ("e",)
+    close = result({a: 0.10, e: 0.05}, {a: 100, e: 100}, {a: 1.0, e: 1.0})
+    assert _with_prior(close, a, e, 1.0) == e
+    clear = result({a: 0.60, e: 0.05}, {a: 100, e: 100}, {a: 1.0, e: 1.0})
+    assert _with_prior(clear, a, e, 1.0) == a
+    assert _with_prior(clear, e, e, 1.0) == e
+    unvisited = result({a: 0.6}, {a: 100}, {a: 1.0})
+    assert _with_prior(unvisited, a, e, 1.0) == a  # easy's move pruned from the search
+
+
+def test_motz_standers_get_standing_hands() -> None:
+    g = GAMES["motz"]
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(40):
+        state = g.new_table(seats=4, options=g.validate_options({}), seed=seed)
+        # declare until someone stands, then look from the next seat to speak
+        while state.view(None)["phase"] == "declare":
+            seat = state.to_act()[0]
+            kinds = {a["type"] for a in state.legal_actions(seat)}
+            if "stand" in kinds and _good_stand(state.hands[seat], state.trump):
+                state.apply(seat, {"type": "stand"})
+                break
+            state.apply(seat, {"type": "pass"})
+        else:
+            continue
+        if state.view(None)["phase"] != "declare" or state.is_over():
+            continue
+        me = state.to_act()[0]
+        d = motz_determinize(state, me, rng)
+        assert _good_stand(d.hands[seat], d.trump)
+        checked += 1
+    assert checked > 0
+
+
+def test_mus_calls_match_easy_players() -> None:
+    from bot.ai.easy.mus import EasyPolicy
+
+    g = GAMES["mus"]
+    easy = EasyPolicy()
+    checked = 0
+    for seed in range(6):
+        state = g.new_table(seats=4, options=g.validate_options({}), seed=seed)
+        rng = random.Random(seed)
+        for _ in range(200):
+            if state.is_over():
+                break
+            seat = state.to_act()[0]
+            cutter, said = _calls(state, seat)
+            for s in ([cutter] if cutter is not None else []) + said:
+                assert wants_cut(describe(state.view(s)["hand"])) == (s == cutter)
+                checked += 1
+            state.apply(seat, easy.choose(state.view(seat), state.legal_actions(seat), rng))
+    assert checked > 0
