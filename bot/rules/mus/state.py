@@ -521,16 +521,20 @@ class MusState:
         else:
             self._open_lance(nxt, events)
 
+    def _next_speaker_or_close(self, result: str, events: list[Event]) -> None:
+        """The next seat of the queue speaks; after the last one the lance closes with ``result``."""
+        self.qi += 1
+        if self.qi < len(self.queue):
+            self.actor = self.queue[self.qi]
+        else:
+            self._close_lance(result, events)
+            self._after_lance(events)
+
     def _on_bet(self, seat: int, kind: str, amount: int, events: list[Event]) -> None:
         lance = self.lance
         if kind == "paso":
             events.append({"type": "paso", "seat": seat, "lance": lance})
-            self.qi += 1
-            if self.qi < len(self.queue):
-                self.actor = self.queue[self.qi]
-            else:
-                self._close_lance("paso", events)
-                self._after_lance(events)
+            self._next_speaker_or_close("paso", events)
             return
         if kind == "quiero":
             events.append({"type": "quiero", "seat": seat, "lance": lance, "total": shown_total(self.total)})
@@ -543,12 +547,7 @@ class MusState:
             return
         if kind == "no_quiero":
             events.append({"type": "no_quiero", "seat": seat, "lance": lance})
-            self.qi += 1
-            if self.qi < len(self.queue):
-                self.actor = self.queue[self.qi]
-            else:
-                self._close_lance("refused", events)
-                self._after_lance(events)
+            self._next_speaker_or_close("refused", events)
             return
         # envido / ordago: an opening bet or a raise
         raising = self.pending
