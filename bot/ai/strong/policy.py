@@ -9,7 +9,7 @@ Search needs the real state to determinize from, which the plain ``Policy`` inte
 * ``choose(view, legal, rng)`` without a state falls back to the game's easy policy.
 * A decision with one legal action returns at once, without searching.
 
-The caller (the table service, ``bot.ai.strong.arena``) passes ``state``; everything the
+The caller (the table service, the arenas, via ``bot.ai.policy.decide``) passes ``state``; everything the
 policy draws at random comes from ``rng`` (the time budget makes the choice itself depend on
 the machine's speed; replay uses the action log, never the AI). The search is pure Python and
 holds the GIL for up to ``budget_ms``: call it off the event loop (a process pool, or a thread
