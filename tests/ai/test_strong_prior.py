@@ -72,3 +72,31 @@ def test_mus_calls_match_easy_players() -> None:
                 checked += 1
             state.apply(seat, easy.choose(state.view(seat), state.legal_actions(seat), rng))
     assert checked > 0
+
+
+def test_maitre_likely_coffre_hand_checked() -> None:
+    from bot.ai.strong.determinize.maitre import likely_coffre
+    from bot.rules.maitre.tables import CODES
+
+    ids = {code: i for i, code in enumerate(CODES)}
+    # Hearts 13+12+16 = 41, spades 5+8 = 13, diamonds 6, clubs 14 (JC only: no number card).
+    holding = [ids[c] for c in ("10H", "9H", "KH", "2S", "5S", "3D", "JC", "X1")]
+    # H over D: 3·35 + 10 − 3 = 112 beats H over S: 3·28 + 10 − 2 = 92; clubs cannot be Mineure.
+    assert likely_coffre(holding) == (ids["3D"], ids["10H"])
+    assert likely_coffre([ids[c] for c in ("5H", "9H", "KS", "X2")]) is None  # one number suit
+
+
+def test_maitre_players_read_the_coffre_from_the_maitres_holding() -> None:
+    from bot.ai.strong.determinize.maitre import determinize as maitre_determinize
+    from bot.ai.strong.determinize.maitre import likely_coffre
+
+    g = GAMES["maitre"]
+    rng = random.Random(11)
+    for seed in range(5):
+        state = g.new_table(seats=3, options=g.validate_options({"tours": 1}), seed=seed)
+        m = state.maitre
+        state.apply(m, state.legal_actions(m)[0])  # a Coffre the reading will not guess
+        player = (m + 1) % 3
+        for _ in range(10):
+            d = maitre_determinize(state, player, rng)
+            assert d.coffre == likely_coffre(d.hands[m] + list(d.coffre))

@@ -4,6 +4,13 @@ Hidden from a seat: the other hands, the other seats' discard piles (counts are 
 unless the seat is the Maître, the Coffre. Kept: hand and pile sizes; the Coffre stays two
 number cards (A–10, no joker) of different suits, mineure first; before the Coffre is laid,
 the Maître's hand keeps number cards of at least two suits (the public redeal rule).
+
+A plausible reading of the Maître (never a peek): a hidden Coffre is not drawn uniformly but
+chosen out of the Maître's redealt holding (his hand plus the two Coffre cards) the way a sound
+Maître chooses, the easy policy's rule: Majeure his strongest suit, Mineure his weakest, by
+``Σ (3 + rank)`` per suit (``bot.ai.easy.maitre``), its highest number card on top and the lowest
+underneath. Only the cards still hidden are read (those he played are not tracked by seat), so
+late in a manche the reading is weaker, never inconsistent with the view.
 """
 
 from __future__ import annotations
@@ -44,25 +51,76 @@ def determinize(state: MaitreState, seat: int, rng: random.Random) -> MaitreStat
         pool += state.coffre
     pool.sort()  # canonical before shuffling: the result depends on no hidden order
     rng.shuffle(pool)
-    if hide_coffre:
-        c.coffre = _draw_coffre(pool, rng)
     need_suits = state.coffre is None and seat != m and state.phase == "coffre"
     for _ in range(_MAX_TRIES):
         rest = pool[:]
         hands = {}
         for s in others:
-            k = len(state.hands[s])
-            hands[s] = sorted(rest[:k])
+            k = len(state.hands[s]) + (2 if hide_coffre and s == m else 0)
+            hands[s] = rest[:k]
             del rest[:k]
+        if hide_coffre:
+            coffre = likely_coffre(hands[m])
+            if coffre is None:  # no two number suits among the hidden cards: any valid pair
+                rng.shuffle(pool)
+                continue
+            hands[m].remove(coffre[0])
+            hands[m].remove(coffre[1])
+            c.coffre = coffre
         if not need_suits or _two_suits(hands[m]):
             break
         rng.shuffle(pool)
+    else:
+        if hide_coffre:  # (never seen: the real Coffre proves a valid pair exists in the pool)
+            rest = pool[:]
+            c.coffre = _draw_coffre(rest, rng)
+            for s in others:
+                k = len(state.hands[s])
+                hands[s] = rest[:k]
+                del rest[:k]
     for s in others:
+        hands[s].sort()
         c.hands[s] = hands[s]
         k = len(state.discards[s])
         c.discards[s] = rest[:k]
         del rest[:k]
     return c
+
+
+def likely_coffre(holding: list[int]) -> tuple[int, int] | None:
+    """The (mineure, majeure) pair the easy Maître would lay from ``holding``, or None if none.
+
+    Suit strength ``Σ (3 + rank)`` over non-joker cards; the pair of suits maximising
+    ``3·(strength(Majeure) − strength(Mineure)) + rank(top) − rank(bottom)``, with the Majeure's
+    highest and the Mineure's lowest number card (which maximise that score for given suits).
+    """
+    strength = [0, 0, 0, 0]
+    low: list[int | None] = [None, None, None, None]
+    high: list[int | None] = [None, None, None, None]
+    for card in holding:
+        if card >= 52:
+            continue
+        s, r = SUIT[card], RANK[card]
+        strength[s] += 3 + r
+        if r <= 10:
+            if low[s] is None or r < RANK[low[s]]:
+                low[s] = card
+            if high[s] is None or r > RANK[high[s]]:
+                high[s] = card
+    best = None
+    best_score = -1e9
+    for hi_s in range(4):
+        hi = high[hi_s]
+        if hi is None:
+            continue
+        for lo_s in range(4):
+            lo = low[lo_s]
+            if lo is None or lo_s == hi_s:
+                continue
+            score = 3 * (strength[hi_s] - strength[lo_s]) + RANK[hi] - RANK[lo]
+            if score > best_score:
+                best, best_score = (lo, hi), score
+    return best
 
 
 def _draw_coffre(pool: list[int], rng: random.Random) -> tuple[int, int]:
