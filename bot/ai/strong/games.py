@@ -109,6 +109,7 @@ SPECS: dict[str, GameSpec] = {
     ),
     "maitre": GameSpec(
         "maitre", lambda s: s.manche, _maitre_values, lambda s: 40.0, relative=True, prior_z=1.0,
+        rollout_easy=True,
     ),
     "motz": GameSpec(
         "motz", lambda s: s.deals_played, _motz_values, lambda s: 10.0 * s.ante, rollout_easy=True,
