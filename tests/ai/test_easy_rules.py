@@ -100,3 +100,12 @@ def test_maitre_coffre_majeure_strongest_mineure_weakest() -> None:
              for a in numbers for b in numbers if a[-1] != b[-1]]
     choice = p.choose({"hand": hand, "to_act": [0], "phase": "coffre"}, legal, RNG)
     assert choice["majeure"][-1] == "H" and choice["mineure"] == "AD"
+    assert choice["majeure"] == "10H"  # the highest number card of the Majeure goes on top
+
+
+def test_maitre_coffre_tie_goes_to_the_first_legal_pair() -> None:
+    # Spades and hearts both 5 + 12 = 17, diamonds 6: (3D, 9S) and (3D, 9H) both score
+    # 3·(17 − 6) + 9 − 3 = 39; the legal order (Mineure card, then Majeure card) puts 9S first.
+    hand = ["2S", "9S", "2H", "9H", "3D"]
+    assert maitre.likely_coffre(hand) == ("3D", "9S")
+    assert maitre.likely_coffre(["4H", "7H", "KS", "X1"]) is None

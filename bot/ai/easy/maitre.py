@@ -18,6 +18,7 @@ from bot.ai.policy import Action, View
 RANK = {"A": 1, **{str(i): i for i in range(2, 11)}, "J": 11, "Q": 12, "K": 13}
 JOKERS = ("X1", "X2")
 CONTRACTS = tuple(range(50, 101, 5))
+SUIT_ORDER = ("S", "H", "D", "C")  # canonical order (spec 1.1): the legal actions' order
 
 
 def rank_of(code: str) -> int:
@@ -38,6 +39,44 @@ def combination(r: int, top: int | None, prev: int | None) -> bool:
         return False
     ranks = sorted((r, top, prev))
     return ranks[0] + 1 == ranks[1] and ranks[1] + 1 == ranks[2]
+
+
+def likely_coffre(hand: list[str]) -> tuple[str, str] | None:
+    """The (mineure, majeure) Coffre this player lays from ``hand``, or None if none is legal.
+
+    Suit strength ``Σ (3 + rank)`` over non-joker cards; the pair of suits maximising
+    ``3·(strength(Majeure) − strength(Mineure)) + rank(top) − rank(bottom)``, with the Majeure's
+    highest and the Mineure's lowest number card (A–10), which maximise that score for given
+    suits. Ties go to the first pair in the legal actions' order (Mineure card, then Majeure card).
+    The strong level's determinizer reads a hidden Coffre with the same rule.
+    """
+    strength: dict[str, int] = {}
+    low: dict[str, str] = {}
+    high: dict[str, str] = {}
+    for c in hand:
+        if c in JOKERS:
+            continue
+        s, r = suit_of(c), rank_of(c)
+        strength[s] = strength.get(s, 0) + 3 + r
+        if r <= 10:
+            if s not in low or r < rank_of(low[s]):
+                low[s] = c
+            if s not in high or r > rank_of(high[s]):
+                high[s] = c
+    best = None
+    best_score = 0
+    for lo_s in SUIT_ORDER:
+        if lo_s not in low:
+            continue
+        lo = low[lo_s]
+        for hi_s in SUIT_ORDER:
+            if hi_s == lo_s or hi_s not in high:
+                continue
+            hi = high[hi_s]
+            score = 3 * (strength[hi_s] - strength[lo_s]) + rank_of(hi) - rank_of(lo)
+            if best is None or score > best_score:
+                best, best_score = (lo, hi), score
+    return best
 
 
 class Values:
@@ -91,17 +130,8 @@ class EasyPolicy:
         return self._play(view, legal)
 
     def _coffre(self, hand: list[str], legal: list[Action]) -> Action:
-        strength: dict[str, float] = {}
-        for c in hand:
-            if c not in JOKERS:
-                strength[suit_of(c)] = strength.get(suit_of(c), 0.0) + 3 + rank_of(c)
-
-        def score(a: Action) -> float:
-            lo, hi = a["mineure"], a["majeure"]
-            spread = strength.get(suit_of(hi), 0) - strength.get(suit_of(lo), 0)
-            return 3 * spread + rank_of(hi) - rank_of(lo)
-
-        return max(legal, key=score)
+        mineure, majeure = likely_coffre(hand) or (legal[0]["mineure"], legal[0]["majeure"])
+        return next(a for a in legal if a["mineure"] == mineure and a["majeure"] == majeure)
 
     def _contract(self, view: View, legal: list[Action]) -> Action:
         coffre = view.get("coffre") or {}

@@ -7,19 +7,22 @@ the Maître's hand keeps number cards of at least two suits (the public redeal r
 
 A plausible reading of the Maître (never a peek): a hidden Coffre is not drawn uniformly but
 chosen out of the Maître's redealt holding (his hand plus the two Coffre cards) the way a sound
-Maître chooses, the easy policy's rule: Majeure his strongest suit, Mineure his weakest, by
-``Σ (3 + rank)`` per suit (``bot.ai.easy.maitre``), its highest number card on top and the lowest
-underneath. Only the cards still hidden are read (those he played are not tracked by seat), so
-late in a manche the reading is weaker, never inconsistent with the view.
+Maître chooses, the easy policy's rule (``bot.ai.easy.maitre.likely_coffre``): Majeure his
+strongest suit, Mineure his weakest, its highest number card on top and the lowest underneath.
+Only the cards still hidden are read (those he played are not tracked by seat), so late in a
+manche the reading is weaker, never inconsistent with the view.
 """
 
 from __future__ import annotations
 
 import random
 
+from bot.ai.easy.maitre import likely_coffre as easy_coffre
 from bot.ai.strong.determinize.common import fresh_seed
 from bot.rules.maitre.state import MaitreState
-from bot.rules.maitre.tables import RANK, SUIT
+from bot.rules.maitre.tables import CODES, RANK, SUIT
+
+CODE_ID = {code: i for i, code in enumerate(CODES)}
 
 _MAX_TRIES = 50
 
@@ -71,7 +74,7 @@ def determinize(state: MaitreState, seat: int, rng: random.Random) -> MaitreStat
             break
         rng.shuffle(pool)
     else:
-        if hide_coffre:  # (never seen: the real Coffre proves a valid pair exists in the pool)
+        if hide_coffre:  # every draw lacked a pair (practically never): a uniform valid pair
             rest = pool[:]
             c.coffre = _draw_coffre(rest, rng)
             for s in others:
@@ -88,39 +91,9 @@ def determinize(state: MaitreState, seat: int, rng: random.Random) -> MaitreStat
 
 
 def likely_coffre(holding: list[int]) -> tuple[int, int] | None:
-    """The (mineure, majeure) pair the easy Maître would lay from ``holding``, or None if none.
-
-    Suit strength ``Σ (3 + rank)`` over non-joker cards; the pair of suits maximising
-    ``3·(strength(Majeure) − strength(Mineure)) + rank(top) − rank(bottom)``, with the Majeure's
-    highest and the Mineure's lowest number card (which maximise that score for given suits).
-    """
-    strength = [0, 0, 0, 0]
-    low: list[int | None] = [None, None, None, None]
-    high: list[int | None] = [None, None, None, None]
-    for card in holding:
-        if card >= 52:
-            continue
-        s, r = SUIT[card], RANK[card]
-        strength[s] += 3 + r
-        if r <= 10:
-            if low[s] is None or r < RANK[low[s]]:
-                low[s] = card
-            if high[s] is None or r > RANK[high[s]]:
-                high[s] = card
-    best = None
-    best_score = -1e9
-    for hi_s in range(4):
-        hi = high[hi_s]
-        if hi is None:
-            continue
-        for lo_s in range(4):
-            lo = low[lo_s]
-            if lo is None or lo_s == hi_s:
-                continue
-            score = 3 * (strength[hi_s] - strength[lo_s]) + RANK[hi] - RANK[lo]
-            if score > best_score:
-                best, best_score = (lo, hi), score
-    return best
+    """The (mineure, majeure) pair the easy Maître lays from ``holding`` (engine card ids), or None."""
+    pair = easy_coffre([CODES[c] for c in holding])
+    return None if pair is None else (CODE_ID[pair[0]], CODE_ID[pair[1]])
 
 
 def _draw_coffre(pool: list[int], rng: random.Random) -> tuple[int, int]:
