@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 
 from bot.ai.easy.maitre import likely_coffre as easy_coffre
-from bot.ai.strong.determinize.common import fresh_seed
+from bot.ai.strong.determinize.common import deal_sizes, fresh_seed
 from bot.rules.maitre.state import MaitreState
 from bot.rules.maitre.tables import CODES, RANK, SUIT
 
@@ -53,40 +53,28 @@ def determinize(state: MaitreState, seat: int, rng: random.Random) -> MaitreStat
     if hide_coffre:
         pool += state.coffre
     pool.sort()  # canonical before shuffling: the result depends on no hidden order
-    rng.shuffle(pool)
+    discard_sizes = [len(state.discards[s]) for s in others]
+    hand_sizes = [len(state.hands[s]) + (2 if hide_coffre and s == m else 0) for s in others]
     need_suits = state.coffre is None and seat != m and state.phase == "coffre"
     for _ in range(_MAX_TRIES):
-        rest = pool[:]
-        hands = {}
-        for s in others:
-            k = len(state.hands[s]) + (2 if hide_coffre and s == m else 0)
-            hands[s] = rest[:k]
-            del rest[:k]
+        parts = deal_sizes(pool, hand_sizes + discard_sizes, rng)
+        held = parts[others.index(m)] if m in others else []
         if hide_coffre:
-            coffre = likely_coffre(hands[m])
-            if coffre is None:  # no two number suits among the hidden cards: any valid pair
-                rng.shuffle(pool)
+            coffre = likely_coffre(held)
+            if coffre is None:  # no two number suits among the hidden cards: deal again
                 continue
-            hands[m].remove(coffre[0])
-            hands[m].remove(coffre[1])
+            held.remove(coffre[0])
+            held.remove(coffre[1])
             c.coffre = coffre
-        if not need_suits or _two_suits(hands[m]):
+        if not need_suits or _two_suits(held):
             break
-        rng.shuffle(pool)
     else:
         if hide_coffre:  # every draw lacked a pair (practically never): a uniform valid pair
-            rest = pool[:]
-            c.coffre = _draw_coffre(rest, rng)
-            for s in others:
-                k = len(state.hands[s])
-                hands[s] = rest[:k]
-                del rest[:k]
-    for s in others:
-        hands[s].sort()
-        c.hands[s] = hands[s]
-        k = len(state.discards[s])
-        c.discards[s] = rest[:k]
-        del rest[:k]
+            c.coffre = _draw_coffre(pool, rng)
+            parts = deal_sizes(pool, [len(state.hands[s]) for s in others] + discard_sizes, rng)
+    for i, s in enumerate(others):
+        c.hands[s] = sorted(parts[i])
+        c.discards[s] = parts[len(others) + i]
     return c
 
 
