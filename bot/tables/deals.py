@@ -85,3 +85,49 @@ def deals_of(game: Game, seats: int, options: dict[str, Any], seed: int, log: Se
     if out and carried:  # the session's closing lines
         out[-1].lines.extend(carried)
     return out
+
+
+@dataclass
+class DealFrames:
+    """What a replay of one deal draws: the spectator view before its first action and after each
+    action (``views``) and, for a revealed replay only, every card each seat held at some point
+    of the deal in the order it first held them (``hands``: the dealt hand plus any card taken
+    later, e.g. Marias' second packet or a Mus draw)."""
+
+    deal: Deal
+    views: list[dict[str, Any]]
+    hands: list[list[str]] | None
+
+
+def deal_frames(game: Game, seats: int, options: dict[str, Any], seed: int, log: Sequence[ActionRow],
+                number: int, reveal: bool, name: Callable[[int], str] = str) -> DealFrames | None:
+    """The frames of deal ``number`` (from 1), or None if the log has no such deal yet.
+
+    With ``reveal`` the seats' hands come too (a finished session's revealed replay); without
+    it, only spectator views (``view(None)``) are ever taken.
+    """
+    deals = deals_of(game, seats, options, seed, log, name)
+    if not 1 <= number <= len(deals):
+        return None
+    deal = deals[number - 1]
+    views: list[dict[str, Any]] = []
+    hands: list[list[str]] | None = [[] for _ in range(seats)] if reveal else None
+
+    def take(state: State) -> None:
+        views.append(state.view(None))
+        if hands is not None:
+            for s in range(seats):
+                for c in state.view(s).get("hand") or []:
+                    if str(c) not in hands[s]:
+                        hands[s].append(str(c))
+
+    state = game.new_table(seats, options, seed)
+    if deal.first == 0:
+        take(state)
+    for row in log[: deal.last + 1]:
+        apply_logged(state, row.seat, row.action)
+        if deal.first - 1 <= row.version < deal.last:
+            take(state)
+        elif row.version == deal.last:
+            views.append(state.view(None))  # the next deal's hands are not this deal's
+    return DealFrames(deal, views, hands)
