@@ -1,8 +1,8 @@
 """Animated replay of one deal: one frame per move, animated WebP (lossless) or GIF.
 
-Each frame is the channel's table image (``table_image``) of a spectator view, decoded as it
-was encoded (the shared 256-colour palette), so the last frame is pixel for pixel the table
-image the channel showed after the deal's last move. A revealed replay (a finished session,
+Each frame is the channel's table image of a spectator view (``table_canvas``, mapped to the
+shared 256-colour palette exactly as ``table_image`` encodes it), so the last frame is pixel for
+pixel the table image the channel showed after the deal's last move. A revealed replay (a finished session,
 asked by one of its players) adds a band under the table with every seat's hand as dealt.
 
 Pure functions of their arguments, safe in a worker thread (``asyncio.to_thread``).
@@ -18,7 +18,7 @@ from PIL import Image
 
 from bot.render.canvas import GOLD, PANEL, WHITE, Canvas
 from bot.render.palette import palette_image
-from bot.render.table import HEIGHT, WIDTH, table_image
+from bot.render.table import HEIGHT, WIDTH, table_canvas
 
 FRAME_MS = 700
 LAST_MS = 3000
@@ -30,10 +30,13 @@ TEXT = {"hands": "Every hand of this deal"}
 
 
 def spectator_frame(game: str, view: dict[str, Any], names: Sequence[str]) -> Image.Image:
-    """The table image of ``view``, decoded ("P" mode on the shared palette)."""
-    img = Image.open(io.BytesIO(table_image(game, view, list(names))))
-    img.load()
-    return img
+    """The table image of ``view`` as ``table_image`` encodes it ("P" on the shared palette), unencoded."""
+    return _on_palette(table_canvas(game, view, list(names)).img)
+
+
+def _on_palette(img: Image.Image) -> Image.Image:
+    pal = palette_image()  # the same mapping as bot.render.palette.encode_png
+    return img.quantize(palette=pal, dither=Image.Dither.NONE) if pal is not None else img
 
 
 def hands_band(game: str, names: Sequence[str], hands: Sequence[Sequence[str]]) -> Image.Image:
@@ -48,8 +51,7 @@ def hands_band(game: str, names: Sequence[str], hands: Sequence[Sequence[str]]) 
         c.text((x, y + 4), str(names[seat]) if seat < len(names) else f"seat {seat}", 17, WHITE, bold=True,
                max_width=110)
         c.card_row(list(hand), x + 118, y, CARD_W, half - 150, game in SPANISH)
-    pal = palette_image()
-    return c.img.quantize(palette=pal, dither=Image.Dither.NONE) if pal is not None else c.img
+    return _on_palette(c.img)
 
 
 def revealed_frame(game: str, view: dict[str, Any], names: Sequence[str], band: Image.Image) -> Image.Image:
