@@ -69,5 +69,15 @@ def pay_out(
 
 def seat_results(seats: list[SeatInfo], results: list[int], won: list[bool]) -> list[SeatResult]:
     """The history/rating record of each seat (an AI seat is its level's entry)."""
-    return [SeatResult(i, None if s.ai else s.user_id, str(s.level) if s.ai or s.user_id is None else None,
+    return [SeatResult(i, None if s.ai else s.user_id, _level(s.level) if s.ai or s.user_id is None else None,
                        s.name, r, w) for i, (s, r, w) in enumerate(zip(seats, results, won, strict=True))]
+
+
+def _level(level: int | str) -> str:
+    """The AI level's name (legacy integer levels map as ``bot.ai.normalize_level`` does)."""
+    from bot.ai import normalize_level
+
+    try:
+        return normalize_level(level)
+    except ValueError:
+        return str(level)

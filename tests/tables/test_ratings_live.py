@@ -162,3 +162,31 @@ def test_cli_rebuild_ratings(tmp_path):
 
     with sqlite3.connect(tmp_path / "cli.db") as conn:
         assert conn.execute("SELECT COUNT(*) FROM ratings").fetchone()[0] >= 2
+
+
+async def test_a_failed_rating_update_leaves_the_session_unpaid(h, monkeypatch):
+    """The rating update is in the payout's transaction: if it fails, nothing of the end commits."""
+    from bot.store import history
+    from tests.tables.conftest import BOB, HOST
+
+    t = await h.svc.create(G, CH, HOST, "Ann", "high", {"players": 2, "deals": 1})
+    await h.svc.join(t.id, BOB, "Bob")
+    await h.svc.start(t.id, HOST)
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("rating store down")
+
+    monkeypatch.setattr(history, "apply_session_sync", boom)
+    user = t.to_act_users()[0]
+    await h.svc.act(t.id, user, t.version, {"type": "stay"})
+    last = t.to_act_users()[0]
+    with pytest.raises(RuntimeError):
+        await h.svc.act(t.id, last, t.version, {"type": "stay"})
+    assert t.status == "playing" and t.version == 1
+    assert await h.escrow(t.id) == 2 * t.buy_in  # nobody paid
+    assert (await h.db.fetchone("SELECT COUNT(*) FROM sessions"))[0] == 0
+    assert await h.action_count(t.id) == 1  # the last action was not logged either
+    monkeypatch.undo()
+    await h.svc.act(t.id, last, t.version, {"type": "stay"})  # the same move, now it commits whole
+    assert t.status == "finished" and await h.escrow(t.id) == 0
+    assert (await h.db.fetchone("SELECT COUNT(*) FROM ratings"))[0] == 2
