@@ -5,6 +5,10 @@ come from replaying its action log through the engine (``bot.tables.replay.rebui
 from the ``tables`` row, and sessions are rated in the order they ended (``sessions.id``, the
 order the live updates committed in) within the season recorded when they ended. The result
 replaces the ``ratings`` and ``rating_changes`` tables in one transaction.
+
+Finished tables with no ``sessions`` row (sessions that ended before migration 0003) are first
+given one, in the order they ended (``updated_at``, then id), in the season that was running
+then; so the first rebuild after an upgrade brings the old sessions into history and ratings.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ class RebuildReport:
     mismatched: tuple[int, ...]
     #: Sessions whose log did not replay (their game is missing or the log is broken); not rated.
     skipped: tuple[int, ...]
+    #: Finished tables given their missing ``sessions`` row first (sessions from before 0003).
+    backfilled: int = 0
 
 
 async def rebuild_ratings(db: object, games: Mapping[str, Game] | None = None) -> RebuildReport:
@@ -39,6 +45,7 @@ async def rebuild_ratings(db: object, games: Mapping[str, Game] | None = None) -
     from bot.tables.settle import seat_results, session_results
 
     games = GAMES if games is None else games
+    backfilled = await backfill_sessions(db, games)
     sessions = await db.fetchall(  # type: ignore[attr-defined]
         "SELECT id, table_id, guild_id, game, season FROM sessions ORDER BY id")
     plan = []
@@ -73,7 +80,44 @@ async def rebuild_ratings(db: object, games: Mapping[str, Game] | None = None) -
         return int(conn.execute("SELECT COUNT(*) FROM ratings").fetchone()[0])
 
     entries = await db.transaction(tx)  # type: ignore[attr-defined]
-    return RebuildReport(len(plan), entries, tuple(mismatched), tuple(skipped))
+    return RebuildReport(len(plan), entries, tuple(mismatched), tuple(skipped), backfilled)
+
+
+async def backfill_sessions(db: object, games: Mapping[str, Game]) -> int:
+    """Give every finished table without a ``sessions`` row one (no rating yet); return how many."""
+    from bot.store import tables as store
+    from bot.store.history import insert_session_sync
+    from bot.tables.model import SeatInfo
+    from bot.tables.replay import rebuild
+    from bot.tables.settle import seat_results, session_results
+
+    missing = await db.fetchall(  # type: ignore[attr-defined]
+        "SELECT t.id FROM tables t WHERE t.status = 'finished' AND NOT EXISTS "
+        "(SELECT 1 FROM sessions s WHERE s.table_id = t.id) ORDER BY t.updated_at, t.id")
+    rows = []
+    for (table_id,) in missing:
+        row = await db.run(store.load_table, table_id)  # type: ignore[attr-defined]
+        rules = games.get(row.game) if row is not None else None
+        if row is None or rules is None or row.seed is None:
+            continue
+        try:
+            options = rules.validate_options(row.options)
+            state = rebuild(rules, len(row.seats), options, row.seed,
+                            await db.run(store.load_actions, table_id))  # type: ignore[attr-defined]
+        except Exception:
+            continue
+        results, won = session_results(list(state.stacks), int(options.get("buy_in", 0)))
+        rows.append((row, seat_results([SeatInfo.from_json(s) for s in row.seats], results, won)))
+
+    def tx(conn: sqlite3.Connection) -> int:
+        for row, seats in rows:
+            season = conn.execute("SELECT MAX(season) FROM seasons WHERE guild_id = ? AND started_at <= ?",
+                                  (row.guild_id, row.updated_at)).fetchone()[0] or 1
+            insert_session_sync(conn, table_id=row.id, guild_id=row.guild_id, channel_id=row.channel_id,
+                                game=row.game, season=season, seats=seats, ended_at=row.updated_at)
+        return len(rows)
+
+    return await db.transaction(tx) if rows else 0  # type: ignore[attr-defined]
 
 
 async def _run_rebuild(path: str) -> RebuildReport:
@@ -107,6 +151,8 @@ def main(argv: list[str]) -> int:
             return 2
     report = asyncio.run(_run_rebuild(path))
     text = f"rebuilt {report.entries} rating entries from {report.sessions} sessions"
+    if report.backfilled:
+        text += f" ({report.backfilled} older session(s) added to the history first)"
     if report.skipped:
         text += f"; {len(report.skipped)} session(s) did not replay: {list(report.skipped)}"
     if report.mismatched:

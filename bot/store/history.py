@@ -19,10 +19,19 @@ def record_end_sync(conn: sqlite3.Connection, *, table_id: int, guild_id: int, c
                     seats: Sequence[SeatResult], now: float) -> int:
     """Record a finished session and rate it (caller's transaction); return the session id."""
     season = current_season_sync(conn, guild_id)
+    session_id = insert_session_sync(conn, table_id=table_id, guild_id=guild_id, channel_id=channel_id,
+                                     game=game, season=season, seats=seats, ended_at=now)
+    apply_session_sync(conn, session_id, guild_id, game, season, seats)
+    return session_id
+
+
+def insert_session_sync(conn: sqlite3.Connection, *, table_id: int, guild_id: int, channel_id: int, game: str,
+                        season: int, seats: Sequence[SeatResult], ended_at: float) -> int:
+    """The ``sessions`` row and its ``session_seats`` (no rating); return the session id."""
     cur = conn.execute(
         "INSERT INTO sessions (table_id, guild_id, channel_id, game, season, ended_at) "
         "VALUES (?, ?, ?, ?, ?, ?)",
-        (table_id, guild_id, channel_id, game, season, now),
+        (table_id, guild_id, channel_id, game, season, ended_at),
     )
     session_id = int(cur.lastrowid)
     place = places([s.result for s in seats])
@@ -33,7 +42,6 @@ def record_end_sync(conn: sqlite3.Connection, *, table_id: int, guild_id: int, c
             (session_id, s.seat, guild_id, game, s.user_id if s.human else None, s.ai_level, s.name[:100],
              s.result, p, int(s.won)),
         )
-    apply_session_sync(conn, session_id, guild_id, game, season, seats)
     return session_id
 
 

@@ -190,3 +190,30 @@ async def test_a_failed_rating_update_leaves_the_session_unpaid(h, monkeypatch):
     await h.svc.act(t.id, last, t.version, {"type": "stay"})  # the same move, now it commits whole
     assert t.status == "finished" and await h.escrow(t.id) == 0
     assert (await h.db.fetchone("SELECT COUNT(*) FROM ratings"))[0] == 2
+
+
+async def test_rebuild_backfills_sessions_that_ended_before_the_migration(tmp_path, clock, config):
+    """Finished tables without a history row (pre-0003 data) get one, then ratings as if live."""
+    cfg = dataclasses.replace(config, starting_grant=100_000)
+    h = await Harness(str(tmp_path / "old.db"), clock, cfg, dict(GAMES)).open()
+    try:
+        rng = random.Random(9)
+        for game in ("marias", "mus", "motz"):
+            clock.t += 60
+            await play_session(h, rng, game)
+        live = await snapshot(h)
+        seats = await h.db.fetchall("SELECT * FROM session_seats ORDER BY session_id, seat")
+
+        def forget(conn) -> None:
+            for table in ("rating_changes", "ratings", "session_seats", "sessions"):
+                conn.execute(f"DELETE FROM {table}")
+
+        await h.db.transaction(forget)
+        report = await rebuild_ratings(h.db)
+        assert report.backfilled == 3 and report.sessions == 3 and not report.mismatched
+        assert await snapshot(h) == live
+        again = await h.db.fetchall("SELECT * FROM session_seats ORDER BY session_id, seat")
+        assert [tuple(r) for r in again] == [tuple(r) for r in seats]
+        assert (await rebuild_ratings(h.db)).backfilled == 0
+    finally:
+        await h.close()
