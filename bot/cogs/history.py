@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 from typing import Any
 
 import discord
@@ -21,6 +22,7 @@ from bot.rules import GAMES
 from bot.views.history import page_message
 from bot.views.respond import refuse, send
 
+log = logging.getLogger(__name__)
 TEXT = {
     "history": "Your (or someone's) finished sessions and their deals",
     "game": "Only this game",
@@ -79,6 +81,7 @@ class History(commands.Cog):
         try:
             result = await asyncio.to_thread(render_replay, row, actions, deal, reveal, format)
         except Exception:
+            log.warning("replay of table %s deal %s failed", table, deal, exc_info=True)
             return await refuse(interaction, TEXT["broken"].format(table=table))
         if isinstance(result, int):
             text = "no_deal" if result else "no_deal_yet"

@@ -16,6 +16,7 @@ re-checked: a forged id can only show what ``/history`` itself would show in thi
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
@@ -24,6 +25,7 @@ from bot.rules import GAMES
 from bot.views import ids
 from bot.views.respond import refuse
 
+log = logging.getLogger(__name__)
 PAGE = 5
 ANY = "any"
 SELECT = 25  # options in one select menu (Discord's limit)
@@ -236,6 +238,7 @@ async def handle(interaction: discord.Interaction, cid: ids.ComponentId, values:
     try:
         loaded = await load_session(bot, guild_id, table_id)
     except Exception:
+        log.warning("history: table %s does not replay", table_id, exc_info=True)
         return await refuse(interaction, TEXT["log_missing"].format(table=table_id))
     if loaded is None:
         return await refuse(interaction, TEXT["no_session"].format(table=table_id))
