@@ -35,8 +35,27 @@ class RebuildReport:
     backfilled: int = 0
 
 
-async def rebuild_ratings(db: object, games: Mapping[str, Game] | None = None) -> RebuildReport:
-    """Recompute every rating from the action logs (see the module docstring)."""
+class SessionEnded(Exception):
+    """A session ended while the rebuild was reading the logs (the rebuild starts again)."""
+
+
+async def rebuild_ratings(db: object, games: Mapping[str, Game] | None = None,
+                          attempts: int = 5) -> RebuildReport:
+    """Recompute every rating from the action logs (see the module docstring).
+
+    Safe while the bot runs: if a session ends between reading the logs and writing the
+    ratings, nothing is written and the rebuild starts again (at most ``attempts`` times).
+    """
+    for attempt in range(attempts):
+        try:
+            return await _rebuild_once(db, games)
+        except (SessionEnded, sqlite3.IntegrityError):
+            if attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+async def _rebuild_once(db: object, games: Mapping[str, Game] | None) -> RebuildReport:
     from bot.rules import GAMES
     from bot.store import tables as store
     from bot.store.ratings import apply_session_sync
@@ -72,7 +91,11 @@ async def rebuild_ratings(db: object, games: Mapping[str, Game] | None = None) -
             mismatched.append(sid)
         plan.append((sid, guild_id, game, season, seat_rows))
 
+    newest = max((row[0] for row in sessions), default=0)
+
     def tx(conn: sqlite3.Connection) -> int:
+        if conn.execute("SELECT COUNT(*) FROM sessions WHERE id > ?", (newest,)).fetchone()[0]:
+            raise SessionEnded()
         conn.execute("DELETE FROM rating_changes")
         conn.execute("DELETE FROM ratings")
         for sid, guild_id, game, season, seat_rows in plan:

@@ -217,3 +217,29 @@ async def test_rebuild_backfills_sessions_that_ended_before_the_migration(tmp_pa
         assert (await rebuild_ratings(h.db)).backfilled == 0
     finally:
         await h.close()
+
+
+async def test_rebuild_starts_again_when_a_session_ends_meanwhile(tmp_path, clock, config, monkeypatch):
+    """A session ending between the rebuild's read and its write is not lost: the rebuild starts again."""
+    h = await Harness(str(tmp_path / "race.db"), clock, dataclasses.replace(config, starting_grant=10_000),
+                      dict(GAMES)).open()
+    try:
+        rng = random.Random(4)
+        await play_session(h, rng, "motz")
+        calls = []
+        original_fetchall = h.db.fetchall
+
+        async def fetchall(sql, params=()):
+            rows = await original_fetchall(sql, params)
+            if sql.startswith("SELECT id, table_id") and not calls:
+                calls.append(1)
+                await play_session(h, rng, "marias")  # ends after the rebuild read the session list
+            return rows
+
+        monkeypatch.setattr(h.db, "fetchall", fetchall)
+        report = await rebuild_ratings(h.db)
+        assert calls and report.sessions == 2
+        n = (await h.db.fetchone("SELECT COUNT(DISTINCT session_id) FROM rating_changes"))[0]
+        assert n == 2
+    finally:
+        await h.close()
