@@ -18,6 +18,7 @@ TEXT = {
     "rating_line": "`{rank:>2}.` <@{uid}> — **{score:.1f}** (μ {mu:.1f} ± {sigma:.1f}) · {sessions} sessions",
     "wins_line": "`{rank:>2}.` <@{uid}> — **{wins}** won of {sessions}",
     "nobody": "Nobody yet.",
+    "image_title": "{game} · {by}",
     "rating_columns": "rating · sessions",
     "wins_columns": "wins · sessions",
     "need_game": "Choose a game to rank by rating: ratings are per game.",
@@ -94,7 +95,8 @@ async def leaderboard_message(
             for i, (uid, w, n) in enumerate(won)
         ]
         columns = TEXT["wins_columns"]
-    png = await asyncio.to_thread(leaderboard_image, rows, title.split(" — ")[0], columns)
+    image_title = TEXT["image_title"].format(game=_title(game), by=by)
+    png = await asyncio.to_thread(leaderboard_image, rows, image_title, columns)
     embed = discord.Embed(title=title, description="\n".join(lines) or TEXT["nobody"], colour=0xEAB308)
     embed.set_image(url="attachment://leaderboard.png")
     return {"embed": embed, "file": discord.File(io.BytesIO(png), "leaderboard.png", description=title)}
