@@ -28,12 +28,12 @@ def record_end_sync(conn: sqlite3.Connection, *, table_id: int, guild_id: int, c
 def insert_session_sync(conn: sqlite3.Connection, *, table_id: int, guild_id: int, channel_id: int, game: str,
                         season: int, seats: Sequence[SeatResult], ended_at: float) -> int:
     """The ``sessions`` row and its ``session_seats`` (no rating); return the session id."""
-    cur = conn.execute(
+    row = conn.execute(  # RETURNING: both SQLite (3.35+) and PostgreSQL give the new id this way
         "INSERT INTO sessions (table_id, guild_id, channel_id, game, season, ended_at) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
+        "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
         (table_id, guild_id, channel_id, game, season, ended_at),
-    )
-    session_id = int(cur.lastrowid)
+    ).fetchone()
+    session_id = int(row[0])
     place = places([s.result for s in seats])
     for s, p in zip(seats, place, strict=True):
         conn.execute(
