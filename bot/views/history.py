@@ -16,6 +16,7 @@ re-checked: a forged id can only show what ``/history`` itself would show in thi
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -148,8 +149,9 @@ async def load_session(bot: Any, guild_id: int, table_id: int) -> tuple[Any, lis
     actions = await bot.db.run(store.load_actions, table_id)
     names = [str(s.get("name") or f"seat {i}") for i, s in enumerate(row.seats)]
     rules = GAMES[row.game]
-    deals = deals_of(rules, len(row.seats), rules.validate_options(row.options), row.seed, actions,
-                     lambda s: names[s] if 0 <= s < len(names) else f"seat {s}")
+    deals = await asyncio.to_thread(  # a whole session's replay: off the event loop
+        deals_of, rules, len(row.seats), rules.validate_options(row.options), row.seed, actions,
+        lambda s: names[s] if 0 <= s < len(names) else f"seat {s}")
     return row, names, deals
 
 
