@@ -5,7 +5,11 @@ engine is missing falls back to the fixed sample view of ``tests/render/samples.
 Sprites are warmed first (they are drawn once per process). Targets: table p50 ≤ 15 ms,
 hand p50 ≤ 8 ms, PNG ≤ 100 kB.
 
-    .venv/bin/python bench/render.py [--views 40] [--repeat 3]
+Replays (issue 16): the longest deal of ``--replays`` random sessions of Marias and the Jeu du
+Maître, rendered whole (one frame per move) as animated WebP (spectator and revealed) and GIF.
+Targets: ≤ 1.5 s and ≤ 2 MB per replay.
+
+    .venv/bin/python bench/render.py [--views 40] [--repeat 3] [--replays 5]
 """
 
 from __future__ import annotations
@@ -86,6 +90,50 @@ def bench(name: str, views: int, repeat: int) -> dict[str, Any]:
     }
 
 
+def replay_cases(name: str, sessions: int) -> list[tuple[Any, list[str]]]:
+    """The longest deal (frames with hands) of each of ``sessions`` random sessions of ``name``."""
+    from bot.store.tables import ActionRow
+    from bot.tables.deals import deal_frames, deals_of
+
+    game = GAMES[name]
+    n = game.default_seats or game.min_seats
+    options = game.validate_options({})
+    out = []
+    for seed in range(1, sessions + 1):
+        state = game.new_table(n, options, seed)
+        rng = random.Random(seed)
+        log = []
+        while not state.is_over():
+            seat = state.to_act()[0]
+            action = rng.choice(state.legal_actions(seat))
+            state.apply(seat, action)
+            log.append(ActionRow(len(log), seat, action, "ai", 0.0))
+        deals = deals_of(game, n, options, seed, log, str)
+        longest = max(deals, key=lambda d: d.last - d.first)
+        out.append((deal_frames(game, n, options, seed, log, longest.number, reveal=True),
+                    [f"Player {i + 1}" for i in range(n)]))
+    return out
+
+
+def bench_replays(name: str, sessions: int) -> dict[str, Any]:
+    from bot.render.replay import replay_image
+
+    cases = replay_cases(name, sessions)
+    replay_image(name, cases[0][0].views[:2], cases[0][1])  # warm the sprites
+    out: dict[str, Any] = {"game": name, "frames": max(len(df.views) for df, _ in cases)}
+    for kind in ("webp", "revealed", "gif"):
+        ms, cpu, kb = [], [], []
+        for df, names in cases:
+            t0, c0 = time.perf_counter(), time.process_time()
+            data = replay_image(name, df.views, names, df.hands if kind == "revealed" else None,
+                                "gif" if kind == "gif" else "webp")
+            ms.append((time.perf_counter() - t0) * 1000)
+            cpu.append((time.process_time() - c0) * 1000)
+            kb.append(len(data) / 1000)
+        out[kind] = (statistics.median(ms), max(ms), max(kb), statistics.median(cpu))
+    return out
+
+
 def loop_ms() -> float:
     """The machine-speed yardstick of notes/performance-facts.md."""
     t0 = time.perf_counter()
@@ -98,8 +146,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--views", type=int, default=40, help="views per game from random play")
     parser.add_argument("--repeat", type=int, default=3, help="timed passes over the views")
+    parser.add_argument("--replays", type=int, default=5, help="sessions per game for the replay figures")
     args = parser.parse_args()
-    print(f"command: .venv/bin/python bench/render.py --views {args.views} --repeat {args.repeat}")
+    print(f"command: .venv/bin/python bench/render.py --views {args.views} --repeat {args.repeat} "
+          f"--replays {args.replays}")
     print(f"yardstick: range(10**7) loop {loop_ms():.0f} ms")
     head = f"{'game':9} {'src':6} {'n':>4}  {'table p50':>9} {'p95':>6}  {'hand p50':>8} {'p95':>6}  " \
            f"{'table kB mean':>13} {'max':>6}  {'hand kB max':>11}"
@@ -110,6 +160,14 @@ def main() -> None:
               f"{r['table_p95']:>4.1f}ms  {r['hand_p50']:>6.1f}ms {r['hand_p95']:>4.1f}ms  "
               f"{r['table_kb_mean']:>13.1f} "
               f"{r['table_kb_max']:>6.1f}  {r['hand_kb_max']:>11.1f}")
+    if args.replays:
+        print(f"replays: longest deal of {args.replays} sessions; wall ms p50 / max (CPU ms p50), kB max "
+              "(targets 1500 ms, 2000 kB)")
+        for name in ("marias", "maitre"):
+            r = bench_replays(name, args.replays)
+            cells = "  ".join(f"{k} {r[k][0]:.0f}/{r[k][1]:.0f} ({r[k][3]:.0f}) ms {r[k][2]:.0f} kB"
+                              for k in ("webp", "revealed", "gif"))
+            print(f"{name:9} {r['frames']:>3} frames  {cells}")
 
 
 if __name__ == "__main__":

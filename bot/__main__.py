@@ -2,7 +2,8 @@
 
 A missing ``DISCORD_TOKEN`` or a bad config prints one line on stderr and exits with code 2.
 ``python -m bot play GAME [--seats N] …`` plays a session in the terminal against AI seats
-instead (no Discord, no token; see ``bot/play.py``).
+instead (no Discord, no token; see ``bot/play.py``). ``python -m bot admin rebuild-ratings``
+recomputes every rating from the action logs (see ``bot/maintenance.py``).
 """
 
 from __future__ import annotations
@@ -55,6 +56,10 @@ def main(argv: list[str] | None = None) -> int:
         from bot.play import main as play_main
 
         return play_main(argv[1:])
+    if argv[:1] == ["admin"]:
+        from bot.maintenance import main as admin_main
+
+        return admin_main(argv[1:])
     from bot.config import ConfigError, load_config
 
     args = parse_args(argv)

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.wallet", "bot.cogs.rules", "bot.cogs.table", "bot.cogs.admin")
+EXTENSIONS = ("bot.cogs.wallet", "bot.cogs.rules", "bot.cogs.table", "bot.cogs.admin", "bot.cogs.history")
 
 
 class TapisBot(commands.Bot):

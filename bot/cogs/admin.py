@@ -1,4 +1,4 @@
-"""/admin tables|audit: for server managers (Manage Server permission)."""
+"""/admin tables|audit|season: for server managers (Manage Server permission)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import describe_table, guild_only, open_tables
+from bot.cogs.common import describe_table, guild_only, is_admin, open_tables
+from bot.cogs.errors import UserError
 
 
 class Admin(commands.Cog):
@@ -35,6 +36,26 @@ class Admin(commands.Cog):
         verdict = "✅ balanced" if total == 0 else "❌ NOT balanced"
         await interaction.response.send_message(
             f"{verdict}: sum of all accounts = {total} (this server: {here}).", ephemeral=True)
+
+    @admin.command(name="season", description="Archive this server's ratings and start a new season")
+    async def season(self, interaction: discord.Interaction) -> None:
+        import time
+
+        from bot.store.ratings import start_season_sync
+
+        guild_id = guild_only(interaction)
+        if not is_admin(interaction):
+            raise UserError(SEASON_TEXT["refused"])
+        season = await self.bot.db.transaction(start_season_sync, guild_id, time.time())
+        await interaction.response.send_message(
+            SEASON_TEXT["started"].format(season=season, old=season - 1), ephemeral=True)
+
+
+SEASON_TEXT = {
+    "refused": "Only a server manager can start a new season.",
+    "started": "Season {season} has started: every rating starts afresh. Season {old}'s ratings are archived "
+               "(`/leaderboard by:rating season:{old}`).",
+}
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -11,7 +11,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.common import GAME_CHOICES, guild_only
+from bot.cogs.errors import UserError
 from bot.rules import GAMES
+
+BY_CHOICES = [app_commands.Choice(name=n, value=n) for n in ("jetons", "rating", "wins")]
 
 
 class Wallet(commands.Cog):
@@ -38,10 +41,23 @@ class Wallet(commands.Cog):
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="leaderboard", description="The richest players, or the best at one game")
-    @app_commands.describe(game="Rank by net jetons won at this game (default: wallet balance)")
-    @app_commands.choices(game=GAME_CHOICES)
-    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    @app_commands.describe(game="Rank by net jetons won at this game (default: wallet balance)",
+                           by="Rank by jetons (default), rating (per game) or sessions won",
+                           season="With by:rating, an earlier season (default: the current one)")
+    @app_commands.choices(game=GAME_CHOICES, by=BY_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None,
+                          by: str = "jetons", season: app_commands.Range[int, 1] | None = None) -> None:
         guild_id = guild_only(interaction)
+        if by != "jetons":
+            from bot.views.boards import leaderboard_message
+
+            try:
+                message = await leaderboard_message(self.bot, interaction, guild_id, game, by, season)
+            except ValueError as exc:
+                raise UserError(str(exc)) from None
+            none = discord.AllowedMentions.none()
+            await interaction.response.send_message(**message, allowed_mentions=none)
+            return
         rows = await self.bot.ledger.leaderboard(guild_id, game, 10)
         title = f"Leaderboard — {GAMES[game].title}" if game in GAMES else "Leaderboard — jetons"
         lines = [f"`{i + 1:>2}.` <@{uid}> — {value:+d}" if game else f"`{i + 1:>2}.` <@{uid}> — {value}"
@@ -64,21 +80,16 @@ class Wallet(commands.Cog):
                        "games": played.get(uid, 0)} for i, (uid, value) in enumerate(rows)]
         return await asyncio.to_thread(leaderboard_image, image_rows)
 
-    @app_commands.command(name="stats", description="Sessions played, won and net jetons per game")
+    @app_commands.command(name="stats", description="A profile card: sessions, wins, rating per game")
     @app_commands.describe(user="Whose statistics (default: yours)")
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
-        from bot.store.stats import user_stats
+        from bot.views.boards import profile_message
+        from bot.views.respond import run_soon, send
 
         guild_id = guild_only(interaction)
         who = user or interaction.user
-        rows = await user_stats(self.bot.db, guild_id, who.id)
-        embed = discord.Embed(title=f"Statistics — {who.display_name}", colour=0x8B5CF6)
-        for s in rows:
-            title = GAMES[s.game].title if s.game in GAMES else s.game
-            embed.add_field(name=title, value=f"{s.sessions} played · {s.wins} won · {s.net:+d} jetons")
-        if not rows:
-            embed.description = "No finished session yet."
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        message = await run_soon(interaction, profile_message(self.bot, interaction, guild_id, who))
+        await send(interaction, ephemeral=True, **message)
 
 
 def _display_name(interaction: discord.Interaction, user_id: int) -> str:

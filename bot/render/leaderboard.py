@@ -15,17 +15,21 @@ BAR = (70, 150, 100)
 BAR_NEG = (190, 80, 70)
 
 
-def leaderboard_image(rows: list[dict[str, Any]]) -> bytes:
-    """PNG of ``rows`` (``name``, ``jetons``, ``games``, optional ``rank``), at most 20 shown."""
+def leaderboard_image(rows: list[dict[str, Any]], title: str = "Leaderboard",
+                      columns: str = "jetons · games") -> bytes:
+    """PNG of ``rows`` (``name``, ``jetons``, ``games``, optional ``rank``), at most 20 shown.
+
+    A row may instead carry ``value`` (the bar's number) and ``shown`` (its text), e.g. a rating.
+    """
     rows = list(rows)[:MAX_ROWS]
     height = TOP + max(1, len(rows)) * ROW_H + 16
     c = Canvas(WIDTH, height, PANEL)
-    c.text((20, 16), "Leaderboard", 28, GOLD, bold=True)
-    c.text((WIDTH - 20, 28), "jetons · games", 16, MUTED, anchor="ra")
+    c.text((20, 16), title, 28, GOLD, bold=True, max_width=WIDTH - 240)
+    c.text((WIDTH - 20, 28), columns, 16, MUTED, anchor="ra")
     if not rows:
         c.text((WIDTH / 2, TOP + ROW_H / 2), "Nobody has played yet", 20, MUTED, anchor="mm")
         return c.png()
-    top = max(1, max(abs(int(r.get("jetons", 0))) for r in rows))
+    top = max(1, max(abs(_value(r)) for r in rows))
     bar_x, bar_w = 330, 200
     for i, row in enumerate(rows):
         y = TOP + i * ROW_H
@@ -39,12 +43,16 @@ def leaderboard_image(rows: list[dict[str, Any]]) -> bytes:
             c.text((34, y + ROW_H / 2), str(rank), 19, MUTED, bold=True, anchor="mm")
         c.text((62, y + ROW_H / 2), str(row.get("name", "?")), 21, WHITE, bold=True, anchor="lm",
                max_width=bar_x - 72)
-        jetons = int(row.get("jetons", 0))
+        jetons = _value(row)
         length = round(bar_w * abs(jetons) / top)
         if length:
             c.draw.rounded_rectangle((bar_x, y + 13, bar_x + length, y + ROW_H - 15), radius=6,
                                      fill=BAR if jetons >= 0 else BAR_NEG)
-        c.text((WIDTH - 110, y + ROW_H / 2), f"{jetons:,}".replace(",", " "), 21, GOLD, bold=True,
-               anchor="rm")
+        shown = str(row["shown"]) if "shown" in row else f"{int(jetons):,}".replace(",", " ")
+        c.text((WIDTH - 110, y + ROW_H / 2), shown, 21, GOLD, bold=True, anchor="rm")
         c.text((WIDTH - 20, y + ROW_H / 2), str(row.get("games", 0)), 19, WHITE, anchor="rm")
     return c.png()
+
+
+def _value(row: dict[str, Any]) -> float:
+    return float(row["value"]) if "value" in row else int(row.get("jetons", 0))

@@ -201,6 +201,11 @@ def draw_plate(t: TableCtx, seat: int, plate: Plate) -> None:
 
 def table_image(game: str, view: dict[str, Any], names: list[str]) -> bytes:
     """PNG of the table for a spectator ``view`` of ``game``; ``names`` by seat."""
+    return table_canvas(game, view, names).png()
+
+
+def table_canvas(game: str, view: dict[str, Any], names: list[str]) -> Canvas:
+    """The drawn table (``table_image`` encodes it; a replay takes its frames from here)."""
     from bot.render.games import LAYOUTS
 
     layout = LAYOUTS.get(game)
@@ -215,4 +220,4 @@ def table_image(game: str, view: dict[str, Any], names: list[str]) -> bytes:
     layout.draw(t)
     for seat in range(n):
         draw_plate(t, seat, t.plates[seat])
-    return c.png()
+    return c

@@ -2,7 +2,8 @@
 
 Lobby: each seat's buy-in goes wallet → escrow (AI seats: house → escrow) and back on a refund.
 Session end: escrow pays each seat its final stack (a human's wallet, even if away; an AI
-seat's stack goes to the house), any remainder goes to the house, and stats are recorded.
+seat's stack goes to the house), any remainder goes to the house, and stats, the session's history
+row and its rating update are recorded (same transaction).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 import sqlite3
 
 from bot.store import ledger as L
+from bot.store.history import record_end_sync
+from bot.store.ratings import SeatResult
 from bot.store.stats import record_session_sync
 from bot.tables.model import SeatInfo, Table
 
@@ -59,4 +62,22 @@ def pay_out(
         if not s.ai and s.user_id is not None
     ]
     record_session_sync(conn, table.guild_id, table.game, humans)
+    record_end_sync(conn, table_id=table.id, guild_id=table.guild_id, channel_id=table.channel_id,
+                    game=table.game, seats=seat_results(seats, results, won), now=now)
     return results
+
+
+def seat_results(seats: list[SeatInfo], results: list[int], won: list[bool]) -> list[SeatResult]:
+    """The history/rating record of each seat (an AI seat is its level's entry)."""
+    return [SeatResult(i, None if s.ai else s.user_id, _level(s.level) if s.ai or s.user_id is None else None,
+                       s.name, r, w) for i, (s, r, w) in enumerate(zip(seats, results, won, strict=True))]
+
+
+def _level(level: int | str) -> str:
+    """The AI level's name (legacy integer levels map as ``bot.ai.normalize_level`` does)."""
+    from bot.ai import normalize_level
+
+    try:
+        return normalize_level(level)
+    except ValueError:
+        return str(level)

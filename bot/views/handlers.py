@@ -54,6 +54,10 @@ async def _handle(interaction: discord.Interaction, custom_id: str, values: list
     cid = ids.parse(custom_id)
     if cid is None:
         return await refuse(interaction, "This control is not valid.")
+    if cid.verb in ids.HISTORY_VERBS:
+        from bot.views.history import handle as history
+
+        return await history(interaction, cid, values)
     table = await maybe(bot.tables.get(cid.table_id))
     if table is None:
         return await refuse(interaction, f"Table #{cid.table_id} does not exist any more.")

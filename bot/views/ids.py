@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 PREFIX = "tapis"
 MAX_LEN = 100
-VERBS = frozenset({"join", "leave", "ai", "start", "hand", "mv", "sel"})
+#: /history's pages, session and deal selects (bot.views.history), not tied to a live table.
+HISTORY_VERBS = frozenset({"hist", "hopen", "hdeal"})
+VERBS = frozenset({"join", "leave", "ai", "start", "hand", "mv", "sel"}) | HISTORY_VERBS
 _ID = re.compile(r"tapis:(\d{1,20}):(\d{1,9}):([a-z]{1,8})(?::([0-9a-z.-]{1,40}))?")
 
 

@@ -1,0 +1,184 @@
+"""Maintenance commands: ``python -m bot admin rebuild-ratings [--config PATH] [--database PATH]``.
+
+``rebuild-ratings`` recomputes every rating from the logs: each finished session's final stacks
+come from replaying its action log through the engine (``bot.tables.replay.rebuild``), its seats
+from the ``tables`` row, and sessions are rated in the order they ended (``sessions.id``, the
+order the live updates committed in) within the season recorded when they ended. The result
+replaces the ``ratings`` and ``rating_changes`` tables in one transaction.
+
+Finished tables with no ``sessions`` row (sessions that ended before migration 0003) are first
+given one, in the order they ended (``updated_at``, then id), in the season that was running
+then; so the first rebuild after an upgrade brings the old sessions into history and ratings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sqlite3
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from bot.rules.base import Game
+
+
+@dataclass(frozen=True)
+class RebuildReport:
+    sessions: int
+    entries: int
+    #: Sessions whose replayed results differ from the recorded history (should be none).
+    mismatched: tuple[int, ...]
+    #: Sessions whose log did not replay (their game is missing or the log is broken); not rated.
+    skipped: tuple[int, ...]
+    #: Finished tables given their missing ``sessions`` row first (sessions from before 0003).
+    backfilled: int = 0
+
+
+class SessionEnded(Exception):
+    """A session ended while the rebuild was reading the logs (the rebuild starts again)."""
+
+
+async def rebuild_ratings(db: object, games: Mapping[str, Game] | None = None,
+                          attempts: int = 5) -> RebuildReport:
+    """Recompute every rating from the action logs (see the module docstring).
+
+    Safe while the bot runs: if a session ends between reading the logs and writing the
+    ratings, nothing is written and the rebuild starts again (at most ``attempts`` times).
+    """
+    for attempt in range(attempts):
+        try:
+            return await _rebuild_once(db, games)
+        except (SessionEnded, sqlite3.IntegrityError):
+            if attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+async def _rebuild_once(db: object, games: Mapping[str, Game] | None) -> RebuildReport:
+    from bot.rules import GAMES
+    from bot.store import tables as store
+    from bot.store.ratings import apply_session_sync
+    from bot.tables.model import SeatInfo
+    from bot.tables.replay import rebuild
+    from bot.tables.settle import seat_results, session_results
+
+    games = GAMES if games is None else games
+    backfilled = await backfill_sessions(db, games)
+    sessions = await db.fetchall(  # type: ignore[attr-defined]
+        "SELECT id, table_id, guild_id, game, season FROM sessions ORDER BY id")
+    plan = []
+    mismatched, skipped = [], []
+    for sid, table_id, guild_id, game, season in sessions:
+        row = await db.run(store.load_table, table_id)  # type: ignore[attr-defined]
+        actions = await db.run(store.load_actions, table_id)  # type: ignore[attr-defined]
+        rules = games.get(game)
+        if row is None or rules is None or row.seed is None:
+            skipped.append(sid)
+            continue
+        try:
+            options = rules.validate_options(row.options)
+            state = rebuild(rules, len(row.seats), options, row.seed, actions)
+        except Exception:
+            skipped.append(sid)
+            continue
+        seats = [SeatInfo.from_json(s) for s in row.seats]
+        results, won = session_results(list(state.stacks), int(options.get("buy_in", 0)))
+        seat_rows = seat_results(seats, results, won)
+        recorded = await db.fetchall(  # type: ignore[attr-defined]
+            "SELECT result FROM session_seats WHERE session_id = ? ORDER BY seat", (sid,))
+        if [r[0] for r in recorded] != results:
+            mismatched.append(sid)
+        plan.append((sid, guild_id, game, season, seat_rows))
+
+    newest = max((row[0] for row in sessions), default=0)
+
+    def tx(conn: sqlite3.Connection) -> int:
+        if conn.execute("SELECT COUNT(*) FROM sessions WHERE id > ?", (newest,)).fetchone()[0]:
+            raise SessionEnded()
+        conn.execute("DELETE FROM rating_changes")
+        conn.execute("DELETE FROM ratings")
+        for sid, guild_id, game, season, seat_rows in plan:
+            apply_session_sync(conn, sid, guild_id, game, season, seat_rows)
+        return int(conn.execute("SELECT COUNT(*) FROM ratings").fetchone()[0])
+
+    entries = await db.transaction(tx)  # type: ignore[attr-defined]
+    return RebuildReport(len(plan), entries, tuple(mismatched), tuple(skipped), backfilled)
+
+
+async def backfill_sessions(db: object, games: Mapping[str, Game]) -> int:
+    """Give every finished table without a ``sessions`` row one (no rating yet); return how many."""
+    from bot.store import tables as store
+    from bot.store.history import insert_session_sync
+    from bot.tables.model import SeatInfo
+    from bot.tables.replay import rebuild
+    from bot.tables.settle import seat_results, session_results
+
+    missing = await db.fetchall(  # type: ignore[attr-defined]
+        "SELECT t.id FROM tables t WHERE t.status = 'finished' AND NOT EXISTS "
+        "(SELECT 1 FROM sessions s WHERE s.table_id = t.id) ORDER BY t.updated_at, t.id")
+    rows = []
+    for (table_id,) in missing:
+        row = await db.run(store.load_table, table_id)  # type: ignore[attr-defined]
+        rules = games.get(row.game) if row is not None else None
+        if row is None or rules is None or row.seed is None:
+            continue
+        try:
+            options = rules.validate_options(row.options)
+            state = rebuild(rules, len(row.seats), options, row.seed,
+                            await db.run(store.load_actions, table_id))  # type: ignore[attr-defined]
+        except Exception:
+            continue
+        results, won = session_results(list(state.stacks), int(options.get("buy_in", 0)))
+        rows.append((row, seat_results([SeatInfo.from_json(s) for s in row.seats], results, won)))
+
+    def tx(conn: sqlite3.Connection) -> int:
+        for row, seats in rows:
+            season = conn.execute("SELECT MAX(season) FROM seasons WHERE guild_id = ? AND started_at <= ?",
+                                  (row.guild_id, row.updated_at)).fetchone()[0] or 1
+            insert_session_sync(conn, table_id=row.id, guild_id=row.guild_id, channel_id=row.channel_id,
+                                game=row.game, season=season, seats=seats, ended_at=row.updated_at)
+        return len(rows)
+
+    return await db.transaction(tx) if rows else 0  # type: ignore[attr-defined]
+
+
+async def _run_rebuild(path: str) -> RebuildReport:
+    from bot.store.db import Database
+
+    db = await Database.open(path)
+    try:
+        return await rebuild_ratings(db)
+    finally:
+        await db.close()
+
+
+def main(argv: list[str]) -> int:
+    """``python -m bot admin <command>``; exit 0 on success, 2 on a usage or config error."""
+    parser = argparse.ArgumentParser(prog="python -m bot admin", description="Tapis maintenance commands.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    rebuild = sub.add_parser("rebuild-ratings", help="recompute every rating from the action logs")
+    rebuild.add_argument("--config", metavar="PATH", default=None,
+                         help="TOML config file (for the database)")
+    rebuild.add_argument("--database", metavar="PATH", default=None,
+                         help="SQLite file (overrides the config)")
+    args = parser.parse_args(argv)
+    path = args.database
+    if path is None:
+        from bot.config import ConfigError, load_config
+
+        try:
+            path = load_config(args.config).database
+        except ConfigError as exc:
+            print(f"tapis: bad configuration: {exc}", file=sys.stderr)
+            return 2
+    report = asyncio.run(_run_rebuild(path))
+    text = f"rebuilt {report.entries} rating entries from {report.sessions} sessions"
+    if report.backfilled:
+        text += f" ({report.backfilled} older session(s) added to the history first)"
+    if report.skipped:
+        text += f"; {len(report.skipped)} session(s) did not replay: {list(report.skipped)}"
+    if report.mismatched:
+        text += f"; {len(report.mismatched)} differ from the recorded results: {list(report.mismatched)}"
+    print(text)
+    return 1 if report.skipped or report.mismatched else 0

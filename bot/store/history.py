@@ -1,0 +1,101 @@
+"""Finished sessions: one ``sessions`` row and its ``session_seats``, written with the payout.
+
+``record_end_sync`` runs inside the session's payout transaction (``bot.tables.settle.pay_out``)
+and rates the session there too, so a payout, its history row and its rating update commit
+together or not at all. The queries below feed ``/history`` and the profile card.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.store.db import Database
+from bot.store.ratings import SeatResult, apply_session_sync, current_season_sync, places
+
+
+def record_end_sync(conn: sqlite3.Connection, *, table_id: int, guild_id: int, channel_id: int, game: str,
+                    seats: Sequence[SeatResult], now: float) -> int:
+    """Record a finished session and rate it (caller's transaction); return the session id."""
+    season = current_season_sync(conn, guild_id)
+    session_id = insert_session_sync(conn, table_id=table_id, guild_id=guild_id, channel_id=channel_id,
+                                     game=game, season=season, seats=seats, ended_at=now)
+    apply_session_sync(conn, session_id, guild_id, game, season, seats)
+    return session_id
+
+
+def insert_session_sync(conn: sqlite3.Connection, *, table_id: int, guild_id: int, channel_id: int, game: str,
+                        season: int, seats: Sequence[SeatResult], ended_at: float) -> int:
+    """The ``sessions`` row and its ``session_seats`` (no rating); return the session id."""
+    row = conn.execute(  # RETURNING: both SQLite (3.35+) and PostgreSQL give the new id this way
+        "INSERT INTO sessions (table_id, guild_id, channel_id, game, season, ended_at) "
+        "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+        (table_id, guild_id, channel_id, game, season, ended_at),
+    ).fetchone()
+    session_id = int(row[0])
+    place = places([s.result for s in seats])
+    for s, p in zip(seats, place, strict=True):
+        conn.execute(
+            "INSERT INTO session_seats (session_id, seat, guild_id, game, user_id, ai_level, name, result, "
+            "place, won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (session_id, s.seat, guild_id, game, s.user_id if s.human else None, s.ai_level, s.name[:100],
+             s.result, p, int(s.won)),
+        )
+    return session_id
+
+
+@dataclass(frozen=True)
+class SessionLine:
+    """One finished session as a player's history shows it."""
+
+    session_id: int
+    table_id: int
+    game: str
+    ended_at: float
+    seat: int
+    result: int
+    place: int
+    seats: int
+
+
+async def user_sessions(db: Database, guild_id: int, user_id: int, game: str | None, *, limit: int,
+                        offset: int = 0, up_to: int | None = None) -> tuple[list[SessionLine], int]:
+    """A page of the user's finished sessions (newest first) and how many there are in all.
+
+    ``up_to`` (a session id) freezes the list where the first page saw it, so later pages do not
+    shift when a new session ends meanwhile.
+    """
+    where = "ss.guild_id = ? AND ss.user_id = ?"
+    params: list[object] = [guild_id, user_id]
+    if game is not None:
+        where += " AND ss.game = ?"
+        params.append(game)
+    if up_to is not None:
+        where += " AND ss.session_id <= ?"
+        params.append(up_to)
+
+    def q(conn: sqlite3.Connection) -> tuple[list[SessionLine], int]:
+        total = conn.execute(f"SELECT COUNT(*) FROM session_seats ss WHERE {where}", params).fetchone()[0]
+        rows = conn.execute(
+            "SELECT s.id, s.table_id, s.game, s.ended_at, ss.seat, ss.result, ss.place, "
+            "(SELECT COUNT(*) FROM session_seats o WHERE o.session_id = s.id) "
+            f"FROM session_seats ss JOIN sessions s ON s.id = ss.session_id WHERE {where} "
+            "ORDER BY ss.session_id DESC LIMIT ? OFFSET ?", (*params, limit, offset)).fetchall()
+        return [SessionLine(*r) for r in rows], int(total)
+
+    return await db.run(q)
+
+
+async def session_of_table(db: Database, table_id: int) -> tuple[int, list[SeatResult]] | None:
+    """``(session id, seats)`` of a finished table, or None."""
+    def q(conn: sqlite3.Connection) -> tuple[int, list[SeatResult]] | None:
+        row = conn.execute("SELECT id FROM sessions WHERE table_id = ?", (table_id,)).fetchone()
+        if row is None:
+            return None
+        seats = conn.execute(
+            "SELECT seat, user_id, ai_level, name, result, won FROM session_seats WHERE session_id = ? "
+            "ORDER BY seat", (row[0],)).fetchall()
+        return int(row[0]), [SeatResult(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in seats]
+
+    return await db.run(q)

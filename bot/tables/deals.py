@@ -1,0 +1,153 @@
+"""A session's deals, read back from its action log by replaying the engine (no Discord, no I/O).
+
+A deal ends with the rules event that carries its per-seat ``deltas`` (``deal_end`` in most
+games, Michigan's ``hand_end``, the Maître's ``manche_end``, a voided deal's event). Actions
+after the last such event (a session closed mid-deal) form a last, unfinished deal. Each deal
+keeps the narration the table showed (``game.narrate`` of every rules event), its result, the
+contract where the game has one, and the versions it spans, so a replay can re-walk it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.rules.base import Event, Game, State
+from bot.store.tables import ActionRow
+from bot.tables.replay import apply_logged
+
+
+@dataclass
+class Deal:
+    """One deal of a session. ``first``/``last`` are the versions of its first and last action."""
+
+    number: int
+    first: int
+    last: int
+    lines: list[str] = field(default_factory=list)
+    deltas: list[int] | None = None  # None: the session ended before this deal did
+    contract: str | None = None
+    end: Event | None = None
+
+
+def contract_text(event: Event) -> str | None:
+    """The contract or bid a deal-end event names (Marias, Maître), as short text."""
+    value = event.get("contract")
+    if value is None or value == "":
+        return None
+    if isinstance(value, dict):
+        return " ".join(str(v) for v in value.values() if v not in (None, ""))[:60] or None
+    return str(value)[:60]
+
+
+def walk(game: Game, seats: int, options: dict[str, Any], seed: int, log: Sequence[ActionRow],
+         on_action: Callable[[int, State, list[Event]], None] | None = None) -> State:
+    """Replay ``log`` from a fresh session, calling ``on_action(version, state, events)`` after each."""
+    state = game.new_table(seats, options, seed)
+    for row in log:
+        events = apply_logged(state, row.seat, row.action)
+        if on_action is not None:
+            on_action(row.version, state, events)
+    return state
+
+
+def deals_of(game: Game, seats: int, options: dict[str, Any], seed: int, log: Sequence[ActionRow],
+             name: Callable[[int], str]) -> list[Deal]:
+    """Every deal of the session, in order (see the module docstring)."""
+    out: list[Deal] = []
+    current: list[Deal | None] = [None]
+    carried: list[str] = []  # lines after a deal's end in the same action: the next deal's opening
+
+    def on_action(version: int, state: State, events: list[Event]) -> None:
+        deal = current[0]
+        if deal is None:
+            deal = Deal(len(out) + 1, version, version, lines=carried[:])
+            carried.clear()
+            out.append(deal)
+            current[0] = deal
+        deal.last = version
+        for event in events:
+            try:
+                line = game.narrate(event, name)
+            except Exception:
+                line = None
+            if line:
+                (carried if deal.deltas is not None else deal.lines).append(line)
+            if "deltas" in event and deal.deltas is None:
+                deal.deltas = [int(d) for d in event["deltas"]]
+                deal.contract = contract_text(event)
+                deal.end = event
+        if deal.deltas is not None:
+            current[0] = None
+
+    walk(game, seats, options, seed, log, on_action)
+    if out and carried:  # the session's closing lines
+        out[-1].lines.extend(carried)
+    return out
+
+
+@dataclass
+class DealFrames:
+    """What a replay of one deal draws: the spectator view before its first action and after each
+    action (``views``) and, for a revealed replay only, every card each seat held at some point
+    of the deal in the order it first held them (``hands``: the dealt hand plus any card taken
+    later, e.g. Marias' second packet or a Mus draw)."""
+
+    deal: Deal
+    views: list[dict[str, Any]]
+    hands: list[list[str]] | None
+
+
+def deal_frames(game: Game, seats: int, options: dict[str, Any], seed: int, log: Sequence[ActionRow],
+                number: int, reveal: bool, name: Callable[[int], str] = str) -> DealFrames | None:
+    """The frames of deal ``number`` (from 1), or None if the log has no such deal yet.
+
+    With ``reveal`` the seats' hands come too (a finished session's revealed replay); without
+    it, only spectator views (``view(None)``) are ever taken.
+    """
+    deals = deals_of(game, seats, options, seed, log, name)
+    if not 1 <= number <= len(deals):
+        return None
+    deal = deals[number - 1]
+    views: list[dict[str, Any]] = []
+    hands: list[list[str]] | None = [[] for _ in range(seats)] if reveal else None
+
+    def take(state: State) -> None:
+        views.append(state.view(None))
+        if hands is not None:
+            for s in range(seats):
+                for c in state.view(s).get("hand") or []:
+                    if str(c) not in hands[s]:
+                        hands[s].append(str(c))
+
+    state = game.new_table(seats, options, seed)
+    if deal.first == 0:
+        take(state)
+    for row in log[: deal.last + 1]:
+        apply_logged(state, row.seat, row.action)
+        if deal.first - 1 <= row.version < deal.last:
+            take(state)
+        elif row.version == deal.last:
+            views.append(state.view(None))  # the next deal's hands are not this deal's
+    return DealFrames(deal, views, hands)
+
+
+#: Games whose deal-end event names the declarer of the deal's contract, and under which key.
+DECLARER = {"marias": "soloist", "maitre": "maitre"}
+#: Games where a seat's own bids are actions of these types (named by type, amounts left out).
+BIDS = {"mus": frozenset({"envido", "ordago"}), "motz": frozenset({"stand", "take_muet"})}
+
+
+def contracts_of(game: Game, seats: int, options: dict[str, Any], seed: int, log: Sequence[ActionRow],
+                 seat: int) -> list[str]:
+    """The contracts ``seat`` played as declarer (Marias, Maître) or the bids it made (Mus, Motz)."""
+    bids = BIDS.get(game.name)
+    if bids is not None:
+        return [str(row.action["type"]).replace("_", " ") for row in log
+                if row.seat == seat and row.action.get("type") in bids]
+    key = DECLARER.get(game.name)
+    if key is None:
+        return []
+    return [d.contract for d in deals_of(game, seats, options, seed, log, str)
+            if d.contract and d.end is not None and d.end.get(key) == seat]

@@ -1,0 +1,106 @@
+"""/leaderboard by rating and wins, the /stats profile card, /admin season, through the stand-in."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+
+from PIL import Image
+
+from bot.rules import GAMES
+from bot.store import tables as store
+from bot.tables.deals import contracts_of
+from tests.bot.test_history import finish_by_ai
+from tests.discord_stub import DiscordStub, User
+from tests.discord_stub.tapis import TapisRun
+
+
+async def marias_session(stub: DiscordStub, tapis: TapisRun, humans: list[User]) -> int:
+    """A Marias session with these humans (+ an easy AI seat if two), played out by the AI."""
+    host = humans[0]
+    t = await tapis.tables.create(stub.guild.id, stub.channel.id, host.id, host.name, "marias", {})
+    for u in humans[1:]:
+        await tapis.tables.join(t.id, u.id, u.name)
+    while len(t.seats) < t.capacity:
+        await tapis.tables.add_ai(t.id, host.id)
+    await tapis.tables.start(t.id, host.id)
+    await finish_by_ai(stub, tapis, humans, t.id)
+    return t.id
+
+
+async def test_rating_and_wins_boards_and_seasons(stub: DiscordStub, tapis: TapisRun,
+                                                  players: list[User]) -> None:
+    alice, bob, carol, dave = players
+    for _ in range(2):
+        await marias_session(stub, tapis, [alice, bob])
+    await marias_session(stub, tapis, [carol, alice, bob])
+    rated = await tapis.db.fetchall(
+        "SELECT user_id, score, human, player FROM ratings WHERE game = 'marias' ORDER BY score DESC")
+    assert {r[3] for r in rated if not r[2]} == {"ai:easy"}  # the AI seats have their level's entry
+    humans = [r for r in rated if r[2]]
+    assert len(humans) == 3
+
+    board = await stub.slash("leaderboard", dave, stub.channel, game="marias", by="rating")
+    lines = board.text.splitlines()
+    assert not board.ephemeral and "rating · season 1" in lines[0]
+    for i, (uid, score, _, _) in enumerate(humans):
+        assert lines[i + 1].startswith(f"`{i + 1:>2}.` <@{uid}> — **{score:.1f}**")
+    assert len(lines) == 4  # AI never on the board
+    [png] = board.last.attachments
+    assert Image.open(io.BytesIO(png.data)).size[0] == 720
+
+    wins = await stub.slash("leaderboard", dave, stub.channel, game="marias", by="wins")
+    counted = await tapis.db.fetchall(
+        "SELECT user_id, wins, sessions FROM stats WHERE game = 'marias' ORDER BY wins DESC")
+    assert [int(w) for w in _bold(wins.text)] == [r[1] for r in counted]
+    assert f"won of {counted[0][2]}" in wins.text.splitlines()[1]
+
+    refused = await stub.slash("leaderboard", dave, stub.channel, by="rating")
+    assert refused.ephemeral and "Choose a game" in refused.text
+
+    # a new season: the board starts empty, the old one stays readable
+    nope = await stub.slash("admin season", dave, stub.channel)
+    assert nope.ephemeral and "server manager" in nope.text
+    stub.guild.admins.add(dave.id)
+    started = await stub.slash("admin season", dave, stub.channel)
+    assert started.ephemeral and "Season 2 has started" in started.text
+    fresh = await stub.slash("leaderboard", dave, stub.channel, game="marias", by="rating")
+    assert "season 2" in fresh.text and "Nobody yet." in fresh.text
+    old = await stub.slash("leaderboard", dave, stub.channel, game="marias", by="rating", season=1)
+    assert old.text.splitlines()[1:] == lines[1:]
+    await marias_session(stub, tapis, [alice, bob])
+    season2 = await tapis.db.fetchall("SELECT DISTINCT season FROM rating_changes ORDER BY season")
+    assert [r[0] for r in season2] == [1, 2]
+
+
+def _bold(text: str) -> list[str]:
+    return [line.split("**")[1] for line in text.splitlines()[1:]]
+
+
+async def test_stats_is_a_profile_card(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    alice, bob = players[:2]
+    tables = [await marias_session(stub, tapis, [alice, bob]) for _ in range(2)]
+    inter = await stub.slash("stats", bob, stub.channel, user=alice)
+    assert inter.ephemeral
+    [card] = inter.last.attachments
+    assert card.filename == "profile.png" and Image.open(io.BytesIO(card.data)).size[0] == 720
+    [field] = inter.last.embeds[0]["fields"]
+    assert field["name"] == GAMES["marias"].title
+    stat = await tapis.db.fetchone("SELECT sessions, wins, net FROM stats WHERE user_id = ?", (alice.id,))
+    assert field["value"].startswith(f"{stat[0]} played · {stat[1]} won")
+    rating = await tapis.db.fetchone("SELECT score FROM ratings WHERE player = ?", (f"user:{alice.id}",))
+    assert f"rating {rating[0]:.1f}" in field["value"]
+    best = await tapis.db.fetchone(
+        "SELECT MAX(result) FROM session_seats WHERE user_id = ?", (alice.id,))
+    assert f"best {best[0]:+d}" in field["value"]
+    tally: Counter[str] = Counter()
+    for table_id in tables:
+        row = await tapis.db.run(store.load_table, table_id)
+        actions = await tapis.db.run(store.load_actions, table_id)
+        seat = next(i for i, s in enumerate(row.seats) if s["user_id"] == alice.id)
+        tally.update(contracts_of(GAMES["marias"], 3, row.options, row.seed, actions, seat))
+    if tally:
+        top = max(tally.values())
+        assert any(f"favourite: {c}" in field["value"] for c, n in tally.items() if n == top)
+    else:
+        assert "favourite" not in field["value"]

@@ -1,0 +1,98 @@
+"""/history through the stand-in: sessions played for real, pages, a session's deals, a deal's story."""
+
+from __future__ import annotations
+
+from bot.rules import GAMES
+from bot.store import tables as store
+from bot.tables.deals import deals_of
+from tests.bot.test_session import open_table
+from tests.discord_stub import DiscordStub, User
+from tests.discord_stub.tapis import TapisRun
+
+TITLE = GAMES["marias"].title
+
+
+async def finish_by_ai(stub: DiscordStub, tapis: TapisRun, humans: list[User], table_id: int) -> None:
+    """Every human leaves: the AI plays their seats to the end of the session."""
+    for user in humans:
+        await tapis.tables.leave(table_id, user.id)
+    await tapis.settle()
+    table = await tapis.tables.get(table_id)
+    assert table.status == "finished"
+
+
+async def service_session(tapis: TapisRun, stub: DiscordStub, host: User, game: str = "motz") -> int:
+    """A whole session at the service level (faster than clicks): host + AI seats, played by the AI."""
+    t = await tapis.tables.create(stub.guild.id, stub.channel.id, host.id, host.name, game, {})
+    while len(t.seats) < t.capacity:
+        await tapis.tables.add_ai(t.id, host.id)
+    await tapis.tables.start(t.id, host.id)
+    await finish_by_ai(stub, tapis, [host], t.id)
+    return t.id
+
+
+async def test_history_lists_opens_a_session_and_tells_a_deal(stub: DiscordStub, tapis: TapisRun,
+                                                                 players: list[User]) -> None:
+    alice, bob, carol, _ = players
+    table_id, _ = await open_table(stub, alice, [bob], ai=1, game="marias")
+    await finish_by_ai(stub, tapis, [alice, bob], table_id)
+    table = await tapis.tables.get(table_id)
+    mine = table.results[table.seat_of(alice.id)]
+
+    inter = await stub.slash("history", alice, stub.channel)
+    msg = inter.last
+    assert inter.ephemeral and f"**#{table_id}** {TITLE}" in msg.text and f"**{mine:+d}** jetons" in msg.text
+    assert not [b for b in msg.items() if b.get("type") == 2]  # one page: no page buttons
+
+    # open the session: one line per deal, replayed from the log
+    await stub.choose(msg, alice, [str(table_id)])
+    actions = await tapis.db.run(store.load_actions, table_id)
+    names = [s.name for s in table.seats]
+    deals = deals_of(GAMES["marias"], 3, table.options, table.seed, actions, lambda s: names[s])
+    assert deals and sum(sum(d.deltas or [0]) for d in deals) == 0
+    assert f"Table #{table_id} · {TITLE}" in msg.text
+    for d in deals:
+        assert f"Deal {d.number}" in msg.text
+    assert sum(d.deltas[table.seat_of(alice.id)] for d in deals if d.deltas) == mine
+
+    # open deal 1: its narration and per-seat result
+    deal_select = msg.selects()[0]
+    assert deal_select["custom_id"] == f"tapis:{table_id}:{table.version}:hdeal:{alice.id}.any.1"
+    await stub.choose(msg, alice, ["1"])
+    first = deals[0]
+    assert "deal 1" in msg.text and first.lines[-1][:200] in msg.text
+    assert " · ".join(f"{n} {d:+d}" for n, d in zip(names, first.deltas, strict=True)) in msg.text
+
+    # out-of-date and forged ids are refused, nothing edited
+    before = msg.text
+    stale = await stub.choose(msg, alice, ["1"], custom_id=f"tapis:{table_id}:{table.version - 1}:hdeal:"
+                                                          f"{alice.id}.any.1")
+    assert stale.ephemeral and "out of date" in stale.text
+    other = await stub.choose(msg, carol, [str(table_id)], custom_id=f"tapis:0:0:hopen:{carol.id}.any.1")
+    assert "no finished session" in other.text
+    bad = await stub.click(msg, alice, custom_id=f"tapis:0:0:hist:{alice.id}.poker.1")
+    assert "not valid" in bad.text
+    gone = await stub.click(msg, alice, custom_id=f"tapis:0:3:hist:{alice.id}.any.1")
+    assert "does not exist any more" in gone.text
+    assert msg.text == before
+
+    # bob's history as seen by carol, and a game filter with nothing in it
+    seen = await stub.slash("history", carol, stub.channel, user=bob)
+    assert f"**#{table_id}**" in seen.text and "History — bob" in seen.text
+    empty = await stub.slash("history", alice, stub.channel, game="mus")
+    assert "No finished session yet." in empty.text
+
+
+async def test_history_pages_are_frozen_at_the_first_page(stub: DiscordStub, tapis: TapisRun,
+                                                          players: list[User]) -> None:
+    alice = players[0]
+    tables = [await service_session(tapis, stub, alice) for _ in range(6)]
+    inter = await stub.slash("history", alice, stub.channel, game="motz")
+    msg = inter.last
+    assert "Page 1 of 2 · 6 session(s)" in msg.text
+    assert all(f"**#{t}**" in msg.text for t in tables[1:]) and f"**#{tables[0]}**" not in msg.text
+    newer = await service_session(tapis, stub, alice)  # ends while the list is open
+    await stub.click(msg, alice, "Older ▶")
+    assert "Page 2 of 2" in msg.text and f"**#{tables[0]}**" in msg.text and f"**#{newer}**" not in msg.text
+    await stub.click(msg, alice, "◀ Newer")
+    assert f"**#{tables[-1]}**" in msg.text and f"**#{newer}**" not in msg.text
