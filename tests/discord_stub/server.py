@@ -18,6 +18,7 @@ import discord
 import yarl
 from aiohttp import web
 
+from tests.discord_stub import schema
 from tests.discord_stub.model import (
     EPHEMERAL,
     Attachment,
@@ -77,6 +78,9 @@ class StubServer:
         self.calls: list[Call] = []
         self.unknown_routes: list[str] = []
         self.faults: list[Fault] = []
+        self.invalid: list[tuple[Call, dict[str, Any]]] = []  # bodies Discord's schema refused
+        self.validate = True
+        self.invalid_expected = False  # a test that sends invalid bodies on purpose sets this
         self.echo_messages = True
         self.ws: web.WebSocketResponse | None = None
         self.connections = 0
@@ -92,6 +96,8 @@ class StubServer:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
+        if self.validate:
+            schema.warm()  # fails loudly here if Discord's OpenAPI document is missing
         app = web.Application(middlewares=[self._middleware], client_max_size=32 * 1024 * 1024)
         app.router.add_get("/", self._gateway)
         r = app.router
@@ -215,6 +221,11 @@ class StubServer:
             route = route.removeprefix("/api/v10")
             call = Call(request.method, request.path.removeprefix("/api/v10"), route, body, files)
             self.calls.append(call)
+            refusal = schema.check(request.method, call.path, body) if self.validate else None
+            if refusal is not None:
+                self.invalid.append((call, refusal))
+                call.status = 400
+                return reply(refusal, 400)
             fault = self._take_fault(request.method, route)
             if fault is not None:
                 call.status = fault.status
