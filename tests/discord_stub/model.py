@@ -182,6 +182,9 @@ class Call:
     json: Any
     files: list[tuple[str, bytes]]
     status: int = 200
+    bucket: str | None = None  # with rate limits on: the per-route bucket, or "global" for a global 429
+    global_counted: bool = False  # with rate limits on: it used the global budget
+    at: float = 0.0  # loop time the stand-in received it
 
 
 @dataclass
