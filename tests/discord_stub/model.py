@@ -201,6 +201,7 @@ class Interaction:
     original: Message | None = None  # the response message (or the component's message)
     followups: list[Message] = field(default_factory=list)
     choices: list[dict[str, Any]] | None = None  # autocomplete results
+    data: dict[str, Any] | None = None  # the interaction's ``data`` (command options, custom_id, values)
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     sent_at: float = 0.0  # loop time when INTERACTION_CREATE was sent to the bot
     answered_at: float = 0.0  # loop time when the bot's first response arrived

@@ -55,7 +55,8 @@ class DiscordStub(StubServer):
 
     async def _send_interaction(self, kind: int, data: dict[str, Any], user: User, channel: Channel, *,
                                 message: Message | None = None, wait: bool) -> Interaction:
-        inter = Interaction(snowflake(), secrets.token_urlsafe(48), kind, user, channel, message=message)
+        inter = Interaction(snowflake(), secrets.token_urlsafe(48), kind, user, channel, message=message,
+                            data=data)
         self.interactions[inter.id] = inter
         self.by_token[inter.token] = inter
         payload: dict[str, Any] = {
