@@ -148,7 +148,7 @@ class BotProcess:
         argv += ["--images"] if args.images else []
         argv += ["--profile", args.profile] if args.profile else []
         proc = await asyncio.create_subprocess_exec(*argv, stdin=asyncio.subprocess.PIPE,
-                                                    stdout=asyncio.subprocess.PIPE)
+                                                    stdout=asyncio.subprocess.PIPE, limit=1 << 24)
         bot = cls(proc)
         line = await asyncio.wait_for(bot.readline(), READY_TIMEOUT)
         if line != "ready":

@@ -100,6 +100,8 @@ class Presenter:
         self.mark_dirty(table.id)
         if table.state is not None and table.status == "playing":
             self._plan_dms(table)
+        elif table.state is not None and any(e.get("type") == "table_end" for e in events or ()):
+            self._plan_final_dms(table)
 
     def _narrate(self, table: Any, event: dict[str, Any]) -> str | None:
         try:
@@ -242,6 +244,12 @@ class Presenter:
             if (table.id, seat) in self.answering:  # the interaction's response shows them this state
                 continue
             self._queue_dm(table.id, DmJob(seat, info.user_id))
+
+    def _plan_final_dms(self, table: Any) -> None:
+        """The session is over: every seated human's DM shows the final hand and stacks."""
+        for seat, info in enumerate(table.seats):
+            if info.user_id is not None and not info.dm_closed:
+                self._queue_dm(table.id, DmJob(seat, info.user_id))
 
     @contextlib.contextmanager
     def answering_in_place(self, table_id: int, seat: int) -> Any:
