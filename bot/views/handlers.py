@@ -136,6 +136,6 @@ async def play(interaction: discord.Interaction, table: Any, cid: ids.ComponentI
         await update(interaction, embed=embed, view=moves_view(table, seat))
     except discord.HTTPException as exc:  # the move is applied: their hand comes by DM instead
         log.warning("table %s: the answer to a move was lost (%s); sending a DM", table.id, exc)
-        presenter.answered_in_place(table.id, seat, interaction, shown=False)
+        presenter.answered_in_place(table, seat, interaction, shown=False)
         return
-    presenter.answered_in_place(table.id, seat, interaction, shown=True)
+    presenter.answered_in_place(table, seat, interaction, shown=True)

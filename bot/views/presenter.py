@@ -100,8 +100,11 @@ class Presenter:
         self.mark_dirty(table.id)
         if table.state is not None and table.status == "playing":
             self._plan_dms(table)
-        elif table.state is not None and any(e.get("type") == "table_end" for e in events or ()):
-            self._plan_final_dms(table)
+        elif any(e.get("type") == "table_end" for e in events or ()):
+            if table.state is not None and table.status == "finished":
+                self._plan_final_dms(table)  # they end with the table's clicks
+            else:
+                self.forget_clicks(table.id)
 
     def _narrate(self, table: Any, event: dict[str, Any]) -> str | None:
         try:
@@ -251,6 +254,11 @@ class Presenter:
             if info.user_id is not None and not info.dm_closed:
                 self._queue_dm(table.id, DmJob(seat, info.user_id))
 
+    def forget_clicks(self, table_id: int) -> None:
+        """Drop a closed table's remembered clicks (and with them their interactions)."""
+        for key in [k for k in self.clicks if k[0] == table_id]:
+            del self.clicks[key]
+
     @contextlib.contextmanager
     def answering_in_place(self, table_id: int, seat: int) -> Any:
         """While a seat's move is applied, its DM is left to the interaction's response (type 7)."""
@@ -263,16 +271,15 @@ class Presenter:
             if not self.answering[key]:
                 del self.answering[key]
 
-    def answered_in_place(self, table_id: int, seat: int, interaction: discord.Interaction,
-                          shown: bool) -> None:
+    def answered_in_place(self, table: Any, seat: int, interaction: discord.Interaction, shown: bool) -> None:
         """After a move's response: remember the click (for the next prompt), or DM if it failed."""
         message = interaction.message
-        if shown and interaction.guild_id is None and message is not None:
-            loop = asyncio.get_running_loop()
-            self.clicks[(table_id, interaction.user.id)] = Click(interaction, message.id, loop.time())
-        elif not shown:
-            self.clicks.pop((table_id, interaction.user.id), None)
-            self._queue_dm(table_id, DmJob(seat, interaction.user.id))
+        key = (table.id, interaction.user.id)
+        if not shown:
+            self.clicks.pop(key, None)
+            self._queue_dm(table.id, DmJob(seat, interaction.user.id))
+        elif table.status == "playing" and interaction.guild_id is None and message is not None:
+            self.clicks[key] = Click(interaction, message.id, asyncio.get_running_loop().time())
 
     def _queue_dm(self, table_id: int, job: DmJob) -> None:
         """Queue a DM for a seat unless one for it is already waiting (it will show the latest state)."""
@@ -326,8 +333,13 @@ class Presenter:
             if data is not None:
                 files.append(_file(data, "hand.png"))
                 embed.set_image(url="attachment://hand.png")
+        over = table.status != "playing"
         if await self._edit_clicked(table_id, job.user_id, embed, view, files):
+            if over:  # the final state is shown: this click will not be used again
+                self.clicks.pop((table_id, job.user_id), None)
             return
+        if over:
+            self.clicks.pop((table_id, job.user_id), None)
         try:
             dm = await self._dm_channel(job.user_id)
             kwargs: dict[str, Any] = {"embed": embed, "files": files}

@@ -53,5 +53,7 @@ async def test_full_session_under_rate_limits(game: str, stub: DiscordStub, tapi
         assert "The session is over." in last.text, (user.name, last.text)
         assert version_of(last) == final
         assert not last.components  # no stale buttons left
+    presenter = tapis.bot.presenter
+    assert not [k for k in presenter.clicks if k[0] == table_id] and not presenter.answering  # let go
     assert not stub.repeated_429s()
     assert limits.refused == len(stub.rate_limited())
