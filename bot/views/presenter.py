@@ -80,6 +80,7 @@ class Presenter:
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self.images_done: dict[tuple[int, int | None], tuple[str, Any]] = {}  # (table, seat) -> (key, image)
         self.budget = RestBudget()
+        self.channel_next: dict[int, float] = {}  # channel id -> earliest time of its next table edit
         self.answering: dict[tuple[int, int], int] = {}  # (table, seat) -> moves being answered in place
         self.clicks: dict[tuple[int, int], Click] = {}  # (table, user) -> latest move click in a DM
         self.last_dm: dict[int, int] = {}  # user id -> the latest DM message the bot posted them
@@ -167,6 +168,20 @@ class Presenter:
         finally:
             self.editors.pop(table_id, None)
 
+    async def _channel_turn(self, channel_id: int) -> None:
+        """Wait for this channel's next edit slot: one table edit per ``edit_interval`` per channel.
+
+        Discord allows about 5 edits per 5 s per channel; tables sharing a channel take turns here
+        instead of queueing stale edits in discord.py's bucket (each renders when its slot comes).
+        """
+        now = asyncio.get_running_loop().time()
+        at = max(now, self.channel_next.get(channel_id, 0.0))
+        self.channel_next[channel_id] = at + self.edit_interval
+        if len(self.channel_next) > 4096:  # forget channels whose slot is long past
+            self.channel_next = {c: t for c, t in self.channel_next.items() if t > now}
+        if at > now:
+            await asyncio.sleep(at - now)
+
     def notices(self, table: Any) -> list[str]:
         out = []
         for info in table.seats:
@@ -185,6 +200,7 @@ class Presenter:
             return
         if self.shown.get(table_id) == self._shown_key(table):
             return
+        await self._channel_turn(table.channel_id)
         await self.budget.take(REFRESH)  # while it waits, the table may move on: render after it
         shown = self._shown_key(table)
         if self.shown.get(table_id) == shown:

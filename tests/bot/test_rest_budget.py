@@ -110,3 +110,26 @@ async def test_budget_serves_prompts_before_table_refreshes() -> None:
     await asyncio.gather(*waiting)
     assert order == ["first", "prompt", "table 0", "table 1", "table 2"]
     assert budget.granted == [1, 4]
+
+
+async def test_tables_sharing_a_channel_take_turns_to_edit(stub: DiscordStub, tapis: TapisRun,
+                                                           players: list[User]) -> None:
+    tapis.bot.presenter.edit_interval = 0.2
+    alice, bob, carol, dave = players
+    first, _ = await open_table(stub, alice, [bob], ai=1, game="motz")
+    second, _ = await open_table(stub, carol, [dave], ai=1, game="motz")
+    users = {u.id: u for u in players}
+    rng = random.Random(6)
+    await tapis.settle()
+    for _ in range(6):  # moves at both tables, as fast as the players can click
+        for table_id in (first, second):
+            table = await tapis.tables.get(table_id)
+            user = users[table.to_act_users()[0]]
+            dm = latest_dm_with_moves(stub, user, table_id, table.version)
+            await click_control(stub, dm, user, rng.choice(move_controls(dm, table_id, table.version)), rng)
+        await tapis.settle()
+    edits = [c.at for c in stub.calls_to("PATCH", "/channels/{cid}/messages/{mid}")
+             if c.path.startswith(f"/channels/{stub.channel.id}/")]
+    assert len(edits) >= 6
+    # one edit per interval in the channel, whichever table (arrival times jitter: count, not gaps)
+    assert len(edits) - 1 <= (edits[-1] - edits[0]) / 0.2 + 1, edits
