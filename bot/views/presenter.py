@@ -16,7 +16,7 @@ webhook): the acting player sees their move in the interaction's own response, s
 DM for it; a player's next prompt edits the DM they last clicked through that click's interaction
 webhook (exempt from the global limit) while it is still their latest DM and the token is fresh,
 else it is a new DM; every other request waits its turn in :class:`RestBudget`, turn prompts
-before table refreshes.
+before table refreshes; tables sharing a channel edit one per ``edit_interval`` in that channel.
 """
 
 from __future__ import annotations
