@@ -10,6 +10,17 @@ process and the machine's load average are printed with the figures.
 
     python bench/latency.py [--tables 200] [--game motz] [--duration 20] [--think 3] [--images]
                             [--profile bot.prof]
+
+With ``--rate-limits`` the stand-in enforces Discord's rate limits (global 50 requests/s besides
+interaction callbacks and webhooks, 5 per 5 s per channel for message creates and edits) and the
+run is repeated at each offered load of ``--loads`` (moves/s; the think time becomes
+tables / load). Each load reports the REST calls per move besides the interaction callbacks, the
+429s received and the **update delay** of a move: from the click to the moment both the table
+message shows a newer version and the player who acts next has a message (DM or ephemeral) with
+that player's controls at the version they act on. The sustainable load is the highest with an
+update-delay p99 of at most 1 s.
+
+    python bench/latency.py --rate-limits --tables 200 --loads 16,32,64,128 --duration 15
 """
 
 from __future__ import annotations
@@ -37,6 +48,7 @@ from tests.discord_stub import Channel, DiscordStub, Interaction, Message, User 
 from tests.discord_stub.play import click_control, move_controls  # noqa: E402
 
 STALL = 2.0  # seconds without a visible move before a player asks /hand
+SUSTAINABLE_P99 = 1.0  # seconds: the update delay a sustainable load keeps at p99
 READY_TIMEOUT = 60.0
 
 
@@ -136,7 +148,7 @@ class BotProcess:
         argv += ["--images"] if args.images else []
         argv += ["--profile", args.profile] if args.profile else []
         proc = await asyncio.create_subprocess_exec(*argv, stdin=asyncio.subprocess.PIPE,
-                                                    stdout=asyncio.subprocess.PIPE)
+                                                    stdout=asyncio.subprocess.PIPE, limit=1 << 24)
         bot = cls(proc)
         line = await asyncio.wait_for(bot.readline(), READY_TIMEOUT)
         if line != "ready":
@@ -262,6 +274,110 @@ async def open_tables(stub: DiscordStub, args: argparse.Namespace, seats: int) -
     return list(await asyncio.gather(*(one(t) for t in range(args.tables))))
 
 
+# ====================================================================== what players see, when
+
+@dataclass
+class Shown:
+    """Every write the stand-in stored: ``(time, version)`` per table message and per (table, user)."""
+
+    table: dict[int, list[tuple[float, int]]] = field(default_factory=lambda: collections.defaultdict(list))
+    prompts: dict[tuple[int, int], list[tuple[float, int]]] = field(
+        default_factory=lambda: collections.defaultdict(list))
+
+
+def track(stub: DiscordStub) -> Shown:
+    """Wrap the stand-in's message writes to record which version each table and player sees when."""
+    shown = Shown()
+    create, edit = stub._create, stub._edit
+
+    def note(message: Message) -> None:
+        now = asyncio.get_running_loop().time()
+        channel = stub.channels.get(message.channel_id)
+        moves = [c.split(":") for c in message.custom_ids() if c.startswith("tapis:")]
+        if channel is not None and not channel.is_dm and not message.ephemeral:
+            footer = " ".join((e.get("footer") or {}).get("text", "") for e in message.embeds)
+            if moves:
+                shown.table[int(moves[0][1])].append((now, int(moves[0][2])))
+            elif "version" in footer:  # the final message has no buttons left
+                words = footer.split()
+                shown.table[int(words[1])].append((now, int(words[-1])))
+            return
+        user = channel.recipient.id if channel is not None and channel.recipient is not None else 0
+        for parts in moves:
+            if parts[3] in ("mv", "sel"):
+                shown.prompts[(int(parts[1]), user)].append((now, int(parts[2])))
+                break
+
+    def tracked_create(channel: Channel, data: dict[str, Any], files: Any, interaction_id: int | None = None
+                       ) -> Message:
+        message = create(channel, data, files, interaction_id=interaction_id)
+        if interaction_id is not None:
+            inter = stub.interactions.get(interaction_id)
+            if inter is not None and message.ephemeral:
+                if inter.type == 3:  # a /hand answer is fetched by the player, not pushed: not counted
+                    _note_prompt(shown, message, inter.user.id)
+                return message
+        note(message)
+        return message
+
+    def tracked_edit(message: Message, data: dict[str, Any], files: Any) -> Message:
+        edited = edit(message, data, files)
+        if edited.ephemeral and edited.interaction_id is not None:
+            inter = stub.interactions.get(edited.interaction_id)
+            if inter is not None:
+                _note_prompt(shown, edited, inter.user.id)
+                return edited
+        note(edited)
+        return edited
+
+    stub._create, stub._edit = tracked_create, tracked_edit  # type: ignore[method-assign]
+    return shown
+
+
+def _note_prompt(shown: Shown, message: Message, user_id: int) -> None:
+    now = asyncio.get_running_loop().time()
+    for c in message.custom_ids():
+        parts = c.split(":")
+        if c.startswith("tapis:") and parts[3] in ("mv", "sel"):
+            shown.prompts[(int(parts[1]), user_id)].append((now, int(parts[2])))
+            return
+
+
+def first_at(writes: list[tuple[float, int]], after: float, version: int) -> float | None:
+    """The first time after ``after`` a write showed ``version`` or newer."""
+    for at, v in writes:
+        if at >= after and v >= version:
+            return at
+    return None
+
+
+def update_delays(samples: list[Interaction], shown: Shown) -> tuple[list[float], int]:
+    """Per move: seconds until the table message and the next actor's prompt show its outcome.
+
+    Returns the delays and the number of moves whose outcome was never fully shown during the run.
+    """
+    clicks: dict[int, list[tuple[int, float, int]]] = collections.defaultdict(list)
+    for s in samples:
+        if s.type != 3 or s.callback_type not in (6, 7):
+            continue
+        parts = str((s.data or {}).get("custom_id", "")).split(":")
+        if len(parts) > 3 and parts[0] == "tapis":
+            clicks[int(parts[1])].append((int(parts[2]), s.sent_at, s.user.id))
+    delays, unseen = [], 0
+    for table_id, moves in clicks.items():
+        moves.sort()
+        for (v, t0, _), (v2, _, user2) in zip(moves, moves[1:], strict=False):
+            if v2 != v + 1:
+                continue
+            table_at = first_at(shown.table.get(table_id, []), t0, v + 1)
+            prompt_at = first_at(shown.prompts.get((table_id, user2), []), t0, v2)
+            if table_at is None or prompt_at is None:
+                unseen += 1
+                continue
+            delays.append(max(table_at, prompt_at) - t0)
+    return delays, unseen
+
+
 # ====================================================================== driver and report
 
 @dataclass
@@ -274,6 +390,7 @@ class Phase:
     load: tuple[float, float] = (0.0, 0.0)  # 1-min load average at start and end
     inside: list[float] = field(default_factory=list)  # bot-side: gateway frame -> callback request
     commits: list[float] = field(default_factory=list)  # bot-side: one awaited SQLite transaction
+    calls: list[Any] = field(default_factory=list)  # the stand-in's Call records of the phase
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -283,6 +400,7 @@ async def main(args: argparse.Namespace) -> None:
     for t in range(args.tables):
         stub.add_channel(guild, f"table-{t}")
     stub.echo_messages = False
+    stub.validate = args.validate  # the schema check costs the stand-in ~1 ms a request: off unless asked
     await stub.start()
     seats = args.seats or GAMES[args.game].default_seats or GAMES[args.game].min_seats
     with tempfile.TemporaryDirectory() as tmp:
@@ -292,11 +410,88 @@ async def main(args: argparse.Namespace) -> None:
             tables = await open_tables(stub, args, seats)
             setup_s = time.perf_counter() - t0
             setup = list(stub.interactions.values())
-            samples, phase, calls = await play(stub, bot, tables, args)
+            if args.rate_limits:
+                stub.enforce_rate_limits()
+            if args.loads:
+                shown = track(stub)
+                rows = []
+                if args.warmup:  # players click once or more first, as on a server up for a while
+                    duration, args.duration = args.duration, args.warmup
+                    args.think = args.tables / max(args.loads)
+                    await play(stub, bot, tables, args)
+                    args.duration = duration
+                for load in args.loads:
+                    args.think = args.tables / load
+                    samples, phase, calls = await play(stub, bot, tables, args)
+                    report(args, seats, setup_s, setup, samples, phase, calls)
+                    rows.append(budget_row(load, samples, phase, shown))
+                    print_row(rows[-1], header=False)
+            else:
+                samples, phase, calls = await play(stub, bot, tables, args)
         finally:
             await bot.stop()
     await stub.stop()
-    report(args, seats, setup_s, setup, samples, phase, calls)
+    if args.loads:
+        print_budget(args, rows)
+    else:
+        report(args, seats, setup_s, setup, samples, phase, calls)
+
+
+@dataclass
+class BudgetRow:
+    """One offered load under Discord's limits."""
+
+    load: float
+    moves_per_s: float
+    calls_per_move: float  # REST calls besides interaction callbacks
+    global_per_move: float  # of which under the global 50/s (not the interaction webhook)
+    rate_limited: int  # 429s received
+    limited_by: dict[str, int]  # 429s per scope (global, or the per-route bucket's route)
+    delays: list[float]
+    unseen: int
+    by_route: dict[str, float]
+
+
+def budget_row(load: float, samples: list[Interaction], phase: Phase, shown: Shown) -> BudgetRow:
+    moves = sum(1 for s in samples if s.type == 3 and s.callback_type in (6, 7))
+    other = [c for c in phase.calls if "/callback" not in c.route and c.status != 429]
+    under_global = [c for c in other if not c.route.startswith("/webhooks/")]
+    delays, unseen = update_delays(samples, shown)
+    routes = collections.Counter(f"{c.method} {c.route}" for c in other)
+    return BudgetRow(load, moves / phase.wall, len(other) / max(moves, 1), len(under_global) / max(moves, 1),
+                     sum(1 for c in phase.calls if c.status == 429),
+                     dict(collections.Counter("global" if c.bucket == "global" else c.route
+                                              for c in phase.calls if c.status == 429)), delays, unseen,
+                     {k: v / max(moves, 1) for k, v in routes.most_common(4)})
+
+
+def print_row(row: BudgetRow, header: bool = True) -> None:
+    if header:
+        print("| offered moves/s | moves/s done | REST calls/move (global budget) | 429s | update delay "
+              "p50 / p95 / p99 | not shown by the end |")
+        print("|---|---|---|---|---|---|")
+    d = row.delays
+    delay = f"{pct(d, .5):.0f} / {pct(d, .95):.0f} / {pct(d, .99):.0f} ms" if d else "-"
+    print(f"| {row.load:g} | {row.moves_per_s:.1f} | {row.calls_per_move:.2f} ({row.global_per_move:.2f}) | "
+          f"{row.rate_limited} | {delay} | {row.unseen} |")
+
+
+def print_budget(args: argparse.Namespace, rows: list[BudgetRow]) -> None:
+    loads = ",".join(f"{r.load:g}" for r in rows)
+    print(f"\ncommand: python bench/latency.py{' --rate-limits' if args.rate_limits else ''} "
+          f"--tables {args.tables} --game {args.game} --loads {loads} --duration {args.duration:g} "
+          f"--warmup {args.warmup:g}"
+          f"{' --images' if args.images else ''} --edit-interval {args.edit_interval:g}")
+    for i, row in enumerate(rows):
+        print_row(row, header=i == 0)
+    for row in rows:
+        print(f"  {row.load:g}/s calls per move by route: "
+              + ", ".join(f"{k} {v:.2f}" for k, v in row.by_route.items())
+              + (f"; 429s: {row.limited_by}" if row.limited_by else ""))
+    fine = [r for r in rows if r.delays and pct(r.delays, .99) <= SUSTAINABLE_P99 * 1000 and not r.unseen]
+    best = max(fine, key=lambda r: r.moves_per_s, default=None)
+    print(f"sustainable (update delay p99 <= {SUSTAINABLE_P99:g} s): "
+          + (f"{best.moves_per_s:.1f} moves/s (offered {best.load:g})" if best else "none of the loads"))
 
 
 async def play(stub: DiscordStub, bot: BotProcess, tables: list[BenchTable],
@@ -304,6 +499,8 @@ async def play(stub: DiscordStub, bot: BotProcess, tables: list[BenchTable],
     samples: list[Interaction] = []
     rng = random.Random(args.seed)
     await asyncio.sleep(1.0)  # let the start-of-game DMs and edits drain
+    with contextlib.suppress(AssertionError):
+        await stub.idle(quiet=1.0, timeout=60.0)
     first_call = len(stub.calls)
     phase = Phase(load=(os.getloadavg()[0], 0.0))
     bot_cpu0 = (await bot.ask("start"))["cpu"]
@@ -315,7 +512,8 @@ async def play(stub: DiscordStub, bot: BotProcess, tables: list[BenchTable],
     answer = await bot.ask("stop")
     phase.bot_cpu, phase.inside, phase.commits = answer["cpu"] - bot_cpu0, answer["inside"], answer["commits"]
     phase.load = (phase.load[0], os.getloadavg()[0])
-    calls = collections.Counter(f"{c.method} {c.route}" for c in stub.calls[first_call:])
+    phase.calls = stub.calls[first_call:]
+    calls = collections.Counter(f"{c.method} {c.route}" for c in phase.calls)
     return samples, phase, calls
 
 
@@ -375,6 +573,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--edit-interval", type=float, default=1.0, help="seconds between table-message edits")
     p.add_argument("--profile", default=None, help="write a cProfile of the bot's event loop during play")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--validate", action="store_true", help="check bodies against Discord's OpenAPI schema")
+    p.add_argument("--warmup", type=float, default=0.0,
+                   help="seconds played at the highest of --loads before measuring (not reported)")
+    p.add_argument("--rate-limits", action="store_true", help="the stand-in enforces Discord's rate limits")
+    p.add_argument("--loads", type=lambda v: [float(x) for x in v.split(",")], default=None,
+                   help="comma-separated offered moves/s, one phase each (think = tables / load)")
     p.add_argument("--serve-bot", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--db", default=None, help=argparse.SUPPRESS)
     return p.parse_args(argv)

@@ -126,8 +126,16 @@ async def play(interaction: discord.Interaction, table: Any, cid: ids.ComponentI
         return await refuse(interaction, "That is not one of your moves now.")
     action = legal[number]
     label = table.rules.label(action)
-    await run_soon(interaction, interaction.client.tables.act(table.id, interaction.user.id,  # type: ignore
-                                                              cid.version, action), update=True)
+    presenter = interaction.client.presenter  # type: ignore[attr-defined]
+    with presenter.answering_in_place(table.id, seat):  # this response shows the mover the new state
+        await run_soon(interaction, interaction.client.tables.act(table.id, interaction.user.id,  # type: ignore
+                                                                  cid.version, action), update=True)
     guild, channel = place_names(interaction.client, table)
     embed = hand_embed(table, seat, guild, channel, note=f"You played **{label}**.")
-    await update(interaction, embed=embed, view=moves_view(table, seat))
+    try:
+        await update(interaction, embed=embed, view=moves_view(table, seat))
+    except discord.HTTPException as exc:  # the move is applied: their hand comes by DM instead
+        log.warning("table %s: the answer to a move was lost (%s); sending a DM", table.id, exc)
+        presenter.answered_in_place(table, seat, interaction, shown=False)
+        return
+    presenter.answered_in_place(table, seat, interaction, shown=True)

@@ -10,6 +10,13 @@ Nothing expensive happens in the listener (it runs before the clicker gets an an
 only planned there (who must hear about the change) and built by the DM task from the table as
 it is when sent, so several changes for one seat cost one DM. Background tasks start one loop
 step later, so the interaction's response goes out first.
+
+REST budget (Discord allows 50 requests/s besides interaction callbacks and the interaction
+webhook): the acting player sees their move in the interaction's own response, so they get no
+DM for it; a player's next prompt edits the DM they last clicked through that click's interaction
+webhook (exempt from the global limit) while it is still their latest DM and the token is fresh,
+else it is a new DM; every other request waits its turn in :class:`RestBudget`, turn prompts
+before table refreshes; tables sharing a channel edit one per ``edit_interval`` in that channel.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from typing import Any
 
 import discord
 
+from bot.views.budget import PROMPT, REFRESH, RestBudget
 from bot.views.components import moves_view, table_view
 from bot.views.display import hand_embed, table_embed
 from bot.views.respond import maybe
@@ -32,6 +40,16 @@ from bot.views.respond import maybe
 log = logging.getLogger(__name__)
 DM_CLOSED = 50007
 LOG_KEEP = 12
+TOKEN_LIFE = 14 * 60.0  # seconds an interaction token is used for (Discord keeps it 15 minutes)
+
+
+@dataclass
+class Click:
+    """A player's latest move click at a table: its interaction can edit the clicked DM for a while."""
+
+    interaction: discord.Interaction
+    message_id: int
+    at: float
 
 
 @dataclass
@@ -61,6 +79,11 @@ class Presenter:
         self.log_serial: dict[int, int] = {}  # table id -> lines narrated so far
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self.images_done: dict[tuple[int, int | None], tuple[str, Any]] = {}  # (table, seat) -> (key, image)
+        self.budget = RestBudget()
+        self.channel_next: dict[int, float] = {}  # channel id -> earliest time of its next table edit
+        self.answering: dict[tuple[int, int], int] = {}  # (table, seat) -> moves being answered in place
+        self.clicks: dict[tuple[int, int], Click] = {}  # (table, user) -> latest move click in a DM
+        self.last_dm: dict[int, int] = {}  # user id -> the latest DM message the bot posted them
         self.closed = False
 
     # ------------------------------------------------------------------ listener
@@ -78,6 +101,11 @@ class Presenter:
         self.mark_dirty(table.id)
         if table.state is not None and table.status == "playing":
             self._plan_dms(table)
+        elif any(e.get("type") == "table_end" for e in events or ()):
+            if table.state is not None and table.status == "finished":
+                self._plan_final_dms(table)  # they end with the table's clicks
+            else:
+                self.forget_clicks(table.id)
 
     def _narrate(self, table: Any, event: dict[str, Any]) -> str | None:
         try:
@@ -117,6 +145,7 @@ class Presenter:
 
     async def close(self) -> None:
         self.closed = True
+        self.budget.close()
         tasks = list(self.pending())
         for task in tasks:
             task.cancel()
@@ -139,6 +168,20 @@ class Presenter:
         finally:
             self.editors.pop(table_id, None)
 
+    async def _channel_turn(self, channel_id: int) -> None:
+        """Wait for this channel's next edit slot: one table edit per ``edit_interval`` per channel.
+
+        Discord allows about 5 edits per 5 s per channel; tables sharing a channel take turns here
+        instead of queueing stale edits in discord.py's bucket (each renders when its slot comes).
+        """
+        now = asyncio.get_running_loop().time()
+        at = max(now, self.channel_next.get(channel_id, 0.0))
+        self.channel_next[channel_id] = at + self.edit_interval
+        if len(self.channel_next) > 4096:  # forget channels whose slot is long past
+            self.channel_next = {c: t for c, t in self.channel_next.items() if t > now}
+        if at > now:
+            await asyncio.sleep(at - now)
+
     def notices(self, table: Any) -> list[str]:
         out = []
         for info in table.seats:
@@ -155,6 +198,10 @@ class Presenter:
         table = await maybe(self.bot.tables.get(table_id))
         if table is None or table.message_id is None:
             return
+        if self.shown.get(table_id) == self._shown_key(table):
+            return
+        await self._channel_turn(table.channel_id)
+        await self.budget.take(REFRESH)  # while it waits, the table may move on: render after it
         shown = self._shown_key(table)
         if self.shown.get(table_id) == shown:
             return
@@ -213,7 +260,42 @@ class Presenter:
             self.seen[(table.id, seat)] = now
             if before is not None and before[0] == now[0] and (before[1] or not now[1]):
                 continue
+            if (table.id, seat) in self.answering:  # the interaction's response shows them this state
+                continue
             self._queue_dm(table.id, DmJob(seat, info.user_id))
+
+    def _plan_final_dms(self, table: Any) -> None:
+        """The session is over: every seated human's DM shows the final hand and stacks."""
+        for seat, info in enumerate(table.seats):
+            if info.user_id is not None and not info.dm_closed:
+                self._queue_dm(table.id, DmJob(seat, info.user_id))
+
+    def forget_clicks(self, table_id: int) -> None:
+        """Drop a closed table's remembered clicks (and with them their interactions)."""
+        for key in [k for k in self.clicks if k[0] == table_id]:
+            del self.clicks[key]
+
+    @contextlib.contextmanager
+    def answering_in_place(self, table_id: int, seat: int) -> Any:
+        """While a seat's move is applied, its DM is left to the interaction's response (type 7)."""
+        key = (table_id, seat)
+        self.answering[key] = self.answering.get(key, 0) + 1
+        try:
+            yield
+        finally:
+            self.answering[key] -= 1
+            if not self.answering[key]:
+                del self.answering[key]
+
+    def answered_in_place(self, table: Any, seat: int, interaction: discord.Interaction, shown: bool) -> None:
+        """After a move's response: remember the click (for the next prompt), or DM if it failed."""
+        message = interaction.message
+        key = (table.id, interaction.user.id)
+        if not shown:
+            self.clicks.pop(key, None)
+            self._queue_dm(table.id, DmJob(seat, interaction.user.id))
+        elif table.status == "playing" and interaction.guild_id is None and message is not None:
+            self.clicks[key] = Click(interaction, message.id, asyncio.get_running_loop().time())
 
     def _queue_dm(self, table_id: int, job: DmJob) -> None:
         """Queue a DM for a seat unless one for it is already waiting (it will show the latest state)."""
@@ -242,6 +324,7 @@ class Presenter:
         """The user's DM channel, opened once (discord.py keeps only 128 in its own cache)."""
         channel_id = self.dm_channels.get(user_id)
         if channel_id is None:
+            await self.budget.take(PROMPT)
             channel = await self.bot.create_dm(discord.Object(id=user_id))
             self.dm_channels[user_id] = channel_id = channel.id
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
@@ -266,12 +349,23 @@ class Presenter:
             if data is not None:
                 files.append(_file(data, "hand.png"))
                 embed.set_image(url="attachment://hand.png")
+        over = table.status != "playing"
+        if await self._edit_clicked(table_id, job.user_id, embed, view, files):
+            if over:  # the final state is shown: this click will not be used again
+                self.clicks.pop((table_id, job.user_id), None)
+            return
+        if over:
+            self.clicks.pop((table_id, job.user_id), None)
         try:
             dm = await self._dm_channel(job.user_id)
             kwargs: dict[str, Any] = {"embed": embed, "files": files}
             if view is not None:
                 kwargs["view"] = view
-            await dm.send(**kwargs)
+            await self.budget.take(PROMPT)
+            for f in files:
+                f.reset()
+            sent = await dm.send(**kwargs)
+            self.last_dm[job.user_id] = sent.id
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 log.warning("DM to %s refused: %s", job.user_id, exc)
@@ -282,6 +376,29 @@ class Presenter:
                 await setter(table_id, job.user_id, True)
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", job.user_id, exc)
+
+    async def _edit_clicked(self, table_id: int, user_id: int, embed: discord.Embed,
+                            view: discord.ui.View | None, files: list[discord.File]) -> bool:
+        """Show a DM's new content in the DM the player last clicked, if that is still their latest.
+
+        Goes through the click's interaction webhook (outside the global limit). False when there
+        is no such DM, the token is too old, or Discord refused: the caller then posts a new DM.
+        """
+        click = self.clicks.get((table_id, user_id))
+        if click is None:
+            return False
+        loop = asyncio.get_running_loop()
+        if click.message_id != self.last_dm.get(user_id) or loop.time() - click.at > TOKEN_LIFE:
+            del self.clicks[(table_id, user_id)]
+            return False
+        try:
+            await click.interaction.edit_original_response(
+                embed=embed, view=view, **({"attachments": files} if files else {}))
+        except discord.HTTPException as exc:
+            log.info("DM edit for %s at table %s refused (%s): posting a new one", user_id, table_id, exc)
+            self.clicks.pop((table_id, user_id), None)
+            return False
+        return True
 
 
 def _render_fn(name: str) -> Any:

@@ -35,6 +35,9 @@ async def stub(errors: ErrorLog) -> AsyncIterator[DiscordStub]:
     finally:
         await s.stop()
     assert not s.unknown_routes, f"the bot called routes the stand-in lacks: {s.unknown_routes}"
+    unexpected = [f"{call.method} {call.path}: {body['errors']}" for call, body in s.invalid
+                  if not s.invalid_expected]
+    assert not unexpected, "Discord's schema refused bodies the bot sent:\n" + "\n".join(unexpected)
 
 
 @pytest.fixture

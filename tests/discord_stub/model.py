@@ -182,6 +182,9 @@ class Call:
     json: Any
     files: list[tuple[str, bytes]]
     status: int = 200
+    bucket: str | None = None  # with rate limits on: the per-route bucket, or "global" for a global 429
+    global_counted: bool = False  # with rate limits on: it used the global budget
+    at: float = 0.0  # loop time the stand-in received it
 
 
 @dataclass
@@ -198,6 +201,7 @@ class Interaction:
     original: Message | None = None  # the response message (or the component's message)
     followups: list[Message] = field(default_factory=list)
     choices: list[dict[str, Any]] | None = None  # autocomplete results
+    data: dict[str, Any] | None = None  # the interaction's ``data`` (command options, custom_id, values)
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     sent_at: float = 0.0  # loop time when INTERACTION_CREATE was sent to the bot
     answered_at: float = 0.0  # loop time when the bot's first response arrived

@@ -18,6 +18,7 @@ import discord
 import yarl
 from aiohttp import web
 
+from tests.discord_stub import schema
 from tests.discord_stub.model import (
     EPHEMERAL,
     Attachment,
@@ -29,6 +30,7 @@ from tests.discord_stub.model import (
     User,
     snowflake,
 )
+from tests.discord_stub.ratelimit import RateLimits
 
 JSON = "application/json"
 BODY = web.RequestKey("body", object)
@@ -77,6 +79,10 @@ class StubServer:
         self.calls: list[Call] = []
         self.unknown_routes: list[str] = []
         self.faults: list[Fault] = []
+        self.invalid: list[tuple[Call, dict[str, Any]]] = []  # bodies Discord's schema refused
+        self.validate = True
+        self.rate_limits: RateLimits | None = None  # set to enforce Discord's rate limits
+        self.invalid_expected = False  # a test that sends invalid bodies on purpose sets this
         self.echo_messages = True
         self.ws: web.WebSocketResponse | None = None
         self.connections = 0
@@ -92,6 +98,8 @@ class StubServer:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
+        if self.validate:
+            schema.warm()  # fails loudly here if Discord's OpenAPI document is missing
         app = web.Application(middlewares=[self._middleware], client_max_size=32 * 1024 * 1024)
         app.router.add_get("/", self._gateway)
         r = app.router
@@ -213,14 +221,32 @@ class StubServer:
             request[BODY], request[FILES] = body, files
             route = request.match_info.route.resource.canonical if request.match_info.route.resource else ""
             route = route.removeprefix("/api/v10")
-            call = Call(request.method, request.path.removeprefix("/api/v10"), route, body, files)
+            now = asyncio.get_running_loop().time()
+            call = Call(request.method, request.path.removeprefix("/api/v10"), route, body, files, at=now)
             self.calls.append(call)
+            limited: dict[str, str] = {}
+            if self.rate_limits is not None:
+                info = request.match_info
+                major = info.get("cid") or info.get("gid") or info.get("token") or ""
+                verdict = self.rate_limits.check(request.method, route, major, now)
+                call.bucket, call.global_counted = verdict.bucket, verdict.global_counted
+                if verdict.refusal is not None:
+                    call.status = 429
+                    call.bucket = verdict.bucket if verdict.scope == "user" else "global"
+                    return reply(verdict.refusal, 429, verdict.headers)
+                limited = verdict.headers
+            refusal = schema.check(request.method, call.path, body) if self.validate else None
+            if refusal is not None:
+                self.invalid.append((call, refusal))
+                call.status = 400
+                return reply(refusal, 400)
             fault = self._take_fault(request.method, route)
             if fault is not None:
                 call.status = fault.status
                 return reply(fault.body, fault.status, fault.headers)
             response = await handler(request)
             call.status = response.status
+            response.headers.update(limited)
             return response
         finally:
             self.inflight -= 1

@@ -7,7 +7,8 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from tests.discord_stub.model import Channel, Interaction, Message, User, snowflake
+from tests.discord_stub.model import Call, Channel, Interaction, Message, User, snowflake
+from tests.discord_stub.ratelimit import RateLimits
 from tests.discord_stub.server import StubServer
 
 OPTION_TYPES = {"string": 3, "integer": 4, "boolean": 5, "user": 6, "number": 10}
@@ -54,7 +55,8 @@ class DiscordStub(StubServer):
 
     async def _send_interaction(self, kind: int, data: dict[str, Any], user: User, channel: Channel, *,
                                 message: Message | None = None, wait: bool) -> Interaction:
-        inter = Interaction(snowflake(), secrets.token_urlsafe(48), kind, user, channel, message=message)
+        inter = Interaction(snowflake(), secrets.token_urlsafe(48), kind, user, channel, message=message,
+                            data=data)
         self.interactions[inter.id] = inter
         self.by_token[inter.token] = inter
         payload: dict[str, Any] = {
@@ -180,6 +182,32 @@ class DiscordStub(StubServer):
                 return
             await asyncio.sleep(quiet / 3)
         raise AssertionError("the stand-in never went quiet")
+
+    # ------------------------------------------------------------------ rate limits
+
+    def enforce_rate_limits(self, limits: RateLimits | None = None) -> RateLimits:
+        """From now on, answer 429 as Discord does past its global and per-route limits."""
+        self.rate_limits = limits or RateLimits(refilled=asyncio.get_running_loop().time())
+        return self.rate_limits
+
+    def rate_limited(self) -> list[Call]:
+        """The requests answered 429 so far."""
+        return [c for c in self.calls if c.status == 429]
+
+    def repeated_429s(self) -> list[str]:
+        """Buckets that answered 429 twice in a row (the client ignored or misread the first)."""
+        last: dict[str, int] = {}
+        repeated = []
+        for call in self.calls:
+            if call.status == 429:
+                buckets = [call.bucket or "global"]
+            else:
+                buckets = [b for b in (call.bucket, "global" if call.global_counted else None) if b]
+            for bucket in buckets:
+                if call.status == 429 and last.get(bucket) == 429:
+                    repeated.append(f"{call.method} {call.path} ({bucket})")
+                last[bucket] = call.status
+        return repeated
 
     def close_dms(self, user: User) -> None:
         """From now on, sending a DM to ``user`` fails with 403 / 50007."""

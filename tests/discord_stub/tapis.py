@@ -18,6 +18,16 @@ from tests.discord_stub.stub import DiscordStub
 TEST_CONFIG = Config(starting_grant=1000, daily_grant=100, ai_delay=0.0, turn_timeout=3600.0)
 
 
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-")
+
+
+def handlers() -> list[asyncio.Task[object]]:
+    """discord.py's tasks still running a slash command or a component callback (not the caller)."""
+    me = asyncio.current_task()
+    return [t for t in asyncio.all_tasks() if t is not me and not t.done()
+            and t.get_name().startswith(HANDLER_TASKS)]
+
+
 class TapisRun:
     """One bot process: database, ledger, table service and the real ``TapisBot``."""
 
@@ -54,14 +64,14 @@ class TapisRun:
         return self.bot
 
     async def settle(self, rounds: int = 200) -> None:
-        """Wait until the AI, the bot's background work and the stand-in are all quiet."""
+        """Wait until the AI, interaction handlers, background work and the stand-in are all quiet."""
         for _ in range(rounds):
-            busy = [t for t in self.tables._drivers.values() if not t.done()]
+            busy = [t for t in self.tables._drivers.values() if not t.done()] + handlers()
             if busy:
                 await asyncio.wait(busy)
             await self.bot.quiesce()  # type: ignore[union-attr]
             await self.stub.idle(quiet=0.01)
-            driving = [t for t in self.tables._drivers.values() if not t.done()]
+            driving = [t for t in self.tables._drivers.values() if not t.done()] + handlers()
             if not driving and not self.bot.presenter.pending():  # type: ignore[union-attr]
                 return
         raise AssertionError("the bot never settled")

@@ -1,0 +1,135 @@
+"""Spending less of Discord's global budget: the mover's own answer, DM edits, priorities."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from bot.views.budget import PROMPT, REFRESH, RestBudget
+from tests.bot.test_session import open_table
+from tests.discord_stub import DiscordStub, User
+from tests.discord_stub.play import click_control, latest_dm_with_moves, move_controls
+from tests.discord_stub.tapis import TapisRun
+
+DM_SEND = ("POST", "/channels/{cid}/messages")
+WEBHOOK_EDIT = ("PATCH", "/webhooks/{app}/{token}/messages/{mid}")
+
+
+async def play_by_dm(stub: DiscordStub, tapis: TapisRun, table_id: int, users: dict[int, User],
+                     moves: int, rng: random.Random) -> int:
+    """``moves`` moves, each clicked in the latest DM of the player to act (which must offer them)."""
+    done = 0
+    for _ in range(moves):
+        await tapis.settle()
+        table = await tapis.tables.get(table_id)
+        if table.status != "playing":
+            break
+        user = users[table.to_act_users()[0]]
+        dm = latest_dm_with_moves(stub, user, table_id, table.version)
+        assert dm is not None and dm is stub.dms(user)[-1], f"{user.name} has no prompt at v{table.version}"
+        control = rng.choice(move_controls(dm, table_id, table.version))
+        inter = await click_control(stub, dm, user, control, rng)
+        assert inter.callback_type == 7, inter.text
+        done += 1
+    return done
+
+
+def dm_posts(stub: DiscordStub) -> int:
+    dm_ids = {c.id for c in stub.dm_channels.values()}
+    return sum(1 for c in stub.calls_to(*DM_SEND) if int(c.path.split("/")[2]) in dm_ids)
+
+
+async def test_prompts_edit_the_clicked_dm_and_the_mover_gets_no_dm(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    alice, bob, carol, dave = players
+    table_id, _ = await open_table(stub, alice, [bob, carol, dave], ai=0)
+    users = {u.id: u for u in players}
+    await tapis.settle()
+    assert dm_posts(stub) == 4  # the deal: one DM each, the first player's with buttons
+    clicked: set[int] = set()
+    while len(clicked) < 4:  # until everyone has clicked once, a prompt may be a new DM
+        table = await tapis.tables.get(table_id)
+        clicked.add(table.to_act_users()[0])
+        await play_by_dm(stub, tapis, table_id, users, 1, random.Random(len(clicked)))
+    await tapis.settle()
+    first = dm_posts(stub)
+    assert first <= 8  # at most each one's first hand and first prompt
+    moves = await play_by_dm(stub, tapis, table_id, users, 30, random.Random(2))
+    assert moves == 30
+    # every later prompt and new hand edited the DM its player last clicked (interaction webhook,
+    # outside the global limit): no new DM, and none for the mover (the click's answer shows it)
+    assert dm_posts(stub) == first
+    assert len(stub.calls_to(*WEBHOOK_EDIT)) >= moves - 4
+    assert not stub.invalid
+
+
+async def test_a_refused_dm_edit_falls_back_to_a_new_dm(stub: DiscordStub, tapis: TapisRun,
+                                                        players: list[User]) -> None:
+    alice, bob, carol, dave = players
+    table_id, _ = await open_table(stub, alice, [bob, carol, dave], ai=0)
+    users = {u.id: u for u in players}
+    await play_by_dm(stub, tapis, table_id, users, 4, random.Random(4))  # everyone clicked once
+    await tapis.settle()
+    before = dm_posts(stub)
+    stub.fail("PATCH", "/webhooks/{app}/{token}/messages/{mid}", 401, 50027, "Invalid Webhook Token")
+    await play_by_dm(stub, tapis, table_id, users, 1, random.Random(5))  # asserts the prompt arrived
+    await tapis.settle()
+    assert [c.status for c in stub.calls_to(*WEBHOOK_EDIT)][-1:] == [401]  # the edit was tried, refused
+    assert dm_posts(stub) == before + 1  # and became a new DM
+
+
+async def test_a_lost_move_answer_is_replaced_by_a_dm(stub: DiscordStub, tapis: TapisRun,
+                                                      players: list[User]) -> None:
+    alice, bob, carol, dave = players
+    table_id, _ = await open_table(stub, alice, [bob, carol, dave], ai=0)
+    await tapis.settle()
+    table = await tapis.tables.get(table_id)
+    user = {u.id: u for u in players}[table.to_act_users()[0]]
+    dm = latest_dm_with_moves(stub, user, table_id, table.version)
+    before = len(stub.dms(user))
+    stub.fail("POST", "/interactions/{iid}/{token}/callback", 404, 10062, "Unknown interaction")
+    control = move_controls(dm, table_id, table.version)[0]
+    await stub.click(dm, user, custom_id=control["custom_id"], wait=False)
+    await stub.wait_for(lambda: len(stub.dms(user)) > before, what="the mover's DM")
+    await tapis.settle()
+    assert f"version {table.version}" in stub.dms(user)[-1].text  # their new state, by DM
+
+
+async def test_budget_serves_prompts_before_table_refreshes() -> None:
+    budget = RestBudget(rate=100.0, burst=1.0)
+    order: list[str] = []
+
+    async def take(name: str, priority: int) -> None:
+        await budget.take(priority)
+        order.append(name)
+
+    await take("first", REFRESH)  # uses the only saved token
+    waiting = [asyncio.create_task(take(f"table {i}", REFRESH)) for i in range(3)]
+    await asyncio.sleep(0)
+    waiting.append(asyncio.create_task(take("prompt", PROMPT)))
+    await asyncio.gather(*waiting)
+    assert order == ["first", "prompt", "table 0", "table 1", "table 2"]
+    assert budget.granted == [1, 4]
+
+
+async def test_tables_sharing_a_channel_take_turns_to_edit(stub: DiscordStub, tapis: TapisRun,
+                                                           players: list[User]) -> None:
+    tapis.bot.presenter.edit_interval = 0.2
+    alice, bob, carol, dave = players
+    first, _ = await open_table(stub, alice, [bob], ai=1, game="motz")
+    second, _ = await open_table(stub, carol, [dave], ai=1, game="motz")
+    users = {u.id: u for u in players}
+    rng = random.Random(6)
+    await tapis.settle()
+    for _ in range(6):  # moves at both tables, as fast as the players can click
+        for table_id in (first, second):
+            table = await tapis.tables.get(table_id)
+            user = users[table.to_act_users()[0]]
+            dm = latest_dm_with_moves(stub, user, table_id, table.version)
+            await click_control(stub, dm, user, rng.choice(move_controls(dm, table_id, table.version)), rng)
+        await tapis.settle()
+    edits = [c.at for c in stub.calls_to("PATCH", "/channels/{cid}/messages/{mid}")
+             if c.path.startswith(f"/channels/{stub.channel.id}/")]
+    assert len(edits) >= 6
+    # one edit per interval in the channel, whichever table (arrival times jitter: count, not gaps)
+    assert len(edits) - 1 <= (edits[-1] - edits[0]) / 0.2 + 1, edits
