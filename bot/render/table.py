@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.render.canvas import FELT_INNER, FELT_RIM, GOLD, MUTED, PANEL, PLATE, WHITE, Canvas, Colour
 from bot.render.fonts import font
+from bot.rules import GAMES
 
 WIDTH, HEIGHT = 960, 540
 TABLE_W = 700
@@ -24,7 +25,6 @@ PLATE_W, PLATE_H = 180, 84
 TRICK_W = 64  # width of a card on the table
 SIDEBAR_X = TABLE_W + 6
 
-TITLES = {"motz": "Motz", "michigan": "Michigan", "mus": "Mus", "marias": "Mariáš", "maitre": "Jeu du Maître"}
 
 
 @dataclass
@@ -149,7 +149,8 @@ def draw_header(t: TableCtx, game: str) -> None:
     """Game title, deal number, phase and whose turn it is."""
     v, s = t.view, t.side
     deal = v.get("deal")
-    s.c.text((s.x, s.y), TITLES.get(game, game.title()), 26, GOLD, bold=True, max_width=s.width)
+    title = GAMES[game].title if game in GAMES else game.title()
+    s.c.text((s.x, s.y), title, 26, GOLD, bold=True, max_width=s.width)
     s.y += 34
     phase = str(v.get("phase", "")).replace("_", " ").capitalize()
     if isinstance(deal, int):

@@ -23,6 +23,8 @@ SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SPANISH_SUIT_NAMES = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
 SPANISH_RANK_NAMES = {"10": "sota", "11": "caballo", "12": "rey"}
 RED_SUITS = frozenset("HD")
+#: The other suit of the same colour (Motz's second jack, the AI's reading of it, the pictures).
+SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
 
 #: French numeric rank with A high (2..14) and with A low (1..13).
 RANK_HIGH = {r: v for r, v in zip(FRENCH_RANKS, range(14, 1, -1), strict=True)}

@@ -21,7 +21,7 @@ from typing import Any
 
 from bot.rules.base import Action, Event, IllegalMove, View, match_action, not_your_turn
 from bot.rules.cards import deal_rng, deck_for_deal, first_dealer
-from bot.rules.mus.hands import CODES, INDEX, LANCES, STRENGTH, lance_winner, read_hand, team_bonus
+from bot.rules.mus.tables import CODES, INDEX, LANCES, STRENGTH, lance_winner, read_hand, team_bonus
 
 ORDAGO = 1_000_000  # internal total of an órdago ("ordago" in views and events)
 NO_SEAT = -1

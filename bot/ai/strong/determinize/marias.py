@@ -15,8 +15,8 @@ import random
 
 from bot.ai.strong.determinize.common import fresh_seed
 from bot.rules.cards import DECK_32
-from bot.rules.marias.cardtab import CANON, NEEDS_PAIR, NEEDS_SEVEN, SHARP, SUIT, SUIT_CONTRACTS
-from bot.rules.marias.engine import TRUMP, MariasState, _left
+from bot.rules.marias.state import TRUMP, MariasState, _left
+from bot.rules.marias.tables import CANON, NEEDS_PAIR, NEEDS_SEVEN, SHARP, SUIT, SUIT_CONTRACTS
 
 
 def _pinned(state: MariasState) -> dict[str, int]:

@@ -12,10 +12,9 @@ from __future__ import annotations
 import random
 
 from bot.ai.strong.determinize.common import fresh_seed
-from bot.rules.cards import DECK_32
+from bot.rules.cards import DECK_32, SAME_COLOUR
 from bot.rules.motz import HAND_ORDER, MotzState
 
-SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
 #: Redeals tried to meet the declarations' constraints before accepting an unconstrained deal.
 MAX_TRIES = 40
 

@@ -12,8 +12,8 @@ import random
 
 from bot.ai.easy.mus import PERCENTILE, describe, wants_cut
 from bot.ai.strong.determinize.common import fresh_seed
-from bot.rules.mus.hands import CODES, read_hand
 from bot.rules.mus.state import MusState
+from bot.rules.mus.tables import CODES, read_hand
 
 _MAX_TRIES = 60
 

@@ -1,109 +1,27 @@
-"""Michigan (Boodle / Stops): the rules engine, after ``shared/rules/michigan.md``.
-
-Cards are held as integers ``suit * 13 + rank`` (suits S H D C, ranks 2 … A), so sorting the
-integers gives the spec's canonical order. Who holds each card is one 52-entry list
-``owner`` (a seat, ``DEAD`` for the dead hand, ``PLAYED`` once played); hand sizes and per-seat
-suit counts are kept alongside, so a lead, a forced continuation and a stop test are O(1).
-
-Readings of the spec (listed in the report to the lead):
-
-* The state rests only where a seat decides (a lead, the dealer's choice, an auction bid);
-  forced continuations, settlement, the next hand's ante and deal run inside ``apply``.
-  The first hand's ante/deal events, produced by ``new_table``, are kept in ``start_events``.
-* ``request_close(now=False)`` before any action of the current hand (the dealer's
-  swap/keep counts as an action) or ``now=True`` voids the hand by restoring the accounts
-  saved just before its antes; this also reverses boodle hits and an auction payment of that
-  hand (spec 5.2: "all of its jeton movements are reversed"). Then 5.3 runs.
-* A pool can never be empty when its card is played in ordinary play (every hand antes at
-  least ``u`` on each pool); the empty-pool rule (pays 0, still listed) is implemented anyway.
-* Hand numbers ``k`` are used only when antes are taken (a failed ante check uses none).
-* The timeout lead is chosen among the legal leads (so it respects the block).
-* The auction lists every bid from ``high + 1`` to the bidder's stack, as the spec says;
-  ``buy_in`` has no maximum, so a huge buy-in gives long lists.
-* Once the session is over no hand is in progress: views show empty hands and no played
-  cards; ``last_result`` keeps the last settled hand.
-"""
+"""The Michigan state machine (spec ``docs/rules/michigan.md``; readings in the package docstring)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from bot.rules import cards
-from bot.rules.base import Action, Event, Game, OptionSpec, View, match_action, not_your_turn
-
-SUITS = cards.FRENCH_SUITS  # S H D C
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-CODES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
-INDEX: dict[str, int] = {c: i for i, c in enumerate(CODES)}
-BOODLE = ("AH", "KC", "QD", "JS")
-#: pool index of a card (0..3), or -1 for an ordinary card.
-POOL_OF: tuple[int, ...] = tuple(BOODLE.index(c) if c in BOODLE else -1 for c in CODES)
-
-SUIT_OF: tuple[int, ...] = tuple(i // 13 for i in range(52))
-#: DECK_52 (the order ``cards.deck_for_deal`` shuffles) as card integers.
-_DECK52_INTS: tuple[int, ...] = tuple(INDEX[c] for c in cards.DECK_52)
-_BITS: tuple[int, ...] = tuple((i + 1).bit_length() for i in range(52))
-
-DEAD = -1
-PLAYED = -2
-
-
-def _deck_ints(decks: Any, seed: int, k: int) -> list[int]:
-    """``cards.deck_for_deal(DECK_52, decks, seed, k)`` as card integers.
-
-    The shuffle is ``random.shuffle`` of CPython 3.11+ written out inline (same draws, same
-    permutation, about twice as fast); a test checks it against ``cards.deck_for_deal``.
-    """
-    if decks is not None and k < len(decks):
-        return [INDEX[c] for c in decks[k]]
-    x = list(_DECK52_INTS)
-    getrandbits = cards.deal_rng(seed, k).getrandbits
-    bits = _BITS
-    for i in range(51, 0, -1):
-        m = i + 1
-        j = getrandbits(bits[i])
-        while j >= m:
-            j = getrandbits(bits[i])
-        x[i], x[j] = x[j], x[i]
-    return x
-
-
-PLAY, DEALER_CHOICE, SPARE_AUCTION, OVER = 0, 1, 2, 3
-PHASE_NAMES = ("play", "dealer_choice", "spare_auction", "session_end")
-
-
-class _Config:
-    """Per-table constants, shared by a state and its clones."""
-
-    __slots__ = ("n", "u", "c", "buy_in", "rotations", "variant", "reveal", "decks", "seed")
-
-    def __init__(self, n: int, options: dict[str, Any], seed: int):
-        self.n = n
-        self.u: int = options["ante_unit"]
-        self.c: int = options["card_price"]
-        self.buy_in: int = options["buy_in"]
-        self.rotations: int = options["rotations"]
-        self.variant: bool = options["spare_hand"] == "dealer_option"
-        self.reveal: bool = options["reveal_dead_hand"]
-        self.decks = options["decks"]
-        self.seed = seed
-
-
-_LAYOUTS: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
-
-
-def _layout(n: int, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """Spec 2.2 for ``n`` seats and this dealer: (owner of deck position i, its suit-count base,
-    hand sizes). Positions are [DEAD, left(d), …, d]; the dead hand's base is ``4n``."""
-    got = _LAYOUTS.get((n, dealer))
-    if got is None:
-        q = [DEAD] + [(dealer + j) % n for j in range(1, n + 1)]
-        seat_at = tuple(q[i % (n + 1)] for i in range(52))
-        seat_at4 = tuple(4 * n if s == DEAD else 4 * s for s in seat_at)
-        sizes = tuple(seat_at.count(s) for s in range(n))
-        got = _LAYOUTS[(n, dealer)] = (seat_at, seat_at4, sizes)
-    return got
+from bot.rules.base import Action, Event, View, match_action, not_your_turn
+from bot.rules.michigan.tables import (
+    CODES,
+    DEAD,
+    DEALER_CHOICE,
+    OVER,
+    PHASE_NAMES,
+    PLAY,
+    PLAYED,
+    POOL_OF,
+    SPARE_AUCTION,
+    SUIT_OF,
+    SUITS,
+    _Config,
+    _deck_ints,
+    _layout,
+)
 
 
 class MichiganState:
@@ -580,124 +498,3 @@ def _copy_result(r: dict[str, Any]) -> dict[str, Any]:
         "boodle_hits": [h[:] for h in r["boodle_hits"]],
         "dead_hand": None if r["dead_hand"] is None else r["dead_hand"][:],
     }
-
-
-# ---------------------------------------------------------------------- registry entry
-
-_SYM = cards.SUIT_SYMBOLS
-
-
-def label(action: Action) -> str:
-    """Button text for an action."""
-    kind = action.get("type")
-    if kind == "lead":
-        return f"Lead {_SYM.get(action.get('suit'), action.get('suit'))}"
-    if kind == "swap_spare":
-        return "Take the spare hand"
-    if kind == "keep":
-        return "Keep my hand"
-    if kind == "bid":
-        return f"Bid {action.get('amount')}"
-    if kind == "pass":
-        return "Pass"
-    return str(kind)
-
-
-def _d(code: str) -> str:
-    return cards.display(code)
-
-
-def narrate(event: Event, name: Callable[[int], str]) -> str | None:
-    """One English log line for a public event."""
-    t = event.get("type")
-    if t == "ante":
-        return (f"Hand {event['deal'] + 1}: {name(event['dealer'])} deals; antes taken, "
-                f"pools A♥ K♣ Q♦ J♠ = {' / '.join(map(str, event['pot']))}.")
-    if t == "deal":
-        return None
-    if t == "lead":
-        return f"{name(event['seat'])} leads {_d(event['card'])}."
-    if t == "play":
-        return f"{name(event['seat'])} plays {_d(event['card'])}."
-    if t == "boodle":
-        return f"{name(event['seat'])} plays {_d(event['card'])} and collects its pool: {event['amount']}."
-    if t == "stop":
-        return f"{_d(event['card'])} is a stop: {name(event['seat'])} leads next."
-    if t == "lead_passes":
-        return (f"{name(event['from'])} holds only {_SYM[event['blocked']]}: "
-                f"the lead passes to {name(event['to'])}.")
-    if t == "block_lifted":
-        return f"Nobody holds another suit: {name(event['seat'])} may lead {_SYM[event['suit']]} again."
-    if t == "out":
-        return f"{name(event['seat'])} plays their last card ({_d(event['card'])}) and goes out!"
-    if t == "hand_end":
-        w = event["winner"]
-        paid = ", ".join(f"{name(s)} {-p}" for s, p in enumerate(event["payments"]) if p < 0)
-        tail = f" ({paid})." if paid else "."
-        return f"{name(w)} wins the hand and collects {event['payments'][w]}{tail}"
-    if t == "swap_spare":
-        return f"{name(event['seat'])} takes the spare hand."
-    if t == "keep":
-        return f"{name(event['seat'])} keeps their hand; the spare hand is auctioned."
-    if t == "bid":
-        return f"{name(event['seat'])} bids {event['amount']} for the spare hand."
-    if t == "pass":
-        return f"{name(event['seat'])} passes."
-    if t == "spare_taken":
-        who, dealer = name(event["seat"]), name(event["dealer"])
-        return f"{who} pays {event['amount']} to {dealer} and takes the spare hand."
-    if t == "spare_dead":
-        return "Nobody bids: the spare hand stays dead."
-    if t == "cannot_ante":
-        return f"{', '.join(name(s) for s in event['seats'])} cannot pay the ante."
-    if t == "close_requested":
-        return "The host closes the table: this is the last hand."
-    if t == "void":
-        return "The hand is voided: its antes and payments are returned."
-    if t == "session_end":
-        res = ", ".join(f"{name(s)} {r:+d}" for s, r in enumerate(event["results"]))
-        return f"Session over ({event['reason']}): {res}."
-    return None
-
-
-OPTIONS = (
-    OptionSpec("players", "int", 4, "Number of players (3–8).", minimum=3, maximum=8),
-    OptionSpec("ante_unit", "int", 1, "Ante unit u: the dealer puts 2u, the others u, on each pay card.",
-               minimum=1, maximum=100),
-    OptionSpec("card_price", "int", 1, "Jetons paid to the winner per card left in hand.",
-               minimum=1, maximum=100),
-    OptionSpec("buy_in", "int", lambda o: 100 * o["ante_unit"],
-               "Jetons each player brings (at least 40 × u).", minimum=lambda o: 40 * o["ante_unit"]),
-    OptionSpec("rotations", "int", 2, "Deals per player (0 = play until someone cannot ante).",
-               minimum=0, maximum=10),
-    OptionSpec("spare_hand", "choice", "dead",
-               "dead: the spare hand is never used; dealer_option: the dealer may swap it or auction it.",
-               choices=("dead", "dealer_option")),
-    OptionSpec("reveal_dead_hand", "bool", True, "Show the dead hand after each hand."),
-    OptionSpec("dealer", "seat", None, "First dealer (tests).", hidden=True),
-    OptionSpec("decks", "decks", None, "Stacked decks, one per hand (tests).", hidden=True),
-)
-
-SUMMARY = (
-    "Michigan is a stops game for 3 to 8 players: four pay cards (A♥ K♣ Q♦ J♠) each carry a pool "
-    "fed by antes, the dealer paying double. "
-    "All 52 cards are dealt, plus a dead hand nobody uses. "
-    "The leader plays the lowest card of a suit of their choice; whoever holds the next card up "
-    "must play it, until an ace or a card nobody can follow (a stop). "
-    "Playing a card matching a pay card wins its pool; the stopper leads again in another suit. "
-    "The first player out of cards collects a fixed price for every card the others still hold."
-)
-
-GAME = Game(
-    name="michigan",
-    title="Michigan",
-    min_seats=3,
-    max_seats=8,
-    options=OPTIONS,
-    deck=cards.DECK_52,
-    factory=MichiganState,
-    summary=SUMMARY,
-    default_seats=4,
-    label=label,
-    narrate=narrate,
-)

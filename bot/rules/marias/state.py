@@ -26,7 +26,7 @@ from typing import Any
 
 from bot.rules.base import Action, Event, View, match_action, not_your_turn
 from bot.rules.cards import DECK_32, deck_for_deal, first_dealer
-from bot.rules.marias.cardtab import (
+from bot.rules.marias.tables import (
     CANON,
     NEEDS_PAIR,
     NEEDS_SEVEN,
