@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.rules.base import Action, Event, IllegalMove, View, match_action, not_your_turn
+from bot.rules.base import Action, BaseState, Event, IllegalMove, View, not_your_turn
 from bot.rules.cards import DECK_54, deck_for_deal, first_dealer
 from bot.rules.maitre import tables as T
 from bot.rules.maitre.scoring import ranking, score_manche, split_pot
@@ -23,17 +23,26 @@ TAKE = T.TAKE
 COFFRE, CONTRACT, PLAYING, OVER = "coffre", "contract", "play", "session_end"
 
 
-class MaitreState:
-    """One table of the Jeu du Maître, from the first deal to the settlement."""
+class MaitreState(BaseState):
+    """One table of the Jeu du Maître, from the first deal to the settlement (``actor`` -1 once over)."""
 
     __slots__ = (
         "n", "seed", "tours", "stake", "buy_in", "decks", "first",
         "stacks", "pot", "points", "strikes", "eliminated",
-        "manche", "k", "deal_index", "maitre", "phase", "cur",
+        "manche", "k", "deal_index", "maitre", "phase",
         "hands", "coffre", "contract", "trick", "mode", "muet", "leader", "last",
         "discards", "won", "tricks_won", "last_manche", "ranking",
-        "closing", "over", "acted", "_legal",
+        "closing", "over", "acted",
     )
+    _CLONE = {
+        "shared": (  # coffre: a tuple; last_manche never mutated once built; ranking, _legal: read-only
+            "n", "seed", "tours", "stake", "buy_in", "decks", "first", "pot", "manche", "k", "deal_index",
+            "maitre", "phase", "actor", "coffre", "contract", "mode", "muet", "leader", "last", "last_manche",
+            "ranking", "closing", "over", "acted", "_legal",
+        ),
+        "lists": ("stacks", "points", "strikes", "eliminated", "trick", "tricks_won"),
+        "nested": ("hands", "discards", "won"),
+    }
 
     def __init__(self, seats: int, options: dict[str, Any], seed: int):
         n = self.n = seats
@@ -60,36 +69,11 @@ class MaitreState:
 
     # ------------------------------------------------------------------ contract surface
 
-    def to_act(self) -> tuple[int, ...]:
-        """The seat to act, or () once the session is over."""
-        return () if self.over else (self.cur,)
-
     def is_over(self) -> bool:
         return self.over
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """Legal actions of ``seat`` in the spec's stable order ([] if not its turn)."""
-        if self.over or seat != self.cur or type(seat) is not int:
-            return []
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal[:]  # the cache (shared with clones) is never handed out
-
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Apply one action; IllegalMove (state untouched) if it is not legal."""
-        if self.over or type(seat) is not int or seat != self.cur:
-            raise not_your_turn(seat, self.to_act())
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        for a in legal:
-            if a is action:
-                break
-        else:
-            a = match_action(action, legal)
+    def _apply(self, seat: int, a: Action) -> list[Event]:
         kind, card, x, mode, take = INFO[id(a)]
-        self._legal = None
         self.acted = True
         ev: list[Event] = []
         if kind == T.K_PLAY:
@@ -109,8 +93,8 @@ class MaitreState:
         else:
             self.contract = card
             self.phase = PLAYING
-            self.leader = self.cur = (seat + 1) % self.n
-            ev.append({"type": "contract", "seat": seat, "value": card, "leader": self.cur})
+            self.leader = self.actor = (seat + 1) % self.n
+            ev.append({"type": "contract", "seat": seat, "value": card, "leader": self.actor})
         return ev
 
     def timeout_action(self, seat: int) -> Action:
@@ -146,46 +130,6 @@ class MaitreState:
         self.closing = True
         self._legal = None
         return [{"type": "close", "now": False}]
-
-    def clone(self) -> MaitreState:
-        """A cheap independent copy (lists copied, immutable parts shared)."""
-        c = object.__new__(MaitreState)
-        c.n = self.n
-        c.seed = self.seed
-        c.tours = self.tours
-        c.stake = self.stake
-        c.buy_in = self.buy_in
-        c.decks = self.decks
-        c.first = self.first
-        c.stacks = self.stacks[:]
-        c.pot = self.pot
-        c.points = self.points[:]
-        c.strikes = self.strikes[:]
-        c.eliminated = self.eliminated[:]
-        c.manche = self.manche
-        c.k = self.k
-        c.deal_index = self.deal_index
-        c.maitre = self.maitre
-        c.phase = self.phase
-        c.cur = self.cur
-        c.hands = [h[:] for h in self.hands]
-        c.coffre = self.coffre
-        c.contract = self.contract
-        c.trick = self.trick[:]
-        c.mode = self.mode
-        c.muet = self.muet
-        c.leader = self.leader
-        c.last = self.last
-        c.discards = [d[:] for d in self.discards]
-        c.won = [w[:] for w in self.won]
-        c.tricks_won = self.tricks_won[:]
-        c.last_manche = self.last_manche  # never mutated once built
-        c.ranking = self.ranking
-        c.closing = self.closing
-        c.over = self.over
-        c.acted = self.acted
-        c._legal = self._legal  # shared read-only list
-        return c
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know (None = spectator), spec section 7."""
@@ -228,7 +172,7 @@ class MaitreState:
 
     def _compute_legal(self) -> list[Action]:
         phase = self.phase
-        seat = self.cur
+        seat = self.actor
         hand = self.hands[seat]
         if phase == PLAYING:
             trick = self.trick
@@ -306,7 +250,7 @@ class MaitreState:
             t = (t + 1) % n
             if t == last or hands[t]:
                 break
-        self.cur = t
+        self.actor = t
         if t == last and not hands[t]:
             ev.append({"type": "take", "seat": t, "auto": True})
             self._end_trick(t, "take", ev)
@@ -326,7 +270,7 @@ class MaitreState:
             if not h:
                 self._chute(w, ev)
                 return
-        self.leader = self.cur = w
+        self.leader = self.actor = w
 
     # ------------------------------------------------------------------ end of manche
 
@@ -384,7 +328,7 @@ class MaitreState:
         self.ranking = ranking(self.points, self.eliminated, self.first)
         self.phase = OVER
         self.over = True
-        self.cur = None
+        self.actor = -1
         self._legal = None
         ev.append({"type": "session_end", "reason": reason, "winners": winners, "payouts": pay,
                    "ranking": self.ranking[:], "points": self.points[:], "eliminated": self.eliminated[:],
@@ -426,7 +370,7 @@ class MaitreState:
             h.sort()
         self.hands = hands
         self.phase = COFFRE
-        self.cur = m
+        self.actor = m
         self.acted = False
         self._legal = None
         ev.append({"type": "deal", "manche": self.manche, "deal": self.deal_index, "maitre": m,

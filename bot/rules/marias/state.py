@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.rules.base import Action, Event, View, match_action, not_your_turn
+from bot.rules.base import Action, BaseState, Event, View, match_action, not_your_turn
 from bot.rules.cards import DECK_32, deck_for_deal, first_dealer
 from bot.rules.marias.tables import (
     CANON,
@@ -53,17 +53,29 @@ def _left(seat: int) -> int:
     return (seat + 1) % N_SEATS
 
 
-class MariasState:
-    """One Marias session at a table of three (see the module docstring for the phases)."""
+class MariasState(BaseState):
+    """One Marias session at a table of three (see the module docstring for the phases; ``actor``
+    -1 once over)."""
 
     __slots__ = (
         "opts", "seed", "stake", "buy_in", "rounds", "max_flek", "concede_plain",
-        "stacks", "pot", "dealer", "deals_played", "closing", "phase", "actor", "acted",
+        "stacks", "pot", "dealer", "deals_played", "closing", "phase", "acted",
         "deck", "hands", "trump", "trump_card", "contract", "prev_contract", "soloist",
         "talon", "talon_owner", "talon_trumps", "speakers", "speaker_i", "flek", "flek_stage",
         "conceded", "trick", "win_seat", "win_card", "leader", "trick_winners", "card_points",
-        "marr_pts", "marriages", "trump_marriage_s", "last_card", "last_result", "_legal",
+        "marr_pts", "marriages", "trump_marriage_s", "last_card", "last_result",
     )
+    _CLONE = {
+        "shared": (  # deck, speakers: tuples; last_result is replaced, never mutated
+            "opts", "seed", "stake", "buy_in", "rounds", "max_flek", "concede_plain", "pot", "dealer",
+            "deals_played", "closing", "phase", "actor", "acted", "deck", "trump", "trump_card", "contract",
+            "prev_contract", "soloist", "talon_owner", "talon_trumps", "speakers", "speaker_i", "flek",
+            "flek_stage", "conceded", "win_seat", "win_card", "leader", "trump_marriage_s", "last_card",
+            "last_result", "_legal",
+        ),
+        "lists": ("stacks", "talon", "trick", "trick_winners", "card_points", "marr_pts", "marriages"),
+        "nested": (("hands", 3),),
+    }
 
     # ------------------------------------------------------------------ construction
 
@@ -84,54 +96,6 @@ class MariasState:
         self.closing = False
         self.last_result: dict[str, Any] | None = None
         self._start_deal([])
-
-    def clone(self) -> MariasState:
-        """A cheap independent copy (for AI search)."""
-        new = object.__new__(MariasState)
-        new.opts = self.opts
-        new.seed = self.seed
-        new.stake = self.stake
-        new.buy_in = self.buy_in
-        new.rounds = self.rounds
-        new.max_flek = self.max_flek
-        new.concede_plain = self.concede_plain
-        new.pot = self.pot
-        new.dealer = self.dealer
-        new.deals_played = self.deals_played
-        new.closing = self.closing
-        new.phase = self.phase
-        new.actor = self.actor
-        new.acted = self.acted
-        new.deck = self.deck
-        new.trump = self.trump
-        new.trump_card = self.trump_card
-        new.contract = self.contract
-        new.prev_contract = self.prev_contract
-        new.soloist = self.soloist
-        new.talon_owner = self.talon_owner
-        new.talon_trumps = self.talon_trumps
-        new.speakers = self.speakers
-        new.speaker_i = self.speaker_i
-        new.flek = self.flek
-        new.flek_stage = self.flek_stage
-        new.conceded = self.conceded
-        new.win_seat = self.win_seat
-        new.win_card = self.win_card
-        new.leader = self.leader
-        new.trump_marriage_s = self.trump_marriage_s
-        new.last_card = self.last_card
-        new.last_result = self.last_result
-        new._legal = self._legal
-        h = self.hands
-        new.hands = [h[0][:], h[1][:], h[2][:]]
-        new.stacks = self.stacks[:]
-        new.talon = self.talon[:]
-        new.trick = self.trick[:]
-        new.trick_winners = self.trick_winners[:]
-        new.card_points = self.card_points[:]
-        new.marr_pts = self.marr_pts[:]
-        new.marriages = self.marriages[:]
-        return new
 
     def _start_deal(self, events: list[Event]) -> None:
         """Section 1.5: the 7-5-5 / 5-5-5 deal by deck ranges; phase TRUMP."""
@@ -171,19 +135,8 @@ class MariasState:
 
     # ------------------------------------------------------------------ contract surface
 
-    def to_act(self) -> tuple[int, ...]:
-        return () if self.phase == OVER else (self.actor,)
-
     def is_over(self) -> bool:
         return self.phase == OVER
-
-    def legal_actions(self, seat: int) -> list[Action]:
-        if self.phase == OVER or type(seat) is not int or seat != self.actor:
-            return []
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return list(legal)  # the caller's own list: mutating it never touches the cache
 
     def _compute_legal(self) -> list[Action]:
         phase = self.phase
@@ -218,25 +171,23 @@ class MariasState:
             return min(legal, key=lambda a: (strength[a["card"]], SUIT_INDEX[SUIT[a["card"]]]))
         return legal[0]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        if self.phase == OVER or type(seat) is not int or seat != self.actor:
-            raise not_your_turn(seat, self.to_act())
-        legal = self.legal_actions(seat)
-        act = None
+    def _match(self, action: Any) -> Action:
+        """The legal dict itself, a card play matched on its card, else ``match_action``."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
         for cand in legal:
             if cand is action:
-                act = cand
-                break
-        if act is None and self.phase == PLAY and type(action) is dict and len(action) == 2:
+                return cand
+        if self.phase == PLAY and type(action) is dict and len(action) == 2:
             card = action.get("card") if action.get("type") == "play" else None
             if type(card) is str:
                 for cand in legal:
                     if cand["card"] == card:
-                        act = cand
-                        break
-        if act is None:
-            act = match_action(action, legal)
-        self._legal = None
+                        return cand
+        return match_action(action, legal)
+
+    def _apply(self, seat: int, act: Action) -> list[Event]:
         self.acted = True
         events: list[Event] = []
         kind = act["type"]

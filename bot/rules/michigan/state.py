@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.rules import cards
-from bot.rules.base import Action, Event, View, match_action, not_your_turn
+from bot.rules.base import Action, BaseState, Event, View, match_action, not_your_turn
 from bot.rules.michigan.tables import (
     CODES,
     DEAD,
@@ -24,15 +24,23 @@ from bot.rules.michigan.tables import (
 )
 
 
-class MichiganState:
-    """One Michigan session at a table (DESIGN.md section 2 surface)."""
+class MichiganState(BaseState):
+    """One Michigan session at a table (DESIGN.md section 2 surface; ``actor`` -1 once over)."""
 
     __slots__ = (
         "cfg", "stacks", "pot", "contrib", "dealer", "deals_played", "deal_no", "hands_started",
         "owner", "sizes", "suitcnt", "played", "hits", "phase", "lead_right", "blocked", "lifted",
-        "actor", "auction_pos", "high_bid", "high_seat", "closing", "acted", "snapshot",
-        "last_result", "_legal", "start_events",
+        "auction_pos", "high_bid", "high_seat", "closing", "acted", "snapshot",
+        "last_result", "start_events",
     )
+    _CLONE = {
+        "shared": (  # cfg is per table; hits' entries, snapshot and last_result are never mutated
+            "cfg", "dealer", "deals_played", "deal_no", "hands_started", "phase", "lead_right", "blocked",
+            "lifted", "actor", "auction_pos", "high_bid", "high_seat", "closing", "acted", "snapshot",
+            "last_result", "_legal", "start_events",
+        ),
+        "lists": ("stacks", "pot", "contrib", "owner", "sizes", "suitcnt", "played", "hits"),
+    }
 
     def __init__(self, seats: int, options: dict[str, Any], seed: int):
         cfg = self.cfg = _Config(seats, options, seed)
@@ -67,37 +75,28 @@ class MichiganState:
 
     # ------------------------------------------------------------------ contract surface
 
-    def to_act(self) -> tuple[int, ...]:
-        """The seat that acts now, or () once the session is over."""
-        return () if self.actor < 0 else (self.actor,)
-
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """The actions ``seat`` may take now, in the spec's stable order."""
-        if seat != self.actor or self.actor < 0 or type(seat) is not int:
-            return []
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
+    def _match(self, action: Any) -> Action:
+        """A lead is matched on its suit alone (the common case, without ``match_action``)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if self.phase == PLAY and type(action) is dict and len(action) == 2 and action.get("type") == "lead":
+            suit = action.get("suit")
+            if type(suit) is str:
+                for cand in legal:
+                    if cand["suit"] == suit:
+                        return cand
+        return match_action(action, legal)
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Apply one action of ``seat``; return the public events. Refusals change nothing."""
-        if type(seat) is not int or seat != self.actor or self.actor < 0:
-            raise not_your_turn(seat, self.to_act())
-        if self._legal is None:
-            self._legal = self._compute_legal()
+    def _apply(self, seat: int, act: Action) -> list[Event]:
         events: list[Event] = []
-        if self.phase == PLAY:
-            suit = _lead_suit(action, self._legal)
-            self._legal = None
-            self.acted = True
-            self._lead(seat, suit, events)
-            return events
-        act = match_action(action, self._legal)
-        self._legal = None
         self.acted = True
+        if self.phase == PLAY:
+            self._lead(seat, _SUIT_INDEX[act["suit"]], events)
+            return events
         kind = act["type"]
         if kind == "swap_spare":
             events.append({"type": "swap_spare", "seat": seat})
@@ -143,38 +142,6 @@ class MichiganState:
             self._end_session("closed", events)
             return events
         return [{"type": "close_requested", "deal": self.deal_no}]
-
-    def clone(self) -> MichiganState:
-        """A cheap independent copy (for AI search)."""
-        o = object.__new__(MichiganState)
-        o.cfg = self.cfg
-        o.stacks = self.stacks[:]
-        o.pot = self.pot[:]
-        o.contrib = self.contrib[:]
-        o.dealer = self.dealer
-        o.deals_played = self.deals_played
-        o.deal_no = self.deal_no
-        o.hands_started = self.hands_started
-        o.owner = self.owner[:]
-        o.sizes = self.sizes[:]
-        o.suitcnt = self.suitcnt[:]
-        o.played = self.played[:]
-        o.hits = self.hits[:]  # entries are never mutated
-        o.phase = self.phase
-        o.lead_right = self.lead_right
-        o.blocked = self.blocked
-        o.lifted = self.lifted
-        o.actor = self.actor
-        o.auction_pos = self.auction_pos
-        o.high_bid = self.high_bid
-        o.high_seat = self.high_seat
-        o.closing = self.closing
-        o.acted = self.acted
-        o.snapshot = self.snapshot
-        o.last_result = self.last_result  # replaced, never mutated
-        o._legal = self._legal
-        o.start_events = self.start_events
-        return o
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know (``None``: a spectator). Spec section 7."""
@@ -472,17 +439,6 @@ class MichiganState:
 
 
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
-
-
-def _lead_suit(action: Any, legal: list[Action]) -> int:
-    """The suit index of a legal lead ``action``; ``IllegalMove`` (via match_action) otherwise."""
-    if type(action) is dict and len(action) == 2 and action.get("type") == "lead":
-        suit = action.get("suit")
-        if type(suit) is str:
-            for cand in legal:
-                if cand["suit"] == suit:
-                    return _SUIT_INDEX[suit]
-    return _SUIT_INDEX[match_action(action, legal)["suit"]]
 
 
 def _lowest(owner: list[int], seat: int, suit: int) -> tuple[int, int]:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.rules import cards
-from bot.rules.base import Action, Event, View, match_action, not_your_turn
+from bot.rules.base import Action, BaseState, Event, View, match_action, not_your_turn
 from bot.rules.motz.tables import (
     DECLARE,
     END,
@@ -19,16 +19,26 @@ from bot.rules.motz.tables import (
 )
 
 
-class MotzState:
-    """One Motz session. Rests only in DECLARE, PLAY or SESSION_END (section 3)."""
+class MotzState(BaseState):
+    """One Motz session. Rests only in DECLARE, PLAY or SESSION_END (section 3); ``actor`` -1 at the end."""
 
     __slots__ = (
         "n", "ante", "buy_in", "nominal", "max_extra", "fine_cap", "decks", "seed",
         "stacks", "pot", "k", "dealer", "deal", "next_deal", "deals_played", "phase",
         "hands", "muet", "turn_up", "trump", "decl", "spoken", "muet_by", "active",
-        "turn", "order", "trick", "trick_winners", "tricks", "P", "F",
-        "last_result", "closing", "end_reason", "_legal",
+        "order", "trick", "trick_winners", "tricks", "P", "F",
+        "last_result", "closing", "end_reason",
     )
+    _CLONE = {
+        "shared": (  # last_result is replaced, never mutated
+            "n", "ante", "buy_in", "nominal", "max_extra", "fine_cap", "decks", "seed", "pot", "k", "dealer",
+            "deal", "next_deal", "deals_played", "phase", "turn_up", "trump", "spoken", "muet_by", "actor",
+            "P", "F", "last_result", "closing", "end_reason", "_legal",
+        ),
+        "lists": ("stacks", "decl", "active", "order", "trick", "trick_winners", "tricks"),
+        "nested": ("hands",),
+        "optional": ("muet",),
+    }
 
     def __init__(self, seats: int, options: Mapping[str, Any], seed: int):
         n = seats
@@ -69,7 +79,7 @@ class MotzState:
         self.spoken = 0
         self.muet_by: int | None = None
         self.active: list[int] = []
-        self.turn = -1
+        self.actor = -1
         self.order: list[int] = []
         self.trick: list[tuple[int, str]] = []
         self.trick_winners: list[int] = []
@@ -105,7 +115,7 @@ class MotzState:
         self.P = self.pot
         self.F = self.pot if self.fine_cap is None else min(self.pot, self.fine_cap)
         self.phase = DECLARE
-        self.turn = (d + 1) % n
+        self.actor = (d + 1) % n
         events.append({
             "type": "deal_start", "deal": self.deal, "dealer": d, "ante": ante, "pot": self.pot,
             "k": self.k, "fine": self.F, "turn_up": self.turn_up, "trump": self.trump,
@@ -130,7 +140,7 @@ class MotzState:
         elif remaining == 0:
             self._start_play()
         else:
-            self.turn = (seat + 1) % self.n
+            self.actor = (seat + 1) % self.n
 
     def _start_play(self) -> None:
         n, d = self.n, self.dealer
@@ -142,7 +152,7 @@ class MotzState:
     def _lead(self, leader: int) -> None:
         n = self.n
         self.order = sorted(self.active, key=lambda a: (a - leader) % n)
-        self.turn = leader
+        self.actor = leader
 
     def _play(self, seat: int, card: str, events: list[Event]) -> None:
         self.hands[seat].remove(card)
@@ -150,7 +160,7 @@ class MotzState:
         trick.append((seat, card))
         events.append({"type": "play", "seat": seat, "card": card})
         if len(trick) < len(self.order):
-            self.turn = self.order[len(trick)]
+            self.actor = self.order[len(trick)]
             return
         winner, best = trick_winner(trick, self.trump or "S")
         self.trick_winners.append(winner)
@@ -236,6 +246,7 @@ class MotzState:
         n = self.n
         self._clear_deal()
         self.phase = END
+        self.actor = -1
         self.end_reason = reason
         split = [self.pot // n] * n
         for j in range(self.pot % n):
@@ -252,12 +263,8 @@ class MotzState:
 
     # ------------------------------------------------------------------ contract surface
 
-    def to_act(self) -> tuple[int, ...]:
-        """The seat to act, or ``()`` once the session is over."""
-        return () if self.phase == END else (self.turn,)
-
     def _compute_legal(self) -> list[Action]:
-        seat = self.turn
+        seat = self.actor
         if self.phase == DECLARE:
             legal: list[Action] = [{"type": "pass"}]
             if self.stacks[seat] >= (self.F or 0):
@@ -267,36 +274,22 @@ class MotzState:
         else:
             legal = [{"type": "play", "card": c}
                      for c in allowed_cards(self.hands[seat], self.trick, self.trump or "S")]
-        self._legal = legal
         return legal
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """The actions ``seat`` may take now, in the spec's order; ``[]`` when not its turn."""
-        if self.phase == END or seat != self.turn or type(seat) is not int:
-            return []
-        legal = self._legal
-        if legal is None:
-            legal = self._compute_legal()
-        return list(legal)
-
-    def apply(self, seat: int, action: Action) -> list[Event]:
+    def _apply(self, seat: int, chosen: Action) -> list[Event]:
         """Apply one seat action and every automatic step it leads to; return public events."""
-        if self.phase == END or type(seat) is not int or seat != self.turn:
-            raise not_your_turn(seat, self.to_act())
-        legal = self._legal
-        if legal is None:
-            legal = self._compute_legal()
-        chosen = self._match(action, legal)
         events: list[Event] = []
-        self._legal = None
         if self.phase == DECLARE:
             self._declare(seat, chosen["type"], events)
         else:
             self._play(seat, chosen["card"], events)
         return events
 
-    @staticmethod
-    def _match(action: Any, legal: list[Action]) -> Action:
+    def _match(self, action: Any) -> Action:
+        """A card play is matched on its card, a declaration on its type (without ``match_action``)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
         if type(action) is dict:
             kind = action.get("type")
             if kind == "play":
@@ -370,28 +363,6 @@ class MotzState:
             "tricks": list(self.tricks),
             "last_result": _copy_result(self.last_result),
         }
-
-    def clone(self) -> MotzState:
-        """An independent copy (a few list copies; ``last_result`` is never mutated)."""
-        c = object.__new__(MotzState)
-        c.n, c.ante, c.buy_in, c.nominal = self.n, self.ante, self.buy_in, self.nominal
-        c.max_extra, c.fine_cap, c.decks, c.seed = self.max_extra, self.fine_cap, self.decks, self.seed
-        c.pot, c.k, c.dealer, c.deal = self.pot, self.k, self.dealer, self.deal
-        c.next_deal, c.deals_played, c.phase = self.next_deal, self.deals_played, self.phase
-        c.turn_up, c.trump, c.spoken, c.muet_by = self.turn_up, self.trump, self.spoken, self.muet_by
-        c.turn, c.P, c.F, c.last_result = self.turn, self.P, self.F, self.last_result
-        c.closing, c.end_reason, c._legal = self.closing, self.end_reason, self._legal
-        c.stacks = self.stacks[:]
-        c.hands = [h[:] for h in self.hands]
-        m = self.muet
-        c.muet = None if m is None else m[:]
-        c.decl = self.decl[:]
-        c.active = self.active[:]
-        c.order = self.order[:]
-        c.trick = self.trick[:]
-        c.trick_winners = self.trick_winners[:]
-        c.tricks = self.tricks[:]
-        return c
 
 
 def _copy_result(r: dict | None) -> dict | None:
