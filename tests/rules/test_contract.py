@@ -72,7 +72,7 @@ def test_every_engine_is_a_base_state_with_a_full_clone(name):
     from bot.rules.base import BaseState
 
     game = GAMES[name]
-    for state, seat in _walk(name, 5, 40):
+    for state, _seat in _walk(name, 5, 40):
         assert isinstance(state, BaseState)
         before = snapshot(state, game.min_seats)
         clone = state.clone()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
 from bot.rules.base import Action, BaseState, Event, IllegalMove, View, not_your_turn
@@ -130,6 +132,67 @@ class MaitreState(BaseState):
         self.closing = True
         self._legal = None
         return [{"type": "close", "now": False}]
+
+    # ------------------------------------------------------------------ redeal (AI search)
+
+    def redeal(
+        self, seat: int, rng: random.Random,
+        choose_coffre: Callable[[list[int]], tuple[int, int] | None] | None = None,
+    ) -> MaitreState:
+        """A copy where every card hidden from ``seat`` is dealt again (OpenSpiel's
+        ``ResampleFromInfostate``), from the hidden cards sorted then shuffled by ``rng`` (the
+        result depends only on ``seat``'s view and ``rng``).
+
+        Hidden from a seat: the other hands, the other seats' discard piles (counts are public)
+        and, unless the seat is the Maître, the Coffre. Kept: hand and pile sizes; the Coffre
+        stays two number cards (A–10, no joker) of different suits, mineure first; before the
+        Coffre is laid, the Maître's hand keeps number cards of at least two suits (the public
+        redeal rule). A hidden Coffre is taken out of the Maître's redealt holding (his hand plus
+        two cards) by ``choose_coffre(holding)`` -> ``(mineure, majeure)`` or None to deal again
+        (default: a uniformly drawn valid pair); after ``REDEAL_TRIES`` failed deals a uniform
+        pair is drawn from all hidden cards. The seed and stacked decks are replaced. ``self``
+        is left untouched.
+        """
+        c = self.clone()
+        c.seed = rng.getrandbits(48)
+        c.decks = None
+        c._legal = None
+        if self.over:
+            return c
+        n, m = self.n, self.maitre
+        others = [s for s in range(n) if s != seat]
+        pool: list[int] = []
+        for s in others:
+            pool += self.hands[s]
+            pool += self.discards[s]
+        hide_coffre = seat != m and self.coffre is not None
+        if hide_coffre:
+            pool += self.coffre
+        pool.sort()  # canonical before shuffling: the result depends on no hidden order
+        discard_sizes = [len(self.discards[s]) for s in others]
+        hand_sizes = [len(self.hands[s]) + (2 if hide_coffre and s == m else 0) for s in others]
+        need_suits = self.coffre is None and seat != m and self.phase == COFFRE
+        choose = choose_coffre or (lambda holding: _random_coffre(holding, rng))
+        for _ in range(REDEAL_TRIES):
+            parts = _deal_sizes(pool, hand_sizes + discard_sizes, rng)
+            held = parts[others.index(m)] if m in others else []
+            if hide_coffre:
+                coffre = choose(held)
+                if coffre is None:  # no two number suits among the hidden cards: deal again
+                    continue
+                held.remove(coffre[0])
+                held.remove(coffre[1])
+                c.coffre = coffre
+            if not need_suits or _two_suits(held):
+                break
+        else:
+            if hide_coffre:  # every draw lacked a pair (practically never): a uniform valid pair
+                c.coffre = _draw_coffre(pool, rng)
+                parts = _deal_sizes(pool, [len(self.hands[s]) for s in others] + discard_sizes, rng)
+        for i, s in enumerate(others):
+            c.hands[s] = sorted(parts[i])
+            c.discards[s] = parts[len(others) + i]
+        return c
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know (None = spectator), spec section 7."""
@@ -392,3 +455,47 @@ def make_state(seats: int, options: dict[str, Any], seed: int) -> MaitreState:
 
 
 __all__ = ["IllegalMove", "MaitreState", "make_state"]
+
+
+#: Deals tried to meet the Coffre and two-suit rules before the fallback.
+REDEAL_TRIES = 50
+
+
+def _is_number(c: int) -> bool:
+    return c < 52 and T.RANK[c] <= 10
+
+
+def _two_suits(hand: list[int]) -> bool:
+    return len({T.SUIT[c] for c in hand if _is_number(c)}) >= 2
+
+
+def _deal_sizes(pool: list[int], sizes: list[int], rng: random.Random) -> list[list[int]]:
+    """Shuffle ``pool`` and cut it into consecutive parts of ``sizes`` (which sum to its length)."""
+    rng.shuffle(pool)
+    out: list[list[int]] = []
+    i = 0
+    for k in sizes:
+        out.append(pool[i:i + k])
+        i += k
+    if i != len(pool):
+        raise ValueError(f"sizes {sizes} do not cover {len(pool)} hidden cards")
+    return out
+
+
+def _random_coffre(holding: list[int], rng: random.Random) -> tuple[int, int] | None:
+    """A uniformly drawn (mineure, majeure) pair of number cards of different suits, or None."""
+    if not _two_suits(holding):
+        return None
+    return _draw_coffre(list(holding), rng)
+
+
+def _draw_coffre(pool: list[int], rng: random.Random) -> tuple[int, int]:
+    """Take a random (mineure, majeure) pair of number cards of different suits out of ``pool``."""
+    nums = [i for i, card in enumerate(pool) if _is_number(card)]
+    i = rng.choice(nums)
+    js = [j for j in nums if T.SUIT[pool[j]] != T.SUIT[pool[i]]]
+    j = rng.choice(js)
+    pair = (pool[i], pool[j])
+    for k in sorted((i, j), reverse=True):
+        pool.pop(k)
+    return pair

@@ -22,6 +22,7 @@ Readings of the spec made here (listed in the report as well):
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from bot.rules.base import Action, BaseState, Event, View, match_action, not_your_turn
@@ -559,6 +560,94 @@ class MariasState(BaseState):
         }
 
 
+    # ------------------------------------------------------------------ redeal (AI search)
+
+    def redeal(self, seat: int, rng: random.Random) -> MariasState:
+        """A copy where every card hidden from ``seat`` is dealt again (OpenSpiel's
+        ``ResampleFromInfostate``), from the hidden cards sorted then shuffled by ``rng`` (the
+        result depends only on ``seat``'s view and ``rng``).
+
+        Hidden from a seat: the other two hands; before trumps are chosen, forehand's blind five
+        (from forehand too) and its first seven (from the others); the talon, except from the
+        seat that laid it. Public facts kept: the trump card stays in forehand's hand until
+        played, and so do the 7 of trumps (sedma) and K Q of trumps (kilo) in the soloist's
+        hand; a suit-contract talon holds no ace or ten, none of those cards, and exactly
+        ``talon_trumps`` trumps once announced. Out of ``TRUMP`` the engine never reads the dealt
+        ``deck`` again, so the copy gets the canonical deck there instead of the real deal. The
+        seed and stacked decks are replaced. ``self`` is left untouched.
+        """
+        c = self.clone()
+        c.seed = rng.getrandbits(48)
+        c.opts = {**self.opts, "decks": None}
+        c._legal = None
+        if self.phase == OVER:
+            return c
+        f = _left(self.dealer)
+        in_trump = self.phase == TRUMP
+        first_seven = list(self.deck[0:7])
+        pinned = self._pinned()
+        kept: dict[int, list[str]] = {}  # per other seat: cards it keeps (public or seen by ``seat``)
+        pool: list[str] = []
+        for s in range(3):
+            if s == seat and not (in_trump and s == f):
+                continue
+            keep = [x for x in self.hands[s] if pinned.get(x) == s or (s == seat and x in first_seven)]
+            kept[s] = keep
+            pool += [x for x in self.hands[s] if x not in keep]
+        hide_talon = bool(self.talon) and seat != self.talon_owner
+        if hide_talon:
+            pool += self.talon
+        pool.sort()  # canonical before shuffling: the result depends on no hidden order
+        rng.shuffle(pool)
+        if hide_talon:
+            c.talon = self._draw_talon(pool)
+        for s, keep in kept.items():
+            k = len(self.hands[s]) - len(keep)
+            hand = keep + pool[:k]
+            del pool[:k]
+            hand.sort(key=CANON.__getitem__)
+            c.hands[s] = hand
+        c.deck = _deck_for(c, f, first_seven if seat == f else None, rng) if in_trump else DECK_32
+        return c
+
+    def _pinned(self) -> dict[str, int]:
+        """Cards whose holder is public: card -> seat."""
+        out: dict[str, int] = {}
+        f = _left(self.dealer)
+        if self.trump_card is not None:
+            out[self.trump_card] = f
+        t, s, game = self.trump, self.soloist, self.contract
+        if t is not None and s is not None:
+            if game in NEEDS_SEVEN:
+                out["7" + t] = s
+            if game in NEEDS_PAIR:
+                out["K" + t] = s
+                out["Q" + t] = s
+        return {c: seat for c, seat in out.items() if c in self.hands[seat]}
+
+    def _draw_talon(self, pool: list[str]) -> list[str]:
+        """Take the talon's cards out of ``pool``, obeying the public talon rules."""
+        size = len(self.talon)
+        if self.contract not in SUIT_CONTRACTS:
+            out = pool[:size]
+            del pool[:size]
+            return out
+        t = self.trump
+        ok = [x for x in pool if x not in SHARP]
+        want = self.talon_trumps
+        if want is None:
+            out = ok[:size]
+        else:
+            trumps = [x for x in ok if SUIT[x] == t]
+            plain = [x for x in ok if SUIT[x] != t]
+            out = trumps[:want] + plain[:size - want]
+        for x in out:
+            pool.remove(x)
+        if len(out) != size:
+            raise ValueError("no talon fits the public facts")
+        return out
+
+
 def _copy_result(result: dict[str, Any]) -> dict[str, Any]:
     out = dict(result)
     for key in ("components", "marriages"):
@@ -566,3 +655,15 @@ def _copy_result(result: dict[str, Any]) -> dict[str, Any]:
     for key in ("deltas", "points", "card_points", "trick_winners"):
         out[key] = list(result[key])
     return out
+
+
+def _deck_for(c: MariasState, f: int, first: list[str] | None, rng: random.Random) -> tuple[str, ...]:
+    """A dealt deck matching the copy's hands in phase TRUMP (forehand's first seven kept if known)."""
+    m, d = _left(f), _left(_left(f))
+    hf = c.hands[f]
+    if first is None:
+        first = rng.sample(hf, 7)
+    blind = [x for x in hf if x not in first]
+    rng.shuffle(blind)
+    hm, hd = c.hands[m], c.hands[d]
+    return tuple(first + hm[:5] + hd[:5] + blind + hm[5:] + hd[5:])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from bot.rules import cards
@@ -438,6 +439,76 @@ class MichiganState(BaseState):
         })
 
 
+    # ------------------------------------------------------------------ redeal (AI search)
+
+    def redeal(self, seat: int, rng: random.Random) -> MichiganState:
+        """A copy where every card hidden from ``seat`` is dealt again (OpenSpiel's
+        ``ResampleFromInfostate``): the other hands and the dead hand, same sizes, from the
+        cards ``seat`` has not seen (sorted, then shuffled by ``rng``: the result depends only on
+        ``seat``'s view and ``rng``). Public facts kept: a card ``x + 1`` whose predecessor was
+        played and that never came stays in the dead hand (``known_dead``); the seat that bought
+        the spare hand keeps knowing the dead hand; seats the lead passed over hold only the
+        blocked suit and the leader holds another (so the redealt state plays on legally). The
+        seed and stacked decks are replaced, so not even the future hands leak. ``self`` is
+        left untouched.
+        """
+        c = self.clone()
+        cfg = object.__new__(_Config)
+        for name in _Config.__slots__:
+            setattr(cfg, name, getattr(self.cfg, name))
+        cfg.seed = rng.getrandbits(48)
+        cfg.decks = None
+        c.cfg = cfg
+        c._legal = None
+        if self.phase == OVER:
+            return c
+        owner = self.owner
+        dead_known = seat == self.high_seat and self.phase == PLAY
+        pinned = {x for x in range(52) if owner[x] == DEAD} if dead_known else known_dead(owner)
+        slots: list[int] = []  # the owner of each free hidden place
+        pool: list[int] = []
+        for x in range(52):
+            o = owner[x]
+            if o == PLAYED or o == seat or x in pinned:
+                continue
+            slots.append(o)
+            pool.append(x)
+        slots.sort()  # canonical: the result depends on no hidden placement
+        rng.shuffle(pool)
+        new_owner = owner[:]
+        for o, x in zip(slots, pool, strict=True):
+            new_owner[x] = o
+        passed, leader = self._lead_facts(seat)
+        if not _keeps_lead_facts(new_owner, passed, leader, self.blocked):
+            _deal_lead_facts(new_owner, slots, pool, passed, leader, self.blocked, rng)
+        c.owner = new_owner
+        n = self.cfg.n
+        cnt = [0] * (4 * n)
+        for x in range(52):
+            o = new_owner[x]
+            if o >= 0:
+                cnt[o * 4 + x // 13] += 1
+        c.suitcnt = cnt
+        return c
+
+    def _lead_facts(self, seat: int) -> tuple[list[int], int]:
+        """(other seats the lead passed over: only blocked-suit cards, the leader that must hold
+        another suit or -1), as the public ``lead_passes``/``block_lifted`` events showed them."""
+        b = self.blocked
+        if self.phase != PLAY or b < 0:
+            return [], -1
+        n, lr = self.cfg.n, self.lead_right
+        if self.lifted:
+            return [s for s in range(n) if s != seat], -1
+        passed = []
+        s = lr
+        while s != self.actor:
+            if s != seat:
+                passed.append(s)
+            s = (s + 1) % n
+        return passed, (self.actor if self.actor != seat else -1)
+
+
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 
 
@@ -454,3 +525,59 @@ def _copy_result(r: dict[str, Any]) -> dict[str, Any]:
         "boodle_hits": [h[:] for h in r["boodle_hits"]],
         "dead_hand": None if r["dead_hand"] is None else r["dead_hand"][:],
     }
+
+
+def known_dead(owner: list[int]) -> set[int]:
+    """Unplayed cards whose predecessor was played (a run stopped before them): dead-hand cards."""
+    out = set()
+    for x in range(52):
+        if owner[x] == PLAYED and x % 13 != 12 and owner[x + 1] != PLAYED:
+            out.add(x + 1)
+    return out
+
+
+def _keeps_lead_facts(owner: list[int], passed: list[int], leader: int, b: int) -> bool:
+    """True when every passed seat holds only suit ``b`` and the leader some other suit."""
+    if not passed and leader < 0:
+        return True
+    lo, hi = 13 * b, 13 * b + 13
+    leader_ok = leader < 0
+    for x in range(52):
+        o = owner[x]
+        if o < 0:
+            continue
+        if lo <= x < hi:
+            continue
+        if o in passed:
+            return False
+        if o == leader:
+            leader_ok = True
+    return leader_ok
+
+
+def _deal_lead_facts(
+    owner: list[int], slots: list[int], pool: list[int], passed: list[int], leader: int, b: int,
+    rng: random.Random,
+) -> None:
+    """Place ``pool`` on ``slots`` again (in ``owner``) so the lead facts hold: the passed seats
+    take blocked-suit cards first, the rest is shuffled over the other places; a leader left
+    without another suit swaps one card with an unconstrained place."""
+    blocked = [x for x in pool if x // 13 == b]
+    other = [x for x in pool if x // 13 != b]
+    fixed: list[tuple[int, int]] = []
+    free_slots: list[int] = []
+    for o in slots:
+        if o in passed:
+            fixed.append((o, blocked.pop()))
+        else:
+            free_slots.append(o)
+    rest = blocked + other
+    rng.shuffle(rest)
+    placed = fixed + list(zip(free_slots, rest, strict=True))
+    if leader >= 0 and not any(o == leader and x // 13 != b for o, x in placed):
+        i = next(i for i, (o, x) in enumerate(placed) if o == leader)
+        j = next(j for j, (o, x) in enumerate(placed) if o not in passed and o != leader and x // 13 != b)
+        (oi, xi), (oj, xj) = placed[i], placed[j]
+        placed[i], placed[j] = (oi, xj), (oj, xi)
+    for o, x in placed:
+        owner[x] = o

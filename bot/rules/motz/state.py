@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -363,6 +364,42 @@ class MotzState(BaseState):
             "tricks": list(self.tricks),
             "last_result": _copy_result(self.last_result),
         }
+
+
+    # ------------------------------------------------------------------ redeal (AI search)
+
+    def unseen_cards(self, seat: int) -> list[str]:
+        """The cards ``seat`` has not seen, in canonical order (the 32 minus its hand, the turn-up
+        and the current trick; the engine keeps no earlier trick, so those count as unseen)."""
+        seen = set(self.hands[seat])
+        seen.update(c for _, c in self.trick)
+        if self.turn_up is not None:
+            seen.add(self.turn_up)
+        return [c for c in cards.DECK_32 if c not in seen]
+
+    def redeal(self, seat: int, rng: random.Random) -> MotzState:
+        """A copy where every card hidden from ``seat`` is dealt again (OpenSpiel's
+        ``ResampleFromInfostate``): the other hands and the muet, same sizes, from the cards
+        ``seat`` has not seen (sorted, then shuffled by ``rng``, so the result depends only on
+        ``seat``'s view and ``rng``). The seed and stacked decks are replaced, so not even the
+        future deals leak. ``self`` is left untouched.
+        """
+        c = self.clone()
+        c.seed = rng.getrandbits(48)
+        c.decks = None
+        c._legal = None
+        if self.phase == END:
+            return c
+        pool = self.unseen_cards(seat)
+        rng.shuffle(pool)
+        for s in range(self.n):
+            if s != seat:
+                k = len(self.hands[s])
+                c.hands[s] = sorted(pool[:k], key=HAND_ORDER.__getitem__)
+                del pool[:k]
+        if self.muet is not None:
+            c.muet = pool[:len(self.muet)]
+        return c
 
 
 def _copy_result(r: dict | None) -> dict | None:

@@ -167,6 +167,98 @@ class MusState(BaseState):
             c.rng.setstate(rng.getstate())
         return c
 
+    # ------------------------------------------------------------------ redeal (AI search)
+
+    def redeal(self, seat: int, rng: random.Random) -> MusState:
+        """A copy where every card hidden from ``seat`` is dealt again (OpenSpiel's
+        ``ResampleFromInfostate``), from the hidden cards sorted then shuffled by ``rng`` (the
+        result depends only on ``seat``'s view and ``rng``).
+
+        Hidden from a seat: the other three hands, their discards of the current exchange
+        round, the stock and the discard pile. The seat's own discards still lying in the pile
+        stay there (it knows them, and the pile's layout by round and mano order is public while
+        no reshuffle mixed it). During the lances the public ``declared`` flags (has pares / has
+        juego) are respected. The seed, stacked decks and the stock's shuffler are replaced.
+        ``self`` is left untouched.
+        """
+        c = self.clone()
+        c.seed = rng.getrandbits(48)
+        c.decks = None
+        c.rng = None
+        c._legal = None
+        if self.over:
+            return c
+        others = [s for s in range(4) if s != seat]
+        pinned = self._own_pile_positions(seat)
+        pile_free = [i for i in range(len(self.pile)) if i not in pinned]
+        pool: list[int] = []
+        for s in others:
+            pool += self.hands[s]
+            pool += self.round_disc[s]
+        pool += self.stock
+        pool += [self.pile[i] for i in pile_free]
+        pool.sort()  # canonical before shuffling: the result depends on no hidden order
+        rng.shuffle(pool)
+        pares, juego = self.declared if self.readings is not None else (None, None)
+        if pares is not None or juego is not None:
+            pool = self._deal_declared(c, others, pool, pares, juego, rng)
+        else:
+            for s in others:
+                n = len(self.hands[s])
+                c.hands[s] = sorted(pool[:n])
+                del pool[:n]
+        for s in others:
+            n = len(self.round_disc[s])
+            c.round_disc[s] = sorted(pool[:n])
+            del pool[:n]
+        n = len(self.stock)
+        c.stock = pool[:n]
+        del pool[:n]
+        for i, card in zip(pile_free, pool, strict=True):
+            c.pile[i] = card
+        if self.readings is not None:
+            c.readings = [read_hand(h) for h in c.hands]
+        return c
+
+    def _own_pile_positions(self, seat: int) -> set[int]:
+        """Positions in ``pile`` holding ``seat``'s own discards, when the layout can be read."""
+        rounds = self.discard_counts
+        left = len(self.pile)
+        first = len(rounds)
+        while left > 0 and first > 0:
+            first -= 1
+            left -= sum(rounds[first])
+        if left != 0:
+            return set()
+        mano = (self.d + 1) % 4
+        out: set[int] = set()
+        pos = 0
+        for counts in rounds[first:]:
+            for j in range(4):
+                s = (mano + j) % 4
+                if s == seat:
+                    out.update(range(pos, pos + counts[s]))
+                pos += counts[s]
+        return out
+
+    def _deal_declared(
+        self, c: MusState, others: list[int], pool: list[int],
+        pares: tuple[bool, ...] | None, juego: tuple[bool, ...] | None, rng: random.Random,
+    ) -> list[int]:
+        """Deal the other hands one by one, redrawing a hand that contradicts the declarations
+        (up to ``REDEAL_TRIES`` draws per hand); return the cards left."""
+        for s in others:
+            n = len(self.hands[s])
+            for _ in range(REDEAL_TRIES):
+                idx = rng.sample(range(len(pool)), n)
+                hand = [pool[i] for i in idx]
+                if _fits(hand, pares, juego, s):
+                    break
+            for i in sorted(idx, reverse=True):
+                pool.pop(i)
+            c.hands[s] = sorted(hand)
+        return pool
+
     def request_close(self, now: bool = False) -> list[Event]:
         """Host close: at the end of this deal, or at once (deal voided) if ``now`` or nobody acted yet."""
         if self.over or (self.closing and not now):
@@ -637,3 +729,15 @@ class MusState(BaseState):
         self.pending = False
         events.append({"type": "session_end", "results": [s - self.buy_in for s in self.stacks],
                        "stacks": list(self.stacks), "matches_won": list(self.matches_won)})
+
+
+#: Draws of one hand tried to match the public pares/juego declarations before keeping the last.
+REDEAL_TRIES = 60
+
+
+def _fits(hand: list[int], pares: tuple[bool, ...] | None, juego: tuple[bool, ...] | None, s: int) -> bool:
+    """Whether ``hand`` agrees with seat ``s``'s public pares/juego declarations."""
+    r = read_hand(hand)
+    if pares is not None and bool(r.pares[0]) != pares[s]:
+        return False
+    return juego is None or bool(r.juego) == juego[s]
