@@ -1,7 +1,7 @@
 """The rules-core contract shared by every game: errors, option specs, action matching.
 
 Nothing here (or anywhere in ``bot.rules``) does I/O, reads the clock or imports Discord.
-See ``shared/DESIGN.md`` section 2 for the contract every game follows.
+See ``docs/DESIGN.md`` section 2 for the contract every game follows.
 """
 
 from __future__ import annotations

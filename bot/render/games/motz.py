@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, RED, WHITE
 from bot.render.games.common import FRENCH_SUIT_ORDER, per_seat, plural, suit_sym
-from bot.render.table import TableCtx
+from bot.render.layout import TableCtx
 from bot.rules.cards import SAME_COLOUR
 
 SPANISH = False

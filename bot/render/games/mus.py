@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, WHITE
 from bot.render.games.common import per_seat
-from bot.render.table import CX, CY, PLATE_H, TableCtx
+from bot.render.layout import CX, CY, PLATE_H, TableCtx
 
 SPANISH = True
 TEAM_COLOURS = ((120, 180, 255), (255, 140, 120))

@@ -1,4 +1,4 @@
-"""The Marias state machine (spec ``shared/rules/marias.md``, sections 1–7).
+"""The Marias state machine (spec ``docs/rules/marias.md``, sections 1–7).
 
 Phases (view ``phase``): ``trump``, ``declare``, ``discard``, ``answer``, ``flek``, ``play``,
 and ``session_end`` once the session has ended (the name the other games use).

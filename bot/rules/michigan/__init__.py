@@ -1,4 +1,4 @@
-"""Michigan (Boodle / Stops): the rules engine, after ``shared/rules/michigan.md``.
+"""Michigan (Boodle / Stops): the rules engine, after ``docs/rules/michigan.md``.
 
 Cards are held as integers ``suit * 13 + rank`` (suits S H D C, ranks 2 … A), so sorting the
 integers gives the spec's canonical order. Who holds each card is one 52-entry list

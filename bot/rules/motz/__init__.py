@@ -1,6 +1,6 @@
 """Motz: three cards each, a turned trump, a blind extra hand (the muet) and a growing pot.
 
-Authoritative rules: ``shared/rules/motz.md`` (seed ``000_a09ccb0d0057e5a9.txt``). Section numbers
+Authoritative rules: ``docs/rules/motz.md`` (seed ``000_a09ccb0d0057e5a9.txt``). Section numbers
 below refer to that spec.
 
 Readings of points the spec leaves open (each taken as close to the seed as possible):
