@@ -99,11 +99,6 @@ class TableCtx:
         a = math.pi / 2 + 2 * math.pi * (seat + (0.5 if self.n >= 8 else 0)) / self.n
         return CX + RX * math.cos(a), CY + RY * math.sin(a)
 
-    def toward_centre(self, seat: int, f: float) -> tuple[float, float]:
-        """The point a fraction ``f`` of the way from the centre to the seat."""
-        x, y = self.seat_xy(seat)
-        return CX + (x - CX) * f, CY + (y - CY) * f
-
     def beside(self, seat: int, w: float, h: float, gap: float = 10, nudge: float = 0) -> tuple[float, float]:
         """Top-left of a ``w``×``h`` box just off the seat's plate, on the side of the centre.
 

@@ -28,13 +28,13 @@ class MotzState(BaseState):
         "stacks", "pot", "k", "dealer", "deal", "next_deal", "deals_played", "phase",
         "hands", "muet", "turn_up", "trump", "decl", "spoken", "muet_by", "active",
         "order", "trick", "trick_winners", "tricks", "P", "F",
-        "last_result", "closing", "end_reason",
+        "last_result", "closing",
     )
     _CLONE = {
         "shared": (  # last_result is replaced, never mutated
             "n", "ante", "buy_in", "nominal", "max_extra", "fine_cap", "decks", "seed", "pot", "k", "dealer",
             "deal", "next_deal", "deals_played", "phase", "turn_up", "trump", "spoken", "muet_by", "actor",
-            "P", "F", "last_result", "closing", "end_reason", "_legal",
+            "P", "F", "last_result", "closing", "_legal",
         ),
         "lists": ("stacks", "decl", "active", "order", "trick", "trick_winners", "tricks"),
         "nested": ("hands",),
@@ -64,7 +64,6 @@ class MotzState(BaseState):
         self.deals_played = 0
         self.last_result: dict | None = None
         self.closing = False
-        self.end_reason: str | None = None
         self._clear_deal()
         self._start_deal([])
 
@@ -248,7 +247,6 @@ class MotzState(BaseState):
         self._clear_deal()
         self.phase = END
         self.actor = -1
-        self.end_reason = reason
         split = [self.pot // n] * n
         for j in range(self.pot % n):
             split[(self.dealer + j) % n] += 1

@@ -10,7 +10,6 @@ SUITS = cards.FRENCH_SUITS
 SAME_COLOUR = cards.SAME_COLOUR
 PLAIN_STRENGTH = {"A": 14, "K": 13, "Q": 12, "J": 11, "10": 10, "9": 9, "8": 8, "7": 7}
 HAND_ORDER = {c: i for i, c in enumerate(cards.DECK_32)}
-DECLARATIONS = ("pass", "stand", "take_muet")
 
 
 def _tables() -> tuple[dict[str, dict[str, str]], dict[str, dict[str, int]], dict[str, dict[str, tuple]]]:
