@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, Self, runtime_checkable
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -233,6 +233,10 @@ class BaseState:
             cls._copy_fields = clone_method(cls, **spec)  # type: ignore[attr-defined]
             if "clone" not in cls.__dict__:  # an engine's own clone() may call _copy_fields()
                 cls.clone = cls._copy_fields  # type: ignore[attr-defined]
+
+    def clone(self) -> Self:
+        """An independent copy; generated from the subclass's ``_CLONE`` (see ``clone_method``)."""
+        raise NotImplementedError(f"{type(self).__name__} declares no _CLONE")
 
     def to_act(self) -> tuple[int, ...]:
         """The seat that acts now, or ``()`` once nobody does (the session is over)."""
