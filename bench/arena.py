@@ -3,12 +3,15 @@
 Usage (from the project root):
     python bench/arena.py mus --a easy --b random --sessions 400
     python bench/arena.py motz --a easy --b random --sessions 600 --seats 5 --seed 7
+    python bench/arena.py mus --a strong --b easy --sessions 60 --budget-ms 200
+    python bench/arena.py michigan --a strong --b easy --iterations 400 --budget-ms 10000  # by iterations
 
 Seats alternate between A and B (Mus: seats 0/2 against 1/3), swapped every other session on
 the same deals. Per policy: head-to-head win rate (sessions where its seats averaged more
 jetons than the other policy's; ties half) with a 95% Wilson interval, mean jetons per session
 (stack − buy_in, averaged over its seats) with a 95% interval, and decision time p50/p95.
-Deterministic for a given --seed (apart from the times).
+Deterministic for a given --seed (apart from the times, and a strong side's choices when its
+time budget, not ``--iterations``, ends its searches).
 """
 
 from __future__ import annotations
@@ -44,6 +47,10 @@ def format_report(report: ArenaReport, game: str, seats: int) -> str:
             f"| {report.mean(who):+.2f} ({mlo:+.2f} … {mhi:+.2f}) "
             f"| {report.time_ms(who, 0.5):.3f} ms | {report.time_ms(who, 0.95):.3f} ms |"
         )
+    its = sorted(report.iterations)
+    if its:
+        lines.append(f"\nsearched decisions: {len(its)}, iterations p5/p50/p95: "
+                     f"{its[len(its) // 20]}/{its[len(its) // 2]}/{its[19 * len(its) // 20]}")
     return "\n".join(lines)
 
 
@@ -56,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--options", default="{}", help="host options as JSON")
+    parser.add_argument("--budget-ms", type=float, default=None, help="strong: time per decision")
+    parser.add_argument("--iterations", type=int, default=None, help="strong: iteration cap per decision")
     args = parser.parse_args(argv)
     game = GAMES[args.game]
     seats = args.seats or game.default_seats or game.min_seats
@@ -66,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     report = run_arena(
         args.game, args.a, args.b, args.sessions, seats=seats, seed=args.seed,
-        options=json.loads(args.options),
+        options=json.loads(args.options), budget_ms=args.budget_ms, max_iterations=args.iterations,
     )
     print(format_report(report, args.game, seats))
     print(f"\n({time.perf_counter() - t0:.1f} s)")

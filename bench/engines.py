@@ -5,6 +5,12 @@ Usage (from the project root):
     python bench/engines.py --games motz --quick
     python bench/engines.py --sessions 10000  # also play 10,000 checked sessions per game
     python bench/engines.py --compare         # also time OpenSpiel's euchre (pip install open_spiel)
+    python bench/engines.py --cpu --root ../tapis-main   # another checkout's engines, CPU time
+
+``--cpu`` times with this process's CPU time instead of the wall clock: on a machine shared with
+other jobs the wall clock counts their time slices too, the CPU time far less, so two checkouts
+measured one after the other compare fairly. ``--root`` imports ``bot`` from another checkout
+(a ``git worktree`` of main, say): the same script, the same run conditions, the other engines.
 
 "Actions/s" counts seat actions through to_act() + legal_actions() + apply(), the way the bot
 and the AI drive an engine; automatic steps inside apply (deals, continuations) are included
@@ -21,9 +27,9 @@ import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from bot.rules import GAMES  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GAMES: dict = {}  # filled by main() once --root is known
+clock = time.perf_counter
 
 
 def _total(state) -> int:
@@ -37,9 +43,9 @@ def random_play(name: str, seats: int, budget_s: float, seed0: int = 1) -> tuple
     opts = game.validate_options({})
     actions = sessions = 0
     seed = seed0
-    t0 = time.perf_counter()
+    t0 = clock()
     deadline = t0 + budget_s
-    while time.perf_counter() < deadline:
+    while clock() < deadline:
         state = game.new_table(seats=seats, options=opts, seed=seed)
         rng = random.Random(seed)
         choice = rng.choice
@@ -49,7 +55,7 @@ def random_play(name: str, seats: int, budget_s: float, seed0: int = 1) -> tuple
             actions += 1
         sessions += 1
         seed += 1
-    return actions, sessions, time.perf_counter() - t0
+    return actions, sessions, clock() - t0
 
 
 def checked_sessions(name: str, seats: int, count: int) -> int:
@@ -95,10 +101,10 @@ def clone_cost_us(name: str, seats: int, samples: int = 20_000) -> float:
     per_state = max(1, samples // len(states))
     timings = []
     for s in states:
-        t = time.perf_counter()
+        t = clock()
         for _ in range(per_state):
             s.clone()
-        timings.append((time.perf_counter() - t) / per_state * 1e6)
+        timings.append((clock() - t) / per_state * 1e6)
     return statistics.median(timings)
 
 
@@ -137,10 +143,21 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="0.5 s per measurement instead of 2 s")
     ap.add_argument("--sessions", type=int, default=0, help="also play N checked sessions per game")
     ap.add_argument("--compare", action="store_true", help="also time OpenSpiel's euchre")
+    ap.add_argument("--cpu", action="store_true", help="time with CPU time, not the wall clock")
+    ap.add_argument("--root", default=ROOT, help="checkout whose bot/ to measure (default: this one)")
     args = ap.parse_args()
+    global clock
+    if args.cpu:
+        clock = time.process_time
+    sys.path.insert(0, os.path.abspath(args.root))
+    from bot.rules import GAMES as games
+
+    GAMES.update(games)
     names = args.games or list(GAMES)
     budget = 0.5 if args.quick else 2.0
-    print(f"python {sys.version.split()[0]}; 10**7 empty loop: {loop_calibration_ms():.0f} ms")
+    origin = os.path.dirname(os.path.dirname(sys.modules["bot"].__file__ or ""))
+    print(f"python {sys.version.split()[0]}; 10**7 empty loop: {loop_calibration_ms():.0f} ms; "
+          f"bot from {origin}; {'CPU time' if args.cpu else 'wall clock'}")
     print(f"{'game':10} {'seats':>5} {'actions/s':>11} {'sessions/s':>11} {'clone µs':>9}")
     best: dict[str, float] = {}
     for name in names:

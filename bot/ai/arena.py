@@ -3,6 +3,9 @@
 Seats alternate between policy A and policy B (seat ``j`` gets A when ``j + session`` is even),
 so in Mus seats 0/2 face 1/3. Sessions come in mirrored pairs: sessions ``2k`` and ``2k + 1``
 share a seed (the same deals) with the policies swapped, which cancels much of the luck.
+A searching policy (``"strong"``) gets the real state (``bot.ai.policy.decide``); its searched
+decisions' iteration counts are kept, and ``budget_ms``/``max_iterations`` tune it (the
+``--budget-ms``/``--iterations`` options of ``bench/arena.py``).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ class SessionResult:
     assignment: list[int]  # per seat: 0 = policy A, 1 = policy B
     actions: int
     times: list[list[float]] = field(default_factory=lambda: [[], []])  # seconds per decision
+    iterations: list[int] = field(default_factory=list)  # per searched decision (strong seats)
 
 
 def assignment_for(seats: int, session: int) -> list[int]:
@@ -65,7 +69,14 @@ def play_session(
         legal = state.legal_actions(seat)
         who = assignment[seat]
         t0 = clock() if timed else 0.0
-        action = decide(policies[who], view, legal, rng, state)
+        policy = policies[who]
+        traced = getattr(policy, "choose_traced", None)
+        if traced is not None:
+            action, result = traced(view, legal, rng, state)
+            if result is not None:
+                out.iterations.append(result.iterations)
+        else:
+            action = decide(policy, view, legal, rng, state)
         if timed:
             out.times[who].append(clock() - t0)
         state.apply(seat, action)
@@ -86,6 +97,7 @@ class ArenaReport:
     wins: list[float]  # [policy]: sessions won head to head (ties count half)
     times: list[list[float]]
     actions: int
+    iterations: list[int] = field(default_factory=list)  # searched decisions' iteration counts
 
     def mean(self, who: int) -> float:
         return statistics.fmean(self.per_session[who])
@@ -123,11 +135,17 @@ def run_arena(
     seed: int = 1,
     options: dict[str, Any] | None = None,
     timed: bool = True,
+    budget_ms: float | None = None,
+    max_iterations: int | None = None,
 ) -> ArenaReport:
-    """Play ``sessions`` sessions of A against B and aggregate the results."""
+    """Play ``sessions`` sessions of A against B and aggregate the results.
+
+    ``budget_ms``/``max_iterations``: search limits of a ``"strong"`` side (None: its defaults).
+    """
     game = GAMES[game_name]
     n = seats or game.default_seats or game.min_seats
-    policies = [policy_for(game_name, level_a), policy_for(game_name, level_b)]
+    policies = [_policy(game_name, level, budget_ms, max_iterations) for level in (level_a, level_b)]
+    iterations: list[int] = []
     per_session: list[list[float]] = [[], []]
     wins = [0.0, 0.0]
     times: list[list[float]] = [[], []]
@@ -152,4 +170,17 @@ def run_arena(
             wins[0] += 0.5
             wins[1] += 0.5
         actions += res.actions
-    return ArenaReport((level_a, level_b), sessions, per_session, wins, times, actions)
+        iterations.extend(res.iterations)
+    return ArenaReport((level_a, level_b), sessions, per_session, wins, times, actions, iterations)
+
+
+def _policy(game_name: str, level: str, budget_ms: float | None, max_iterations: int | None) -> Policy:
+    """The registry's policy, or a strong one with the given search limits."""
+    if level != "strong" or (budget_ms is None and max_iterations is None):
+        return policy_for(game_name, level)
+    from bot.ai.strong.policy import DEFAULT_BUDGET_MS, DEFAULT_MAX_ITERATIONS, StrongPolicy
+
+    return StrongPolicy(
+        game_name, budget_ms=DEFAULT_BUDGET_MS if budget_ms is None else budget_ms,
+        max_iterations=DEFAULT_MAX_ITERATIONS if max_iterations is None else max_iterations,
+    )

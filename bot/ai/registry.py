@@ -8,22 +8,15 @@ table service's stored seats: 0 = first legal, 1 and above = random.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from functools import cache
 
+from bot.ai.easy import EASY_MODULES, easy_policy
 from bot.ai.policy import FirstLegalPolicy, Policy, RandomPolicy
+
+__all__ = ["EASY_MODULES", "LEVELS", "easy_policy", "normalize_level", "policy_for"]
 
 LEVELS = ("first", "random", "easy", "strong")
 
-#: Game name -> module in ``bot.ai.easy`` defining ``EasyPolicy``.
-EASY_MODULES = {
-    "motz": "bot.ai.easy.motz",
-    "mus": "bot.ai.easy.mus",
-    "marias": "bot.ai.easy.marias",
-    "michigan": "bot.ai.easy.michigan",
-    "maitre": "bot.ai.easy.maitre",
-}
 
 def normalize_level(level: str | int) -> str:
     """A level name from a name or a legacy integer level; ``ValueError`` if unknown."""
@@ -57,7 +50,5 @@ def _policy(game_name: str, name: str) -> Policy:
         from bot.ai.strong import strong_policy
 
         return strong_policy(game_name)
-    module = EASY_MODULES.get(game_name)
-    if module is None or importlib.util.find_spec(module) is None:
-        raise ValueError(f"no {name} AI for game {game_name!r}")
-    return importlib.import_module(module).EasyPolicy()
+    return easy_policy(game_name)
+

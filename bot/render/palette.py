@@ -5,7 +5,7 @@ three times faster than writing RGB (Pillow filters every RGB row) and the file 
 smaller. The palette lives in ``palette_data.py``; after changing colours or sprites, rebuild
 it from the fixed sample views with::
 
-    .venv/bin/python -m bot.render.build_palette
+    .venv/bin/python tools/build_palette.py
 """
 
 from __future__ import annotations

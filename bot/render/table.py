@@ -9,134 +9,23 @@ the plates' extra lines and the sidebar. Only a spectator view is expected; the 
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
 from typing import Any
 
 from bot.render.canvas import FELT_INNER, FELT_RIM, GOLD, MUTED, PANEL, PLATE, WHITE, Canvas, Colour
 from bot.render.fonts import font
-
-WIDTH, HEIGHT = 960, 540
-TABLE_W = 700
-CX, CY = 350, 272
-RX, RY = 252, 222
-PLATE_W, PLATE_H = 180, 84
-TRICK_W = 64  # width of a card on the table
-SIDEBAR_X = TABLE_W + 6
-
-TITLES = {"motz": "Motz", "michigan": "Michigan", "mus": "Mus", "marias": "Mariáš", "maitre": "Jeu du Maître"}
-
-
-@dataclass
-class Plate:
-    """What a seat's plate shows besides name, stack and dealer mark (filled by the game)."""
-
-    hidden: int = 0  # cards in the seat's hidden hand (drawn as backs)
-    line: str = ""  # third line: the game's short status ("stands · 1 trick")
-    line_colour: Colour = MUTED
-    marks: list[tuple[str, Colour]] = field(default_factory=list)  # small pills ("M", "S")
-    dim: bool = False  # out of the deal / eliminated
-
-
-class Sidebar:
-    """Top-to-bottom text and card rows in the right-hand column."""
-
-    def __init__(self, canvas: Canvas, x: int, width: int, top: int = 10, bottom: int = HEIGHT - 10):
-        self.c, self.x, self.width, self.y, self.bottom = canvas, x, width, top, bottom
-
-    def room(self, h: int) -> bool:
-        return self.y + h <= self.bottom
-
-    def line(self, text: str, size: int = 18, fill: Colour = WHITE, bold: bool = False, gap: int = 4) -> None:
-        if not self.room(size):
-            return
-        self.c.text((self.x, self.y), text, size, fill, bold, max_width=self.width)
-        self.y += size + gap
-
-    def kv(self, label: str, value: str, fill: Colour = WHITE, size: int = 20) -> None:
-        """``label`` in muted ink, ``value`` bold after it."""
-        if not self.room(size):
-            return
-        lw = self.c.draw.textlength(label + " ", font=font(size - 2))
-        self.c.text((self.x, self.y + 2), label, size - 2, MUTED)
-        self.c.text((self.x + lw, self.y), value, size, fill, bold=True, max_width=int(self.width - lw))
-        self.y += size + 5
-
-    def cards(self, codes: list[str], width: int, spanish: bool = False, caption: str = "") -> None:
-        h = round(width * 1.4)
-        if not self.room(h):
-            return
-        end = self.c.card_row(codes, self.x, self.y, width, self.width - (90 if caption else 0), spanish)
-        if caption:
-            self.c.text((end + 10, self.y + h / 2), caption, 18, WHITE, bold=True, anchor="lm",
-                        max_width=int(self.x + self.width - end - 10))
-        self.y += h + 6
-
-    def gap(self, h: int = 6) -> None:
-        self.y += h
-
-
-@dataclass
-class TableCtx:
-    """Everything a game module needs to draw its part of the table."""
-
-    c: Canvas
-    view: dict[str, Any]
-    names: list[str]
-    n: int
-    spanish: bool
-    side: Sidebar
-    plates: list[Plate]
-
-    def name(self, seat: int | None) -> str:
-        if seat is None:
-            return "—"
-        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
-
-    def seat_xy(self, seat: int) -> tuple[float, float]:
-        """Centre of a seat's plate: seat 0 at the bottom, then clockwise.
-
-        Eight plates do not fit with one at the very bottom and top, so with eight seats the
-        ring turns half a step (seat 0 bottom-left of centre).
-        """
-        a = math.pi / 2 + 2 * math.pi * (seat + (0.5 if self.n >= 8 else 0)) / self.n
-        return CX + RX * math.cos(a), CY + RY * math.sin(a)
-
-    def toward_centre(self, seat: int, f: float) -> tuple[float, float]:
-        """The point a fraction ``f`` of the way from the centre to the seat."""
-        x, y = self.seat_xy(seat)
-        return CX + (x - CX) * f, CY + (y - CY) * f
-
-    def beside(self, seat: int, w: float, h: float, gap: float = 10, nudge: float = 0) -> tuple[float, float]:
-        """Top-left of a ``w``×``h`` box just off the seat's plate, on the side of the centre.
-
-        Seats at the sides get the box beside the plate (level with it), seats at the top and
-        bottom get it above or below, so boxes never reach into the middle of the table.
-        ``nudge`` slides the box along the plate's edge towards the centre line.
-        """
-        x, y = self.seat_xy(seat)
-        if abs(x - CX) > 120:
-            y += math.copysign(min(nudge, abs(CY - y)), CY - y)
-            if x < CX:
-                return x + PLATE_W / 2 + gap, y - h / 2
-            return x - PLATE_W / 2 - gap - w, y - h / 2
-        x += math.copysign(min(nudge, abs(CX - x)), CX - x)
-        if y < CY:
-            return x - w / 2, y + PLATE_H / 2 + gap
-        return x - w / 2, y - PLATE_H / 2 - gap - h
-
-    def trick_card(self, seat: int, code: str, width: int = TRICK_W, gap: float = 12) -> None:
-        """A card played by ``seat``, just off its plate towards the centre."""
-        x, y = self.beside(seat, width, round(width * 1.4), gap)
-        self.c.card(code, x, y, width, self.spanish)
-
-    def centre_amount(self, label: str, amount: int | str, y: float = CY) -> None:
-        """A chip, an amount and its label in the middle of the table."""
-        w = self.c.draw.textlength(str(amount), font=font(28, True))
-        x = CX - (w + 34) / 2
-        self.c.chip(x + 13, y, 13)
-        self.c.text((x + 34, y), str(amount), 28, WHITE, bold=True, anchor="lm")
-        self.c.text((CX, y + 20), label, 16, MUTED, anchor="mt")
+from bot.render.games import LAYOUTS
+from bot.render.layout import (
+    HEIGHT,
+    PLATE_H,
+    PLATE_W,
+    SIDEBAR_X,
+    TABLE_W,
+    WIDTH,
+    Plate,
+    Sidebar,
+    TableCtx,
+)
+from bot.rules import GAMES
 
 
 def draw_felt(c: Canvas) -> None:
@@ -149,7 +38,8 @@ def draw_header(t: TableCtx, game: str) -> None:
     """Game title, deal number, phase and whose turn it is."""
     v, s = t.view, t.side
     deal = v.get("deal")
-    s.c.text((s.x, s.y), TITLES.get(game, game.title()), 26, GOLD, bold=True, max_width=s.width)
+    title = GAMES[game].title if game in GAMES else game.title()
+    s.c.text((s.x, s.y), title, 26, GOLD, bold=True, max_width=s.width)
     s.y += 34
     phase = str(v.get("phase", "")).replace("_", " ").capitalize()
     if isinstance(deal, int):
@@ -206,8 +96,6 @@ def table_image(game: str, view: dict[str, Any], names: list[str]) -> bytes:
 
 def table_canvas(game: str, view: dict[str, Any], names: list[str]) -> Canvas:
     """The drawn table (``table_image`` encodes it; a replay takes its frames from here)."""
-    from bot.render.games import LAYOUTS
-
     layout = LAYOUTS.get(game)
     if layout is None:
         raise ValueError(f"no table layout for game {game!r}")

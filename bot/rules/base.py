@@ -1,14 +1,14 @@
 """The rules-core contract shared by every game: errors, option specs, action matching.
 
 Nothing here (or anywhere in ``bot.rules``) does I/O, reads the clock or imports Discord.
-See ``shared/DESIGN.md`` section 2 for the contract every game follows.
+See ``docs/DESIGN.md`` section 2 for the contract every game follows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, Self, runtime_checkable
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -202,6 +202,120 @@ class State(Protocol):
     def timeout_action(self, seat: int) -> Action: ...
     def clone(self) -> State: ...
     def request_close(self, now: bool = False) -> list[Event]: ...
+
+
+class BaseState:
+    """The public surface every engine shares, written once (OpenSpiel's ``State`` pattern).
+
+    A game's state subclasses this, keeps ``actor`` (the seat to act, ``-1`` once nobody acts)
+    and ``_legal`` (the cached legal list, ``None`` when stale), and implements two hooks:
+    ``_compute_legal()`` (the actor's legal actions in the spec's order) and
+    ``_apply(seat, action)`` (apply an action already matched against the legal ones; return
+    the public events). ``legal_actions`` caches the hook's list and hands out a copy;
+    ``apply`` checks the seat, matches the action (``_match``: an engine may override it with
+    a faster lookup, but must refuse exactly what ``match_action`` refuses), drops the cache and
+    calls ``_apply`` with what ``_match`` returned (the legal action dict, unless the engine's
+    ``_match`` decodes it further). A refusal raises ``IllegalMove`` before anything changes.
+    Subclasses declare ``__slots__`` for their own fields and ``_CLONE``, how ``clone`` copies
+    each field (see :func:`clone_method`).
+    """
+
+    __slots__ = ("actor", "_legal")
+
+    actor: int
+    _legal: list[Action] | None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass declaring ``_CLONE`` (``clone_method``'s keyword arguments) gets its ``clone``."""
+        super().__init_subclass__(**kwargs)
+        spec = cls.__dict__.get("_CLONE")
+        if spec is not None:
+            cls._copy_fields = clone_method(cls, **spec)  # type: ignore[attr-defined]
+            if "clone" not in cls.__dict__:  # an engine's own clone() may call _copy_fields()
+                cls.clone = cls._copy_fields  # type: ignore[attr-defined]
+
+    def clone(self) -> Self:
+        """An independent copy; generated from the subclass's ``_CLONE`` (see ``clone_method``)."""
+        raise NotImplementedError(f"{type(self).__name__} declares no _CLONE")
+
+    def to_act(self) -> tuple[int, ...]:
+        """The seat that acts now, or ``()`` once nobody does (the session is over)."""
+        a = self.actor
+        return () if a < 0 else (a,)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """The actions ``seat`` may take now, in the spec's stable order; ``[]`` when not its turn."""
+        if seat != self.actor or type(seat) is not int or seat < 0:
+            return []
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return list(legal)  # the caller's own list: mutating it never touches the cache
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply one action of ``seat``; return the public events. ``IllegalMove`` changes nothing."""
+        if type(seat) is not int or seat != self.actor or seat < 0:
+            raise not_your_turn(seat, self.to_act())
+        act = self._match(action)
+        self._legal = None
+        return self._apply(seat, act)
+
+    def _match(self, action: Any) -> Action:
+        """The legal action equal to ``action`` (the cached dict itself), else ``IllegalMove``."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        for cand in legal:
+            if cand is action:
+                return cand
+        return match_action(action, legal)
+
+    def _compute_legal(self) -> list[Action]:
+        raise NotImplementedError
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        raise NotImplementedError
+
+
+def clone_method(
+    cls: type, shared: Sequence[str] = (), lists: Sequence[str] = (),
+    nested: Sequence[str | tuple[str, int]] = (), optional: Sequence[str] = (),
+) -> Callable[[Any], Any]:
+    """A ``clone()`` for ``cls`` copying the declared fields, as fast as a hand-written one.
+
+    ``shared``: immutable (or never mutated) values, copied by reference; ``lists``: flat lists,
+    copied with ``[:]``; ``nested``: lists of lists, each inner list copied (``(name, k)`` for a
+    list of always ``k`` lists, copied unrolled: faster); ``optional``: a flat list or ``None``.
+    Every slot of ``cls`` must be declared exactly once, so a field added later cannot be
+    forgotten (``ValueError`` at import). The function's source is generated once, the way
+    ``dataclasses`` builds ``__init__``: a loop over names would double the cost of a clone,
+    which the AI's search pays on every iteration.
+    """
+    fixed = {n[0]: n[1] for n in nested if isinstance(n, tuple)}
+    nested_names = [n[0] if isinstance(n, tuple) else n for n in nested]
+    declared = [*shared, *lists, *nested_names, *optional]
+    slots = [name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ())]
+    if sorted(declared) != sorted(set(slots)) or len(declared) != len(set(declared)):
+        missing = sorted(set(slots) - set(declared))
+        extra = sorted(set(declared) - set(slots))
+        raise ValueError(f"{cls.__name__}.clone: undeclared slots {missing}, unknown or repeated {extra}")
+    lines = ["def clone(self):", "    c = _new(_cls)"]
+    lines += [f"    c.{n} = self.{n}" for n in shared]
+    lines += [f"    c.{n} = self.{n}[:]" for n in lists]
+    for n in nested_names:
+        if n in fixed:
+            parts = ", ".join(f"x[{i}][:]" for i in range(fixed[n]))
+            lines.append(f"    x = self.{n}\n    c.{n} = [{parts}]")
+        else:
+            lines.append(f"    c.{n} = [x[:] for x in self.{n}]")
+    lines += [f"    v = self.{n}\n    c.{n} = None if v is None else v[:]" for n in optional]
+    lines.append("    return c")
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    exec("\n".join(lines), namespace)  # noqa: S102 - generated from the declared names only
+    clone = namespace["clone"]
+    clone.__doc__ = f"An independent copy of the {cls.__name__} (declared fields, see ``clone_method``)."
+    clone.__qualname__ = f"{cls.__name__}.clone"
+    return clone
 
 
 def default_label(action: Action) -> str:

@@ -22,11 +22,9 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SPANISH_SUIT_NAMES = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
 SPANISH_RANK_NAMES = {"10": "sota", "11": "caballo", "12": "rey"}
-RED_SUITS = frozenset("HD")
+#: The other suit of the same colour (Motz's second jack, the AI's reading of it, the pictures).
+SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
 
-#: French numeric rank with A high (2..14) and with A low (1..13).
-RANK_HIGH = {r: v for r, v in zip(FRENCH_RANKS, range(14, 1, -1), strict=True)}
-RANK_LOW = {**RANK_HIGH, "A": 1}
 
 
 def rank_of(code: str) -> str:
@@ -37,10 +35,6 @@ def rank_of(code: str) -> str:
 def suit_of(code: str) -> str:
     """The suit letter of a card code (``"10H"`` → ``"H"``); jokers have no suit (``""``)."""
     return "" if code in JOKERS else code[-1]
-
-
-def is_joker(code: str) -> bool:
-    return code in JOKERS
 
 
 def french_deck(size: int = 52, jokers: bool = False) -> tuple[str, ...]:

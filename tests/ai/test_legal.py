@@ -9,6 +9,7 @@ import random
 import pytest
 
 from bot.ai import policy_for
+from bot.ai.strong import StrongPolicy
 from bot.rules import GAMES
 
 SHORT = {  # shorter sessions where a game has a length option
@@ -22,19 +23,36 @@ SHORT = {  # shorter sessions where a game has a length option
 CASES = [(name, seats) for name, g in GAMES.items() for seats in range(g.min_seats, g.max_seats + 1)]
 
 
-def drive(name: str, seats: int, seed: int, levels: list[str], check_views: bool) -> int:
-    """Play one session with ``levels[seat % len(levels)]`` per seat; return decisions checked."""
+#: Strong decisions searched per test (each one a short, capped search on the real state).
+STRONG_SEARCHES = 6
+
+
+def drive(name: str, seats: int, seed: int, levels: list, check_views: bool) -> int:
+    """Play one session with ``levels[seat % len(levels)]`` per seat; return decisions checked.
+
+    A strong seat gets the real state (the way the table service calls it) for its first
+    ``STRONG_SEARCHES`` decisions with a choice, with a small iteration cap; the test fails if it
+    never searched, and the state must come out of each search unchanged.
+    """
     game = GAMES[name]
     opts = {k: v for k, v in SHORT.get(name, {}).items() if any(o.name == k for o in game.options)}
     state = game.new_table(seats=seats, options=game.validate_options(opts), seed=seed)
     rng = random.Random(seed)
-    checked = 0
+    checked = searched = 0
+    strong = StrongPolicy(name, budget_ms=60_000, max_iterations=8)
     while not state.is_over():
         seat = state.to_act()[0]
-        policy = policy_for(name, levels[seat % len(levels)])
+        level = levels[seat % len(levels)]
+        policy = policy_for(name, level)
         view = state.view(seat)
         legal = state.legal_actions(seat)
-        if check_views:
+        if level == "strong" and searched < STRONG_SEARCHES and len(legal) > 1:
+            before = [state.view(s) for s in range(seats)]
+            action, result = strong.choose_traced(copy.deepcopy(view), copy.deepcopy(legal), rng, state)
+            assert result is not None, f"{name}: the strong seat did not search"
+            assert [state.view(s) for s in range(seats)] == before, f"{name}: the search changed the state"
+            searched += 1
+        elif check_views:
             view_copy, legal_copy = copy.deepcopy(view), copy.deepcopy(legal)
             action = policy.choose(view_copy, legal_copy, rng)
             assert view_copy == view, f"{name}: the policy changed its view"
@@ -44,6 +62,7 @@ def drive(name: str, seats: int, seed: int, levels: list[str], check_views: bool
         assert action in legal, f"{name}: {action} is not legal in phase {view['phase']}"
         state.apply(seat, action)
         checked += 1
+    assert "strong" not in levels or searched, f"{name}: no strong decision searched"
     return checked
 
 

@@ -18,11 +18,6 @@ from bot.rules import GAMES
 GAMES_SEATS = [("mus", 4), ("michigan", 4), ("maitre", 3), ("marias", 3), ("motz", 4)]
 
 
-def need(game: str) -> None:
-    if game not in GAMES:
-        pytest.skip(f"{game} engine not in the registry yet")
-
-
 def decisions(game: str, seats: int, seed: int, count: int, every: int = 4) -> list[Any]:
     """Clones of up to ``count`` states of a random session where the seat to act has a choice."""
     g = GAMES[game]
@@ -47,16 +42,15 @@ def views(state: Any) -> str:
 
 @pytest.mark.parametrize(("game", "seats"), GAMES_SEATS)
 def test_strong_returns_a_legal_action_and_leaves_the_state(game: str, seats: int) -> None:
-    need(game)
     policy = StrongPolicy(game, budget_ms=10_000, max_iterations=40)
     rng = random.Random(1)
     for state in decisions(game, seats, seed=11, count=6):
         seat = state.to_act()[0]
         legal = state.legal_actions(seat)
         before = views(state)
-        action = policy.choose(state.view(seat), legal, rng, state=state)
+        action, result = policy.choose_traced(state.view(seat), legal, rng, state=state)
         assert action in legal
-        assert policy.last is not None and policy.last.iterations == 40
+        assert result is not None and result.iterations == 40
         assert views(state) == before
         state.apply(seat, action)
 
@@ -64,7 +58,6 @@ def test_strong_returns_a_legal_action_and_leaves_the_state(game: str, seats: in
 @pytest.mark.parametrize(("game", "seats"), GAMES_SEATS)
 def test_search_ignores_the_hidden_cards(game: str, seats: int) -> None:
     """Two states the seat cannot tell apart give exactly the same search."""
-    need(game)
     rng = random.Random(5)
     for state in decisions(game, seats, seed=21, count=3, every=5):
         seat = state.to_act()[0]
@@ -80,7 +73,6 @@ def test_search_ignores_the_hidden_cards(game: str, seats: int) -> None:
 @pytest.mark.parametrize(("game", "seats"), GAMES_SEATS)
 def test_search_sees_only_determinizations(game: str, seats: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every state the search plays on is a determinization, and they spread the hidden cards."""
-    need(game)
     state = decisions(game, seats, seed=31, count=1)[0]
     seat = state.to_act()[0]
     real = determinizer(game)
@@ -125,12 +117,22 @@ def test_trivial_and_stateless_decisions() -> None:
     seat = state.to_act()[0]
     legal = state.legal_actions(seat)
     rng = random.Random(2)
-    assert policy.choose(state.view(seat), legal[:1], rng, state=state) == legal[0]
-    assert policy.last is None
-    assert policy.choose(state.view(seat), legal, rng) in legal
-    assert policy.last is None
+    assert policy.choose_traced(state.view(seat), legal[:1], rng, state=state) == (legal[0], None)
+    action, result = policy.choose_traced(state.view(seat), legal, rng)
+    assert action in legal and result is None
 
 
 def test_unknown_game() -> None:
     with pytest.raises(ValueError):
         StrongPolicy("no-such-game")
+
+
+def test_one_shared_policy_keeps_no_state_between_calls() -> None:
+    """The registry shares one instance between worker threads: a decision writes nothing on it."""
+    policy = StrongPolicy("motz", budget_ms=10_000, max_iterations=10)
+    before = dict(vars(policy))
+    rng = random.Random(2)
+    for state in decisions("motz", 4, seed=3, count=3):
+        seat = state.to_act()[0]
+        policy.choose(state.view(seat), state.legal_actions(seat), rng, state=state)
+    assert vars(policy) == before

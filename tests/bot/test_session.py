@@ -13,7 +13,7 @@ from tests.discord_stub import DiscordStub, Message, User
 from tests.discord_stub.play import play_session
 from tests.discord_stub.tapis import TapisRun
 
-GAME = "motz" if "motz" in GAMES else "michigan"
+GAME = "motz"
 VERSION = re.compile(r"table (\d+) · version (\d+)")
 
 

@@ -64,3 +64,21 @@ def test_labels_and_narration_are_text(name):
         for event in state.clone().apply(seat, action):
             text = game.narrate(event, lambda i: names[i])
             assert text is None or (isinstance(text, str) and text)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_engine_is_a_base_state_with_a_full_clone(name):
+    """One shape: the shared BaseState surface; a clone played to the end leaves the original alone."""
+    from bot.rules.base import BaseState
+
+    game = GAMES[name]
+    for state, _seat in _walk(name, 5, 40):
+        assert isinstance(state, BaseState)
+        before = snapshot(state, game.min_seats)
+        clone = state.clone()
+        rng = random.Random(1)
+        while not clone.is_over():
+            s = clone.to_act()[0]
+            clone.apply(s, rng.choice(clone.legal_actions(s)))
+        assert clone.to_act() == () and clone.legal_actions(-1) == []
+        assert snapshot(state, game.min_seats) == before

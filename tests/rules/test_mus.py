@@ -9,7 +9,7 @@ import pytest
 
 from bot.rules import GAMES, IllegalMove
 from bot.rules.cards import DECK_ES_40
-from bot.rules.mus.hands import lance_winner, read_hand
+from bot.rules.mus.tables import lance_winner, read_hand
 from tests.rules import harness
 
 GAME = GAMES["mus"]
@@ -724,7 +724,7 @@ def test_long_random_sessions():
 
 
 def test_card_tables_eight_kings_eight_aces():
-    from bot.rules.mus import hands
+    from bot.rules.mus import tables as hands
 
     by_rank: dict[str, set[tuple[int, int]]] = {}
     for i, code in enumerate(DECK_ES_40):

@@ -14,11 +14,12 @@ from __future__ import annotations
 import random
 
 from bot.ai.policy import Action, View
+from bot.rules.cards import FRENCH_SUITS
 
 RANK = {"A": 1, **{str(i): i for i in range(2, 11)}, "J": 11, "Q": 12, "K": 13}
 JOKERS = ("X1", "X2")
 CONTRACTS = tuple(range(50, 101, 5))
-SUIT_ORDER = ("S", "H", "D", "C")  # canonical order (spec 1.1): the legal actions' order
+SUIT_ORDER = FRENCH_SUITS  # canonical order (spec 1.1): the legal actions' order
 
 
 def rank_of(code: str) -> int:

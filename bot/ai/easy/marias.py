@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 
 from bot.ai.policy import Action, View
+from bot.rules.cards import FRENCH_SUITS
 
 SUIT_ORDER = ("7", "8", "9", "J", "Q", "K", "10", "A")  # low → high, suit contracts
 NAT_ORDER = ("7", "8", "9", "10", "J", "Q", "K", "A")  # low → high, betl and durch
-SUITS = ("S", "H", "D", "C")
+SUITS = FRENCH_SUITS
 SUIT_RANK = {r: i for i, r in enumerate(SUIT_ORDER)}
 NAT_RANK = {r: i for i, r in enumerate(NAT_ORDER)}
 SUIT_CONTRACTS = ("hra", "sedma", "kilo", "kilo_sedma")

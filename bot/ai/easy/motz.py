@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 
 from bot.ai.policy import Action, View
+from bot.rules.cards import SAME_COLOUR
 
-SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
 SIDE_ORDER = ("7", "8", "9", "10", "J", "Q", "K", "A")  # low → high
 TRUMP_ORDER = ("7", "8", "9", "10", "Q", "K", "A")  # jacks above these
 

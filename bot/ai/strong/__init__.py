@@ -3,7 +3,7 @@
 ``strong_policy(game_name)`` / ``StrongPolicy(game, budget_ms)``; its ``choose`` takes the
 real state as an extra ``state=`` argument (without it, it plays the easy policy).
 Modules: ``determinize/`` (one redealer per game), ``games`` (deal ends, rewards, pruning),
-``ismcts`` (the search), ``policy`` (the player), ``arena`` (strong against other levels).
+``ismcts`` (the search), ``policy`` (the player); ``bot.ai.arena`` plays it against other levels.
 """
 
 from __future__ import annotations

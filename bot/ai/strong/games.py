@@ -9,7 +9,6 @@ changed; pruning only narrows wide bet ladders).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -124,14 +123,3 @@ def spec_for(game_name: str) -> GameSpec:
     if spec is None:
         raise ValueError(f"no strong AI for game {game_name!r}")
     return spec
-
-
-def easy_or_random(game_name: str) -> Any:
-    """The easy policy of ``game_name`` if it exists, else uniform random (the fallback player)."""
-    try:
-        module = importlib.import_module(f"bot.ai.easy.{game_name}")
-        return module.EasyPolicy()
-    except ModuleNotFoundError:
-        from bot.ai.policy import RandomPolicy
-
-        return RandomPolicy()

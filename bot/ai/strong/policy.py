@@ -13,8 +13,9 @@ The caller (the table service, the arenas, via ``bot.ai.policy.decide``) passes 
 policy draws at random comes from ``rng`` (the time budget makes the choice itself depend on
 the machine's speed; replay uses the action log, never the AI). The search is pure Python and
 holds the GIL for up to ``budget_ms``: call it off the event loop (a process pool, or a thread
-if a stall of that length is acceptable). ``last`` keeps the latest search's statistics, for
-diagnostics only.
+if a stall of that length is acceptable). ``choose_traced`` also returns the search's
+statistics (for the arena and tests); the policy itself keeps no per-decision state, so one
+shared instance may serve several worker threads at once (the registry's contract).
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ import math
 import random
 from typing import Any
 
+from bot.ai.easy import easy_policy
 from bot.ai.policy import Action, View
-from bot.ai.strong.games import easy_or_random, spec_for
+from bot.ai.strong.games import spec_for
 from bot.ai.strong.ismcts import SearchResult, action_key, search
 
 DEFAULT_BUDGET_MS = 200.0
@@ -47,21 +49,25 @@ class StrongPolicy:
         self.spec = spec_for(game)
         self.budget_ms = budget_ms
         self.max_iterations = max_iterations
-        self.fallback = easy_or_random(game)
+        self.fallback = easy_policy(game)
         self.rollout = self.fallback if self.spec.rollout_easy else None
         self.opponents = self.fallback if self.spec.model_opponents else None
-        self.last: SearchResult | None = None
 
     def choose(self, view: View, legal: list[Action], rng: random.Random, state: Any = None) -> Action:
         """One of ``legal``: searched when ``state`` is given, else the easy policy's choice."""
-        self.last = None
+        return self.choose_traced(view, legal, rng, state)[0]
+
+    def choose_traced(
+        self, view: View, legal: list[Action], rng: random.Random, state: Any = None,
+    ) -> tuple[Action, SearchResult | None]:
+        """``choose``'s action and the search's statistics (None when it did not search)."""
         if len(legal) == 1:
-            return legal[0]
+            return legal[0], None
         if state is None:
-            return self.fallback.choose(view, legal, rng)
+            return self.fallback.choose(view, legal, rng), None
         spec = self.spec
         if spec.search_when is not None and not spec.search_when(view, legal):
-            return self.fallback.choose(view, legal, rng)
+            return self.fallback.choose(view, legal, rng), None
         easy = None
         if spec.prior_z is not None:
             easy = self.fallback.choose(view, legal, random.Random(rng.getrandbits(64)))
@@ -71,14 +77,13 @@ class StrongPolicy:
             budget_ms=self.budget_ms, max_iterations=self.max_iterations, rollout_policy=self.rollout,
             opponent_policy=self.opponents,
         )
-        self.last = result
         key = action_key(result.action)
         if easy is not None:
             key = _with_prior(result, key, action_key(easy), spec.prior_z)
         for a in legal:
             if action_key(a) == key:
-                return a
-        return legal[0]
+                return a, result
+        return legal[0], result
 
 
 def _with_prior(result: SearchResult, best: tuple, easy: tuple, z: float) -> tuple:

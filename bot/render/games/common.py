@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.rules.cards import SUIT_SYMBOLS
+from bot.rules.cards import FRENCH_SUITS, SUIT_SYMBOLS
 
-FRENCH_SUIT_ORDER = {"S": 0, "H": 1, "D": 2, "C": 3}
+FRENCH_SUIT_ORDER = {s: i for i, s in enumerate(FRENCH_SUITS)}
 
 
 def per_seat(view: dict[str, Any], key: str, n: int, default: Any = 0) -> list[Any]:

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, RED, WHITE
 from bot.render.games.common import french_key, per_seat, signed, suit_sym
-from bot.render.table import CX, CY, TableCtx
+from bot.render.layout import CX, CY, TableCtx
 from bot.rules.cards import JOKERS
 
 SPANISH = False

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, RED, WHITE
 from bot.render.games.common import deltas_text, french_key, per_seat, suit_sym
-from bot.render.table import CX, CY, TableCtx
+from bot.render.layout import CX, CY, TableCtx
 
 SPANISH = False
 CONTRACTS = {"hra": "Hra", "sedma": "Sedma", "kilo": "Kilo", "kilo_sedma": "Kilo + sedma",

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, RED, WHITE
 from bot.render.games.common import deltas_text, french_key, per_seat, suit_sym
-from bot.render.table import CX, CY, TableCtx
+from bot.render.layout import CX, CY, TableCtx
 from bot.rules.cards import SUIT_SYMBOLS
 
 SPANISH = False

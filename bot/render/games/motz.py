@@ -6,12 +6,12 @@ from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, RED, WHITE
 from bot.render.games.common import FRENCH_SUIT_ORDER, per_seat, plural, suit_sym
-from bot.render.table import TableCtx
+from bot.render.layout import TableCtx
+from bot.rules.cards import SAME_COLOUR
 
 SPANISH = False
 DECLARED = {"pass": "passes", "stand": "stands", "take_muet": "took muet"}
 PLAIN = ("A", "K", "Q", "J", "10", "9", "8", "7")
-SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
 
 
 def draw(t: TableCtx) -> None:

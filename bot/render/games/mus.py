@@ -6,7 +6,8 @@ from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, WHITE
 from bot.render.games.common import per_seat
-from bot.render.table import CX, CY, PLATE_H, TableCtx
+from bot.render.layout import CX, CY, PLATE_H, TableCtx
+from bot.rules.cards import SPANISH_SUITS
 
 SPANISH = True
 TEAM_COLOURS = ((120, 180, 255), (255, 140, 120))
@@ -14,7 +15,7 @@ LANCE_NAMES = ("Grande", "Chica", "Pares")
 RESULTS = {"paso": "en paso", "no_bet": "no bet", "accepted": "accepted", "refused": "refused"}
 HAND_SIZE = 4
 ORDER = ("1", "2", "3", "4", "5", "6", "7", "10", "11", "12")
-SUITS = {"O": 0, "C": 1, "E": 2, "B": 3}
+SUITS = {s: i for i, s in enumerate(SPANISH_SUITS)}
 
 
 def team_name(t: TableCtx, team: int) -> str:

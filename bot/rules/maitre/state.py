@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
-from bot.rules.base import Action, Event, IllegalMove, View, match_action, not_your_turn
+from bot.rules.base import Action, BaseState, Event, IllegalMove, View, not_your_turn
 from bot.rules.cards import DECK_54, deck_for_deal, first_dealer
 from bot.rules.maitre import tables as T
 from bot.rules.maitre.scoring import ranking, score_manche, split_pot
@@ -23,17 +25,26 @@ TAKE = T.TAKE
 COFFRE, CONTRACT, PLAYING, OVER = "coffre", "contract", "play", "session_end"
 
 
-class MaitreState:
-    """One table of the Jeu du Maître, from the first deal to the settlement."""
+class MaitreState(BaseState):
+    """One table of the Jeu du Maître, from the first deal to the settlement (``actor`` -1 once over)."""
 
     __slots__ = (
         "n", "seed", "tours", "stake", "buy_in", "decks", "first",
         "stacks", "pot", "points", "strikes", "eliminated",
-        "manche", "k", "deal_index", "maitre", "phase", "cur",
+        "manche", "k", "deal_index", "maitre", "phase",
         "hands", "coffre", "contract", "trick", "mode", "muet", "leader", "last",
         "discards", "won", "tricks_won", "last_manche", "ranking",
-        "closing", "over", "acted", "_legal",
+        "closing", "over", "acted",
     )
+    _CLONE = {
+        "shared": (  # coffre: a tuple; last_manche never mutated once built; ranking, _legal: read-only
+            "n", "seed", "tours", "stake", "buy_in", "decks", "first", "pot", "manche", "k", "deal_index",
+            "maitre", "phase", "actor", "coffre", "contract", "mode", "muet", "leader", "last", "last_manche",
+            "ranking", "closing", "over", "acted", "_legal",
+        ),
+        "lists": ("stacks", "points", "strikes", "eliminated", "trick", "tricks_won"),
+        "nested": ("hands", "discards", "won"),
+    }
 
     def __init__(self, seats: int, options: dict[str, Any], seed: int):
         n = self.n = seats
@@ -60,36 +71,11 @@ class MaitreState:
 
     # ------------------------------------------------------------------ contract surface
 
-    def to_act(self) -> tuple[int, ...]:
-        """The seat to act, or () once the session is over."""
-        return () if self.over else (self.cur,)
-
     def is_over(self) -> bool:
         return self.over
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """Legal actions of ``seat`` in the spec's stable order ([] if not its turn)."""
-        if self.over or seat != self.cur or type(seat) is not int:
-            return []
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal[:]  # the cache (shared with clones) is never handed out
-
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Apply one action; IllegalMove (state untouched) if it is not legal."""
-        if self.over or type(seat) is not int or seat != self.cur:
-            raise not_your_turn(seat, self.to_act())
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        for a in legal:
-            if a is action:
-                break
-        else:
-            a = match_action(action, legal)
+    def _apply(self, seat: int, a: Action) -> list[Event]:
         kind, card, x, mode, take = INFO[id(a)]
-        self._legal = None
         self.acted = True
         ev: list[Event] = []
         if kind == T.K_PLAY:
@@ -109,8 +95,8 @@ class MaitreState:
         else:
             self.contract = card
             self.phase = PLAYING
-            self.leader = self.cur = (seat + 1) % self.n
-            ev.append({"type": "contract", "seat": seat, "value": card, "leader": self.cur})
+            self.leader = self.actor = (seat + 1) % self.n
+            ev.append({"type": "contract", "seat": seat, "value": card, "leader": self.actor})
         return ev
 
     def timeout_action(self, seat: int) -> Action:
@@ -147,44 +133,65 @@ class MaitreState:
         self._legal = None
         return [{"type": "close", "now": False}]
 
-    def clone(self) -> MaitreState:
-        """A cheap independent copy (lists copied, immutable parts shared)."""
-        c = object.__new__(MaitreState)
-        c.n = self.n
-        c.seed = self.seed
-        c.tours = self.tours
-        c.stake = self.stake
-        c.buy_in = self.buy_in
-        c.decks = self.decks
-        c.first = self.first
-        c.stacks = self.stacks[:]
-        c.pot = self.pot
-        c.points = self.points[:]
-        c.strikes = self.strikes[:]
-        c.eliminated = self.eliminated[:]
-        c.manche = self.manche
-        c.k = self.k
-        c.deal_index = self.deal_index
-        c.maitre = self.maitre
-        c.phase = self.phase
-        c.cur = self.cur
-        c.hands = [h[:] for h in self.hands]
-        c.coffre = self.coffre
-        c.contract = self.contract
-        c.trick = self.trick[:]
-        c.mode = self.mode
-        c.muet = self.muet
-        c.leader = self.leader
-        c.last = self.last
-        c.discards = [d[:] for d in self.discards]
-        c.won = [w[:] for w in self.won]
-        c.tricks_won = self.tricks_won[:]
-        c.last_manche = self.last_manche  # never mutated once built
-        c.ranking = self.ranking
-        c.closing = self.closing
-        c.over = self.over
-        c.acted = self.acted
-        c._legal = self._legal  # shared read-only list
+    # ------------------------------------------------------------------ redeal (AI search)
+
+    def redeal(
+        self, seat: int, rng: random.Random,
+        choose_coffre: Callable[[list[int]], tuple[int, int] | None] | None = None,
+    ) -> MaitreState:
+        """A copy where every card hidden from ``seat`` is dealt again (OpenSpiel's
+        ``ResampleFromInfostate``), from the hidden cards sorted then shuffled by ``rng`` (the
+        result depends only on ``seat``'s view and ``rng``).
+
+        Hidden from a seat: the other hands, the other seats' discard piles (counts are public)
+        and, unless the seat is the Maître, the Coffre. Kept: hand and pile sizes; the Coffre
+        stays two number cards (A–10, no joker) of different suits, mineure first; before the
+        Coffre is laid, the Maître's hand keeps number cards of at least two suits (the public
+        redeal rule). A hidden Coffre is taken out of the Maître's redealt holding (his hand plus
+        two cards) by ``choose_coffre(holding)`` -> ``(mineure, majeure)`` or None to deal again
+        (default: a uniformly drawn valid pair); after ``REDEAL_TRIES`` failed deals a uniform
+        pair is drawn from all hidden cards. The seed and stacked decks are replaced. ``self``
+        is left untouched.
+        """
+        c = self.clone()
+        c.seed = rng.getrandbits(48)
+        c.decks = None
+        c._legal = None
+        if self.over:
+            return c
+        n, m = self.n, self.maitre
+        others = [s for s in range(n) if s != seat]
+        pool: list[int] = []
+        for s in others:
+            pool += self.hands[s]
+            pool += self.discards[s]
+        hide_coffre = seat != m and self.coffre is not None
+        if hide_coffre:
+            pool += self.coffre
+        pool.sort()  # canonical before shuffling: the result depends on no hidden order
+        discard_sizes = [len(self.discards[s]) for s in others]
+        hand_sizes = [len(self.hands[s]) + (2 if hide_coffre and s == m else 0) for s in others]
+        need_suits = self.coffre is None and seat != m and self.phase == COFFRE
+        choose = choose_coffre or (lambda holding: _random_coffre(holding, rng))
+        for _ in range(REDEAL_TRIES):
+            parts = _deal_sizes(pool, hand_sizes + discard_sizes, rng)
+            held = parts[others.index(m)] if m in others else []
+            if hide_coffre:
+                coffre = choose(held)
+                if coffre is None:  # no two number suits among the hidden cards: deal again
+                    continue
+                held.remove(coffre[0])
+                held.remove(coffre[1])
+                c.coffre = coffre
+            if not need_suits or _two_suits(held):
+                break
+        else:
+            if hide_coffre:  # every draw lacked a pair (practically never): a uniform valid pair
+                c.coffre = _draw_coffre(pool, rng)
+                parts = _deal_sizes(pool, [len(self.hands[s]) for s in others] + discard_sizes, rng)
+        for i, s in enumerate(others):
+            c.hands[s] = sorted(parts[i])
+            c.discards[s] = parts[len(others) + i]
         return c
 
     def view(self, seat: int | None) -> View:
@@ -228,7 +235,7 @@ class MaitreState:
 
     def _compute_legal(self) -> list[Action]:
         phase = self.phase
-        seat = self.cur
+        seat = self.actor
         hand = self.hands[seat]
         if phase == PLAYING:
             trick = self.trick
@@ -306,7 +313,7 @@ class MaitreState:
             t = (t + 1) % n
             if t == last or hands[t]:
                 break
-        self.cur = t
+        self.actor = t
         if t == last and not hands[t]:
             ev.append({"type": "take", "seat": t, "auto": True})
             self._end_trick(t, "take", ev)
@@ -326,7 +333,7 @@ class MaitreState:
             if not h:
                 self._chute(w, ev)
                 return
-        self.leader = self.cur = w
+        self.leader = self.actor = w
 
     # ------------------------------------------------------------------ end of manche
 
@@ -384,7 +391,7 @@ class MaitreState:
         self.ranking = ranking(self.points, self.eliminated, self.first)
         self.phase = OVER
         self.over = True
-        self.cur = None
+        self.actor = -1
         self._legal = None
         ev.append({"type": "session_end", "reason": reason, "winners": winners, "payouts": pay,
                    "ranking": self.ranking[:], "points": self.points[:], "eliminated": self.eliminated[:],
@@ -426,7 +433,7 @@ class MaitreState:
             h.sort()
         self.hands = hands
         self.phase = COFFRE
-        self.cur = m
+        self.actor = m
         self.acted = False
         self._legal = None
         ev.append({"type": "deal", "manche": self.manche, "deal": self.deal_index, "maitre": m,
@@ -448,3 +455,47 @@ def make_state(seats: int, options: dict[str, Any], seed: int) -> MaitreState:
 
 
 __all__ = ["IllegalMove", "MaitreState", "make_state"]
+
+
+#: Deals tried to meet the Coffre and two-suit rules before the fallback.
+REDEAL_TRIES = 50
+
+
+def _is_number(c: int) -> bool:
+    return c < 52 and T.RANK[c] <= 10
+
+
+def _two_suits(hand: list[int]) -> bool:
+    return len({T.SUIT[c] for c in hand if _is_number(c)}) >= 2
+
+
+def _deal_sizes(pool: list[int], sizes: list[int], rng: random.Random) -> list[list[int]]:
+    """Shuffle ``pool`` and cut it into consecutive parts of ``sizes`` (which sum to its length)."""
+    rng.shuffle(pool)
+    out: list[list[int]] = []
+    i = 0
+    for k in sizes:
+        out.append(pool[i:i + k])
+        i += k
+    if i != len(pool):
+        raise ValueError(f"sizes {sizes} do not cover {len(pool)} hidden cards")
+    return out
+
+
+def _random_coffre(holding: list[int], rng: random.Random) -> tuple[int, int] | None:
+    """A uniformly drawn (mineure, majeure) pair of number cards of different suits, or None."""
+    if not _two_suits(holding):
+        return None
+    return _draw_coffre(list(holding), rng)
+
+
+def _draw_coffre(pool: list[int], rng: random.Random) -> tuple[int, int]:
+    """Take a random (mineure, majeure) pair of number cards of different suits out of ``pool``."""
+    nums = [i for i, card in enumerate(pool) if _is_number(card)]
+    i = rng.choice(nums)
+    js = [j for j in nums if T.SUIT[pool[j]] != T.SUIT[pool[i]]]
+    j = rng.choice(js)
+    pair = (pool[i], pool[j])
+    for k in sorted((i, j), reverse=True):
+        pool.pop(k)
+    return pair

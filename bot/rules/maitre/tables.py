@@ -11,7 +11,9 @@ list is a handful of list concatenations. Callers must treat action dicts as rea
 
 from __future__ import annotations
 
-SUITS = ("S", "H", "D", "C")
+from bot.rules.cards import FRENCH_SUITS
+
+SUITS = FRENCH_SUITS
 RANK_CODES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 CODES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANK_CODES) + ("X1", "X2")
 INDEX: dict[str, int] = {c: i for i, c in enumerate(CODES)}

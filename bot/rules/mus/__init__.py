@@ -1,6 +1,6 @@
-"""Mus with 8 kings (spec ``shared/rules/mus.md``): 4 seats in two pairs, Spanish 40-card deck.
+"""Mus with 8 kings (spec ``docs/rules/mus.md``): 4 seats in two pairs, Spanish 40-card deck.
 
-Modules: ``hands`` (card tables, hand reading, lance winners, bonuses), ``state`` (the state
+Modules: ``tables`` (card tables, hand reading, lance winners, bonuses), ``state`` (the state
 machine), ``text`` (labels, narration, summary).
 
 Readings taken where the spec is silent or loose (closest to the seed):

@@ -19,9 +19,9 @@ import random
 from itertools import combinations
 from typing import Any
 
-from bot.rules.base import Action, Event, IllegalMove, View, match_action, not_your_turn
+from bot.rules.base import Action, BaseState, Event, IllegalMove, View, match_action
 from bot.rules.cards import deal_rng, deck_for_deal, first_dealer
-from bot.rules.mus.hands import CODES, INDEX, LANCES, STRENGTH, lance_winner, read_hand, team_bonus
+from bot.rules.mus.tables import CODES, INDEX, LANCES, STRENGTH, lance_winner, read_hand, team_bonus
 
 ORDAGO = 1_000_000  # internal total of an órdago ("ordago" in views and events)
 NO_SEAT = -1
@@ -61,8 +61,8 @@ def shown_total(total: int) -> int | str:
     return "ordago" if total == ORDAGO else total
 
 
-class MusState:
-    """One Mus session: 4 seats, ``matches`` matches of best-of ``best_of`` games."""
+class MusState(BaseState):
+    """One Mus session: 4 seats, ``matches`` matches of best-of ``best_of`` games (``actor`` -1 once over)."""
 
     __slots__ = (
         # options and session
@@ -73,8 +73,19 @@ class MusState:
         "hands", "stock", "pile", "round_disc", "discard_counts", "mus_round", "pos",
         "rng", "stacked", "readings", "declared", "lances",
         # lance
-        "lance", "eligible", "queue", "qi", "total", "held", "bteam", "pending", "actor", "_legal",
+        "lance", "eligible", "queue", "qi", "total", "held", "bteam", "pending",
     )
+    _CLONE = {
+        # rng is copied by clone() itself; readings, declared, eligible, queue: replaced, never mutated
+        "shared": (
+            "seed", "target", "need", "n_matches", "stake", "buy_in", "corrido_opt", "decks", "pot", "d",
+            "k", "match_no", "phase", "over", "closing", "acted", "corrido", "last_hand", "mus_round", "pos",
+            "rng", "stacked", "readings", "declared", "lance", "eligible", "queue", "qi", "total", "held",
+            "bteam", "pending", "actor", "_legal",
+        ),
+        "lists": ("stacks", "matches_won", "points", "games", "stock", "pile", "discard_counts", "lances"),
+        "nested": (("hands", 4), ("round_disc", 4)),
+    }
 
     def __init__(self, options: dict[str, Any], seed: int):
         self.seed = seed
@@ -101,20 +112,8 @@ class MusState:
 
     # ------------------------------------------------------------------ contract surface
 
-    def to_act(self) -> tuple[int, ...]:
-        return () if self.over else (self.actor,)
-
     def is_over(self) -> bool:
         return self.over
-
-    def legal_actions(self, seat: int) -> list[Action]:
-        """The seat's legal actions in the spec's order; [] when it is not its turn."""
-        if self.over or seat != self.actor or type(seat) is not int:
-            return []
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return list(legal)  # the caller's own list: mutating it never touches the cache
 
     def _compute_legal(self) -> list[Action]:
         phase = self.phase
@@ -138,83 +137,127 @@ class MusState:
             return {"type": "discard", "cards": [CODES[weakest]]}
         return {"type": "no_quiero"} if self.pending else {"type": "paso"}
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Apply one seat's action; return the public events. IllegalMove leaves the state as it was."""
-        if self.over or type(seat) is not int or seat != self.actor:
-            raise not_your_turn(seat, self.to_act())
+    def _match(self, action: Any) -> Any:
+        """The decoded action: ``"mus"``/``"no_mus"``, the discarded cards, or ``(bet, amount)``."""
         phase = self.phase
-        events: list[Event] = []
         if phase == "mus":
-            kind = self._match_simple(action, ("mus", "no_mus"))
-            self.acted = True
-            self._legal = None
-            self._on_mus(seat, kind == "mus", events)
+            return self._match_simple(action, ("mus", "no_mus"))
+        if phase == "discard":
+            return self._match_discard(self.actor, action)
+        return self._match_bet(action)
+
+    def _apply(self, seat: int, matched: Any) -> list[Event]:
+        events: list[Event] = []
+        self.acted = True
+        phase = self.phase
+        if phase == "mus":
+            self._on_mus(seat, matched == "mus", events)
         elif phase == "discard":
-            cards = self._match_discard(seat, action)
-            self.acted = True
-            self._legal = None
-            self._on_discard(seat, cards, events)
+            self._on_discard(seat, matched, events)
         else:
-            kind, amount = self._match_bet(action)
-            self.acted = True
-            self._legal = None
-            self._on_bet(seat, kind, amount, events)
+            self._on_bet(seat, matched[0], matched[1], events)
         return events
 
     def clone(self) -> MusState:
-        """An independent copy (lists copied; immutable parts shared)."""
-        c = object.__new__(MusState)
-        c.seed = self.seed
-        c.target = self.target
-        c.need = self.need
-        c.n_matches = self.n_matches
-        c.stake = self.stake
-        c.buy_in = self.buy_in
-        c.corrido_opt = self.corrido_opt
-        c.decks = self.decks
-        c.stacks = self.stacks[:]
-        c.pot = self.pot
-        c.d = self.d
-        c.k = self.k
-        c.match_no = self.match_no
-        c.matches_won = self.matches_won[:]
-        c.points = self.points[:]
-        c.games = self.games[:]
-        c.phase = self.phase
-        c.over = self.over
-        c.closing = self.closing
-        c.acted = self.acted
-        c.corrido = self.corrido
-        c.last_hand = self.last_hand
-        h = self.hands
-        c.hands = [h[0][:], h[1][:], h[2][:], h[3][:]]
-        c.stock = self.stock[:]
-        c.pile = self.pile[:]
-        r = self.round_disc
-        c.round_disc = [r[0][:], r[1][:], r[2][:], r[3][:]]
-        c.discard_counts = self.discard_counts[:]
-        c.mus_round = self.mus_round
-        c.pos = self.pos
-        if self.rng is None:
-            c.rng = None
-        else:
+        """An independent copy (declared fields; the stock's shuffler gets its own generator)."""
+        c = self._copy_fields()
+        rng = self.rng
+        if rng is not None:
             c.rng = random.Random()
-            c.rng.setstate(self.rng.getstate())
-        c.stacked = self.stacked
-        c.readings = self.readings
-        c.declared = self.declared
-        c.lances = self.lances[:]
-        c.lance = self.lance
-        c.eligible = self.eligible
-        c.queue = self.queue
-        c.qi = self.qi
-        c.total = self.total
-        c.held = self.held
-        c.bteam = self.bteam
-        c.pending = self.pending
-        c.actor = self.actor
-        c._legal = self._legal
+            c.rng.setstate(rng.getstate())
         return c
+
+    # ------------------------------------------------------------------ redeal (AI search)
+
+    def redeal(self, seat: int, rng: random.Random) -> MusState:
+        """A copy where every card hidden from ``seat`` is dealt again (OpenSpiel's
+        ``ResampleFromInfostate``), from the hidden cards sorted then shuffled by ``rng`` (the
+        result depends only on ``seat``'s view and ``rng``).
+
+        Hidden from a seat: the other three hands, their discards of the current exchange
+        round, the stock and the discard pile. The seat's own discards still lying in the pile
+        stay there (it knows them, and the pile's layout by round and mano order is public while
+        no reshuffle mixed it). During the lances the public ``declared`` flags (has pares / has
+        juego) are respected. The seed, stacked decks and the stock's shuffler are replaced.
+        ``self`` is left untouched.
+        """
+        c = self.clone()
+        c.seed = rng.getrandbits(48)
+        c.decks = None
+        c.rng = None
+        c._legal = None
+        if self.over:
+            return c
+        others = [s for s in range(4) if s != seat]
+        pinned = self._own_pile_positions(seat)
+        pile_free = [i for i in range(len(self.pile)) if i not in pinned]
+        pool: list[int] = []
+        for s in others:
+            pool += self.hands[s]
+            pool += self.round_disc[s]
+        pool += self.stock
+        pool += [self.pile[i] for i in pile_free]
+        pool.sort()  # canonical before shuffling: the result depends on no hidden order
+        rng.shuffle(pool)
+        pares, juego = self.declared if self.readings is not None else (None, None)
+        if pares is not None or juego is not None:
+            pool = self._deal_declared(c, others, pool, pares, juego, rng)
+        else:
+            for s in others:
+                n = len(self.hands[s])
+                c.hands[s] = sorted(pool[:n])
+                del pool[:n]
+        for s in others:
+            n = len(self.round_disc[s])
+            c.round_disc[s] = sorted(pool[:n])
+            del pool[:n]
+        n = len(self.stock)
+        c.stock = pool[:n]
+        del pool[:n]
+        for i, card in zip(pile_free, pool, strict=True):
+            c.pile[i] = card
+        if self.readings is not None:
+            c.readings = [read_hand(h) for h in c.hands]
+        return c
+
+    def _own_pile_positions(self, seat: int) -> set[int]:
+        """Positions in ``pile`` holding ``seat``'s own discards, when the layout can be read."""
+        rounds = self.discard_counts
+        left = len(self.pile)
+        first = len(rounds)
+        while left > 0 and first > 0:
+            first -= 1
+            left -= sum(rounds[first])
+        if left != 0:
+            return set()
+        mano = (self.d + 1) % 4
+        out: set[int] = set()
+        pos = 0
+        for counts in rounds[first:]:
+            for j in range(4):
+                s = (mano + j) % 4
+                if s == seat:
+                    out.update(range(pos, pos + counts[s]))
+                pos += counts[s]
+        return out
+
+    def _deal_declared(
+        self, c: MusState, others: list[int], pool: list[int],
+        pares: tuple[bool, ...] | None, juego: tuple[bool, ...] | None, rng: random.Random,
+    ) -> list[int]:
+        """Deal the other hands one by one, redrawing a hand that contradicts the declarations
+        (up to ``REDEAL_TRIES`` draws per hand); return the cards left."""
+        for s in others:
+            n = len(self.hands[s])
+            for _ in range(REDEAL_TRIES):
+                idx = rng.sample(range(len(pool)), n)
+                hand = [pool[i] for i in idx]
+                if _fits(hand, pares, juego, s):
+                    break
+            for i in sorted(idx, reverse=True):
+                pool.pop(i)
+            c.hands[s] = sorted(hand)
+        return pool
 
     def request_close(self, now: bool = False) -> list[Event]:
         """Host close: at the end of this deal, or at once (deal voided) if ``now`` or nobody acted yet."""
@@ -686,3 +729,15 @@ class MusState:
         self.pending = False
         events.append({"type": "session_end", "results": [s - self.buy_in for s in self.stacks],
                        "stacks": list(self.stacks), "matches_won": list(self.matches_won)})
+
+
+#: Draws of one hand tried to match the public pares/juego declarations before keeping the last.
+REDEAL_TRIES = 60
+
+
+def _fits(hand: list[int], pares: tuple[bool, ...] | None, juego: tuple[bool, ...] | None, s: int) -> bool:
+    """Whether ``hand`` agrees with seat ``s``'s public pares/juego declarations."""
+    r = read_hand(hand)
+    if pares is not None and bool(r.pares[0]) != pares[s]:
+        return False
+    return juego is None or bool(r.juego) == juego[s]

@@ -1,9 +1,10 @@
 """Determinization: a clone of the real state where every card hidden from one seat is redealt.
 
 ``determinize(game_name, state, seat, rng)`` dispatches to ``determinize/<game>.py``. The
-result keeps the seat's own view, every hidden zone's size and the engine's invariants; it
-carries no private information beyond what ``seat`` could know (the table seed and stacked
-decks are replaced too, so not even future deals leak).
+redeal itself is the engine's (``state.redeal(seat, rng)``: it keeps the seat's view, every
+hidden zone's size, the public facts and the engine's invariants, and replaces the table seed
+and stacked decks so not even future deals leak); a game module adds only its opponent model,
+the plausible readings of the other players' hidden cards (standers, bets, the Coffre).
 """
 
 from __future__ import annotations

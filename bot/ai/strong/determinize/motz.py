@@ -1,21 +1,18 @@
-"""Motz determinization: redeal the other hands and the muet (spec section 7).
+"""Motz determinization: the engine's redeal plus one opponent-model constraint (spec section 7).
 
-The engine keeps neither the stock, the dead pile nor earlier tricks' cards, so the cards a seat
-has not seen are the 32 minus its own hand, the turn-up and the current trick. The other hands
-and the muet (when still on the table) are dealt again from those, with the same sizes. (Cards
-played in this deal's earlier tricks, which a player would remember, are not recorded by the
-engine and so count as unseen: a small loss of knowledge, never a leak.)
+``MotzState.redeal`` reshuffles the other hands and the muet from the cards the seat has not
+seen. On top of it, a plausible reading of the other players (never a peek): a seat that stood
+and has not played yet holds a hand a sensible player stands with, so redeals where it does not
+are drawn again (up to ``MAX_TRIES``, then the last one is kept).
 """
 
 from __future__ import annotations
 
 import random
 
-from bot.ai.strong.determinize.common import fresh_seed
-from bot.rules.cards import DECK_32
-from bot.rules.motz import HAND_ORDER, MotzState
+from bot.rules.cards import SAME_COLOUR
+from bot.rules.motz import MotzState
 
-SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
 #: Redeals tried to meet the declarations' constraints before accepting an unconstrained deal.
 MAX_TRIES = 40
 
@@ -33,41 +30,21 @@ def _good_stand(hand: list[str], trump: str) -> bool:
 
 
 def unseen_cards(state: MotzState, seat: int) -> list[str]:
-    """The cards ``seat`` has not seen, in canonical order."""
-    seen = set(state.hands[seat])
-    seen.update(c for _, c in state.trick)
-    if state.turn_up is not None:
-        seen.add(state.turn_up)
-    return [c for c in DECK_32 if c not in seen]
+    """The cards ``seat`` has not seen, in canonical order (``MotzState.unseen_cards``)."""
+    return state.unseen_cards(seat)
 
 
 def determinize(state: MotzState, seat: int, rng: random.Random) -> MotzState:
-    """A clone of ``state`` with every card hidden from ``seat`` dealt again at random."""
-    c = state.clone()
-    c.seed = fresh_seed(rng)
-    c.decks = None
-    c._legal = None
-    if state.is_over():
-        return c
-    base = unseen_cards(state, seat)
+    """A redeal of ``state`` for ``seat`` where every seat that stood holds a standing hand."""
+    c = state.redeal(seat, rng)
     trump = state.trump
-    # Public inference: a seat that stood (and has not played yet) holds a standing hand.
+    if trump is None or state.is_over():
+        return c
     standers = [
-        s for s in range(state.n)
-        if s != seat and state.decl[s] == "stand" and len(state.hands[s]) == 3 and trump is not None
+        s for s in range(state.n) if s != seat and state.decl[s] == "stand" and len(state.hands[s]) == 3
     ]
-    for _ in range(MAX_TRIES if standers else 1):
-        pool = base[:]
-        rng.shuffle(pool)
-        if all(_good_stand(pool[i * 3:i * 3 + 3], trump) for i in range(len(standers))):
+    for _ in range(MAX_TRIES - 1 if standers else 0):
+        if all(_good_stand(c.hands[s], trump) for s in standers):
             break
-    # the constrained seats take the first cards of the pool, the rest follow in seat order
-    order = standers + [s for s in range(state.n) if s != seat and s not in standers]
-    for s in order:
-        k = len(state.hands[s])
-        c.hands[s] = sorted(pool[:k], key=HAND_ORDER.__getitem__)
-        del pool[:k]
-    if state.muet is not None:
-        k = len(state.muet)
-        c.muet = pool[:k]
+        c = state.redeal(seat, rng)
     return c

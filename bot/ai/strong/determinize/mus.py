@@ -1,9 +1,10 @@
-"""Mus determinization: reshuffle what ``seat`` cannot see (spec section 7).
+"""Mus determinization: the engine's redeal plus a reading of the other team (spec section 7).
 
-Hidden from a seat: the other three hands, their discards of the current exchange round, the
-stock and the discard pile. The seat's own discards still lying in the pile stay there (it
-knows them, and the pile's layout by round and mano order is public while no reshuffle mixed
-it). During the lances the public ``declared`` flags (has pares / has juego) are respected.
+``MusState.redeal`` reshuffles what ``seat`` cannot see, keeping the public facts (its own
+discards in the pile, the pares/juego declarations). On top of it, two plausible readings of the
+other players (never a peek), each redrawing the whole redeal up to ``_BET_TRIES`` times: a team
+that bet in a lance holds a strong hand for it, and the seats that said mus or cut it hold hands
+that would (``bot.ai.easy.mus``'s rules).
 """
 
 from __future__ import annotations
@@ -11,41 +12,8 @@ from __future__ import annotations
 import random
 
 from bot.ai.easy.mus import PERCENTILE, describe, wants_cut
-from bot.ai.strong.determinize.common import fresh_seed
-from bot.rules.mus.hands import CODES, read_hand
 from bot.rules.mus.state import MusState
-
-_MAX_TRIES = 60
-
-
-def _own_pile_positions(state: MusState, seat: int) -> set[int]:
-    """Positions in ``pile`` holding ``seat``'s own discards, when the layout can be read."""
-    rounds = state.discard_counts
-    left = len(state.pile)
-    first = len(rounds)
-    while left > 0 and first > 0:
-        first -= 1
-        left -= sum(rounds[first])
-    if left != 0:
-        return set()
-    mano = (state.d + 1) % 4
-    out: set[int] = set()
-    pos = 0
-    for counts in rounds[first:]:
-        for j in range(4):
-            s = (mano + j) % 4
-            if s == seat:
-                out.update(range(pos, pos + counts[s]))
-            pos += counts[s]
-    return out
-
-
-def _fits(hand: list[int], pares: tuple[bool, ...] | None, juego: tuple[bool, ...] | None, s: int) -> bool:
-    r = read_hand(hand)
-    if pares is not None and bool(r.pares[0]) != pares[s]:
-        return False
-    return juego is None or bool(r.juego) == juego[s]
-
+from bot.rules.mus.tables import CODES
 
 #: A team that bet in a lance is dealt, among its hands, one at least this strong in that lance
 #: (percentile over all hands, ``bot.ai.easy.mus.PERCENTILE``); redeals tried before giving up.
@@ -110,69 +78,10 @@ def determinize(state: MusState, seat: int, rng: random.Random) -> MusState:
     """
     lances = _bets(state, seat)
     cutter, said = _calls(state, seat) if CUT_INFERENCE else (None, [])
-    c = _determinize(state, seat, rng)
+    c = state.redeal(seat, rng)
     if lances or cutter is not None or said:
         for _ in range(_BET_TRIES):
             if _shows_bets(c, seat, lances) and _shows_calls(c, cutter, said):
                 break
-            c = _determinize(state, seat, rng)
+            c = state.redeal(seat, rng)
     return c
-
-
-def _determinize(state: MusState, seat: int, rng: random.Random) -> MusState:
-    c = state.clone()
-    c.seed = fresh_seed(rng)
-    c.decks = None
-    c.rng = None
-    c._legal = None
-    if state.over:
-        return c
-    others = [s for s in range(4) if s != seat]
-    pinned = _own_pile_positions(state, seat)
-    pile_free = [i for i in range(len(state.pile)) if i not in pinned]
-    pool: list[int] = []
-    for s in others:
-        pool += state.hands[s]
-        pool += state.round_disc[s]
-    pool += state.stock
-    pool += [state.pile[i] for i in pile_free]
-    pool.sort()  # canonical before shuffling: the result depends on no hidden order
-    rng.shuffle(pool)
-    pares, juego = state.declared if state.readings is not None else (None, None)
-    if pares is not None or juego is not None:
-        pool = _deal_constrained(c, state, others, pool, pares, juego, rng)
-    else:
-        for s in others:
-            n = len(state.hands[s])
-            c.hands[s] = sorted(pool[:n])
-            del pool[:n]
-    for s in others:
-        n = len(state.round_disc[s])
-        c.round_disc[s] = sorted(pool[:n])
-        del pool[:n]
-    n = len(state.stock)
-    c.stock = pool[:n]
-    del pool[:n]
-    for i, card in zip(pile_free, pool, strict=True):
-        c.pile[i] = card
-    if state.readings is not None:
-        c.readings = [read_hand(h) for h in c.hands]
-    return c
-
-
-def _deal_constrained(
-    c: MusState, state: MusState, others: list[int], pool: list[int],
-    pares: tuple[bool, ...] | None, juego: tuple[bool, ...] | None, rng: random.Random,
-) -> list[int]:
-    """Deal the other hands one by one, redrawing a hand that contradicts the declarations."""
-    for s in others:
-        n = len(state.hands[s])
-        for _ in range(_MAX_TRIES):
-            idx = rng.sample(range(len(pool)), n)
-            hand = [pool[i] for i in idx]
-            if _fits(hand, pares, juego, s):
-                break
-        for i in sorted(idx, reverse=True):
-            pool.pop(i)
-        c.hands[s] = sorted(hand)
-    return pool

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.rules.cards import DECK_32
+from bot.rules.cards import DECK_32, FRENCH_SUITS
 
-SUITS = ("S", "H", "D", "C")
+SUITS = FRENCH_SUITS
 SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 
 #: Canonical position (suits S H D C; A K Q J 10 9 8 7 inside a suit).

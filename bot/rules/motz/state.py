@@ -1,124 +1,45 @@
-"""Motz: three cards each, a turned trump, a blind extra hand (the muet) and a growing pot.
-
-Authoritative rules: ``shared/rules/motz.md`` (seed ``000_a09ccb0d0057e5a9.txt``). Section numbers
-below refer to that spec.
-
-Readings of points the spec leaves open (each taken as close to the seed as possible):
-
-* ``max_extra_deals`` defaults to the number of seats and ``fine_cap`` to "no cap"; both accept
-  ``None`` for that default. The base validator has no "optional int" kind, so :class:`MotzGame`
-  validates these two itself; ``max_extra_deals > 2n`` is refused when the table is created
-  (the seat count is unknown before).
-* A deal-end event's ``deltas`` cover the whole deal, antes included (``payout - fine - ante``),
-  so they sum to zero with ``pot_change`` (pot after settlement minus pot before the antes).
-  A cancelled deal reports ``deltas = [-ante] * n``: its antes stay in the pot.
-* The end split's leftover jetons start at the view's ``dealer`` (section 5.4: NEXT has already
-  moved the deal to ``left(d_last)``). A deal voided by ``request_close`` counts as never
-  dealt, so its dealer, which is ``left`` of the previous dealer, is also the starting seat.
-* A voided deal keeps its deal number used (the next shuffle index is not reused; no deal
-  follows a void anyway) and does not count in ``deals_played``.
-* Outside a deal (``session_end``) the deal fields of the view are empty: ``turn_up``, ``trump``
-  and ``fine`` are null, ``declarations`` all null, no hand, no trick.
-* ``timeout_action`` for a seat that is not to act raises ``IllegalMove`` (it has no legal action).
-* The end split is not a settlement: it leaves ``k`` as it was (a voided deal's ante is taken off
-  ``k`` first). Equal results share a rank, competition style (1, 2, 2, 4).
-* The first deal is dealt inside ``new_table``, which returns no events: its ``deal_start`` facts
-  (turn-up, pot, fine) are in the first view.
-"""
+"""The Motz state machine (spec ``docs/rules/motz.md``; readings in the package docstring)."""
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Mapping
+import random
+from collections.abc import Mapping
 from typing import Any
 
 from bot.rules import cards
-from bot.rules.base import (
-    Action,
-    Event,
-    Game,
-    OptionSpec,
-    View,
-    match_action,
-    not_your_turn,
-    validate_options,
+from bot.rules.base import Action, BaseState, Event, View, match_action, not_your_turn
+from bot.rules.motz.tables import (
+    DECLARE,
+    END,
+    HAND_ORDER,
+    LOW_KEY,
+    PHASE_NAMES,
+    PLAY,
+    allowed_cards,
+    trick_winner,
 )
 
-DECLARE, PLAY, END = 0, 1, 2
-PHASE_NAMES = ("declare", "play", "session_end")
-SUITS = cards.FRENCH_SUITS
-SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
-PLAIN_STRENGTH = {"A": 14, "K": 13, "Q": 12, "J": 11, "10": 10, "9": 9, "8": 8, "7": 7}
-HAND_ORDER = {c: i for i, c in enumerate(cards.DECK_32)}
-DECLARATIONS = ("pass", "stand", "take_muet")
 
-
-def _tables() -> tuple[dict[str, dict[str, str]], dict[str, dict[str, int]], dict[str, dict[str, tuple]]]:
-    """Per trump suit: effective suit, strength inside it, and the timeout order key of every card."""
-    eff: dict[str, dict[str, str]] = {}
-    strength: dict[str, dict[str, int]] = {}
-    low: dict[str, dict[str, tuple]] = {}
-    for t in SUITS:
-        second = "J" + SAME_COLOUR[t]
-        e, st, lo = {}, {}, {}
-        for c in cards.DECK_32:
-            r, s = c[:-1], c[-1]
-            if c == "J" + t:
-                e[c], st[c] = t, 100
-            elif c == second:
-                e[c], st[c] = t, 99
-            else:
-                e[c], st[c] = s, PLAIN_STRENGTH[r]
-            lo[c] = (e[c] == t, st[c], SUITS.index(s))
-        eff[t], strength[t], low[t] = e, st, lo
-    return eff, strength, low
-
-
-EFF, STRENGTH, LOW_KEY = _tables()
-
-
-def trick_winner(trick: list[tuple[int, str]], trump: str) -> tuple[int, str]:
-    """The (seat, card) winning a complete trick under ``trump`` (section 2)."""
-    eff, st = EFF[trump], STRENGTH[trump]
-    led = eff[trick[0][1]]
-    best = trick[0]
-    best_key = (led == trump, st[best[1]])
-    for seat, c in trick[1:]:
-        e = eff[c]
-        if e == trump:
-            key = (True, st[c])
-        elif e == led:
-            key = (False, st[c])
-        else:
-            continue
-        if key > best_key:
-            best, best_key = (seat, c), key
-    return best
-
-
-def allowed_cards(hand: list[str], trick: list[tuple[int, str]], trump: str) -> list[str]:
-    """The cards of ``hand`` that may be played to ``trick`` (section 2 obligations)."""
-    if not trick:
-        return list(hand)
-    eff = EFF[trump]
-    led = eff[trick[0][1]]
-    follow = [c for c in hand if eff[c] == led]
-    if follow:
-        return follow
-    trumps = [c for c in hand if eff[c] == trump]
-    return trumps or list(hand)
-
-
-class MotzState:
-    """One Motz session. Rests only in DECLARE, PLAY or SESSION_END (section 3)."""
+class MotzState(BaseState):
+    """One Motz session. Rests only in DECLARE, PLAY or SESSION_END (section 3); ``actor`` -1 at the end."""
 
     __slots__ = (
         "n", "ante", "buy_in", "nominal", "max_extra", "fine_cap", "decks", "seed",
         "stacks", "pot", "k", "dealer", "deal", "next_deal", "deals_played", "phase",
         "hands", "muet", "turn_up", "trump", "decl", "spoken", "muet_by", "active",
-        "turn", "order", "trick", "trick_winners", "tricks", "P", "F",
-        "last_result", "closing", "end_reason", "_legal",
+        "order", "trick", "trick_winners", "tricks", "P", "F",
+        "last_result", "closing",
     )
+    _CLONE = {
+        "shared": (  # last_result is replaced, never mutated
+            "n", "ante", "buy_in", "nominal", "max_extra", "fine_cap", "decks", "seed", "pot", "k", "dealer",
+            "deal", "next_deal", "deals_played", "phase", "turn_up", "trump", "spoken", "muet_by", "actor",
+            "P", "F", "last_result", "closing", "_legal",
+        ),
+        "lists": ("stacks", "decl", "active", "order", "trick", "trick_winners", "tricks"),
+        "nested": ("hands",),
+        "optional": ("muet",),
+    }
 
     def __init__(self, seats: int, options: Mapping[str, Any], seed: int):
         n = seats
@@ -143,7 +64,6 @@ class MotzState:
         self.deals_played = 0
         self.last_result: dict | None = None
         self.closing = False
-        self.end_reason: str | None = None
         self._clear_deal()
         self._start_deal([])
 
@@ -159,7 +79,7 @@ class MotzState:
         self.spoken = 0
         self.muet_by: int | None = None
         self.active: list[int] = []
-        self.turn = -1
+        self.actor = -1
         self.order: list[int] = []
         self.trick: list[tuple[int, str]] = []
         self.trick_winners: list[int] = []
@@ -195,7 +115,7 @@ class MotzState:
         self.P = self.pot
         self.F = self.pot if self.fine_cap is None else min(self.pot, self.fine_cap)
         self.phase = DECLARE
-        self.turn = (d + 1) % n
+        self.actor = (d + 1) % n
         events.append({
             "type": "deal_start", "deal": self.deal, "dealer": d, "ante": ante, "pot": self.pot,
             "k": self.k, "fine": self.F, "turn_up": self.turn_up, "trump": self.trump,
@@ -220,7 +140,7 @@ class MotzState:
         elif remaining == 0:
             self._start_play()
         else:
-            self.turn = (seat + 1) % self.n
+            self.actor = (seat + 1) % self.n
 
     def _start_play(self) -> None:
         n, d = self.n, self.dealer
@@ -232,7 +152,7 @@ class MotzState:
     def _lead(self, leader: int) -> None:
         n = self.n
         self.order = sorted(self.active, key=lambda a: (a - leader) % n)
-        self.turn = leader
+        self.actor = leader
 
     def _play(self, seat: int, card: str, events: list[Event]) -> None:
         self.hands[seat].remove(card)
@@ -240,7 +160,7 @@ class MotzState:
         trick.append((seat, card))
         events.append({"type": "play", "seat": seat, "card": card})
         if len(trick) < len(self.order):
-            self.turn = self.order[len(trick)]
+            self.actor = self.order[len(trick)]
             return
         winner, best = trick_winner(trick, self.trump or "S")
         self.trick_winners.append(winner)
@@ -326,7 +246,7 @@ class MotzState:
         n = self.n
         self._clear_deal()
         self.phase = END
-        self.end_reason = reason
+        self.actor = -1
         split = [self.pot // n] * n
         for j in range(self.pot % n):
             split[(self.dealer + j) % n] += 1
@@ -342,12 +262,8 @@ class MotzState:
 
     # ------------------------------------------------------------------ contract surface
 
-    def to_act(self) -> tuple[int, ...]:
-        """The seat to act, or ``()`` once the session is over."""
-        return () if self.phase == END else (self.turn,)
-
     def _compute_legal(self) -> list[Action]:
-        seat = self.turn
+        seat = self.actor
         if self.phase == DECLARE:
             legal: list[Action] = [{"type": "pass"}]
             if self.stacks[seat] >= (self.F or 0):
@@ -357,36 +273,22 @@ class MotzState:
         else:
             legal = [{"type": "play", "card": c}
                      for c in allowed_cards(self.hands[seat], self.trick, self.trump or "S")]
-        self._legal = legal
         return legal
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """The actions ``seat`` may take now, in the spec's order; ``[]`` when not its turn."""
-        if self.phase == END or seat != self.turn or type(seat) is not int:
-            return []
-        legal = self._legal
-        if legal is None:
-            legal = self._compute_legal()
-        return list(legal)
-
-    def apply(self, seat: int, action: Action) -> list[Event]:
+    def _apply(self, seat: int, chosen: Action) -> list[Event]:
         """Apply one seat action and every automatic step it leads to; return public events."""
-        if self.phase == END or type(seat) is not int or seat != self.turn:
-            raise not_your_turn(seat, self.to_act())
-        legal = self._legal
-        if legal is None:
-            legal = self._compute_legal()
-        chosen = self._match(action, legal)
         events: list[Event] = []
-        self._legal = None
         if self.phase == DECLARE:
             self._declare(seat, chosen["type"], events)
         else:
             self._play(seat, chosen["card"], events)
         return events
 
-    @staticmethod
-    def _match(action: Any, legal: list[Action]) -> Action:
+    def _match(self, action: Any) -> Action:
+        """A card play is matched on its card, a declaration on its type (without ``match_action``)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
         if type(action) is dict:
             kind = action.get("type")
             if kind == "play":
@@ -461,26 +363,40 @@ class MotzState:
             "last_result": _copy_result(self.last_result),
         }
 
-    def clone(self) -> MotzState:
-        """An independent copy (a few list copies; ``last_result`` is never mutated)."""
-        c = object.__new__(MotzState)
-        c.n, c.ante, c.buy_in, c.nominal = self.n, self.ante, self.buy_in, self.nominal
-        c.max_extra, c.fine_cap, c.decks, c.seed = self.max_extra, self.fine_cap, self.decks, self.seed
-        c.pot, c.k, c.dealer, c.deal = self.pot, self.k, self.dealer, self.deal
-        c.next_deal, c.deals_played, c.phase = self.next_deal, self.deals_played, self.phase
-        c.turn_up, c.trump, c.spoken, c.muet_by = self.turn_up, self.trump, self.spoken, self.muet_by
-        c.turn, c.P, c.F, c.last_result = self.turn, self.P, self.F, self.last_result
-        c.closing, c.end_reason, c._legal = self.closing, self.end_reason, self._legal
-        c.stacks = self.stacks[:]
-        c.hands = [h[:] for h in self.hands]
-        m = self.muet
-        c.muet = None if m is None else m[:]
-        c.decl = self.decl[:]
-        c.active = self.active[:]
-        c.order = self.order[:]
-        c.trick = self.trick[:]
-        c.trick_winners = self.trick_winners[:]
-        c.tricks = self.tricks[:]
+
+    # ------------------------------------------------------------------ redeal (AI search)
+
+    def unseen_cards(self, seat: int) -> list[str]:
+        """The cards ``seat`` has not seen, in canonical order (the 32 minus its hand, the turn-up
+        and the current trick; the engine keeps no earlier trick, so those count as unseen)."""
+        seen = set(self.hands[seat])
+        seen.update(c for _, c in self.trick)
+        if self.turn_up is not None:
+            seen.add(self.turn_up)
+        return [c for c in cards.DECK_32 if c not in seen]
+
+    def redeal(self, seat: int, rng: random.Random) -> MotzState:
+        """A copy where every card hidden from ``seat`` is dealt again (OpenSpiel's
+        ``ResampleFromInfostate``): the other hands and the muet, same sizes, from the cards
+        ``seat`` has not seen (sorted, then shuffled by ``rng``, so the result depends only on
+        ``seat``'s view and ``rng``). The seed and stacked decks are replaced, so not even the
+        future deals leak. ``self`` is left untouched.
+        """
+        c = self.clone()
+        c.seed = rng.getrandbits(48)
+        c.decks = None
+        c._legal = None
+        if self.phase == END:
+            return c
+        pool = self.unseen_cards(seat)
+        rng.shuffle(pool)
+        for s in range(self.n):
+            if s != seat:
+                k = len(self.hands[s])
+                c.hands[s] = sorted(pool[:k], key=HAND_ORDER.__getitem__)
+                del pool[:k]
+        if self.muet is not None:
+            c.muet = pool[:len(self.muet)]
         return c
 
 
@@ -490,129 +406,3 @@ def _copy_result(r: dict | None) -> dict | None:
     return {"cancelled": r["cancelled"], "trick_winners": list(r["trick_winners"]),
             "payouts": list(r["payouts"]), "fines": list(r["fines"])}
 
-
-# ---------------------------------------------------------------------- options and game
-
-_NULLABLE = ("max_extra_deals", "fine_cap")
-
-OPTIONS = (
-    OptionSpec("players", "int", 4, "Number of players (3 to 6).", minimum=3, maximum=6),
-    OptionSpec("ante", "int", 1, "Ante (the agreed stake) each player puts in the pot before every deal.",
-               minimum=1, maximum=100),
-    OptionSpec("buy_in", "int", lambda o: 100 * o["ante"], "Jetons each player brings to the table "
-               "(at least 20 antes; default 100 antes).", minimum=lambda o: 20 * o["ante"]),
-    OptionSpec("rotations", "int", 2, "Nominal length: this many deals per player.", minimum=1, maximum=10),
-    OptionSpec("max_extra_deals", "int", None, "Extra deals played after the nominal length while the pot "
-               "is not won (0 to twice the players; empty = the number of players).", minimum=0, maximum=12),
-    OptionSpec("fine_cap", "int", None, "Limited Motz: cap on the fine (at least the ante); empty = the "
-               "fine is the whole pot.", minimum=lambda o: o["ante"]),
-    OptionSpec("dealer", "seat", None, "First dealer (tests).", hidden=True),
-    OptionSpec("decks", "decks", None, "Stacked decks, one per deal (tests).", hidden=True),
-)
-
-
-class MotzGame(Game):
-    """Motz's registry entry: options ``max_extra_deals`` and ``fine_cap`` may be ``None``."""
-
-    def validate_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        raw = dict(raw or {})
-        held = {name: raw.pop(name) for name in _NULLABLE if name in raw}
-        unknown = sorted(set(raw) - {s.name for s in self.options})
-        if unknown:
-            validate_options(self.options, raw, self.deck)  # raises the standard message
-        core = tuple(s for s in self.options if s.name not in _NULLABLE)
-        out = validate_options(core, raw, self.deck)
-        for spec in self.options:
-            if spec.name in _NULLABLE:
-                value = held.get(spec.name)
-                if value is not None:
-                    fixed = dataclasses.replace(spec, minimum=spec.resolve_minimum(out), default=0)
-                    value = validate_options((fixed,), {spec.name: value})[spec.name]
-                out[spec.name] = value
-        return {s.name: out[s.name] for s in self.options}
-
-
-# ---------------------------------------------------------------------- text
-
-DECL_TEXT = {"pass": "passes", "stand": "stands (plays their own cards)", "take_muet": "takes the muet"}
-REASONS = {
-    "complete": "the nominal length is reached and the pot is empty",
-    "extra_limit": "the clearing deals are used up",
-    "broke": "a player cannot pay the ante",
-    "closed": "the host closed the table",
-}
-
-
-def label(action: Action) -> str:
-    """Button text for an action."""
-    kind = action.get("type")
-    if kind == "play":
-        return f"Play {cards.display(action['card'])}"
-    return {"pass": "Pass", "stand": "Stand", "take_muet": "Take the muet"}.get(kind, str(kind))
-
-
-def _cards_text(c: str | None) -> str:
-    return cards.display(c) if c else "—"
-
-
-def narrate(event: Event, name: Callable[[int], str]) -> str | None:
-    """One English log line for a public event."""
-    kind = event.get("type")
-    if kind == "deal_start":
-        return (f"Deal {event['deal'] + 1}: {name(event['dealer'])} deals. Antes of {event['ante']} in: the "
-                f"bête holds {event['pot']}. Turn-up {_cards_text(event['turn_up'])}, trump "
-                f"{cards.SUIT_SYMBOLS[event['trump']]}. Fine at risk: {event['fine']}.")
-    if kind == "declare":
-        return f"{name(event['seat'])} {DECL_TEXT[event['declaration']]}."
-    if kind == "play":
-        return f"{name(event['seat'])} plays {_cards_text(event['card'])}."
-    if kind == "trick":
-        return f"Trick {event['number']} won by {name(event['winner'])} with {_cards_text(event['card'])}."
-    if kind == "deal_end":
-        if event["cancelled"]:
-            return (f"Deal cancelled: fewer than two players are in. Nothing moves; the bête "
-                    f"({event['pot']}) carries over.")
-        parts = [f"{name(i)} receives {p}" for i, p in enumerate(event["payouts"]) if p]
-        parts += [f"{name(i)} is fined {f}" for i, f in enumerate(event["fines"]) if f]
-        return f"Deal settled (bête {event['bete']}): " + "; ".join(parts) + f". Pot now {event['pot']}."
-    if kind == "deal_voided":
-        return "The deal is voided: every ante is returned."
-    if kind == "close_requested":
-        return "The host is closing the table: this deal is the last."
-    if kind == "session_end":
-        res = ", ".join(f"{name(i)} {r:+d}" for i, r in enumerate(event["results"]))
-        split = f" The pot is split: {', '.join(map(str, event['split']))}." if any(event["split"]) else ""
-        return f"Session over ({REASONS.get(event['reason'], event['reason'])}).{split} Results: {res}."
-    return None
-
-
-SUMMARY = (
-    "Motz is an old French gambling game of three tricks with 32 cards, for 3 to 6 players. "
-    "Everyone antes into the pot (the bête) before each deal; each player gets three cards, an extra "
-    "blind hand (the muet) lies on the table and the turned card sets trump. "
-    "In turn each player passes, stands with their cards, or swaps them blind for the muet; with fewer "
-    "than two players in, the deal is cancelled and the pot grows. "
-    "The jack of trump is highest, then the other jack of the same colour, then A K Q 10 9 8 7; you must "
-    "follow suit, else trump, else discard. "
-    "Three tricks take the whole pot, two tricks take it minus the one-trick player's stakes, and every "
-    "player in who takes no trick pays a fine equal to the pot into the next one."
-)
-
-
-def _factory(seats: int, options: dict[str, Any], seed: int) -> MotzState:
-    return MotzState(seats, options, seed)
-
-
-GAME = MotzGame(
-    name="motz",
-    title="Motz",
-    min_seats=3,
-    max_seats=6,
-    options=OPTIONS,
-    deck=cards.DECK_32,
-    factory=_factory,  # type: ignore[arg-type]
-    summary=SUMMARY,
-    default_seats=4,
-    label=label,
-    narrate=narrate,
-)

@@ -1,4 +1,4 @@
-"""The Marias state machine (spec ``shared/rules/marias.md``, sections 1–7).
+"""The Marias state machine (spec ``docs/rules/marias.md``, sections 1–7).
 
 Phases (view ``phase``): ``trump``, ``declare``, ``discard``, ``answer``, ``flek``, ``play``,
 and ``session_end`` once the session has ended (the name the other games use).
@@ -22,11 +22,12 @@ Readings of the spec made here (listed in the report as well):
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from bot.rules.base import Action, Event, View, match_action, not_your_turn
+from bot.rules.base import Action, BaseState, Event, View, match_action, not_your_turn
 from bot.rules.cards import DECK_32, deck_for_deal, first_dealer
-from bot.rules.marias.cardtab import (
+from bot.rules.marias.tables import (
     CANON,
     NEEDS_PAIR,
     NEEDS_SEVEN,
@@ -53,17 +54,29 @@ def _left(seat: int) -> int:
     return (seat + 1) % N_SEATS
 
 
-class MariasState:
-    """One Marias session at a table of three (see the module docstring for the phases)."""
+class MariasState(BaseState):
+    """One Marias session at a table of three (see the module docstring for the phases; ``actor``
+    -1 once over)."""
 
     __slots__ = (
         "opts", "seed", "stake", "buy_in", "rounds", "max_flek", "concede_plain",
-        "stacks", "pot", "dealer", "deals_played", "closing", "phase", "actor", "acted",
+        "stacks", "pot", "dealer", "deals_played", "closing", "phase", "acted",
         "deck", "hands", "trump", "trump_card", "contract", "prev_contract", "soloist",
         "talon", "talon_owner", "talon_trumps", "speakers", "speaker_i", "flek", "flek_stage",
         "conceded", "trick", "win_seat", "win_card", "leader", "trick_winners", "card_points",
-        "marr_pts", "marriages", "trump_marriage_s", "last_card", "last_result", "_legal",
+        "marr_pts", "marriages", "trump_marriage_s", "last_card", "last_result",
     )
+    _CLONE = {
+        "shared": (  # deck, speakers: tuples; last_result is replaced, never mutated
+            "opts", "seed", "stake", "buy_in", "rounds", "max_flek", "concede_plain", "pot", "dealer",
+            "deals_played", "closing", "phase", "actor", "acted", "deck", "trump", "trump_card", "contract",
+            "prev_contract", "soloist", "talon_owner", "talon_trumps", "speakers", "speaker_i", "flek",
+            "flek_stage", "conceded", "win_seat", "win_card", "leader", "trump_marriage_s", "last_card",
+            "last_result", "_legal",
+        ),
+        "lists": ("stacks", "talon", "trick", "trick_winners", "card_points", "marr_pts", "marriages"),
+        "nested": (("hands", 3),),
+    }
 
     # ------------------------------------------------------------------ construction
 
@@ -84,54 +97,6 @@ class MariasState:
         self.closing = False
         self.last_result: dict[str, Any] | None = None
         self._start_deal([])
-
-    def clone(self) -> MariasState:
-        """A cheap independent copy (for AI search)."""
-        new = object.__new__(MariasState)
-        new.opts = self.opts
-        new.seed = self.seed
-        new.stake = self.stake
-        new.buy_in = self.buy_in
-        new.rounds = self.rounds
-        new.max_flek = self.max_flek
-        new.concede_plain = self.concede_plain
-        new.pot = self.pot
-        new.dealer = self.dealer
-        new.deals_played = self.deals_played
-        new.closing = self.closing
-        new.phase = self.phase
-        new.actor = self.actor
-        new.acted = self.acted
-        new.deck = self.deck
-        new.trump = self.trump
-        new.trump_card = self.trump_card
-        new.contract = self.contract
-        new.prev_contract = self.prev_contract
-        new.soloist = self.soloist
-        new.talon_owner = self.talon_owner
-        new.talon_trumps = self.talon_trumps
-        new.speakers = self.speakers
-        new.speaker_i = self.speaker_i
-        new.flek = self.flek
-        new.flek_stage = self.flek_stage
-        new.conceded = self.conceded
-        new.win_seat = self.win_seat
-        new.win_card = self.win_card
-        new.leader = self.leader
-        new.trump_marriage_s = self.trump_marriage_s
-        new.last_card = self.last_card
-        new.last_result = self.last_result
-        new._legal = self._legal
-        h = self.hands
-        new.hands = [h[0][:], h[1][:], h[2][:]]
-        new.stacks = self.stacks[:]
-        new.talon = self.talon[:]
-        new.trick = self.trick[:]
-        new.trick_winners = self.trick_winners[:]
-        new.card_points = self.card_points[:]
-        new.marr_pts = self.marr_pts[:]
-        new.marriages = self.marriages[:]
-        return new
 
     def _start_deal(self, events: list[Event]) -> None:
         """Section 1.5: the 7-5-5 / 5-5-5 deal by deck ranges; phase TRUMP."""
@@ -171,19 +136,8 @@ class MariasState:
 
     # ------------------------------------------------------------------ contract surface
 
-    def to_act(self) -> tuple[int, ...]:
-        return () if self.phase == OVER else (self.actor,)
-
     def is_over(self) -> bool:
         return self.phase == OVER
-
-    def legal_actions(self, seat: int) -> list[Action]:
-        if self.phase == OVER or type(seat) is not int or seat != self.actor:
-            return []
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return list(legal)  # the caller's own list: mutating it never touches the cache
 
     def _compute_legal(self) -> list[Action]:
         phase = self.phase
@@ -218,25 +172,23 @@ class MariasState:
             return min(legal, key=lambda a: (strength[a["card"]], SUIT_INDEX[SUIT[a["card"]]]))
         return legal[0]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        if self.phase == OVER or type(seat) is not int or seat != self.actor:
-            raise not_your_turn(seat, self.to_act())
-        legal = self.legal_actions(seat)
-        act = None
+    def _match(self, action: Any) -> Action:
+        """The legal dict itself, a card play matched on its card, else ``match_action``."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
         for cand in legal:
             if cand is action:
-                act = cand
-                break
-        if act is None and self.phase == PLAY and type(action) is dict and len(action) == 2:
+                return cand
+        if self.phase == PLAY and type(action) is dict and len(action) == 2:
             card = action.get("card") if action.get("type") == "play" else None
             if type(card) is str:
                 for cand in legal:
                     if cand["card"] == card:
-                        act = cand
-                        break
-        if act is None:
-            act = match_action(action, legal)
-        self._legal = None
+                        return cand
+        return match_action(action, legal)
+
+    def _apply(self, seat: int, act: Action) -> list[Event]:
         self.acted = True
         events: list[Event] = []
         kind = act["type"]
@@ -608,6 +560,94 @@ class MariasState:
         }
 
 
+    # ------------------------------------------------------------------ redeal (AI search)
+
+    def redeal(self, seat: int, rng: random.Random) -> MariasState:
+        """A copy where every card hidden from ``seat`` is dealt again (OpenSpiel's
+        ``ResampleFromInfostate``), from the hidden cards sorted then shuffled by ``rng`` (the
+        result depends only on ``seat``'s view and ``rng``).
+
+        Hidden from a seat: the other two hands; before trumps are chosen, forehand's blind five
+        (from forehand too) and its first seven (from the others); the talon, except from the
+        seat that laid it. Public facts kept: the trump card stays in forehand's hand until
+        played, and so do the 7 of trumps (sedma) and K Q of trumps (kilo) in the soloist's
+        hand; a suit-contract talon holds no ace or ten, none of those cards, and exactly
+        ``talon_trumps`` trumps once announced. Out of ``TRUMP`` the engine never reads the dealt
+        ``deck`` again, so the copy gets the canonical deck there instead of the real deal. The
+        seed and stacked decks are replaced. ``self`` is left untouched.
+        """
+        c = self.clone()
+        c.seed = rng.getrandbits(48)
+        c.opts = {**self.opts, "decks": None}
+        c._legal = None
+        if self.phase == OVER:
+            return c
+        f = _left(self.dealer)
+        in_trump = self.phase == TRUMP
+        first_seven = list(self.deck[0:7])
+        pinned = self._pinned()
+        kept: dict[int, list[str]] = {}  # per other seat: cards it keeps (public or seen by ``seat``)
+        pool: list[str] = []
+        for s in range(3):
+            if s == seat and not (in_trump and s == f):
+                continue
+            keep = [x for x in self.hands[s] if pinned.get(x) == s or (s == seat and x in first_seven)]
+            kept[s] = keep
+            pool += [x for x in self.hands[s] if x not in keep]
+        hide_talon = bool(self.talon) and seat != self.talon_owner
+        if hide_talon:
+            pool += self.talon
+        pool.sort()  # canonical before shuffling: the result depends on no hidden order
+        rng.shuffle(pool)
+        if hide_talon:
+            c.talon = self._draw_talon(pool)
+        for s, keep in kept.items():
+            k = len(self.hands[s]) - len(keep)
+            hand = keep + pool[:k]
+            del pool[:k]
+            hand.sort(key=CANON.__getitem__)
+            c.hands[s] = hand
+        c.deck = _deck_for(c, f, first_seven if seat == f else None, rng) if in_trump else DECK_32
+        return c
+
+    def _pinned(self) -> dict[str, int]:
+        """Cards whose holder is public: card -> seat."""
+        out: dict[str, int] = {}
+        f = _left(self.dealer)
+        if self.trump_card is not None:
+            out[self.trump_card] = f
+        t, s, game = self.trump, self.soloist, self.contract
+        if t is not None and s is not None:
+            if game in NEEDS_SEVEN:
+                out["7" + t] = s
+            if game in NEEDS_PAIR:
+                out["K" + t] = s
+                out["Q" + t] = s
+        return {c: seat for c, seat in out.items() if c in self.hands[seat]}
+
+    def _draw_talon(self, pool: list[str]) -> list[str]:
+        """Take the talon's cards out of ``pool``, obeying the public talon rules."""
+        size = len(self.talon)
+        if self.contract not in SUIT_CONTRACTS:
+            out = pool[:size]
+            del pool[:size]
+            return out
+        t = self.trump
+        ok = [x for x in pool if x not in SHARP]
+        want = self.talon_trumps
+        if want is None:
+            out = ok[:size]
+        else:
+            trumps = [x for x in ok if SUIT[x] == t]
+            plain = [x for x in ok if SUIT[x] != t]
+            out = trumps[:want] + plain[:size - want]
+        for x in out:
+            pool.remove(x)
+        if len(out) != size:
+            raise ValueError("no talon fits the public facts")
+        return out
+
+
 def _copy_result(result: dict[str, Any]) -> dict[str, Any]:
     out = dict(result)
     for key in ("components", "marriages"):
@@ -615,3 +655,15 @@ def _copy_result(result: dict[str, Any]) -> dict[str, Any]:
     for key in ("deltas", "points", "card_points", "trick_winners"):
         out[key] = list(result[key])
     return out
+
+
+def _deck_for(c: MariasState, f: int, first: list[str] | None, rng: random.Random) -> tuple[str, ...]:
+    """A dealt deck matching the copy's hands in phase TRUMP (forehand's first seven kept if known)."""
+    m, d = _left(f), _left(_left(f))
+    hf = c.hands[f]
+    if first is None:
+        first = rng.sample(hf, 7)
+    blind = [x for x in hf if x not in first]
+    rng.shuffle(blind)
+    hm, hd = c.hands[m], c.hands[d]
+    return tuple(first + hm[:5] + hd[:5] + blind + hm[5:] + hd[5:])

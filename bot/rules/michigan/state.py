@@ -1,120 +1,47 @@
-"""Michigan (Boodle / Stops): the rules engine, after ``shared/rules/michigan.md``.
-
-Cards are held as integers ``suit * 13 + rank`` (suits S H D C, ranks 2 … A), so sorting the
-integers gives the spec's canonical order. Who holds each card is one 52-entry list
-``owner`` (a seat, ``DEAD`` for the dead hand, ``PLAYED`` once played); hand sizes and per-seat
-suit counts are kept alongside, so a lead, a forced continuation and a stop test are O(1).
-
-Readings of the spec (listed in the report to the lead):
-
-* The state rests only where a seat decides (a lead, the dealer's choice, an auction bid);
-  forced continuations, settlement, the next hand's ante and deal run inside ``apply``.
-  The first hand's ante/deal events, produced by ``new_table``, are kept in ``start_events``.
-* ``request_close(now=False)`` before any action of the current hand (the dealer's
-  swap/keep counts as an action) or ``now=True`` voids the hand by restoring the accounts
-  saved just before its antes; this also reverses boodle hits and an auction payment of that
-  hand (spec 5.2: "all of its jeton movements are reversed"). Then 5.3 runs.
-* A pool can never be empty when its card is played in ordinary play (every hand antes at
-  least ``u`` on each pool); the empty-pool rule (pays 0, still listed) is implemented anyway.
-* Hand numbers ``k`` are used only when antes are taken (a failed ante check uses none).
-* The timeout lead is chosen among the legal leads (so it respects the block).
-* The auction lists every bid from ``high + 1`` to the bidder's stack, as the spec says;
-  ``buy_in`` has no maximum, so a huge buy-in gives long lists.
-* Once the session is over no hand is in progress: views show empty hands and no played
-  cards; ``last_result`` keeps the last settled hand.
-"""
+"""The Michigan state machine (spec ``docs/rules/michigan.md``; readings in the package docstring)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import random
 from typing import Any
 
 from bot.rules import cards
-from bot.rules.base import Action, Event, Game, OptionSpec, View, match_action, not_your_turn
-
-SUITS = cards.FRENCH_SUITS  # S H D C
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-CODES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
-INDEX: dict[str, int] = {c: i for i, c in enumerate(CODES)}
-BOODLE = ("AH", "KC", "QD", "JS")
-#: pool index of a card (0..3), or -1 for an ordinary card.
-POOL_OF: tuple[int, ...] = tuple(BOODLE.index(c) if c in BOODLE else -1 for c in CODES)
-
-SUIT_OF: tuple[int, ...] = tuple(i // 13 for i in range(52))
-#: DECK_52 (the order ``cards.deck_for_deal`` shuffles) as card integers.
-_DECK52_INTS: tuple[int, ...] = tuple(INDEX[c] for c in cards.DECK_52)
-_BITS: tuple[int, ...] = tuple((i + 1).bit_length() for i in range(52))
-
-DEAD = -1
-PLAYED = -2
-
-
-def _deck_ints(decks: Any, seed: int, k: int) -> list[int]:
-    """``cards.deck_for_deal(DECK_52, decks, seed, k)`` as card integers.
-
-    The shuffle is ``random.shuffle`` of CPython 3.11+ written out inline (same draws, same
-    permutation, about twice as fast); a test checks it against ``cards.deck_for_deal``.
-    """
-    if decks is not None and k < len(decks):
-        return [INDEX[c] for c in decks[k]]
-    x = list(_DECK52_INTS)
-    getrandbits = cards.deal_rng(seed, k).getrandbits
-    bits = _BITS
-    for i in range(51, 0, -1):
-        m = i + 1
-        j = getrandbits(bits[i])
-        while j >= m:
-            j = getrandbits(bits[i])
-        x[i], x[j] = x[j], x[i]
-    return x
+from bot.rules.base import Action, BaseState, Event, View, match_action, not_your_turn
+from bot.rules.michigan.tables import (
+    CODES,
+    DEAD,
+    DEALER_CHOICE,
+    OVER,
+    PHASE_NAMES,
+    PLAY,
+    PLAYED,
+    POOL_OF,
+    SPARE_AUCTION,
+    SUIT_OF,
+    SUITS,
+    _Config,
+    _deck_ints,
+    _layout,
+)
 
 
-PLAY, DEALER_CHOICE, SPARE_AUCTION, OVER = 0, 1, 2, 3
-PHASE_NAMES = ("play", "dealer_choice", "spare_auction", "session_end")
-
-
-class _Config:
-    """Per-table constants, shared by a state and its clones."""
-
-    __slots__ = ("n", "u", "c", "buy_in", "rotations", "variant", "reveal", "decks", "seed")
-
-    def __init__(self, n: int, options: dict[str, Any], seed: int):
-        self.n = n
-        self.u: int = options["ante_unit"]
-        self.c: int = options["card_price"]
-        self.buy_in: int = options["buy_in"]
-        self.rotations: int = options["rotations"]
-        self.variant: bool = options["spare_hand"] == "dealer_option"
-        self.reveal: bool = options["reveal_dead_hand"]
-        self.decks = options["decks"]
-        self.seed = seed
-
-
-_LAYOUTS: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
-
-
-def _layout(n: int, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """Spec 2.2 for ``n`` seats and this dealer: (owner of deck position i, its suit-count base,
-    hand sizes). Positions are [DEAD, left(d), …, d]; the dead hand's base is ``4n``."""
-    got = _LAYOUTS.get((n, dealer))
-    if got is None:
-        q = [DEAD] + [(dealer + j) % n for j in range(1, n + 1)]
-        seat_at = tuple(q[i % (n + 1)] for i in range(52))
-        seat_at4 = tuple(4 * n if s == DEAD else 4 * s for s in seat_at)
-        sizes = tuple(seat_at.count(s) for s in range(n))
-        got = _LAYOUTS[(n, dealer)] = (seat_at, seat_at4, sizes)
-    return got
-
-
-class MichiganState:
-    """One Michigan session at a table (DESIGN.md section 2 surface)."""
+class MichiganState(BaseState):
+    """One Michigan session at a table (DESIGN.md section 2 surface; ``actor`` -1 once over)."""
 
     __slots__ = (
         "cfg", "stacks", "pot", "contrib", "dealer", "deals_played", "deal_no", "hands_started",
         "owner", "sizes", "suitcnt", "played", "hits", "phase", "lead_right", "blocked", "lifted",
-        "actor", "auction_pos", "high_bid", "high_seat", "closing", "acted", "snapshot",
-        "last_result", "_legal", "start_events",
+        "auction_pos", "high_bid", "high_seat", "closing", "acted", "snapshot",
+        "last_result", "start_events",
     )
+    _CLONE = {
+        "shared": (  # cfg is per table; hits' entries, snapshot and last_result are never mutated
+            "cfg", "dealer", "deals_played", "deal_no", "hands_started", "phase", "lead_right", "blocked",
+            "lifted", "actor", "auction_pos", "high_bid", "high_seat", "closing", "acted", "snapshot",
+            "last_result", "_legal", "start_events",
+        ),
+        "lists": ("stacks", "pot", "contrib", "owner", "sizes", "suitcnt", "played", "hits"),
+    }
 
     def __init__(self, seats: int, options: dict[str, Any], seed: int):
         cfg = self.cfg = _Config(seats, options, seed)
@@ -149,37 +76,28 @@ class MichiganState:
 
     # ------------------------------------------------------------------ contract surface
 
-    def to_act(self) -> tuple[int, ...]:
-        """The seat that acts now, or () once the session is over."""
-        return () if self.actor < 0 else (self.actor,)
-
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """The actions ``seat`` may take now, in the spec's stable order."""
-        if seat != self.actor or self.actor < 0 or type(seat) is not int:
-            return []
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
+    def _match(self, action: Any) -> Action:
+        """A lead is matched on its suit alone (the common case, without ``match_action``)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if self.phase == PLAY and type(action) is dict and len(action) == 2 and action.get("type") == "lead":
+            suit = action.get("suit")
+            if type(suit) is str:
+                for cand in legal:
+                    if cand["suit"] == suit:
+                        return cand
+        return match_action(action, legal)
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Apply one action of ``seat``; return the public events. Refusals change nothing."""
-        if type(seat) is not int or seat != self.actor or self.actor < 0:
-            raise not_your_turn(seat, self.to_act())
-        if self._legal is None:
-            self._legal = self._compute_legal()
+    def _apply(self, seat: int, act: Action) -> list[Event]:
         events: list[Event] = []
-        if self.phase == PLAY:
-            suit = _lead_suit(action, self._legal)
-            self._legal = None
-            self.acted = True
-            self._lead(seat, suit, events)
-            return events
-        act = match_action(action, self._legal)
-        self._legal = None
         self.acted = True
+        if self.phase == PLAY:
+            self._lead(seat, _SUIT_INDEX[act["suit"]], events)
+            return events
         kind = act["type"]
         if kind == "swap_spare":
             events.append({"type": "swap_spare", "seat": seat})
@@ -225,38 +143,6 @@ class MichiganState:
             self._end_session("closed", events)
             return events
         return [{"type": "close_requested", "deal": self.deal_no}]
-
-    def clone(self) -> MichiganState:
-        """A cheap independent copy (for AI search)."""
-        o = object.__new__(MichiganState)
-        o.cfg = self.cfg
-        o.stacks = self.stacks[:]
-        o.pot = self.pot[:]
-        o.contrib = self.contrib[:]
-        o.dealer = self.dealer
-        o.deals_played = self.deals_played
-        o.deal_no = self.deal_no
-        o.hands_started = self.hands_started
-        o.owner = self.owner[:]
-        o.sizes = self.sizes[:]
-        o.suitcnt = self.suitcnt[:]
-        o.played = self.played[:]
-        o.hits = self.hits[:]  # entries are never mutated
-        o.phase = self.phase
-        o.lead_right = self.lead_right
-        o.blocked = self.blocked
-        o.lifted = self.lifted
-        o.actor = self.actor
-        o.auction_pos = self.auction_pos
-        o.high_bid = self.high_bid
-        o.high_seat = self.high_seat
-        o.closing = self.closing
-        o.acted = self.acted
-        o.snapshot = self.snapshot
-        o.last_result = self.last_result  # replaced, never mutated
-        o._legal = self._legal
-        o.start_events = self.start_events
-        return o
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know (``None``: a spectator). Spec section 7."""
@@ -553,18 +439,77 @@ class MichiganState:
         })
 
 
+    # ------------------------------------------------------------------ redeal (AI search)
+
+    def redeal(self, seat: int, rng: random.Random) -> MichiganState:
+        """A copy where every card hidden from ``seat`` is dealt again (OpenSpiel's
+        ``ResampleFromInfostate``): the other hands and the dead hand, same sizes, from the
+        cards ``seat`` has not seen (sorted, then shuffled by ``rng``: the result depends only on
+        ``seat``'s view and ``rng``). Public facts kept: a card ``x + 1`` whose predecessor was
+        played and that never came stays in the dead hand (``known_dead``); the seat that bought
+        the spare hand keeps knowing the dead hand; seats the lead passed over hold only the
+        blocked suit and the leader holds another (so the redealt state plays on legally). The
+        seed and stacked decks are replaced, so not even the future hands leak. ``self`` is
+        left untouched.
+        """
+        c = self.clone()
+        cfg = object.__new__(_Config)
+        for name in _Config.__slots__:
+            setattr(cfg, name, getattr(self.cfg, name))
+        cfg.seed = rng.getrandbits(48)
+        cfg.decks = None
+        c.cfg = cfg
+        c._legal = None
+        if self.phase == OVER:
+            return c
+        owner = self.owner
+        dead_known = seat == self.high_seat and self.phase == PLAY
+        pinned = {x for x in range(52) if owner[x] == DEAD} if dead_known else known_dead(owner)
+        slots: list[int] = []  # the owner of each free hidden place
+        pool: list[int] = []
+        for x in range(52):
+            o = owner[x]
+            if o == PLAYED or o == seat or x in pinned:
+                continue
+            slots.append(o)
+            pool.append(x)
+        slots.sort()  # canonical: the result depends on no hidden placement
+        rng.shuffle(pool)
+        new_owner = owner[:]
+        for o, x in zip(slots, pool, strict=True):
+            new_owner[x] = o
+        passed, leader = self._lead_facts(seat)
+        if not _keeps_lead_facts(new_owner, passed, leader, self.blocked):
+            _deal_lead_facts(new_owner, slots, pool, passed, leader, self.blocked, rng)
+        c.owner = new_owner
+        n = self.cfg.n
+        cnt = [0] * (4 * n)
+        for x in range(52):
+            o = new_owner[x]
+            if o >= 0:
+                cnt[o * 4 + x // 13] += 1
+        c.suitcnt = cnt
+        return c
+
+    def _lead_facts(self, seat: int) -> tuple[list[int], int]:
+        """(other seats the lead passed over: only blocked-suit cards, the leader that must hold
+        another suit or -1), as the public ``lead_passes``/``block_lifted`` events showed them."""
+        b = self.blocked
+        if self.phase != PLAY or b < 0:
+            return [], -1
+        n, lr = self.cfg.n, self.lead_right
+        if self.lifted:
+            return [s for s in range(n) if s != seat], -1
+        passed = []
+        s = lr
+        while s != self.actor:
+            if s != seat:
+                passed.append(s)
+            s = (s + 1) % n
+        return passed, (self.actor if self.actor != seat else -1)
+
+
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
-
-
-def _lead_suit(action: Any, legal: list[Action]) -> int:
-    """The suit index of a legal lead ``action``; ``IllegalMove`` (via match_action) otherwise."""
-    if type(action) is dict and len(action) == 2 and action.get("type") == "lead":
-        suit = action.get("suit")
-        if type(suit) is str:
-            for cand in legal:
-                if cand["suit"] == suit:
-                    return _SUIT_INDEX[suit]
-    return _SUIT_INDEX[match_action(action, legal)["suit"]]
 
 
 def _lowest(owner: list[int], seat: int, suit: int) -> tuple[int, int]:
@@ -582,122 +527,57 @@ def _copy_result(r: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-# ---------------------------------------------------------------------- registry entry
-
-_SYM = cards.SUIT_SYMBOLS
-
-
-def label(action: Action) -> str:
-    """Button text for an action."""
-    kind = action.get("type")
-    if kind == "lead":
-        return f"Lead {_SYM.get(action.get('suit'), action.get('suit'))}"
-    if kind == "swap_spare":
-        return "Take the spare hand"
-    if kind == "keep":
-        return "Keep my hand"
-    if kind == "bid":
-        return f"Bid {action.get('amount')}"
-    if kind == "pass":
-        return "Pass"
-    return str(kind)
+def known_dead(owner: list[int]) -> set[int]:
+    """Unplayed cards whose predecessor was played (a run stopped before them): dead-hand cards."""
+    out = set()
+    for x in range(52):
+        if owner[x] == PLAYED and x % 13 != 12 and owner[x + 1] != PLAYED:
+            out.add(x + 1)
+    return out
 
 
-def _d(code: str) -> str:
-    return cards.display(code)
+def _keeps_lead_facts(owner: list[int], passed: list[int], leader: int, b: int) -> bool:
+    """True when every passed seat holds only suit ``b`` and the leader some other suit."""
+    if not passed and leader < 0:
+        return True
+    lo, hi = 13 * b, 13 * b + 13
+    leader_ok = leader < 0
+    for x in range(52):
+        o = owner[x]
+        if o < 0:
+            continue
+        if lo <= x < hi:
+            continue
+        if o in passed:
+            return False
+        if o == leader:
+            leader_ok = True
+    return leader_ok
 
 
-def narrate(event: Event, name: Callable[[int], str]) -> str | None:
-    """One English log line for a public event."""
-    t = event.get("type")
-    if t == "ante":
-        return (f"Hand {event['deal'] + 1}: {name(event['dealer'])} deals; antes taken, "
-                f"pools A♥ K♣ Q♦ J♠ = {' / '.join(map(str, event['pot']))}.")
-    if t == "deal":
-        return None
-    if t == "lead":
-        return f"{name(event['seat'])} leads {_d(event['card'])}."
-    if t == "play":
-        return f"{name(event['seat'])} plays {_d(event['card'])}."
-    if t == "boodle":
-        return f"{name(event['seat'])} plays {_d(event['card'])} and collects its pool: {event['amount']}."
-    if t == "stop":
-        return f"{_d(event['card'])} is a stop: {name(event['seat'])} leads next."
-    if t == "lead_passes":
-        return (f"{name(event['from'])} holds only {_SYM[event['blocked']]}: "
-                f"the lead passes to {name(event['to'])}.")
-    if t == "block_lifted":
-        return f"Nobody holds another suit: {name(event['seat'])} may lead {_SYM[event['suit']]} again."
-    if t == "out":
-        return f"{name(event['seat'])} plays their last card ({_d(event['card'])}) and goes out!"
-    if t == "hand_end":
-        w = event["winner"]
-        paid = ", ".join(f"{name(s)} {-p}" for s, p in enumerate(event["payments"]) if p < 0)
-        tail = f" ({paid})." if paid else "."
-        return f"{name(w)} wins the hand and collects {event['payments'][w]}{tail}"
-    if t == "swap_spare":
-        return f"{name(event['seat'])} takes the spare hand."
-    if t == "keep":
-        return f"{name(event['seat'])} keeps their hand; the spare hand is auctioned."
-    if t == "bid":
-        return f"{name(event['seat'])} bids {event['amount']} for the spare hand."
-    if t == "pass":
-        return f"{name(event['seat'])} passes."
-    if t == "spare_taken":
-        who, dealer = name(event["seat"]), name(event["dealer"])
-        return f"{who} pays {event['amount']} to {dealer} and takes the spare hand."
-    if t == "spare_dead":
-        return "Nobody bids: the spare hand stays dead."
-    if t == "cannot_ante":
-        return f"{', '.join(name(s) for s in event['seats'])} cannot pay the ante."
-    if t == "close_requested":
-        return "The host closes the table: this is the last hand."
-    if t == "void":
-        return "The hand is voided: its antes and payments are returned."
-    if t == "session_end":
-        res = ", ".join(f"{name(s)} {r:+d}" for s, r in enumerate(event["results"]))
-        return f"Session over ({event['reason']}): {res}."
-    return None
-
-
-OPTIONS = (
-    OptionSpec("players", "int", 4, "Number of players (3–8).", minimum=3, maximum=8),
-    OptionSpec("ante_unit", "int", 1, "Ante unit u: the dealer puts 2u, the others u, on each pay card.",
-               minimum=1, maximum=100),
-    OptionSpec("card_price", "int", 1, "Jetons paid to the winner per card left in hand.",
-               minimum=1, maximum=100),
-    OptionSpec("buy_in", "int", lambda o: 100 * o["ante_unit"],
-               "Jetons each player brings (at least 40 × u).", minimum=lambda o: 40 * o["ante_unit"]),
-    OptionSpec("rotations", "int", 2, "Deals per player (0 = play until someone cannot ante).",
-               minimum=0, maximum=10),
-    OptionSpec("spare_hand", "choice", "dead",
-               "dead: the spare hand is never used; dealer_option: the dealer may swap it or auction it.",
-               choices=("dead", "dealer_option")),
-    OptionSpec("reveal_dead_hand", "bool", True, "Show the dead hand after each hand."),
-    OptionSpec("dealer", "seat", None, "First dealer (tests).", hidden=True),
-    OptionSpec("decks", "decks", None, "Stacked decks, one per hand (tests).", hidden=True),
-)
-
-SUMMARY = (
-    "Michigan is a stops game for 3 to 8 players: four pay cards (A♥ K♣ Q♦ J♠) each carry a pool "
-    "fed by antes, the dealer paying double. "
-    "All 52 cards are dealt, plus a dead hand nobody uses. "
-    "The leader plays the lowest card of a suit of their choice; whoever holds the next card up "
-    "must play it, until an ace or a card nobody can follow (a stop). "
-    "Playing a card matching a pay card wins its pool; the stopper leads again in another suit. "
-    "The first player out of cards collects a fixed price for every card the others still hold."
-)
-
-GAME = Game(
-    name="michigan",
-    title="Michigan",
-    min_seats=3,
-    max_seats=8,
-    options=OPTIONS,
-    deck=cards.DECK_52,
-    factory=MichiganState,
-    summary=SUMMARY,
-    default_seats=4,
-    label=label,
-    narrate=narrate,
-)
+def _deal_lead_facts(
+    owner: list[int], slots: list[int], pool: list[int], passed: list[int], leader: int, b: int,
+    rng: random.Random,
+) -> None:
+    """Place ``pool`` on ``slots`` again (in ``owner``) so the lead facts hold: the passed seats
+    take blocked-suit cards first, the rest is shuffled over the other places; a leader left
+    without another suit swaps one card with an unconstrained place."""
+    blocked = [x for x in pool if x // 13 == b]
+    other = [x for x in pool if x // 13 != b]
+    fixed: list[tuple[int, int]] = []
+    free_slots: list[int] = []
+    for o in slots:
+        if o in passed:
+            fixed.append((o, blocked.pop()))
+        else:
+            free_slots.append(o)
+    rest = blocked + other
+    rng.shuffle(rest)
+    placed = fixed + list(zip(free_slots, rest, strict=True))
+    if leader >= 0 and not any(o == leader and x // 13 != b for o, x in placed):
+        i = next(i for i, (o, x) in enumerate(placed) if o == leader)
+        j = next(j for j, (o, x) in enumerate(placed) if o not in passed and o != leader and x // 13 != b)
+        (oi, xi), (oj, xj) = placed[i], placed[j]
+        placed[i], placed[j] = (oi, xj), (oj, xi)
+    for o, x in placed:
+        owner[x] = o

@@ -1,0 +1,19 @@
+"""The one arena plays the strong level with the real state and its search limits."""
+
+from __future__ import annotations
+
+from bot.ai.arena import run_arena
+
+
+def test_strong_side_searches_with_the_given_cap_and_replays_exactly() -> None:
+    a = run_arena("motz", "strong", "easy", 2, seats=3, seed=4, options={"rotations": 1},
+                  timed=False, budget_ms=60_000, max_iterations=6)
+    b = run_arena("motz", "strong", "easy", 2, seats=3, seed=4, options={"rotations": 1},
+                  timed=False, budget_ms=60_000, max_iterations=6)
+    assert a.iterations and set(a.iterations) == {6}  # every searched decision ran to the cap
+    assert a.per_session == b.per_session and a.iterations == b.iterations
+
+
+def test_other_levels_report_no_search() -> None:
+    report = run_arena("motz", "easy", "random", 2, seats=3, seed=4, options={"rotations": 1}, timed=False)
+    assert report.iterations == []
