@@ -12,7 +12,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 COPIES = {"docs/DESIGN.md": "DESIGN.md", **{f"docs/rules/{g}.md": f"rules/{g}.md"
-                                            for g in ("motz", "mus", "marias", "michigan", "maitre")}}
+                                            for g in ("motz", "mus", "marias", "michigan", "maitre")},
+          **{f"tests/discord_stub/discord_api/{name}": f"discord-api/{name}"
+             for name in ("openapi.json", "LICENSE", "README.md")}}
 
 
 @pytest.mark.parametrize("copy", sorted(COPIES))

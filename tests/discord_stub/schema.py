@@ -1,9 +1,9 @@
 """Discord's own request schema for the stand-in: every body the bot sends is checked against it.
 
 The schema is Discord's published OpenAPI 3.1 description of its HTTP API (discord/discord-api-spec,
-MIT), read from ``../shared/discord-api/openapi.json`` beside the repository (CI has ``shared/`` beside
-the clone). It is loaded once per process; one validator per (method, OpenAPI path) is compiled on first
-use and cached. A body that does not conform is answered as Discord does: HTTP 400, JSON code 50035
+MIT), read from the copy of the workspace's ``shared/discord-api/`` kept in ``discord_api/`` beside this
+module (licence and provenance there). It is loaded once per process; one validator per (method,
+OpenAPI path) is compiled on first use and cached. A body that does not conform is answered as Discord does: HTTP 400, JSON code 50035
 "Invalid Form Body" with an ``errors`` tree naming the offending field.
 
 Two deliberate departures from the published document, both towards what Discord actually does:
@@ -31,7 +31,9 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-SPEC_PATH = REPO_ROOT.parent / "shared" / "discord-api" / "openapi.json"
+#: A copy of ``../shared/discord-api/openapi.json`` kept in the repository (``tests/test_docs.py``
+#: checks it is identical to the workspace's), so a fresh clone runs the bot tests.
+SPEC_PATH = Path(__file__).resolve().parent / "discord_api" / "openapi.json"
 SPEC_ENV = "TAPIS_DISCORD_OPENAPI"
 DOC_URI = "urn:discord-openapi"
 BOT_CONTENT_MAX = 2000
@@ -43,7 +45,7 @@ class SpecMissing(RuntimeError):
 
 
 def spec_path() -> Path:
-    """Where the spec is read from: ``$TAPIS_DISCORD_OPENAPI`` or ``<repo>/../shared/discord-api``."""
+    """Where the spec is read from: ``$TAPIS_DISCORD_OPENAPI`` or the copy in ``discord_api/``."""
     return Path(os.environ.get(SPEC_ENV) or SPEC_PATH)
 
 
@@ -58,7 +60,7 @@ def load(path: Path) -> dict[str, Any]:
     if not path.is_file():
         raise SpecMissing(
             f"Discord's OpenAPI schema is missing: {path} (the stand-in validates every request "
-            f"against it; check out shared/ beside the repository or set {SPEC_ENV})")
+            f"against it; restore tests/discord_stub/discord_api/ or set {SPEC_ENV})")
     doc = json.loads(path.read_text(encoding="utf-8"))
     _relax_snowflakes(doc)
     for name in BOT_CONTENT_SCHEMAS:
