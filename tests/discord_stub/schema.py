@@ -4,7 +4,8 @@ The schema is Discord's published OpenAPI 3.1 description of its HTTP API (disco
 MIT), read from the copy of the workspace's ``shared/discord-api/`` kept in ``discord_api/`` beside this
 module (licence and provenance there). It is loaded once per process; one validator per (method,
 OpenAPI path) is compiled on first use and cached. A body that does not conform is answered as
-Discord does: HTTP 400, JSON code 50035 "Invalid Form Body" with an ``errors`` tree naming the offending field.
+Discord does: HTTP 400, JSON code 50035 "Invalid Form Body" with an ``errors`` tree naming the
+offending field.
 
 Two deliberate departures from the published document, both towards what Discord actually does:
 - Snowflakes may be JSON integers as well as strings (discord.py sends some ids as ints, e.g.
