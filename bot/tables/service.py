@@ -19,6 +19,8 @@ Conventions the Discord layer relies on:
   ``lobby_expiry_hours`` after it opened (every buy-in refunded); a session with no human present
   (every human left or is away) closes at the end of the current deal, like a host's ``end``, and
   so does an open-ended session (Michigan ``rotations = 0``) once ``deal_cap`` deals are played.
+  Both use the rules' own ``request_close(now=False)``: a deal nobody has acted in yet is voided
+  at once (as for a host's ``end``), so the cap ends the session as the next deal is dealt.
 - A player who left (or timed out twice) is ``away``: the AI plays the seat and the final stack
   still goes to that player. ``join`` during play takes the seat back **at once** (the AI stops
   at its next move; if it is that seat's turn, a fresh deadline starts).
