@@ -1,6 +1,7 @@
 """``python -m bot [--config PATH]``: load the config, open the store, run the bot until stopped.
 
-A missing ``DISCORD_TOKEN`` or a bad config prints one line on stderr and exits with code 2.
+A missing ``DISCORD_TOKEN``, a bad config or a database that cannot be used (missing directory,
+not a database, a schema newer than this code) prints one line on stderr and exits with code 2.
 ``python -m bot play GAME [--seats N] …`` plays a session in the terminal against AI seats
 instead (no Discord, no token; see ``bot/play.py``). ``python -m bot admin rebuild-ratings``
 recomputes every rating from the action logs (see ``bot/maintenance.py``).
@@ -79,6 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:
         import discord
 
+        from bot.store.db import StoreError
+
+        if isinstance(exc, StoreError):
+            print(f"tapis: {exc}", file=sys.stderr)
+            return EXIT_CONFIG
         if isinstance(exc, discord.LoginFailure):
             print(f"tapis: Discord refused the token: {exc}", file=sys.stderr)
             return EXIT_CONFIG

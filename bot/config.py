@@ -8,6 +8,7 @@ Usage::
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from collections.abc import Mapping
@@ -17,6 +18,24 @@ from typing import Any
 
 DEFAULT_PATH = "config.toml"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: Inclusive bounds of the integer keys (jetons stay far below SQLite's 64-bit integers).
+INT_BOUNDS: dict[str, tuple[int, int]] = {
+    "starting_grant": (0, 10**9),
+    "daily_grant": (0, 10**9),
+    "tables_per_member": (1, 1000),
+    "tables_per_channel": (1, 10_000),
+    "tables_per_guild": (1, 100_000),
+    "deal_cap": (1, 100_000),
+    "ai_workers": (1, 64),
+    "dev_guild_id": (1, 2**63 - 1),
+}
+#: Inclusive bounds of the number keys (seconds or hours); nan and inf are always refused.
+FLOAT_BOUNDS: dict[str, tuple[float, float]] = {
+    "daily_cooldown_hours": (0, 24 * 366),
+    "turn_timeout": (1, 7 * 24 * 3600),
+    "ai_delay": (0, 3600),
+    "lobby_expiry_hours": (0.01, 24 * 366),
+}
 
 
 class ConfigError(Exception):
@@ -33,6 +52,16 @@ class Config:
     daily_cooldown_hours: float = 20
     turn_timeout: float = 120
     ai_delay: float = 1.0
+    #: Open (lobby or playing) tables a member may sit at, a channel and a guild may hold.
+    tables_per_member: int = 3
+    tables_per_channel: int = 10
+    tables_per_guild: int = 50
+    #: A lobby nobody starts is cancelled (every buy-in refunded) this many hours after it opened.
+    lobby_expiry_hours: float = 6
+    #: Deals after which a session with no natural end (Michigan ``rotations = 0``) closes.
+    deal_cap: int = 100
+    #: Worker processes for strong-AI search (the global budget of searches running at once).
+    ai_workers: int = 1
     default_options: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     dev_guild_id: int | None = None
     log_level: str = "INFO"
@@ -82,26 +111,25 @@ def _check(raw: dict[str, Any], path: str) -> dict[str, Any]:
 
 def _check_value(key: str, value: Any, path: str) -> Any:
     def bad(expect: str) -> ConfigError:
-        return ConfigError(f"{path}: {key} must be {expect} (got {value!r})")
+        shown = repr(value)
+        return ConfigError(f"{path}: {key} must be {expect} (got {shown[:40]})")
 
     if key == "database":
         if not isinstance(value, str) or not value:
             raise bad("a non-empty path")
         return value
-    if key in ("starting_grant", "daily_grant"):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise bad("a whole number ≥ 0")
+    if key in INT_BOUNDS:
+        low, high = INT_BOUNDS[key]
+        what = "a guild id (a positive whole number)" if key == "dev_guild_id" else "a whole number"
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise bad(f"{what} from {low} to {high}")
         return value
-    if key in ("daily_cooldown_hours", "turn_timeout", "ai_delay"):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-            raise bad("a number ≥ 0")
-        if key == "turn_timeout" and value <= 0:
-            raise bad("a number > 0")
+    if key in FLOAT_BOUNDS:
+        low_f, high_f = FLOAT_BOUNDS[key]
+        if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+                or not low_f <= value <= high_f):
+            raise bad(f"a number from {low_f:g} to {high_f:g}")
         return float(value) if key != "daily_cooldown_hours" else value
-    if key == "dev_guild_id":
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise bad("a guild id (a positive whole number)")
-        return value
     if key == "log_level":
         if not isinstance(value, str) or value.upper() not in LOG_LEVELS:
             raise bad(f"one of {', '.join(LOG_LEVELS)}")
@@ -109,5 +137,24 @@ def _check_value(key: str, value: Any, path: str) -> Any:
     if key == "default_options":
         if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
             raise bad("a table of tables, e.g. [default_options.motz]")
-        return MappingProxyType({g: MappingProxyType(dict(o)) for g, o in value.items()})
+        checked = {g: MappingProxyType(_check_game_options(g, o, path)) for g, o in value.items()}
+        return MappingProxyType(checked)
     raise ConfigError(f"{path}: unknown key {key}")  # unreachable: checked above
+
+
+def _check_game_options(game: str, options: dict[str, Any], path: str) -> dict[str, Any]:
+    """``[default_options.<game>]``: the game must exist and its options pass its own validation."""
+    from bot.rules import GAMES
+
+    rules = GAMES.get(game)
+    if rules is None:
+        raise ConfigError(f"{path}: default_options.{game}: unknown game (games: {', '.join(sorted(GAMES))})")
+    for name, value in options.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ConfigError(f"{path}: default_options.{game}.{name} must be a finite number")
+    try:
+        rules.validate_options(options)
+    except ValueError as exc:
+        text = " ".join(str(exc).split())
+        raise ConfigError(f"{path}: default_options.{game}: {text[:200]}") from None
+    return dict(options)

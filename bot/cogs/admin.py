@@ -1,4 +1,7 @@
-"""/admin tables|audit|season: for server managers (Manage Server permission)."""
+"""/admin tables|audit|season: for server managers (Manage Server permission).
+
+``audit`` checks that all balances sum to 0 and lists escrow held by tables that are not open.
+"""
 
 from __future__ import annotations
 
@@ -28,14 +31,24 @@ class Admin(commands.Cog):
                 lines.append(f"{describe_table(t)} in <#{channel.id}> · version {t.version}")
         await interaction.response.send_message("\n".join(lines)[:1900] or "No open table.", ephemeral=True)
 
-    @admin.command(name="audit", description="Check that the ledger balances (the sum of all accounts is 0)")
+    @admin.command(name="audit", description="Check the ledger: balances sum to 0, no escrow stranded")
     async def audit(self, interaction: discord.Interaction) -> None:
         guild_id = guild_only(interaction)
         total = await self.bot.ledger.accounts_total()
         here = await self.bot.ledger.accounts_total(guild_id)
-        verdict = "✅ balanced" if total == 0 else "❌ NOT balanced"
-        await interaction.response.send_message(
-            f"{verdict}: sum of all accounts = {total} (this server: {here}).", ephemeral=True)
+        stranded = await self.bot.ledger.stranded_escrow(guild_id)
+        verdict = "✅ balanced" if total == 0 and not stranded else "❌ NOT balanced"
+        lines = [f"{verdict}: sum of all accounts = {total} (this server: {here})."]
+        if stranded:
+            held = sum(amount for _, amount, _ in stranded)
+            lines.append(f"Escrow held by {len(stranded)} table(s) that are not open: {held} jetons.")
+            for table_id, amount, status in stranded[:20]:
+                lines.append(f"· table #{table_id} ({status or 'no table row'}): {amount} jetons")
+            if len(stranded) > 20:
+                lines.append(f"· … and {len(stranded) - 20} more")
+        else:
+            lines.append("No escrow is held by a table that is not open.")
+        await interaction.response.send_message("\n".join(lines)[:1900], ephemeral=True)
 
     @admin.command(name="season", description="Archive this server's ratings and start a new season")
     async def season(self, interaction: discord.Interaction) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import os
 import re
 import sqlite3
 from collections.abc import Callable
@@ -42,6 +43,45 @@ def migrations() -> list[tuple[int, str, str]]:
     if numbers != list(range(1, len(out) + 1)):
         raise RuntimeError(f"migrations must be numbered 0001, 0002, … without gaps (found {numbers})")
     return out
+
+
+class StoreError(Exception):
+    """The database cannot be used (missing directory, not a database, newer schema); one line."""
+
+
+def preflight(path: str) -> None:
+    """Check, before connecting, that ``path`` can hold this code's database; ``StoreError`` if not.
+
+    A missing directory, a path that is a directory, a file that is not an SQLite database, and a
+    schema newer than the migrations this code ships are each refused with one readable line.
+    """
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise StoreError(f"database {path}: the directory {folder} does not exist")
+    if os.path.isdir(path):
+        raise StoreError(f"database {path}: this is a directory, not a database file")
+    if not os.path.exists(path):
+        return
+    try:
+        conn = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True)
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"database {path}: cannot be read as an SQLite database ({exc})") from None
+    check_version(version, path)
+
+
+def check_version(version: int, path: str) -> None:
+    """``StoreError`` if the schema ``version`` is newer than the newest migration shipped here."""
+    known = len(migrations())
+    if version > known:
+        raise StoreError(f"database {path}: schema version {version} is newer than this Tapis knows "
+                         f"({known}); run the newer Tapis or restore a backup")
 
 
 #: Most transactions grouped into one commit.
@@ -95,6 +135,7 @@ def _migrate(conn: sqlite3.Connection) -> list[str]:
     """Apply every migration above ``PRAGMA user_version``, each in its own transaction."""
     applied = []
     current = conn.execute("PRAGMA user_version").fetchone()[0]
+    check_version(current, "")
     for number, name, sql in migrations():
         if number <= current:
             continue
@@ -122,11 +163,24 @@ class Database:
 
     @classmethod
     async def open(cls, path: str) -> Database:
-        """Connect, set WAL / synchronous=FULL / foreign keys, and apply pending migrations."""
-        conn = await aiosqlite.connect(path, isolation_level=None)  # we issue BEGIN/COMMIT ourselves
+        """Connect, set WAL / synchronous=FULL / foreign keys, and apply pending migrations.
+
+        ``StoreError`` (one line) when the path cannot hold this code's database (see ``preflight``).
+        """
+        preflight(path)
+        try:
+            conn = await aiosqlite.connect(path, isolation_level=None)  # we issue BEGIN/COMMIT ourselves
+        except sqlite3.Error as exc:
+            raise StoreError(f"database {path}: cannot be opened ({exc})") from None
         try:
             db = cls(conn, path)
             applied = await db.run(_setup)
+        except sqlite3.DatabaseError as exc:
+            await conn.close()
+            raise StoreError(f"database {path}: {exc}") from None
+        except StoreError as exc:
+            await conn.close()
+            raise StoreError(f"database {path}{str(exc).removeprefix('database ')}") from None
         except BaseException:
             await conn.close()
             raise

@@ -262,6 +262,22 @@ class Ledger:
             )
         return row[0]
 
+    async def stranded_escrow(self, guild_id: int | None = None) -> list[tuple[int, int, str | None]]:
+        """Escrow held by tables that are not open: ``[(table id, balance, status or None)]``.
+
+        A finished or cancelled table (or a table row that no longer exists) should hold nothing;
+        anything it holds is stranded jetons that no session will ever pay out.
+        """
+        sql = ("SELECT a.table_id, a.balance, t.status FROM accounts a "
+               "LEFT JOIN tables t ON t.id = a.table_id WHERE a.kind = 'escrow' AND a.balance <> 0 "
+               "AND (t.status IS NULL OR t.status NOT IN ('lobby', 'playing'))")
+        params: tuple[int, ...] = ()
+        if guild_id is not None:
+            sql += " AND a.guild_id = ?"
+            params = (guild_id,)
+        rows = await self.db.fetchall(sql + " ORDER BY a.table_id", params)
+        return [(r[0], r[1], r[2]) for r in rows]
+
     async def history(self, acct: Account, limit: int = 20) -> list[dict]:
         """The latest ledger rows touching ``acct``, newest first."""
         rows = await self.db.fetchall(

@@ -130,6 +130,24 @@ def load_open_tables(conn: sqlite3.Connection) -> list[TableRow]:
     return [_row(r) for r in rows]
 
 
+def load_open_rows(conn: sqlite3.Connection) -> tuple[list[TableRow], list[tuple[int, str]]]:
+    """Every lobby or playing table, oldest first, each decoded on its own.
+
+    Returns ``(rows, bad)``: ``bad`` lists ``(table id, reason)`` for rows that cannot be decoded
+    (invalid JSON in a column, a missing value), so one broken row never hides the others.
+    """
+    conn.row_factory = sqlite3.Row
+    raw = conn.execute("SELECT * FROM tables WHERE status IN (?, ?) ORDER BY id", OPEN_STATUSES).fetchall()
+    rows: list[TableRow] = []
+    bad: list[tuple[int, str]] = []
+    for r in raw:
+        try:
+            rows.append(_row(r))
+        except (ValueError, TypeError, KeyError) as exc:
+            bad.append((int(r["id"]), f"undecodable row: {type(exc).__name__}: {exc}"))
+    return rows, bad
+
+
 def load_actions(conn: sqlite3.Connection, table_id: int) -> list[ActionRow]:
     """The action log of a table, in version order."""
     rows = conn.execute(

@@ -11,13 +11,29 @@ Conventions the Discord layer relies on:
   ``[{"type": "lobby", "what": "create"|"join"|"leave"|"add_ai"|"cancel", ...}]``; the start
   ``[{"type": "start"}]``; play sends the rules' events, plus table events
   ``{"type": "timeout", "seat"}``, ``{"type": "away", "seat", "reason": "left"|"timeout"}``,
-  ``{"type": "back", "seat"}``, ``{"type": "dm_closed", "seat", "closed"}`` and, at the end,
-  ``{"type": "table_end", "status", "results", "payouts"}``.
+  ``{"type": "back", "seat"}``, ``{"type": "dm_closed", "seat", "closed"}``,
+  ``{"type": "auto_close", "reason": "unattended"|"deal_cap"}`` (before the rules' own close
+  events) and, at the end, ``{"type": "table_end", "status", "results", "payouts"}``. A lobby
+  nobody started sends ``{"type": "lobby", "what": "expire"}`` when it is cancelled.
+- Limits (``bot.tables.limits``): open-table caps per member, channel and guild; a lobby expires
+  ``lobby_expiry_hours`` after it opened (every buy-in refunded); a session with no human present
+  (every human left or is away) closes at the end of the current deal, like a host's ``end``, and
+  so does an open-ended session (Michigan ``rotations = 0``) once ``deal_cap`` deals are played.
+  Both use the rules' own ``request_close(now=False)``: a deal nobody has acted in yet is voided
+  at once (as for a host's ``end``), so the cap ends the session as the next deal is dealt.
 - A player who left (or timed out twice) is ``away``: the AI plays the seat and the final stack
   still goes to that player. ``join`` during play takes the seat back **at once** (the AI stops
   at its next move; if it is that seat's turn, a fresh deadline starts).
 - AI moves are chosen with an rng seeded from ``(seed, version, seat)`` and logged like any
-  other action, so a replay never asks the AI again.
+  other action, so a replay never asks the AI again. A strong AI searches outside the table's
+  lock, on the bot's AI pool (``bot.tables.ai_pool``); the move is committed only if the table
+  has not moved on meanwhile.
+- A transient store fault (``bot.tables.heal``) in the AI driver or a deadline is retried with
+  backoff, one WARNING per run of failures; a table never stays stuck until a restart.
+- Resuming: each stored table is rebuilt on its own. One that cannot be (undecodable row, unknown
+  game, a log that no longer replays) is voided in one transaction: every account gets back what
+  it paid into the escrow (``settle.void``), with one WARNING. Downtime never counts against a
+  player: a resumed deadline is ``max(stored, now + turn_timeout)``.
 """
 
 from __future__ import annotations
@@ -40,7 +56,8 @@ from bot.rules.base import Event, Game, IllegalMove
 from bot.store import tables as store
 from bot.store.db import Database
 from bot.store.ledger import InsufficientFunds, Ledger
-from bot.tables import settle
+from bot.tables import heal, limits, settle
+from bot.tables.ai_pool import AiPool, search_move
 from bot.tables.errors import TableError
 from bot.tables.model import SeatInfo, Table
 from bot.tables.replay import CLOSE, apply_logged, close_action, rebuild
@@ -79,6 +96,7 @@ class TableService:
         config: Config,
         clock: Callable[[], float] = time.time,
         games: Mapping[str, Game] | None = None,
+        ai_pool: AiPool | None = None,
     ):
         self.db = db
         self.ledger = ledger
@@ -93,6 +111,8 @@ class TableService:
         self._draining: set[int] = set()
         self._closed_order: list[int] = []
         self._closed = False
+        self.ai = ai_pool if ai_pool is not None else AiPool(config.ai_workers)
+        self._caps = asyncio.Lock()  # cap checks and the seat they allow commit together
 
     @property
     def _grant(self) -> int:
@@ -147,19 +167,28 @@ class TableService:
             capacity=_capacity(rules, opts), raw_options=raw,
         )
 
+        expires = now + self.config.lobby_expiry_hours * 3600
+
         def tx(conn: Any) -> int:
             table.id = store.insert_table(
                 conn, guild_id=guild_id, channel_id=channel_id, game=game, options=opts, raw_options=raw,
                 seats=[seat.to_json()], host_id=host_id, now=now,
             )
+            store.update_table(conn, table.id, now, deadline=expires)
             settle.pay_in(conn, table, seat, now, self._grant)
             return table.id
 
-        try:
-            await self.db.transaction(tx)
-        except InsufficientFunds as exc:
-            raise TableError(self._short(exc, table)) from None
-        self.tables[table.id] = table
+        async with self._caps:
+            refusal = limits.cap_refusal(self.tables.values(), self.config, host_id, guild_id, channel_id)
+            if refusal:
+                raise TableError(refusal)
+            try:
+                await self.db.transaction(tx)
+            except InsufficientFunds as exc:
+                raise TableError(self._short(exc, table)) from None
+            self.tables[table.id] = table
+        table.deadline = expires
+        self.timers.set(table.id, expires)
         await self._notify(table, [{"type": "lobby", "what": "create", "seat": 0}])
         return table
 
@@ -210,11 +239,15 @@ class TableService:
             settle.pay_in(conn, table, seat, now, self._grant)
             store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats])
 
-        try:
-            await self.db.transaction(tx)
-        except InsufficientFunds as exc:
-            raise TableError(self._short(exc, table)) from None
-        table.seats = seats
+        async with self._caps:
+            refusal = limits.cap_refusal(self.tables.values(), self.config, user_id)
+            if refusal:
+                raise TableError(refusal)
+            try:
+                await self.db.transaction(tx)
+            except InsufficientFunds as exc:
+                raise TableError(self._short(exc, table)) from None
+            table.seats = seats
         return [{"type": "lobby", "what": "join", "seat": len(seats) - 1}]
 
     async def _come_back(self, table: Table, user_id: int) -> list[Event]:
@@ -276,6 +309,7 @@ class TableService:
                 seats[seat].away = True
                 await self._save_seats(table, seats)
                 events = [{"type": "away", "seat": seat, "reason": "left"}]
+                events += await self._auto_close(table)
             else:
                 raise TableError("This table is closed.")
         await self._notify(table, events)
@@ -302,6 +336,7 @@ class TableService:
         return [{"type": "lobby", "what": "leave", "seat": seat, "host_id": host}]
 
     async def _cancel_lobby(self, table: Table) -> None:
+        """Refund every seat and mark the lobby cancelled (the caller holds the lock)."""
         now = self.clock()
 
         def tx(conn: Any) -> None:
@@ -459,7 +494,28 @@ class TableService:
             table.results = box[0]
             events.append({"type": "table_end", "status": "finished", "results": box[0], "payouts": stacks})
             self._forget_later(table)
+        else:
+            events += await self._auto_close(table)
         return events
+
+    async def _auto_close(self, table: Table) -> list[Event]:
+        """Close at the end of the deal a session nobody attends, or an open-ended one past the cap.
+
+        Logged as the host's close is (a system action, actor ``system``), so a replay agrees.
+        The caller holds the lock.
+        """
+        if table.status != "playing" or table.closing or table.state is None:
+            return []
+        reason = None
+        if not any(s.human and not s.away for s in table.seats):
+            reason = "unattended"
+        elif (limits.open_ended(table.game, table.options)
+              and limits.deals_played(table.state.view(None)) >= self.config.deal_cap):
+            reason = "deal_cap"
+        if reason is None:
+            return []
+        return await self._commit_action(table, None, close_action(False), "system",
+                                         pre_events=[{"type": "auto_close", "reason": reason}])
 
     def _next_deadline(
         self, table: Table, to_act: tuple[int, ...], seats: list[SeatInfo], acted: int | None, now: float
@@ -492,32 +548,52 @@ class TableService:
 
     async def _on_deadline(self, table_id: int) -> None:
         table = self.tables.get(table_id)
-        if table is None or table.status != "playing":
+        if table is None:
+            return
+        if table.status == "lobby":
+            await self._expire_lobby(table)
+            return
+        if table.status != "playing":
             return
         batches: list[list[Event]] = []
+        try:
+            async with table.lock:
+                if table.deadline is None:
+                    return
+                if table.deadline > self.clock():
+                    self.timers.set(table.id, table.deadline)
+                    return
+                for seat in sorted(table.waiting_seats()):
+                    if table.status != "playing" or seat not in table.waiting_seats():
+                        continue
+                    assert table.state is not None
+                    seats = [replace(s) for s in table.seats]
+                    seats[seat].timeouts_in_row += 1
+                    pre: list[Event] = [{"type": "timeout", "seat": seat}]
+                    if seats[seat].timeouts_in_row >= 2:
+                        seats[seat].away = True
+                        pre.append({"type": "away", "seat": seat, "reason": "timeout"})
+                    action = table.state.timeout_action(seat)
+                    batches.append(await self._commit_action(table, seat, action, "timeout", seats, pre))
+                late = table.deadline is not None and table.deadline <= self.clock()
+                if table.status == "playing" and late:
+                    await self._save_seats(table, table.seats)  # nothing left to time out: re-arm afresh
+        finally:  # what committed is delivered even if a later step failed (the timer retries it)
+            for events in batches:
+                await self._notify(table, events)
+            self._kick(table)
+
+    async def _expire_lobby(self, table: Table) -> None:
+        """A lobby nobody started before its deadline: cancelled, every buy-in refunded."""
         async with table.lock:
-            if table.deadline is None:
+            if table.status != "lobby" or table.deadline is None:
                 return
             if table.deadline > self.clock():
                 self.timers.set(table.id, table.deadline)
                 return
-            for seat in sorted(table.waiting_seats()):
-                if table.status != "playing" or seat not in table.waiting_seats():
-                    continue
-                assert table.state is not None
-                seats = [replace(s) for s in table.seats]
-                seats[seat].timeouts_in_row += 1
-                pre: list[Event] = [{"type": "timeout", "seat": seat}]
-                if seats[seat].timeouts_in_row >= 2:
-                    seats[seat].away = True
-                    pre.append({"type": "away", "seat": seat, "reason": "timeout"})
-                action = table.state.timeout_action(seat)
-                batches.append(await self._commit_action(table, seat, action, "timeout", seats, pre))
-            if table.status == "playing" and table.deadline is not None and table.deadline <= self.clock():
-                await self._save_seats(table, table.seats)  # nothing left to time out: re-arm afresh
-        for events in batches:
-            await self._notify(table, events)
-        self._kick(table)
+            await self._cancel_lobby(table)
+        log.info("table %s: lobby expired unstarted; buy-ins refunded", table.id)
+        await self._notify(table, [{"type": "lobby", "what": "expire"}])
 
     def _kick(self, table: Table) -> None:
         """Start the AI driver of a table if an AI-played seat is to act."""
@@ -535,46 +611,86 @@ class TableService:
             log.error("AI driver failed", exc_info=task.exception())
 
     async def _drive(self, table: Table) -> None:
-        """Play every AI/away seat to act, one move per ``ai_delay``, through the same commit path."""
+        """Play every AI/away seat to act, one move per ``ai_delay``, through the same commit path.
+
+        A transient store fault is retried with backoff (one WARNING per run of failures).
+        """
+        failures = 0
         while True:
             await asyncio.sleep(self.config.ai_delay)
-            async with table.lock:
-                if table.status != "playing":
-                    return
-                seat = table.autoplay_seat()
-                if seat is None:
-                    return
-                action = await self._ai_choice(table, seat)
-                try:
-                    events = await self._commit_action(table, seat, action, "ai")
-                except TableError as exc:
-                    log.warning("table %s: AI move %r refused (%s); playing the timeout move", table.id,
-                                action, exc)
-                    assert table.state is not None
-                    events = await self._commit_action(table, seat, table.state.timeout_action(seat), "ai")
-            await self._notify(table, events)
+            try:
+                more = await self._drive_once(table)
+            except Exception as exc:
+                if not heal.is_transient(exc):
+                    raise
+                failures += 1
+                if failures == 1:
+                    log.warning("table %s: AI move hit %s: %s; retrying with backoff", table.id,
+                                type(exc).__name__, exc)
+                await asyncio.sleep(heal.delay(failures))
+                continue
+            if failures:
+                log.info("table %s: the AI driver works again after %d failure(s)", table.id, failures)
+                failures = 0
+            if not more:
+                return
 
-    async def _ai_choice(self, table: Table, seat: int) -> dict[str, Any]:
-        """The AI's move for ``seat`` (called under the table's lock).
+    async def _drive_once(self, table: Table) -> bool:
+        """Choose and commit one AI move; False once no AI-played seat is to act."""
+        async with table.lock:
+            if table.status != "playing":
+                return False
+            seat = table.autoplay_seat()
+            if seat is None:
+                return False
+            version = table.version
+            job = self._ai_job(table, seat)
+        action = await self._ai_choice(table, seat, job)  # outside the lock: a search takes time
+        async with table.lock:
+            if (table.status != "playing" or table.version != version or seat not in table.to_act()
+                    or not table.seats[seat].autoplayed):
+                return True  # the table moved on meanwhile (a player came back, a close): look again
+            try:
+                events = await self._commit_action(table, seat, action, "ai")
+            except TableError as exc:
+                log.warning("table %s: AI move %r refused (%s); playing the timeout move", table.id,
+                            action, exc)
+                assert table.state is not None
+                events = await self._commit_action(table, seat, table.state.timeout_action(seat), "ai")
+        await self._notify(table, events)
+        return True
 
-        A searching policy (level "strong") gets a clone of the state and runs in a worker
-        thread with its time budget, so the event loop keeps serving other tables.
-        """
+    def _ai_job(self, table: Table, seat: int) -> tuple[Any, ...]:
+        """What the AI needs to choose for ``seat`` now (taken under the lock; the state is cloned)."""
         assert table.state is not None
         state = table.state
-        rng = random.Random(f"{table.seed}:{table.version}:{seat}")
+        level = table.seats[seat].level
         try:
-            try:
-                policy = policy_for(table.game, table.seats[seat].level)
-            except ValueError:  # no AI of that level for this game (yet)
-                policy = policy_for(table.game, "random")
-            view, legal = state.view(seat), state.legal_actions(seat)
-            if searches(policy) and len(legal) > 1:
-                return await asyncio.to_thread(decide, policy, view, legal, rng, state.clone())
+            policy = policy_for(table.game, level)
+        except ValueError:  # no AI of that level for this game (yet)
+            level, policy = "random", policy_for(table.game, "random")
+        rng = random.Random(f"{table.seed}:{table.version}:{seat}")
+        view, legal = state.view(seat), state.legal_actions(seat)
+        clone = state.clone() if searches(policy) and len(legal) > 1 else None
+        return policy, level, view, legal, rng, clone, state.timeout_action(seat)
+
+    async def _ai_choice(self, table: Table, seat: int, job: tuple[Any, ...]) -> dict[str, Any]:
+        """The AI's move for ``seat`` from ``_ai_job``; the timeout move if the policy fails.
+
+        A searching policy (level "strong") runs on the AI pool with the cloned state, behind the
+        bot-wide budget (tables with a human present first), so the event loop, the default
+        executor (image rendering) and other tables never wait behind it.
+        """
+        policy, level, view, legal, rng, clone, fallback = job
+        try:
+            if clone is not None:
+                urgent = any(s.human and not s.away for s in table.seats)
+                return await self.ai.run(search_move, table.game, level, view, legal, rng, clone,
+                                         urgent=urgent)
             return decide(policy, view, legal, rng)
         except Exception:
             log.exception("table %s: AI policy failed; playing the timeout move", table.id)
-            return state.timeout_action(seat)
+            return fallback
 
     # ================================================================== listeners
 
@@ -611,16 +727,25 @@ class TableService:
     # ================================================================== resume and close
 
     async def resume_all(self) -> list[Table]:
-        """Rebuild every lobby/playing table from the store (replaying its log) and re-arm timers/AI."""
-        rows = await self.db.run(store.load_open_tables)
+        """Rebuild every lobby/playing table from the store (replaying its log) and re-arm timers/AI.
+
+        Each table is resumed on its own: one that cannot be (an undecodable row, an unknown game,
+        a log that no longer replays) is voided with every buy-in refunded (``_void``).
+        """
+        rows, bad = await self.db.run(store.load_open_rows)
         resumed: list[Table] = []
+        for table_id, reason in bad:
+            await self._void(table_id, reason)
         for row in rows:
             if row.id in self.tables:
                 continue  # already live: never replayed twice
-            table = await self._resume_one(row)
-            if table is not None:
-                self.tables[row.id] = table
-                resumed.append(table)
+            try:
+                table = await self._resume_one(row)
+            except Exception as exc:
+                await self._void(row.id, f"{type(exc).__name__}: {exc}")
+                continue
+            self.tables[row.id] = table
+            resumed.append(table)
         for table in resumed:
             if table.deadline is not None:
                 self.timers.set(table.id, table.deadline)
@@ -628,11 +753,11 @@ class TableService:
         log.info("resumed %d table(s)", len(resumed))
         return resumed
 
-    async def _resume_one(self, row: store.TableRow) -> Table | None:
+    async def _resume_one(self, row: store.TableRow) -> Table:
+        """The live table of one stored row; raises if it cannot be rebuilt."""
         rules = self.games.get(row.game)
         if rules is None:
-            log.error("table %s: game %r is not available; not resumed", row.id, row.game)
-            return None
+            raise ValueError(f"game {row.game!r} is not available")
         seats = [SeatInfo.from_json(s) for s in row.seats]
         table = Table(
             id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, message_id=row.message_id,
@@ -642,22 +767,46 @@ class TableService:
             deadline=row.deadline,
         )
         if row.status != "playing":
+            if table.deadline is None:  # a lobby stored before lobbies expired
+                table.deadline = row.created_at + self.config.lobby_expiry_hours * 3600
             return table
         actions = await self.db.run(store.load_actions, row.id)
-        try:
-            table.options = rules.validate_options(row.options)
-            assert row.seed is not None
-            table.state = rebuild(rules, len(seats), table.options, row.seed, actions)
-        except Exception:
-            log.exception("table %s: its log does not replay; not resumed", row.id)
-            return None
+        table.options = rules.validate_options(row.options)
+        if row.seed is None:
+            raise ValueError("a playing table without a seed")
+        table.state = rebuild(rules, len(seats), table.options, row.seed, actions)
         if len(actions) != row.version:
             log.warning("table %s: row version %s but %s logged actions", row.id, row.version, len(actions))
         table.version = len(actions)
         table.closing = any(a.seat is None and a.action.get("type") == CLOSE for a in actions)
-        if table.deadline is None and table.waiting_seats():
-            table.deadline = self.clock() + self.config.turn_timeout
+        if table.waiting_seats():  # downtime never counts against a player: a full turn at least
+            full_turn = self.clock() + self.config.turn_timeout
+            table.deadline = full_turn if table.deadline is None else max(table.deadline, full_turn)
         return table
+
+    async def _void(self, table_id: int, reason: str) -> None:
+        """Cancel a table that cannot be resumed, refunding every seat, in ONE transaction.
+
+        The void rule of the specs (a deal cut mid-way is voided: no jeton moved in it) applied to
+        the whole session, since the log no longer tells where the deal began: every account gets
+        back what it paid into this table's escrow, read from the ledger (so it works even when the
+        seats cannot be decoded). No stats are recorded.
+        """
+        now = self.clock()
+
+        def tx(conn: Any) -> list[tuple[str, int]]:
+            refunds = settle.void(conn, table_id, now, self._grant)
+            store.update_table(conn, table_id, now, status="cancelled", deadline=None)
+            return refunds
+
+        try:
+            refunds = await self.db.transaction(tx)
+        except Exception:
+            log.exception("table %s: cannot be resumed (%s) nor voided; left as it is", table_id, reason)
+            return
+        paid = ", ".join(f"{key} {amount}" for key, amount in refunds) or "nothing held"
+        log.warning("table %s: cannot be resumed (%s); cancelled and refunded: %s", table_id,
+                    reason[:200], paid)
 
     async def close(self) -> None:
         """Stop the timer and AI tasks (the database stays open; its owner closes it)."""
@@ -670,3 +819,4 @@ class TableService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._drivers.clear()
+        self.ai.close()

@@ -37,6 +37,39 @@ def refund(conn: sqlite3.Connection, table: Table, seat: SeatInfo, now: float, g
                     "refund", table.id, now, grant)
 
 
+def void(conn: sqlite3.Connection, table_id: int, now: float, grant: int) -> list[tuple[str, int]]:
+    """Give every account back what it paid into this table's escrow, from the ledger alone.
+
+    The net of each counterparty (paid in minus paid back) is refunded; anything left (never, if
+    the ledger is sound) goes to the guild's house. Returns ``[(account key, amount)]`` refunded.
+    """
+    esc = L.escrow(table_id)
+    row = conn.execute("SELECT guild_id FROM accounts WHERE id = ?", (esc.key,)).fetchone()
+    if row is None:
+        return []  # nothing was ever paid in
+    guild_id = row[0]
+    nets: dict[str, int] = {}
+    for src, dst, amount in conn.execute(
+        "SELECT src, dst, amount FROM ledger WHERE src = ? OR dst = ? ORDER BY id", (esc.key, esc.key)
+    ).fetchall():
+        if dst == esc.key:
+            nets[src] = nets.get(src, 0) + amount
+        else:
+            nets[dst] = nets.get(dst, 0) - amount
+    refunds: list[tuple[str, int]] = []
+    for key, amount in nets.items():
+        if amount <= 0:
+            continue
+        sql = "SELECT kind, guild_id, user_id FROM accounts WHERE id = ?"
+        kind, g, u = conn.execute(sql, (key,)).fetchone()
+        L.transfer_sync(conn, esc, L.Account(kind, g, user_id=u), amount, "void refund", table_id, now, grant)
+        refunds.append((key, amount))
+    rest = L.balance_sync(conn, esc)
+    if rest and guild_id is not None:
+        L.transfer_sync(conn, esc, L.house(guild_id), rest, "table remainder", table_id, now, grant)
+    return refunds
+
+
 def session_results(stacks: list[int], buy_in: int) -> tuple[list[int], list[bool]]:
     """Per seat ``stack - buy_in`` and whether the seat won (best result, ties share; not all equal)."""
     results = [s - buy_in for s in stacks]

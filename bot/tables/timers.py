@@ -3,6 +3,9 @@
 The deadlines themselves are stored in the ``tables`` rows (the service writes them with each
 commit); this scheduler only keeps an in-memory index of them and wakes the service when one is
 due. A new, earlier deadline wakes the sleeping task so it re-arms.
+
+A transient store fault while firing (``bot.tables.heal``) re-arms that table's deadline with
+backoff and logs one WARNING per run of failures: a timer is never dropped by a passing fault.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+
+from bot.tables import heal
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +30,7 @@ class DeadlineScheduler:
         self.clock = clock
         self.fire = fire
         self.deadlines: dict[int, float] = {}
+        self.failures: dict[int, int] = {}  # table id -> transient failures in a row
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -33,6 +39,7 @@ class DeadlineScheduler:
         old = self.deadlines.get(table_id)
         if deadline is None:
             self.deadlines.pop(table_id, None)
+            self.failures.pop(table_id, None)
             return
         self.deadlines[table_id] = deadline
         if old is None or deadline < old:
@@ -51,10 +58,29 @@ class DeadlineScheduler:
             self.deadlines.pop(table_id, None)  # the service re-arms it if still needed
             try:
                 await self.fire(table_id)
-            except Exception:
-                log.exception("timer of table %s failed", table_id)
+            except Exception as exc:
+                if not heal.is_transient(exc):
+                    self.failures.pop(table_id, None)
+                    log.exception("timer of table %s failed", table_id)
+                else:
+                    self._retry(table_id, exc)
+            else:
+                if self.failures.pop(table_id, 0):
+                    log.info("timer of table %s works again", table_id)
             fired += 1
         return fired
+
+    def _retry(self, table_id: int, exc: BaseException) -> None:
+        """Re-arm a deadline whose firing hit a transient fault, after a growing delay."""
+        n = self.failures.get(table_id, 0) + 1
+        self.failures[table_id] = n
+        wait = heal.delay(n)
+        if n == 1:
+            log.warning("timer of table %s hit %s: %s; retrying with backoff", table_id,
+                        type(exc).__name__, exc)
+        retry_at = self.clock() + wait
+        current = self.deadlines.get(table_id)
+        self.set(table_id, retry_at if current is None else min(current, retry_at))
 
     def _ensure_running(self) -> None:
         if self._task is None or self._task.done():
@@ -71,8 +97,13 @@ class DeadlineScheduler:
                 await self.fire_due()
                 await asyncio.sleep(0)
                 continue
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=min(delay, MAX_SLEEP))
+            # asyncio.wait, not wait_for: 3.11's wait_for swallows a cancel that arrives just as
+            # the wake event is set, and close() would then wait up to MAX_SLEEP.
+            waiter = asyncio.ensure_future(self._wake.wait())
+            try:
+                await asyncio.wait({waiter}, timeout=min(delay, MAX_SLEEP))
+            finally:
+                waiter.cancel()
 
     async def close(self) -> None:
         """Stop the task (deadlines stay in the database)."""

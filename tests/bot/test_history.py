@@ -13,7 +13,13 @@ TITLE = GAMES["marias"].title
 
 
 async def finish_by_ai(stub: DiscordStub, tapis: TapisRun, humans: list[User], table_id: int) -> None:
-    """Every human leaves: the AI plays their seats to the end of the session."""
+    """Every human leaves once a deal is under way: the AI plays it out and, nobody being present,
+    the session ends with that deal (issue 13; left before any move, the deal would be voided)."""
+    await tapis.settle()
+    table = await tapis.tables.get(table_id)
+    if table.version == 0 and table.to_act_users():
+        user = table.to_act_users()[0]
+        await tapis.tables.act(table_id, user, 0, table.state.legal_actions(table.seat_of(user))[0])
     for user in humans:
         await tapis.tables.leave(table_id, user.id)
     await tapis.settle()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from bot.store import tables as store
 from tests.bot.test_session import GAME, open_table
@@ -109,6 +110,9 @@ async def test_lobby_refusals(stub: DiscordStub, tapis: TapisRun, players: list[
 
 
 async def test_many_simultaneous_debits(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    # 50 lobbies in one channel, joined by one member: far above the default open-table caps
+    tapis.tables.config = replace(tapis.tables.config, tables_per_member=60, tables_per_channel=60,
+                                  tables_per_guild=60)
     hosts = [stub.add_user(f"host{i}", stub.guild) for i in range(10)]
     for host in hosts:
         for _ in range(5):

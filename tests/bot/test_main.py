@@ -36,3 +36,43 @@ def test_bad_config_one_line_exit_2(tmp_path: Path) -> None:
     assert len(lines) == 1 and "starting_grant" in lines[0], proc.stderr
     missing = run_bot("--config", str(tmp_path / "nope.toml"), env_extra={"DISCORD_TOKEN": "x"}, cwd=tmp_path)
     assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1
+
+
+def _one_line_exit_2(proc: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+def test_unusable_database_one_line_exit_2(tmp_path: Path) -> None:
+    """Missing directory, not a database, newer schema: one line, exit 2, no traceback (no Discord)."""
+    import sqlite3
+
+    cfg = tmp_path / "c.toml"
+    env = {"DISCORD_TOKEN": "x"}
+    cfg.write_text(f'database = "{tmp_path / "nowhere" / "t.db"}"\n')
+    _one_line_exit_2(run_bot("--config", str(cfg), env_extra=env, cwd=tmp_path), "does not exist")
+
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"this is a text file, not SQLite\n" * 200)
+    cfg.write_text(f'database = "{junk}"\n')
+    _one_line_exit_2(run_bot("--config", str(cfg), env_extra=env, cwd=tmp_path), "junk.db")
+
+    newer = tmp_path / "newer.db"
+    conn = sqlite3.connect(newer)
+    conn.execute("PRAGMA user_version = 999")
+    conn.commit()
+    conn.close()
+    cfg.write_text(f'database = "{newer}"\n')
+    _one_line_exit_2(run_bot("--config", str(cfg), env_extra=env, cwd=tmp_path), "999", "newer")
+
+
+def test_bad_game_options_in_config_one_line_exit_2(tmp_path: Path) -> None:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text("[default_options.poker]\nante = 1\n")
+    _one_line_exit_2(run_bot("--config", str(cfg), env_extra={"DISCORD_TOKEN": "x"}, cwd=tmp_path), "poker")
+    cfg.write_text("turn_timeout = nan\n")
+    _one_line_exit_2(run_bot("--config", str(cfg), env_extra={"DISCORD_TOKEN": "x"}, cwd=tmp_path),
+                     "turn_timeout")

@@ -60,3 +60,41 @@ def test_bad_values_raise_one_clear_line(tmp_path, text, words):
 def test_missing_explicit_file_is_an_error(tmp_path):
     with pytest.raises(ConfigError, match="not found"):
         load_config(str(tmp_path / "nope.toml"), env={})
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("turn_timeout = nan", "turn_timeout"),
+        ("ai_delay = inf", "ai_delay"),
+        ("daily_cooldown_hours = -inf", "daily_cooldown_hours"),
+        ("lobby_expiry_hours = nan", "lobby_expiry_hours"),
+        ("starting_grant = 100000000000000000000", "starting_grant"),
+        ("daily_grant = 9223372036854775807", "daily_grant"),
+        ("dev_guild_id = 9223372036854775808", "dev_guild_id"),
+        ("tables_per_member = 0", "tables_per_member"),
+        ("deal_cap = 0", "deal_cap"),
+        ("ai_workers = 1000", "ai_workers"),
+        ("[default_options.poker]\nante = 1", "unknown game"),
+        ("[default_options.motz]\nante = 0", "default_options.motz"),
+        ("[default_options.motz]\ncolour = 3", "default_options.motz"),
+        ("[default_options.michigan]\nrotations = 99", "default_options.michigan"),
+        ("[default_options.mus]\nstake = nan", "default_options.mus"),
+    ],
+)
+def test_out_of_range_values_and_bad_game_options_are_refused(tmp_path, text, words):
+    """nan/inf refused, integers bounded, every [default_options.<game>] checked by the game itself."""
+    p = tmp_path / "c.toml"
+    p.write_text(text + "\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(str(p), env={})
+    assert words in str(info.value) and "\n" not in str(info.value)
+
+
+def test_valid_game_options_and_new_limits_load(tmp_path):
+    p = tmp_path / "c.toml"
+    p.write_text("tables_per_member = 2\nlobby_expiry_hours = 0.5\ndeal_cap = 40\nai_workers = 2\n"
+                 "[default_options.michigan]\nrotations = 0\n[default_options.mus]\nstake = 5\n")
+    cfg = load_config(str(p), env={})
+    assert (cfg.tables_per_member, cfg.lobby_expiry_hours, cfg.deal_cap, cfg.ai_workers) == (2, 0.5, 40, 2)
+    assert cfg.options_for("michigan") == {"rotations": 0} and cfg.options_for("mus") == {"stake": 5}

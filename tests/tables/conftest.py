@@ -28,14 +28,17 @@ class Clock:
 class Harness:
     """One service over one database file, with everything the tests look at."""
 
-    def __init__(self, path: str, clock: Clock, config: Config, games: dict):
+    def __init__(self, path: str, clock: Clock, config: Config, games: dict, ai_pool=None):
         self.path, self.clock, self.config, self.games = path, clock, config, games
+        self.ai_pool = ai_pool
         self.events: list[tuple[int, list[dict]]] = []
 
     async def open(self) -> Harness:
         self.db = await Database.open(self.path)
         self.ledger = Ledger(self.db, self.config, clock=self.clock)
-        self.svc = TableService(self.db, self.ledger, self.config, clock=self.clock, games=self.games)
+        extra = {"ai_pool": self.ai_pool} if self.ai_pool is not None else {}
+        self.svc = TableService(self.db, self.ledger, self.config, clock=self.clock, games=self.games,
+                                **extra)
 
         async def record(table, events):
             self.events.append((table.id, events))

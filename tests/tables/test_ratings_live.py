@@ -53,7 +53,7 @@ async def snapshot(h: Harness) -> tuple[list, list]:
 
 
 async def test_rebuild_from_logs_equals_live_after_50_random_sessions(tmp_path, clock, config):
-    cfg = dataclasses.replace(config, starting_grant=1_000_000)
+    cfg = dataclasses.replace(config, starting_grant=1_000_000, tables_per_member=10)  # 10 sessions at once
     h = await Harness(str(tmp_path / "r.db"), clock, cfg, dict(GAMES)).open()
     try:
         rng = random.Random(16)

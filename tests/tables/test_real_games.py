@@ -9,6 +9,7 @@ import pytest
 
 from bot.rules import GAME_MODULES, GAMES
 from bot.store.tables import load_actions
+from bot.tables.ai_pool import AiPool
 from bot.tables.replay import rebuild
 from tests.tables.conftest import CH, HOST, G, Harness
 
@@ -46,7 +47,7 @@ async def test_full_session_with_ai_pays_out_and_replays(name, tmp_path, clock, 
 
 
 async def test_strong_ai_seats_search_off_the_event_loop(tmp_path, clock, config, monkeypatch):
-    """A strong AI seat searches (with the state, in a worker thread) and its moves are logged."""
+    """A strong AI seat searches (with the state, on the AI pool's own thread) and its moves are logged."""
     import threading
 
     import bot.ai.strong.policy as strong
@@ -61,17 +62,20 @@ async def test_strong_ai_seats_search_off_the_event_loop(tmp_path, clock, config
 
     monkeypatch.setattr(strong, "search", counting_search)
     cfg = dataclasses.replace(config, starting_grant=100_000)
-    h = await Harness(str(tmp_path / "strong.db"), clock, cfg, dict(GAMES)).open()
+    pool = AiPool(1, kind="thread")  # threads, so the patched search is the one that runs
+    h = await Harness(str(tmp_path / "strong.db"), clock, cfg, dict(GAMES), ai_pool=pool).open()
     try:
         t = await h.svc.create(G, CH, HOST, "Ann", "marias", {})
         await h.svc.add_ai(t.id, HOST, "strong")
         await h.svc.add_ai(t.id, HOST, "strong")
         assert [s.level for s in t.seats[1:]] == ["strong", "strong"]
         await h.svc.start(t.id, HOST)
+        await h.idle()  # the AI plays until the host is to act
+        await h.svc.act(t.id, HOST, t.version, t.state.legal_actions(t.seat_of(HOST))[0])
         await h.svc.leave(t.id, HOST)
-        await h.idle()  # every seat is AI: the session plays to its end
+        await h.idle()  # every seat is AI: nobody attends, the session ends with this deal
         assert searched, "the strong seats never searched"
-        assert threading.main_thread().name not in searched
+        assert set(searched) == {"tapis-ai_0"}  # the pool's one worker, never the default executor
         assert t.status == "finished" and await h.total() == 0
         log = await h.db.run(load_actions, t.id)
         again = rebuild(GAMES["marias"], 3, t.options, t.seed, log)

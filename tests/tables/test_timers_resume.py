@@ -93,16 +93,33 @@ async def test_resume_gives_same_version_and_views(h):
     assert t2.status == "finished" and await h.escrow(tid) == 0 and await h.total() == 0
 
 
-async def test_timer_due_during_downtime_fires_after_resume(h):
+async def test_downtime_never_counts_against_a_player(h):
+    """A deadline that passed while the bot was down is re-armed to max(stored, now + turn_timeout)."""
     t = await started(h, HOST, BOB, deals=5)
     tid, deadline, user = t.id, t.deadline, t.to_act_users()[0]
     await h.reopen()
     h.clock.t = deadline + 3600  # the bot was down for an hour past the deadline
     (t2,) = await h.svc.resume_all()
-    assert t2.deadline == deadline and h.svc.timers.deadlines[tid] == deadline
+    full_turn = h.clock.t + 120
+    assert t2.deadline == full_turn and h.svc.timers.deadlines[tid] == full_turn
+    assert await h.svc.fire_due_timers() == 0 and t2.version == 0  # nothing timed out at restart
+    h.clock.t = full_turn - 1
+    assert await h.svc.fire_due_timers() == 0 and t2.version == 0
+    h.clock.t = full_turn
     await h.svc.fire_due_timers()
     assert t2.version == 1
     assert {"type": "timeout", "seat": t2.seat_of(user)} in h.events[-1][1]
+
+
+async def test_resume_keeps_a_later_stored_deadline(h, config):
+    """Down for 10 s of a 120 s turn: the player gets a full turn from the restart, never less."""
+    t = await started(h, HOST, BOB, deals=5)
+    tid, deadline = t.id, t.deadline
+    await h.reopen()
+    h.svc.config = dataclasses.replace(config, turn_timeout=30)  # a stored deadline beyond now + timeout
+    h.clock.t += 10
+    (t2,) = await h.svc.resume_all()
+    assert t2.deadline == deadline == h.svc.timers.deadlines[tid]
 
 
 async def test_ai_move_pending_at_shutdown_is_played_once_after_resume(h, config, tmp_path):

@@ -1,0 +1,58 @@
+"""Limits against abandoned and runaway tables: open-table caps and the deal cap (pure functions).
+
+- Caps (``Config.tables_per_member|channel|guild``): open tables (lobby or playing) a member sits
+  at — a seat they left (``away``) does not count, the AI finishes it — and that a channel or a
+  guild holds. Checked when a lobby is opened and when a member joins one.
+- Deal cap (``Config.deal_cap``): only sessions with **no natural end** get one. Of every game's
+  options, only Michigan's ``rotations = 0`` ("play until someone cannot ante") has none: Motz
+  (``rotations`` 1–10, at most ``2n`` extra deals), Marias (``3 × rounds``), Maître (``tours``)
+  and Mus (``matches`` × best-of games to a target score) all end by themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from bot.config import Config
+from bot.tables.model import Table
+
+
+def open_ended(game: str, options: Mapping[str, Any]) -> bool:
+    """True when this game with these options has no natural end (see the module docstring)."""
+    return game == "michigan" and options.get("rotations") == 0
+
+
+def deals_played(view: Mapping[str, Any]) -> int:
+    """Deals completed so far, from the public view (``deals_played``, else the deal index)."""
+    value = view.get("deals_played", view.get("deal", 0))
+    return value if isinstance(value, int) else 0
+
+
+def sits_at(table: Table, user_id: int) -> bool:
+    """True when the member has a seat they play themselves at this open table."""
+    seat = table.seat_of(user_id)
+    return table.is_open and seat is not None and not table.seats[seat].away
+
+
+def cap_refusal(
+    tables: Iterable[Table], config: Config, user_id: int, guild_id: int | None = None,
+    channel_id: int | None = None,
+) -> str | None:
+    """The sentence refusing one more open table for this member (and channel/guild, if given)."""
+    live = [t for t in tables if t.is_open]
+    mine = sum(1 for t in live if sits_at(t, user_id))
+    if mine >= config.tables_per_member:
+        return (f"You already sit at {mine} open tables (the limit is {config.tables_per_member}): "
+                "finish or leave one first.")
+    if channel_id is not None:
+        here = sum(1 for t in live if t.channel_id == channel_id)
+        if here >= config.tables_per_channel:
+            return (f"This channel already has {here} open tables (the limit is "
+                    f"{config.tables_per_channel}): use another channel or wait for one to end.")
+    if guild_id is not None:
+        there = sum(1 for t in live if t.guild_id == guild_id)
+        if there >= config.tables_per_guild:
+            return (f"This server already has {there} open tables (the limit is "
+                    f"{config.tables_per_guild}): wait for one to end.")
+    return None

@@ -1,0 +1,100 @@
+"""Strong-AI search on its own bounded pool: commands and rendering never wait behind it."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from bot.rules import GAMES
+from bot.tables.ai_pool import AiPool, Budget
+from tests.tables.conftest import CH, HOST, G, Harness
+
+
+async def test_process_pool_runs_outside_the_bot_process():
+    pool = AiPool(1)
+    try:
+        assert await pool.run(os.getpid) != os.getpid()
+    finally:
+        pool.close()
+
+
+async def test_budget_bounds_concurrency_and_lets_urgent_work_first():
+    budget = Budget(1)
+    order: list[str] = []
+    await budget.acquire()
+
+    async def job(name: str, urgent: bool) -> None:
+        await budget.acquire(urgent)
+        order.append(name)
+        budget.release()
+
+    waiting = [asyncio.create_task(job("idle-1", False)), asyncio.create_task(job("idle-2", False))]
+    await asyncio.sleep(0)
+    waiting.append(asyncio.create_task(job("human", True)))
+    await asyncio.sleep(0)
+    assert order == [] and budget.waiting == 3
+    cancelled = asyncio.create_task(job("gone", False))
+    await asyncio.sleep(0)
+    cancelled.cancel()
+    budget.release()
+    await asyncio.gather(*waiting)
+    assert order == ["human", "idle-1", "idle-2"] and budget.free == 1
+
+
+async def test_strong_tables_never_hold_the_default_executor(tmp_path, clock, config, monkeypatch):
+    """Three strong tables searching at once; the default executor (image rendering) stays free.
+
+    Before: each search ran through ``asyncio.to_thread`` and occupied a default-executor thread
+    (here 2), so ``to_thread`` work queued behind them; and every table searched at once.
+    """
+    import bot.ai.strong.policy as strong
+
+    loop = asyncio.get_running_loop()
+    loop.set_default_executor(ThreadPoolExecutor(2))
+    release = threading.Event()
+    running, peak = [0], [0]
+    lock = threading.Lock()
+    real_search = strong.search
+
+    def slow_search(*args, **kwargs):
+        with lock:
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+        release.wait(10)
+        with lock:
+            running[0] -= 1
+        kwargs["budget_ms"] = 2.0
+        return real_search(*args, **kwargs)
+
+    monkeypatch.setattr(strong, "search", slow_search)
+    cfg = dataclasses.replace(config, starting_grant=100_000, tables_per_member=5)
+    pool = AiPool(1, kind="thread")
+    h = await Harness(str(tmp_path / "s.db"), clock, cfg, dict(GAMES), ai_pool=pool).open()
+    try:
+        tables = []
+        for i in range(3):
+            t = await h.svc.create(G, CH + i, HOST, "Ann", "marias", {"dealer": 0})  # an AI leads
+            await h.svc.add_ai(t.id, HOST, "strong")
+            await h.svc.add_ai(t.id, HOST, "strong")
+            await h.svc.start(t.id, HOST)
+            tables.append(t)
+        for _ in range(200):  # wait until the searches are under way
+            if running[0]:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)
+        t0 = time.perf_counter()
+        assert await asyncio.wait_for(asyncio.to_thread(lambda: "rendered"), 2) == "rendered"
+        assert time.perf_counter() - t0 < 1.0
+        assert peak[0] == 1 and h.svc.ai.budget.waiting >= 1  # one search at a time, bot-wide
+        # the table lock is free while its AI searches: a player's command is not held up
+        waiting_table = next(t for t in tables if t.autoplay_seat() is not None)
+        await asyncio.wait_for(waiting_table.lock.acquire(), 1)
+        waiting_table.lock.release()
+    finally:
+        release.set()
+        await h.close()
