@@ -4,6 +4,9 @@ Usage::
 
     cfg = load_config(None)          # ./config.toml if present, else defaults
     cfg = load_config("prod.toml")   # must exist
+
+``database`` is a SQLite file (the default) or a ``postgresql://`` URL; ``DATABASE_URL`` in the
+environment, when set, replaces it.
 """
 
 from __future__ import annotations
@@ -92,6 +95,8 @@ def load_config(path: str | None = None, env: Mapping[str, str] | None = None) -
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
     values = _check(raw, path)
+    if env.get("DATABASE_URL"):  # the usual way platforms hand a PostgreSQL URL to a process
+        values["database"] = _check_value("database", env["DATABASE_URL"], "DATABASE_URL")
     token = env.get("DISCORD_TOKEN") or None
     return Config(**values, token=token)
 
@@ -116,7 +121,9 @@ def _check_value(key: str, value: Any, path: str) -> Any:
 
     if key == "database":
         if not isinstance(value, str) or not value:
-            raise bad("a non-empty path")
+            raise bad("a non-empty path or a postgresql:// URL")
+        if "://" in value and not value.startswith(("postgresql://", "postgres://")):
+            raise bad("a SQLite file path or a postgresql:// URL")
         return value
     if key in INT_BOUNDS:
         low, high = INT_BOUNDS[key]

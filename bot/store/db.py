@@ -28,17 +28,49 @@ import aiosqlite
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+?(?:\.(sqlite|postgresql))?\.sql$")
+DIALECTS = ("sqlite", "postgresql")
 
 
-def migrations() -> list[tuple[int, str, str]]:
-    """The numbered migrations shipped in ``bot/store/migrations``: (number, name, sql), in order."""
-    out = []
-    for entry in resources.files("bot.store").joinpath("migrations").iterdir():
-        m = MIGRATION_NAME.match(entry.name)
-        if m:
-            out.append((int(m.group(1)), entry.name, entry.read_text(encoding="utf-8")))
-    out.sort()
+def is_postgres_url(target: str) -> bool:
+    """True if ``target`` names a PostgreSQL database (``postgresql://…`` or ``postgres://…``)."""
+    return target.startswith(("postgresql://", "postgres://"))
+
+
+def migrations(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
+    """The numbered migrations shipped in ``bot/store/migrations``: (number, name, sql), in order.
+
+    ``NNNN_name.sql`` is portable and serves both dialects (on PostgreSQL through
+    ``bot.store.pg.portable_to_postgresql``); ``NNNN_name.<dialect>.sql`` beside it replaces it
+    for that dialect only.
+    """
+    folder = resources.files("bot.store").joinpath("migrations")
+    files = [(e.name, e.read_text(encoding="utf-8")) for e in folder.iterdir() if e.name.endswith(".sql")]
+    return select_migrations(files, dialect)
+
+
+def select_migrations(files: list[tuple[str, str]], dialect: str) -> list[tuple[int, str, str]]:
+    """From ``[(file name, sql)]``, the migrations of ``dialect`` in order (see ``migrations``)."""
+    if dialect not in DIALECTS:
+        raise ValueError(f"unknown SQL dialect {dialect!r}")
+    portable: dict[int, tuple[str, str]] = {}
+    override: dict[int, tuple[str, str]] = {}
+    other: set[int] = set()
+    for name, sql in files:
+        m = MIGRATION_NAME.match(name)
+        if not m:
+            continue
+        number, only = int(m.group(1)), m.group(2)
+        if only is None:
+            portable[number] = (name, sql)
+        elif only == dialect:
+            override[number] = (name, sql)
+        else:
+            other.add(number)
+    alone = sorted((set(override) | other) - set(portable))
+    if alone:
+        raise RuntimeError(f"migration(s) {alone} have a dialect file but no portable NNNN_name.sql")
+    out = [(n, *(override.get(n) or portable[n])) for n in sorted(portable)]
     numbers = [n for n, _, _ in out]
     if numbers != list(range(1, len(out) + 1)):
         raise RuntimeError(f"migrations must be numbered 0001, 0002, … without gaps (found {numbers})")
@@ -152,7 +184,13 @@ def _migrate(conn: sqlite3.Connection) -> list[str]:
 
 
 class Database:
-    """One aiosqlite connection to the bot's SQLite file. Open with ``await Database.open(path)``."""
+    """One aiosqlite connection to the bot's SQLite file. Open with ``await Database.open(path)``.
+
+    ``Database.open("postgresql://…")`` returns a ``bot.store.pg.PgDatabase`` instead: the same
+    API (``run``, ``transaction``, ``fetchone``, ``fetchall``, ``close``) on a PostgreSQL pool.
+    """
+
+    dialect = "sqlite"
 
     def __init__(self, conn: aiosqlite.Connection, path: str):
         self.conn = conn
@@ -166,7 +204,12 @@ class Database:
         """Connect, set WAL / synchronous=FULL / foreign keys, and apply pending migrations.
 
         ``StoreError`` (one line) when the path cannot hold this code's database (see ``preflight``).
+        A ``postgresql://`` URL opens the PostgreSQL store instead (see ``bot.store.pg``).
         """
+        if is_postgres_url(path):
+            from bot.store.pg import PgDatabase
+
+            return await PgDatabase.connect(path)
         preflight(path)
         try:
             conn = await aiosqlite.connect(path, isolation_level=None)  # we issue BEGIN/COMMIT ourselves
@@ -240,6 +283,10 @@ class Database:
                     fut.set_result(value)
                 else:
                     fut.set_exception(value)
+
+    async def schema_version(self) -> int:
+        """The number of the last migration applied."""
+        return (await self.fetchone("PRAGMA user_version"))[0]  # type: ignore[index]
 
     async def fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         """A read query, rows as ``sqlite3.Row``."""

@@ -260,7 +260,7 @@ class Ledger:
             row = await self.db.fetchone(
                 "SELECT COALESCE(SUM(balance), 0) FROM accounts WHERE guild_id = ?", (guild_id,)
             )
-        return row[0]
+        return int(row[0])  # PostgreSQL sums BIGINTs as NUMERIC
 
     async def stranded_escrow(self, guild_id: int | None = None) -> list[tuple[int, int, str | None]]:
         """Escrow held by tables that are not open: ``[(table id, balance, status or None)]``.

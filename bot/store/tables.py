@@ -67,10 +67,10 @@ def insert_table(
     """Create a lobby row; return its id."""
     cur = conn.execute(
         "INSERT INTO tables (guild_id, channel_id, game, options, raw_options, seats, host_id, status, "
-        "version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?)",
+        "version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?) RETURNING id",
         (guild_id, channel_id, game, dumps(options), dumps(raw_options), dumps(seats), host_id, now, now),
     )
-    return int(cur.lastrowid)
+    return int(cur.fetchone()[0])  # RETURNING, not lastrowid: the same on SQLite and PostgreSQL
 
 
 _UPDATABLE = {"message_id", "extra_messages", "options", "raw_options", "seed", "seats", "host_id", "status",

@@ -98,3 +98,16 @@ def test_valid_game_options_and_new_limits_load(tmp_path):
     cfg = load_config(str(p), env={})
     assert (cfg.tables_per_member, cfg.lobby_expiry_hours, cfg.deal_cap, cfg.ai_workers) == (2, 0.5, 40, 2)
     assert cfg.options_for("michigan") == {"rotations": 0} and cfg.options_for("mus") == {"stake": 5}
+
+
+def test_database_url_from_the_environment_replaces_the_file_value(tmp_path):
+    p = tmp_path / "c.toml"
+    p.write_text('database = "here.db"\n')
+    assert load_config(str(p), env={}).database == "here.db"
+    url = "postgresql://tapis:pw@db.example:5432/tapis"
+    assert load_config(str(p), env={"DATABASE_URL": url}).database == url
+    p.write_text('database = "mysql://x/y"\n')
+    with pytest.raises(ConfigError, match="postgresql:// URL"):
+        load_config(str(p), env={})
+    with pytest.raises(ConfigError, match="DATABASE_URL"):
+        load_config(None, env={"DATABASE_URL": "sqlite://nope"})
