@@ -161,8 +161,12 @@ def _debit(conn: sqlite3.Connection, src: Account, amount: int, now: float, star
             )
         if cur.rowcount == 1:
             return
-        if attempt or not ensure_account_sync(conn, src, now, starting_grant):
+        if attempt:
             break  # it exists: the balance is too low
+        # Missing, or short. Retry once either way: on PostgreSQL another transaction may have
+        # just created the account (our INSERT waited for it and did nothing; the row is only
+        # visible to the next statement).
+        ensure_account_sync(conn, src, now, starting_grant)
     raise InsufficientFunds(src, balance_sync(conn, src), amount)
 
 

@@ -121,3 +121,26 @@ async def test_sixty_debits_race_on_one_wallet(database):
         assert await ledger.accounts_total() == 0
     finally:
         await db.close()
+
+
+@pg
+async def test_first_sight_of_a_guild_from_many_transactions_at_once(database):
+    """Five first transfers in a new guild at once: each creates its wallet, all of them the house.
+
+    Concurrent INSERTs of the same house wait for each other and do nothing; the debit must then
+    see the row made by the other transaction (it failed with "house has -2000" before).
+    """
+    from bot.config import Config
+    from bot.store import Ledger
+    from bot.store.ledger import house, wallet
+
+    db = await Database.open(database)
+    try:
+        ledger = Ledger(db, Config(starting_grant=1000))
+        await asyncio.gather(*(ledger.transfer(wallet(SNOWFLAKE, u), wallet(SNOWFLAKE, 100 + u), 100, "gift")
+                               for u in range(5)))
+        assert [await ledger.balance(SNOWFLAKE, u) for u in (0, 4, 100, 104)] == [900, 900, 1100, 1100]
+        assert await ledger.account_balance(house(SNOWFLAKE)) == -10_000
+        assert await ledger.accounts_total() == 0
+    finally:
+        await db.close()
