@@ -39,10 +39,10 @@ def with_search_path(url: str, schema: str) -> str:
     return urlunsplit(parts._replace(query=urlencode(query)))
 
 
-async def _admin():
+async def _admin(url: str | None = None):
     import asyncpg
 
-    return await asyncpg.connect(pg_url(), timeout=5)
+    return await asyncpg.connect(url or pg_url(), timeout=5)
 
 
 async def pg_problem() -> str | None:
@@ -62,18 +62,19 @@ async def pg_problem() -> str | None:
 
 
 @asynccontextmanager
-async def fresh_pg() -> AsyncIterator[str]:
-    """A URL on a new, empty schema of the test database; the schema is dropped afterwards."""
+async def fresh_pg(url: str | None = None) -> AsyncIterator[str]:
+    """A URL on a new, empty schema of ``url`` (default: the test database); dropped afterwards."""
+    url = url or pg_url()
     schema = f"t_{uuid.uuid4().hex[:16]}"
-    conn = await _admin()
+    conn = await _admin(url)
     try:
         await conn.execute(f"CREATE SCHEMA {schema}")
     finally:
         await conn.close()
     try:
-        yield with_search_path(pg_url() or "", schema)
+        yield with_search_path(url or "", schema)
     finally:
-        conn = await _admin()
+        conn = await _admin(url)
         try:
             await conn.execute(f"DROP SCHEMA {schema} CASCADE")
         finally:
