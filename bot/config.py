@@ -19,6 +19,8 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
+from bot.sharding import ShardPlan, parse_shard_ids
+
 DEFAULT_PATH = "config.toml"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 #: Inclusive bounds of the integer keys (jetons stay far below SQLite's 64-bit integers).
@@ -68,6 +70,7 @@ class Config:
     default_options: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    shards: ShardPlan | None = None  # [shards] ids = "0-3", count = 16: this process's shards
     token: str | None = field(default=None, repr=False)
 
     def options_for(self, game: str) -> dict[str, Any]:
@@ -141,6 +144,19 @@ def _check_value(key: str, value: Any, path: str) -> Any:
         if not isinstance(value, str) or value.upper() not in LOG_LEVELS:
             raise bad(f"one of {', '.join(LOG_LEVELS)}")
         return value.upper()
+    if key == "shards":
+        if not isinstance(value, dict) or set(value) - {"ids", "count"} or "count" not in value:
+            raise bad('a table with count and ids, e.g. [shards] ids = "0-3" and count = 16')
+        count = value["count"]
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise ConfigError(f"{path}: shards.count must be a whole number ≥ 1 (got {count!r})")
+        ids = value.get("ids", f"0-{count - 1}")
+        try:
+            parsed = tuple(sorted(ids)) if isinstance(ids, list) and all(
+                isinstance(i, int) and not isinstance(i, bool) for i in ids) else parse_shard_ids(str(ids))
+            return ShardPlan(parsed, count)
+        except ValueError as exc:
+            raise ConfigError(f"{path}: shards.ids: {exc}") from None
     if key == "default_options":
         if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
             raise bad("a table of tables, e.g. [default_options.motz]")

@@ -95,3 +95,26 @@ def test_a_dialect_file_replaces_the_portable_one_for_that_dialect_only():
         select_migrations([*files, ("0003_x.sqlite.sql", "C")], "postgresql")
     with pytest.raises(RuntimeError, match="without gaps"):
         select_migrations([("0001_a.sql", ""), ("0003_c.sql", "")], "sqlite")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_open_tables_of_some_shards_only(database):
+    """``(guild_id >> 22) % count`` in SQL, as Discord routes guilds to shards, on both backends."""
+    from bot.store import tables as store
+
+    guilds = [(k << 22) + 7 for k in range(1_000_000_000, 1_000_000_008)]  # shards 0..3 of 4, twice
+    db = await Database.open(database)
+    try:
+        def tx(conn):
+            for g in guilds:
+                store.insert_table(conn, guild_id=g, channel_id=1, game="motz", options={}, raw_options={},
+                                   seats=[], host_id=1, now=0.0)
+
+        await db.transaction(tx)
+        every = await db.run(store.load_open_tables)
+        some = await db.run(store.load_open_tables, ((1, 3), 4))
+        assert [r.guild_id for r in every] == guilds
+        assert [r.guild_id for r in some] == [g for g in guilds if (g >> 22) % 4 in (1, 3)]
+        assert len(some) == 4
+    finally:
+        await db.close()

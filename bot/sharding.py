@@ -1,0 +1,181 @@
+"""Shard processes: which gateway shards this process serves, and the PostgreSQL locks that make it
+the only owner of their guilds' tables.
+
+A guild belongs to shard ``(guild_id >> 22) % shard_count`` (Discord's formula), and its tables to
+the process serving that shard. ``python -m bot --shards 0-3 --shard-count 16`` (or a ``[shards]``
+section: ``ids = "0-3"``, ``count = 16``) runs shards 0..3 of 16; several shards in one process use
+discord.py's ``AutoShardedClient``. Before it connects, the process takes a PostgreSQL session
+advisory lock per shard on one dedicated connection and holds it while serving: a second process
+for the same shard waits until the first one is gone (its connection closed: PostgreSQL releases
+the lock at once), then resumes that shard's tables from their logs. If the lock connection is lost
+the process must stop serving (crash-only): ``on_lost`` is called.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+#: First key of the shard advisory locks (``pg_advisory_lock(space, shard)``) on the default schema.
+LOCK_SPACE = 0x54617069  # "Tapi"
+
+
+def lock_space(url: str) -> int:
+    """The first advisory-lock key for the database at ``url``: one per schema (``search_path``),
+    since advisory locks are per database and several bots (or tests) may share one."""
+    from urllib.parse import parse_qs, urlsplit
+
+    schema = parse_qs(urlsplit(url).query).get("search_path", [""])[0]
+    return LOCK_SPACE if not schema else zlib.crc32(f"tapis:{schema}".encode()) & 0x7FFFFFFF
+
+
+@dataclass(frozen=True)
+class ShardPlan:
+    """The shards one process serves, out of ``count``."""
+
+    ids: tuple[int, ...]
+    count: int
+
+    def __post_init__(self) -> None:
+        if self.count < 1:
+            raise ValueError("the shard count must be at least 1")
+        if not self.ids:
+            raise ValueError("a process must serve at least one shard")
+        bad = [i for i in self.ids if not 0 <= i < self.count]
+        if bad:
+            raise ValueError(f"shard ids {bad} are outside 0..{self.count - 1}")
+
+    @property
+    def everything(self) -> bool:
+        """True if this process serves every shard (then it needs no other process)."""
+        return set(self.ids) == set(range(self.count))
+
+    def owns(self, guild_id: int | None) -> bool:
+        """True if ``guild_id``'s events come to this process (guildless ones: only with shard 0)."""
+        if guild_id is None:
+            return 0 in self.ids
+        return shard_of(guild_id, self.count) in self.ids
+
+    def bot_options(self) -> dict[str, Any]:
+        """The discord.py client options for these shards."""
+        if len(self.ids) == 1:
+            return {"shard_id": self.ids[0], "shard_count": self.count}
+        return {"shard_ids": list(self.ids), "shard_count": self.count}
+
+
+def shard_of(guild_id: int, count: int) -> int:
+    """The shard that receives a guild's events."""
+    return (guild_id >> 22) % count
+
+
+def parse_shard_ids(text: str) -> tuple[int, ...]:
+    """``"0-3"`` -> (0, 1, 2, 3); ``"0,2,5-6"`` -> (0, 2, 5, 6). ValueError with a clear message."""
+    out: list[int] = []
+    for part in str(text).split(","):
+        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        if not m:
+            raise ValueError(f"bad shard range {text!r} (write e.g. 0-3 or 0,2,5-7)")
+        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+        if hi < lo:
+            raise ValueError(f"bad shard range {part.strip()!r}: the end is before the start")
+        out.extend(range(lo, hi + 1))
+    if len(set(out)) != len(out):
+        raise ValueError(f"shard range {text!r} names a shard twice")
+    return tuple(sorted(out))
+
+
+def bot_class(plan: ShardPlan | None) -> type:
+    """``TapisBot``, or its ``AutoShardedBot`` variant when one process runs several shards."""
+    from discord.ext import commands
+
+    from bot.app import TapisBot
+
+    if plan is None or len(plan.ids) == 1:
+        return TapisBot
+    return type("ShardedTapisBot", (TapisBot, commands.AutoShardedBot), {})
+
+
+class ShardLocks:
+    """The advisory locks of a process's shards, held on one dedicated PostgreSQL connection."""
+
+    def __init__(self, url: str, plan: ShardPlan, on_lost: Callable[[], Any] | None = None,
+                 poll: float = 0.2) -> None:
+        self.url = url
+        self.plan = plan
+        self.on_lost = on_lost
+        self.poll = poll
+        self.space = lock_space(url)
+        self.held: set[int] = set()
+        self._conn: Any = None
+        self._closing = False
+
+    async def acquire(self, timeout: float | None = None) -> None:
+        """Take every shard's lock, waiting while another process holds one (TimeoutError after
+        ``timeout`` seconds, the locks taken so far released)."""
+        import asyncpg
+
+        self._conn = await asyncpg.connect(self.url)
+        self._conn.add_termination_listener(self._terminated)
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        try:
+            for shard in self.plan.ids:
+                said = False
+                while not await self._conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", self.space, shard):
+                    if not said:
+                        log.warning("shard %d/%d is served by another process: waiting for it",
+                                    shard, self.plan.count)
+                        said = True
+                    if deadline is not None and loop.time() >= deadline:
+                        raise TimeoutError(f"shard {shard} stayed held by another process")
+                    await asyncio.sleep(self.poll)
+                self.held.add(shard)
+        except BaseException:
+            await self.release()
+            raise
+        log.info("holding shard lock(s) %s of %d", ",".join(map(str, self.plan.ids)), self.plan.count)
+
+    def _terminated(self, _conn: Any) -> None:
+        if self._closing:
+            return
+        log.critical("lost the connection holding the shard locks: this process must stop serving")
+        self.held.clear()
+        if self.on_lost is not None:
+            self.on_lost()
+
+    async def release(self) -> None:
+        """Release the locks (closing their connection)."""
+        self._closing = True
+        self.held.clear()
+        if self._conn is not None and not self._conn.is_closed():
+            await self._conn.close()
+        self._conn = None
+
+    def abandon(self) -> None:
+        """Drop the connection without a goodbye, as a killed process would (tests)."""
+        self._closing = True
+        self.held.clear()
+        if self._conn is not None:
+            self._conn.terminate()
+        self._conn = None
+
+
+async def holders(url: str, count: int) -> dict[int, int]:
+    """``{shard: backend pid}`` for the shard locks held right now (any process)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        rows = await conn.fetch(
+            "SELECT objid::int AS shard, pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
+            "AND classid::bigint = $1 AND objsubid = 2", lock_space(url))
+    finally:
+        await conn.close()
+    return {r["shard"]: r["pid"] for r in rows if r["shard"] < count}
