@@ -87,6 +87,11 @@ async def run(config: object) -> int:
         options = plan.bot_options() if plan is not None else {}
         try:
             async with bot_class(plan)(config, db, ledger, tables, **options) as bot:
+                if locks is not None:  # DM clicks for this process's tables arrive at shard 0's
+                    from bot.views.forward import Forwarder
+
+                    bot.forwarder = Forwarder(bot, locks, plan)
+                    await bot.forwarder.start()
                 watch = asyncio.create_task(_stop_when(lost, bot))
                 try:
                     await bot.start(config.token)  # type: ignore[attr-defined]

@@ -142,6 +142,11 @@ class ShardLocks:
             raise
         log.info("holding shard lock(s) %s of %d", ",".join(map(str, self.plan.ids)), self.plan.count)
 
+    @property
+    def connection(self) -> Any:
+        """The asyncpg connection holding the locks (it also LISTENs for forwarded clicks)."""
+        return self._conn
+
     def _terminated(self, _conn: Any) -> None:
         if self._closing:
             return
@@ -167,15 +172,20 @@ class ShardLocks:
         self._conn = None
 
 
+#: ``(shard, pid)`` of the shard locks held now in lock space ``$1`` (two-key advisory locks).
+HOLDERS_SQL = ("SELECT objid::int AS shard, pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
+               "AND classid::bigint = ? AND objsubid = 2")
+
+
 async def holders(url: str, count: int) -> dict[int, int]:
     """``{shard: backend pid}`` for the shard locks held right now (any process)."""
     import asyncpg
 
+    from bot.store.pg import to_dollar
+
     conn = await asyncpg.connect(url)
     try:
-        rows = await conn.fetch(
-            "SELECT objid::int AS shard, pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
-            "AND classid::bigint = $1 AND objsubid = 2", lock_space(url))
+        rows = await conn.fetch(to_dollar(HOLDERS_SQL), lock_space(url))
     finally:
         await conn.close()
     return {r["shard"]: r["pid"] for r in rows if r["shard"] < count}

@@ -13,6 +13,7 @@ import asyncio
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,13 @@ from bot.store import tables as store
 from tests.backends import database_target
 from tests.discord_stub import Channel, Message, User
 from tests.discord_stub.client import ErrorLog
-from tests.discord_stub.play import move_controls, play_once, play_session
+from tests.discord_stub.play import (
+    click_control,
+    latest_dm_with_moves,
+    move_controls,
+    play_once,
+    play_session,
+)
 from tests.discord_stub.sharding import ShardedStub, ShardRun
 
 GAME = "motz"
@@ -142,6 +149,21 @@ async def test_a_second_process_for_a_held_shard_waits_then_takes_over(sharded: 
         await a.stop()
 
 
+async def play_forwarded(stub: ShardedStub, owner: ShardRun, table_id: int, users: dict[int, User],
+                         rng: random.Random) -> int:
+    """A whole session of a table owned by a process without shard 0, every move clicked in a DM."""
+    moves = 0
+    while True:
+        await owner.settle()
+        await owner.bot.forwarder.idle()  # type: ignore[union-attr]
+        table = await owner.tables.get(table_id)
+        if table.status != "playing":
+            return moves
+        await forwarded_move(stub, owner, table_id, users[table.to_act_users()[0]], rng)
+        moves += 1
+        assert moves < 2000
+
+
 async def test_two_guilds_on_two_shards_play_full_sessions_at_once(sharded: ShardedStub, pg: str) -> None:
     a, b = ShardRun(sharded, pg, (0,)), ShardRun(sharded, pg, (1,))
     await a.start()
@@ -155,8 +177,9 @@ async def test_two_guilds_on_two_shards_play_full_sessions_at_once(sharded: Shar
         assert t1 in b.tables.tables and t1 not in a.tables.tables
         await asyncio.gather(
             play_session(sharded, a, t0, {u.id: u for u in zero}, random.Random(1), via="dm"),
-            play_session(sharded, b, t1, {u.id: u for u in one}, random.Random(2), via="hand"),
+            play_forwarded(sharded, b, t1, {u.id: u for u in one}, random.Random(2)),
         )
+        assert len(b.bot.forwarder.received) > 10 and not a.bot.forwarder.received  # type: ignore
         assert (await a.tables.get(t0)).status == "finished" and (await b.tables.get(t1)).status == "finished"
         for run, guild in ((a, sharded.g0), (b, sharded.g1)):  # type: ignore[attr-defined]
             assert await run.ledger.accounts_total(guild.id) == 0
@@ -184,3 +207,64 @@ async def test_one_process_with_several_shards_is_auto_sharded(sharded: ShardedS
         assert inter.ephemeral and "1" in inter.text
     finally:
         await both.stop()
+
+
+async def forwarded_move(stub: ShardedStub, owner: ShardRun, table_id: int, user: User,
+                         rng: random.Random) -> tuple[Any, Message, str]:
+    """Click a move in ``user``'s latest DM (delivered on shard 0) and wait for ``owner`` to apply it."""
+    table = await owner.tables.get(table_id)
+    version = table.version
+    dm = latest_dm_with_moves(stub, user, table_id, version)
+    assert dm is not None, f"no DM with moves for {user.name} at version {version}"
+    control = rng.choice(move_controls(dm, table_id, version))
+    inter = await click_control(stub, dm, user, control, rng)
+    assert inter.callback_type == 6, inter  # deferred update by the shard-0 process, at once
+    await stub.wait_for(lambda: table.version > version, what="the owner to apply the forwarded move")
+    return inter, dm, control["custom_id"]
+
+
+async def test_dm_click_for_another_process_table_is_forwarded_and_applied_once(
+        sharded: ShardedStub, pg: str) -> None:
+    a, b = ShardRun(sharded, pg, (0,)), ShardRun(sharded, pg, (1,))
+    await a.start()
+    await b.start()
+    try:
+        bea, bob, bil = members(sharded, sharded.g1, ("bea", "bob", "bil"))  # type: ignore[attr-defined]
+        humans = {u.id: u for u in (bea, bob, bil)}
+        table_id, _ = await open_in(sharded, sharded.g1.channels[0], bea, [bob, bil])  # type: ignore
+        await b.settle()
+        table = await b.tables.get(table_id)
+        version, user = table.version, humans[table.to_act_users()[0]]
+        got_a, got_b = seen_by(a), seen_by(b)
+        loop = asyncio.get_running_loop()
+        inter, dm, custom_id = await forwarded_move(sharded, b, table_id, user, random.Random(1))
+        applied_at = loop.time()
+        assert got_a == [inter.id] and got_b == []  # Discord gave the DM click to shard 0 only
+        assert b.bot.forwarder.received == [str(inter.id)]  # type: ignore[union-attr]
+        assert inter.latency < 3.0 and applied_at - inter.sent_at < 3.0
+        await b.bot.forwarder.idle()  # type: ignore[union-attr]
+        await sharded.wait_for(lambda: "You played" in dm.text, what="the owner to edit the DM by token")
+        assert dm.edits >= 1
+
+        # The same click again: forwarded, refused as stale by the owner, applied once only.
+        replay = await sharded.click(dm, user, custom_id=custom_id)
+        assert replay.callback_type == 6
+        await sharded.wait_for(lambda: replay.followups, what="the owner's refusal")
+        await b.bot.forwarder.idle()  # type: ignore[union-attr]
+        assert "out of date" in replay.text and replay.last.ephemeral
+        actions = await b.db.run(store.load_actions, table_id)  # type: ignore[union-attr]
+        assert [x.version for x in actions].count(version) == 1
+
+        # The owner is down: the shard-0 process says so instead of leaving the click unanswered.
+        await b.settle()
+        now = (await b.tables.get(table_id)).version
+        waiting = humans[(await b.tables.get(table_id)).to_act_users()[0]]
+        dm2 = latest_dm_with_moves(sharded, waiting, table_id, now)
+        await b.kill()
+        down = await sharded.click(dm2, waiting, custom_id=move_controls(dm2, table_id, now)[0]["custom_id"])
+        assert down.callback_type == 6
+        await sharded.wait_for(lambda: down.followups, what="the restarting notice")
+        assert "restarting" in down.text and down.last.ephemeral
+    finally:
+        await b.stop()
+        await a.stop()

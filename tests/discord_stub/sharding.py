@@ -19,6 +19,7 @@ from bot.sharding import ShardLocks, ShardPlan, bot_class
 from bot.store.db import Database
 from bot.store.ledger import Ledger
 from bot.tables import TableService
+from bot.views.forward import Forwarder
 from tests.discord_stub.client import connect
 from tests.discord_stub.model import Guild, User, snowflake
 from tests.discord_stub.stub import DiscordStub
@@ -148,6 +149,8 @@ class ShardRun(TapisRun):
             """The stand-in has no IDENTIFY rate limit: skip discord.py's 5 s between shards."""
 
         self.bot.before_identify_hook = no_wait  # type: ignore[method-assign]
+        self.bot.forwarder = Forwarder(self.bot, self.locks, self.plan)  # type: ignore[attr-defined]
+        await self.bot.forwarder.start()  # type: ignore[attr-defined]
         self._task = await connect(self.bot, self.stub)
         assert not self.bot.failed_extensions, self.bot.failed_extensions
         return self.bot
