@@ -3,7 +3,7 @@
 Discord delivers every DM interaction to shard 0. A move clicked in a DM for a table of a guild on
 another shard reaches the shard-0 process, which does not hold that table. That process answers at
 once with a deferred update (Discord's 3 s are met), finds the table's guild in the store, and
-sends the click to the owning process with ``pg_notify('tapis_shard_<n>', payload)``; the payload is
+sends the click to the owning process with ``pg_notify('tapis_<space>_shard_<n>', payload)``; the payload is
 trimmed to what the handler needs (a whole DM message would pass NOTIFY's 8,000 bytes). The owner,
 listening on its shards' channels on the connection that holds their locks, rebuilds the
 interaction as an already deferred one and runs the usual handler: the move is applied under the
@@ -30,9 +30,9 @@ RESTARTING = "This table's server is restarting; try again in a moment."
 GONE = "Table #{} does not exist any more."
 
 
-def channel_name(shard: int) -> str:
-    """The NOTIFY channel of a shard's owner."""
-    return f"tapis_shard_{shard}"
+def channel_name(space: int, shard: int) -> str:
+    """The NOTIFY channel of a shard's owner (per lock space: NOTIFY is database-wide, like the locks)."""
+    return f"tapis_{space}_shard_{shard}"
 
 
 def trim(interaction: discord.Interaction, custom_id: str, values: list[str] | None) -> dict[str, Any]:
@@ -76,12 +76,14 @@ class Forwarder:
         """LISTEN on this process's shards, on the connection holding their locks."""
         conn = self.locks.connection
         for shard in self.plan.ids:
-            await conn.add_listener(channel_name(shard), self._on_notify)
+            await conn.add_listener(channel_name(self.locks.space, shard), self._on_notify)
 
     async def forward(self, interaction: discord.Interaction, custom_id: str, table_id: int,
                       values: list[str] | None) -> bool:
         """Hand a DM click for a table this process does not hold to its owner; False if the table
-        belongs to this process's own shards (then it really is unknown)."""
+        belongs to this process's own shards (then it really is unknown) or was forwarded already."""
+        if interaction.response.is_done():
+            return False  # a click forwarded to us: never passed on again
         await interaction.response.defer()  # deferred update: answered now, edited by the owner
         row = await self.bot.db.fetchone("SELECT guild_id FROM tables WHERE id = ?", (table_id,))
         if row is None:
@@ -95,7 +97,7 @@ class Forwarder:
             await interaction.followup.send(f"⚠️ {RESTARTING}", ephemeral=True)
             return True
         payload = json.dumps(trim(interaction, custom_id, values), separators=(",", ":"))
-        await self.bot.db.fetchone("SELECT pg_notify(?, ?)", (channel_name(shard), payload))
+        await self.bot.db.fetchone("SELECT pg_notify(?, ?)", (channel_name(self.locks.space, shard), payload))
         return True
 
     def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
