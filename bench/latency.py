@@ -254,6 +254,7 @@ async def open_table(stub: DiscordStub, channel: Channel, users: list[User], gam
     options = {"players": len(users)} if any(s.name == "players" for s in GAMES[game].options) else {}
     await stub.slash("table new", host, channel, game=game, **options)
     lobby = stub.messages(channel)[-1]
+    await stub.wait_for(lobby.custom_ids, timeout=30.0, what="the lobby's buttons")  # deferred when slow
     table_id = int(lobby.custom_ids()[0].split(":")[1])
     for guest in guests:
         await stub.click(lobby, guest, "Join")

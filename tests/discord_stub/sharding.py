@@ -128,8 +128,8 @@ class ShardRun(TapisRun):
     """A bot serving some shards, as ``python -m bot --shards …`` runs it: the shard locks first,
     then the store, the service resuming only its guilds' tables, and the (auto-)sharded client."""
 
-    def __init__(self, stub: ShardedStub | None, database: str, ids: tuple[int, ...], count: int | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(self, stub: ShardedStub | None, database: str, ids: tuple[int, ...],
+                 count: int | None = None, **kwargs: Any) -> None:
         super().__init__(stub, database, **kwargs)  # type: ignore[arg-type]
         self.plan = ShardPlan(tuple(ids), count or stub.shard_count)  # type: ignore[union-attr]
         self.locks: ShardLocks | None = None
