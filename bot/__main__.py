@@ -141,9 +141,10 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:
         import discord
 
+        from bot.sharding import ShardConflict
         from bot.store.db import StoreError
 
-        if isinstance(exc, StoreError):
+        if isinstance(exc, (StoreError, ShardConflict)):
             print(f"tapis: {exc}", file=sys.stderr)
             return EXIT_CONFIG
         if isinstance(exc, discord.LoginFailure):

@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 LOCK_SPACE = 0x54617069  # "Tapi"
 
 
+#: XORed into the lock space for the shared "shard count" locks.
+COUNT_SALT = 0x5A5A5A5A
 KEEPALIVES = {"tcp_keepalives_idle": "10", "tcp_keepalives_interval": "5", "tcp_keepalives_count": "3"}
 
 
@@ -105,6 +107,10 @@ def bot_class(plan: ShardPlan | None) -> type:
     return type("ShardedTapisBot", (TapisBot, commands.AutoShardedBot), {})
 
 
+class ShardConflict(Exception):
+    """Another process serves the same database with a different shard count."""
+
+
 class ShardLocks:
     """The advisory locks of a process's shards, held on one dedicated PostgreSQL connection."""
 
@@ -131,6 +137,7 @@ class ShardLocks:
         loop = asyncio.get_running_loop()
         deadline = None if timeout is None else loop.time() + timeout
         try:
+            await self._agree_on_count()
             for shard in self.plan.ids:
                 said = False
                 while not await self._conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", self.space, shard):
@@ -146,6 +153,18 @@ class ShardLocks:
             await self.release()
             raise
         log.info("holding shard lock(s) %s of %d", ",".join(map(str, self.plan.ids)), self.plan.count)
+
+    async def _agree_on_count(self) -> None:
+        """Hold a shared lock on our shard count; refuse if a process runs with another count (the
+        same guild would then belong to a shard of each, and two processes could drive its tables)."""
+        space = self.space ^ COUNT_SALT
+        await self._conn.execute("SELECT pg_advisory_lock_shared($1, $2)", space, self.plan.count)
+        from bot.store.pg import to_dollar
+
+        others = {r[0] for r in await self._conn.fetch(to_dollar(HOLDERS_SQL), space)} - {self.plan.count}
+        if others:
+            raise ShardConflict(f"another process serves this database with shard count "
+                                f"{min(others)}, not {self.plan.count}: stop it or use the same count")
 
     @property
     def connection(self) -> Any:

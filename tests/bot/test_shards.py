@@ -268,3 +268,23 @@ async def test_dm_click_for_another_process_table_is_forwarded_and_applied_once(
     finally:
         await b.stop()
         await a.stop()
+
+
+async def test_a_process_with_another_shard_count_is_refused(pg: str) -> None:
+    """With 2 and 4 shards at once, guild 5 << 22 would be on shard 1 of one and 1 of the other:
+    two owners. The second count is refused until the first one's processes are gone."""
+    from bot.sharding import ShardConflict, ShardLocks, ShardPlan
+
+    first = ShardLocks(pg, ShardPlan((0,), 2))
+    await first.acquire(timeout=1)
+    other = ShardLocks(pg, ShardPlan((1,), 4))
+    with pytest.raises(ShardConflict, match="shard count 2, not 4"):
+        await other.acquire(timeout=1)
+    assert not other.held
+    same = ShardLocks(pg, ShardPlan((1,), 2))
+    await same.acquire(timeout=1)  # the same count: fine
+    await same.release()
+    await first.release()
+    await other.acquire(timeout=1)  # alone now
+    assert other.held == {1}
+    await other.release()
