@@ -145,7 +145,7 @@ class PgDatabase(Database):
 
     dialect = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool, url: str):  # noqa: D107 (no SQLite connection here)
+    def __init__(self, pool: asyncpg.Pool, url: str):
         self.pool = pool
         self.path = url
         self.conn = None  # type: ignore[assignment]
