@@ -88,10 +88,12 @@ async def run(config: object) -> int:
         try:
             async with bot_class(plan)(config, db, ledger, tables, **options) as bot:
                 if locks is not None:  # DM clicks for this process's tables arrive at shard 0's
+                    from bot.sharding import IdentifyGate
                     from bot.views.forward import Forwarder
 
                     bot.forwarder = Forwarder(bot, locks, plan)
                     await bot.forwarder.start()
+                    bot.before_identify_hook = IdentifyGate(locks)  # one IDENTIFY per 5 s, bot-wide
                 watch = asyncio.create_task(_stop_when(lost, bot))
                 try:
                     await bot.start(config.token)  # type: ignore[attr-defined]

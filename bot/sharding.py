@@ -27,8 +27,9 @@ log = logging.getLogger(__name__)
 LOCK_SPACE = 0x54617069  # "Tapi"
 
 
-#: XORed into the lock space for the shared "shard count" locks.
+#: XORed into the lock space for the shared "shard count" locks, and for the IDENTIFY gate.
 COUNT_SALT = 0x5A5A5A5A
+IDENTIFY_SALT = 0x1D1D1D1D
 KEEPALIVES = {"tcp_keepalives_idle": "10", "tcp_keepalives_interval": "5", "tcp_keepalives_count": "3"}
 
 
@@ -124,6 +125,7 @@ class ShardLocks:
         self.held: set[int] = set()
         self._conn: Any = None
         self._closing = False
+        self.busy = asyncio.Lock()  # one query at a time on the lock connection
 
     async def acquire(self, timeout: float | None = None) -> None:
         """Take every shard's lock, waiting while another process holds one (TimeoutError after
@@ -194,6 +196,42 @@ class ShardLocks:
         if self._conn is not None:
             self._conn.terminate()
         self._conn = None
+
+
+class IdentifyGate:
+    """discord.py's ``before_identify_hook`` for shard processes: Discord allows one IDENTIFY per
+    ``interval`` seconds per bucket (``shard % max_concurrency``) for the whole bot, not per process.
+    The gate holds an advisory lock per bucket from an IDENTIFY until ``interval`` later, so the
+    processes of a bot take turns (discord.py alone only spaces the shards of one process)."""
+
+    def __init__(self, locks: ShardLocks, max_concurrency: int = 1, interval: float = 5.0,
+                 poll: float = 0.1) -> None:
+        self.locks = locks
+        self.max_concurrency = max(1, max_concurrency)
+        self.interval = interval
+        self.poll = poll
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def __call__(self, shard_id: int | None, *, initial: bool = False) -> None:
+        bucket = (shard_id or 0) % self.max_concurrency
+        space = self.locks.space ^ IDENTIFY_SALT
+        while True:
+            async with self.locks.busy:
+                got = await self.locks.connection.fetchval(
+                    "SELECT pg_try_advisory_lock($1, $2)", space, bucket)
+            if got:
+                break
+            await asyncio.sleep(self.poll)
+        task = asyncio.get_running_loop().create_task(self._release_later(space, bucket))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _release_later(self, space: int, bucket: int) -> None:
+        await asyncio.sleep(self.interval)
+        conn = self.locks.connection
+        if conn is not None and not conn.is_closed():
+            async with self.locks.busy:
+                await conn.execute("SELECT pg_advisory_unlock($1, $2)", space, bucket)
 
 
 #: ``(shard, pid)`` of the shard locks held now in lock space ``$1`` (two-key advisory locks).

@@ -288,3 +288,18 @@ async def test_a_process_with_another_shard_count_is_refused(pg: str) -> None:
     await other.acquire(timeout=1)  # alone now
     assert other.held == {1}
     await other.release()
+
+
+async def test_identifies_take_turns_across_processes(sharded: ShardedStub, pg: str) -> None:
+    """Two processes starting together IDENTIFY one after the other, the gate's interval apart
+    (Discord: one IDENTIFY per 5 s per max_concurrency bucket for the whole bot)."""
+    a, b = ShardRun(sharded, pg, (0,)), ShardRun(sharded, pg, (1,))
+    a.identify_interval = b.identify_interval = 0.5
+    await asyncio.gather(a.start(), b.start())
+    try:
+        assert sorted(sharded.identified) == [(0, 2), (1, 2)]
+        first, second = sharded.identified_at
+        assert second - first >= 0.45
+    finally:
+        await b.stop()
+        await a.stop()
