@@ -116,6 +116,17 @@ def check_version(version: int, path: str) -> None:
                          f"({known}); run the newer Tapis or restore a backup")
 
 
+def _integrity_errors() -> tuple[type[Exception], ...]:
+    try:
+        import asyncpg
+    except ImportError:  # pragma: no cover - asyncpg is a dependency
+        return (sqlite3.IntegrityError,)
+    return (sqlite3.IntegrityError, asyncpg.exceptions.IntegrityConstraintViolationError)
+
+
+#: A constraint refused a write (primary key, unique, check, foreign key), on either backend.
+INTEGRITY_ERRORS = _integrity_errors()
+
 #: Most transactions grouped into one commit.
 MAX_BATCH = 256
 
