@@ -36,14 +36,16 @@ def channel_name(space: int, shard: int) -> str:
 
 
 def trim(interaction: discord.Interaction, custom_id: str, values: list[str] | None) -> dict[str, Any]:
-    """What the owner needs to answer a DM click by its token (ids as strings, as Discord sends them)."""
+    """What the owner needs to answer a DM click by its token (ids as strings, as Discord sends them);
+    the clicked message only by its id (a whole DM message would not fit a NOTIFY)."""
     user = interaction.user
     return {"id": str(interaction.id), "token": interaction.token,
             "application_id": str(interaction.application_id),
             "user": {"id": str(user.id), "username": user.name, "discriminator": "0", "avatar": None,
                      "global_name": getattr(user, "global_name", None)},
             "channel_id": str(interaction.channel_id), "custom_id": custom_id, "values": values,
-            "locale": str(interaction.locale)}
+            "locale": str(interaction.locale),
+            "message_id": str(interaction.message.id) if interaction.message is not None else None}
 
 
 def rebuild(bot: Any, p: dict[str, Any]) -> discord.Interaction:
@@ -57,6 +59,14 @@ def rebuild(bot: Any, p: dict[str, Any]) -> discord.Interaction:
         "locale": p["locale"], "attachment_size_limit": 10 * 1024 * 1024, "context": 1,
         "entitlements": [], "authorizing_integration_owners": {}, "app_permissions": "0",
     }
+    if p.get("message_id"):  # the clicked DM, by id only (the presenter edits it through the token)
+        data["message"] = {
+            "id": p["message_id"], "channel_id": p["channel_id"], "type": 0, "content": "", "tts": False,
+            "author": {"id": str(bot.user.id), "username": bot.user.name, "discriminator": "0",
+                       "avatar": None, "bot": True},
+            "timestamp": "2024-01-01T00:00:00+00:00", "edited_timestamp": None, "mention_everyone": False,
+            "mentions": [], "mention_roles": [], "attachments": [], "embeds": [], "components": [],
+            "pinned": False, "flags": 0}
     interaction = discord.Interaction(data=data, state=bot._connection)  # type: ignore[arg-type]
     interaction.response._response_type = discord.InteractionResponseType.deferred_message_update
     return interaction
