@@ -67,7 +67,8 @@ def setup_logging(level: str) -> None:
 async def run(config: object) -> int:
     """Open the store (and take the shard locks), build the services and the bot, and run until the
     bot stops; 1 if the shard locks were lost, else 0."""
-    from bot.sharding import ShardLocks, bot_class
+    from bot.sharded import bot_class
+    from bot.sharding import ShardLocks
     from bot.store.db import Database, is_postgres_url
     from bot.store.ledger import Ledger
     from bot.tables import TableService

@@ -97,17 +97,6 @@ def parse_shard_ids(text: str) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
-def bot_class(plan: ShardPlan | None) -> type:
-    """``TapisBot``, or its ``AutoShardedBot`` variant when one process runs several shards."""
-    from discord.ext import commands
-
-    from bot.app import TapisBot
-
-    if plan is None or len(plan.ids) == 1:
-        return TapisBot
-    return type("ShardedTapisBot", (TapisBot, commands.AutoShardedBot), {})
-
-
 class ShardConflict(Exception):
     """Another process serves the same database with a different shard count."""
 

@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from bot.store.db import Database, migrations
+from bot.store.schema import migrations
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -140,18 +140,16 @@ class PgConnection:
         return PgCursor([], -1)
 
 
-class PgDatabase(Database):
-    """A pool of asyncpg connections behind ``Database``'s API. Open with ``Database.open(url)``."""
+class PgDatabase:
+    """A pool of asyncpg connections with the API of the SQLite ``bot.store.db.Database``
+    (``run``, ``transaction``, ``fetchone``, ``fetchall``, ``schema_version``, ``close``).
+    Open with ``Database.open("postgresql://…")``."""
 
     dialect = "postgresql"
 
     def __init__(self, pool: asyncpg.Pool, url: str):
         self.pool = pool
         self.path = url
-        self.conn = None  # type: ignore[assignment]
-        self.lock = asyncio.Lock()
-        self._jobs = []
-        self._flusher = None
         self._threads = ThreadPoolExecutor(max_workers=POOL_SIZE, thread_name_prefix="tapis-pg")
 
     @classmethod
@@ -234,12 +232,12 @@ class PgDatabase(Database):
         """The number of the last migration applied."""
         return int(await self.pool.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
 
-    async def fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[asyncpg.Record]:  # type: ignore[override]
+    async def fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[asyncpg.Record]:
         """A read query; rows index by position and by column name."""
         async with self.pool.acquire() as conn:
             return list(await conn.fetch(to_dollar(sql), *params))
 
-    async def fetchone(self, sql: str, params: tuple[Any, ...] = ()) -> asyncpg.Record | None:  # type: ignore[override]
+    async def fetchone(self, sql: str, params: tuple[Any, ...] = ()) -> asyncpg.Record | None:
         """A read query returning its first row, or None."""
         async with self.pool.acquire() as conn:
             return await conn.fetchrow(to_dollar(sql), *params)

@@ -15,7 +15,8 @@ from typing import Any
 from aiohttp import web
 
 from bot.app import TapisBot
-from bot.sharding import IdentifyGate, ShardLocks, ShardPlan, bot_class
+from bot.sharded import bot_class
+from bot.sharding import IdentifyGate, ShardLocks, ShardPlan
 from bot.store.db import Database
 from bot.store.ledger import Ledger
 from bot.tables import TableService
