@@ -9,7 +9,13 @@ receiving the bot's callback (its first response). The offered load, the CPU use
 process and the machine's load average are printed with the figures.
 
     python bench/latency.py [--tables 200] [--game motz] [--duration 20] [--think 3] [--images]
-                            [--profile bot.prof]
+                            [--profile bot.prof] [--database postgresql://… [--processes 2]]
+
+``--database`` runs the bot on that SQLite file or PostgreSQL database (a fresh schema in it, dropped
+after). With ``--processes 2`` (PostgreSQL only) two bot processes serve one shard each of a
+sharded stand-in; tables alternate between a guild on each shard, and the DM clicks for the second
+process's tables reach the first (shard 0), which forwards them over LISTEN/NOTIFY: such a move is
+answered with a deferred update, and its delay to the owner's edit of the DM is reported too.
 
 With ``--rate-limits`` the stand-in enforces Discord's rate limits (global 50 requests/s besides
 interaction callbacks and webhooks, 5 per 5 s per channel for message creates and edits) and the
@@ -54,7 +60,8 @@ READY_TIMEOUT = 60.0
 
 # ====================================================================== bot process
 
-async def serve_bot(port: int, db_path: str, edit_interval: float, images: bool, profile: str | None) -> None:
+async def serve_bot(port: int, db_path: str, edit_interval: float, images: bool, profile: str | None,
+                    shard: int | None = None, shard_count: int = 1) -> None:
     """Child process: the bot alone, connected to the stand-in at ``port``; driven by stdin lines."""
     import discord
     import yarl
@@ -64,7 +71,12 @@ async def serve_bot(port: int, db_path: str, edit_interval: float, images: bool,
     discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/")
     inside = instrument_bot()
-    run = TapisRun(None, Path(db_path), edit_interval=edit_interval, images=images)  # type: ignore[arg-type]
+    if shard is None:
+        run = TapisRun(None, db_path, edit_interval=edit_interval, images=images)  # type: ignore[arg-type]
+    else:  # one of several shard processes (PostgreSQL): shard locks, owned tables, DM forwarding
+        from tests.discord_stub.sharding import ShardRun
+
+        run = ShardRun(None, db_path, (shard,), shard_count, edit_interval=edit_interval, images=images)
     await run.start()
     print("ready", flush=True)
     profiler = None
@@ -118,17 +130,20 @@ def instrument_bot() -> dict[int, float]:
         return on_callback(self, interaction_id, *args, **kwargs)
 
     from bot.store.db import Database
+    from bot.store.pg import PgDatabase
 
-    transaction = Database.transaction
+    def timed(transaction: Any) -> Any:
+        async def timed_transaction(self: Any, *args: Any, **kwargs: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return await transaction(self, *args, **kwargs)
+            finally:
+                inside[-len(inside) - 1] = time.perf_counter() - t0  # negative keys: commits
 
-    async def timed_transaction(self: Any, *args: Any, **kwargs: Any) -> Any:
-        t0 = time.perf_counter()
-        try:
-            return await transaction(self, *args, **kwargs)
-        finally:
-            inside[-len(inside) - 1] = time.perf_counter() - t0  # negative keys: commits
+        return timed_transaction
 
-    Database.transaction = timed_transaction  # type: ignore[method-assign]
+    for cls in (Database, PgDatabase):
+        cls.transaction = timed(cls.transaction)  # type: ignore[method-assign]
     DiscordWebSocket.received_message = received_message  # type: ignore[method-assign]
     ConnectionState.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
     AsyncWebhookAdapter.create_interaction_response = create_interaction_response  # type: ignore
@@ -142,9 +157,11 @@ class BotProcess:
         self.proc = proc
 
     @classmethod
-    async def spawn(cls, port: int, db_path: Path, args: argparse.Namespace) -> BotProcess:
+    async def spawn(cls, port: int, db_path: Path | str, args: argparse.Namespace,
+                    shard: int | None = None) -> BotProcess:
         argv = [sys.executable, __file__, "--serve-bot", str(port), "--db", str(db_path),
                 "--edit-interval", str(args.edit_interval)]
+        argv += ["--shard", str(shard), "--processes", str(args.processes)] if shard is not None else []
         argv += ["--images"] if args.images else []
         argv += ["--profile", args.profile] if args.profile else []
         proc = await asyncio.create_subprocess_exec(*argv, stdin=asyncio.subprocess.PIPE,
@@ -174,6 +191,22 @@ class BotProcess:
         except TimeoutError:
             self.proc.kill()
             await self.proc.wait()
+
+
+class Bots:
+    """Several bot processes asked and stopped as one (CPU summed, timings pooled)."""
+
+    def __init__(self, bots: list[BotProcess]) -> None:
+        self.bots = bots
+
+    async def ask(self, command: str = "mark") -> dict[str, Any]:
+        answers = [await bot.ask(command) for bot in self.bots]
+        return {"cpu": sum(a["cpu"] for a in answers), "inside": [t for a in answers for t in a["inside"]],
+                "commits": [t for a in answers for t in a["commits"]]}
+
+    async def stop(self) -> None:
+        for bot in self.bots:
+            await bot.stop()
 
 
 # ====================================================================== simulated players
@@ -245,7 +278,14 @@ async def player_loop(stub: DiscordStub, bt: BenchTable, rng: random.Random, sto
         user, message, version = found
         controls = move_controls(message, bt.table_id, version)
         bt.tried.add((user.id, version))
-        samples.append(await click_control(stub, message, user, rng.choice(controls), rng))
+        before = message.edits
+        sample = await click_control(stub, message, user, rng.choice(controls), rng)
+        samples.append(sample)
+        if sample.callback_type == 6 and stub.channels[message.channel_id].is_dm:  # forwarded to its owner
+            with contextlib.suppress(AssertionError):
+                await stub.wait_for(lambda m=message, b=before, x=sample: m.edits > b or x.followups,
+                                    timeout=5.0)
+                sample.applied_at = loop.time()  # type: ignore[attr-defined]
         last_move = loop.time()
 
 
@@ -254,6 +294,7 @@ async def open_table(stub: DiscordStub, channel: Channel, users: list[User], gam
     options = {"players": len(users)} if any(s.name == "players" for s in GAMES[game].options) else {}
     await stub.slash("table new", host, channel, game=game, **options)
     lobby = stub.messages(channel)[-1]
+    await stub.wait_for(lobby.custom_ids, timeout=30.0, what="the lobby's buttons")  # deferred when slow
     table_id = int(lobby.custom_ids()[0].split(":")[1])
     for guest in guests:
         await stub.click(lobby, guest, "Join")
@@ -262,14 +303,16 @@ async def open_table(stub: DiscordStub, channel: Channel, users: list[User], gam
 
 
 async def open_tables(stub: DiscordStub, args: argparse.Namespace, seats: int) -> list[BenchTable]:
-    """Open every table, ten at a time."""
-    guild = stub.guilds[next(iter(stub.guilds))]
+    """Open every table, ten at a time (round-robin over the guilds: one per shard)."""
+    guilds = list(stub.guilds.values())
     gate = asyncio.Semaphore(10)
 
     async def one(t: int) -> BenchTable:
+        guild = guilds[t % len(guilds)]
         users = [stub.add_user(f"p{t}-{s}", guild) for s in range(seats)]
         async with gate:
-            return await open_table(stub, stub.channels[guild.channels[t + 1].id], users, args.game)
+            channel = stub.channels[guild.channels[t // len(guilds) + 1].id]
+            return await open_table(stub, channel, users, args.game)
 
     return list(await asyncio.gather(*(one(t) for t in range(args.tables))))
 
@@ -395,16 +438,34 @@ class Phase:
 
 async def main(args: argparse.Namespace) -> None:
     logging.basicConfig(level=logging.ERROR)
-    stub = DiscordStub()
-    guild = stub.add_guild("Bench")
+    if args.processes > 1:  # one shard per bot process; every DM arrives at shard 0's process
+        from tests.discord_stub.sharding import ShardedStub
+
+        stub: DiscordStub = ShardedStub(args.processes)
+        guilds = [stub.add_guild_on_shard(f"Bench {k}", k) for k in range(args.processes)]  # type: ignore
+    else:
+        stub = DiscordStub()
+        guilds = [stub.add_guild("Bench")]
     for t in range(args.tables):
-        stub.add_channel(guild, f"table-{t}")
+        stub.add_channel(guilds[t % len(guilds)], f"table-{t}")
     stub.echo_messages = False
     stub.validate = args.validate  # the schema check costs the stand-in ~1 ms a request: off unless asked
     await stub.start()
     seats = args.seats or GAMES[args.game].default_seats or GAMES[args.game].min_seats
-    with tempfile.TemporaryDirectory() as tmp:
-        bot = await BotProcess.spawn(stub.port, Path(tmp) / "bench.db", args)
+    async with contextlib.AsyncExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        target: Path | str = Path(tmp) / "bench.db"
+        if args.database and args.database.startswith(("postgresql://", "postgres://")):
+            from tests.backends import fresh_pg
+
+            target = await stack.enter_async_context(fresh_pg(args.database))  # an empty schema
+        elif args.database:
+            target = args.database
+        if args.processes > 1:
+            bot: Any = Bots([await BotProcess.spawn(stub.port, target, args, shard=k)
+                             for k in range(args.processes)])
+        else:
+            bot = await BotProcess.spawn(stub.port, target, args)
         try:
             t0 = time.perf_counter()
             tables = await open_tables(stub, args, seats)
@@ -528,9 +589,18 @@ def report(args: argparse.Namespace, seats: int, setup_s: float, setup: list[Int
     moves = sum(1 for s in samples if s.callback_type in (6, 7))
     refusals = [s for s in samples if s.callback_type == 4 and s.ephemeral and "⚠" in s.text]
     flags = (" --images" if args.images else "") + (f" --profile {args.profile}" if args.profile else "")
+    if args.database:
+        from bot.store.pg import _safe_url
+
+        flags += f" --database {_safe_url(args.database)}"
+    flags += f" --processes {args.processes}" if args.processes > 1 else ""
     print(f"command: python bench/latency.py --tables {args.tables} --game {args.game} --seats {seats} "
           f"--duration {args.duration:g} --think {args.think:g}{flags}")
-    print("processes: stand-in + players in one process, the bot alone in another (127.0.0.1)")
+    if args.processes > 1:
+        print(f"processes: stand-in + players in one process, {args.processes} bot processes (one shard "
+              f"each, tables split between their guilds; every DM click arrives at shard 0's) (127.0.0.1)")
+    else:
+        print("processes: stand-in + players in one process, the bot alone in another (127.0.0.1)")
     setup_lat = [s.latency for s in setup if s.answered_at]
     print(f"setup: {args.tables} tables x {seats} seats in {setup_s:.1f} s ({len(setup)} interactions, "
           f"p50 {pct(setup_lat, .5):.1f} ms, p99 {pct(setup_lat, .99):.1f} ms)")
@@ -547,7 +617,10 @@ def report(args: argparse.Namespace, seats: int, setup_s: float, setup: list[Int
         for kind, group in (("moves", [s.latency for s in samples if s.type == 3 and s.answered_at]),
                             ("/hand", [s.latency for s in samples if s.type == 2 and s.answered_at]),
                             ("inside the bot (frame read -> callback sent)", phase.inside),
-                            ("of which awaiting a SQLite commit", phase.commits)):
+                            ("of which awaiting a database commit", phase.commits),
+                            ("forwarded DM moves: sent -> DM edited by the owning process",
+                             [s.applied_at - s.sent_at for s in samples  # type: ignore[attr-defined]
+                              if getattr(s, "applied_at", 0)])):
             if group:
                 print(f"  {kind}: {len(group)}, p50 {pct(group, .5):.1f} ms, p95 {pct(group, .95):.1f} ms, "
                       f"p99 {pct(group, .99):.1f} ms")
@@ -579,6 +652,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--rate-limits", action="store_true", help="the stand-in enforces Discord's rate limits")
     p.add_argument("--loads", type=lambda v: [float(x) for x in v.split(",")], default=None,
                    help="comma-separated offered moves/s, one phase each (think = tables / load)")
+    p.add_argument("--database", default=None,
+                   help="SQLite file (default: a temporary one) or postgresql:// URL (a fresh schema in it)")
+    p.add_argument("--processes", type=int, default=1,
+                   help="bot processes, one shard each (needs --database postgresql://…)")
+    p.add_argument("--shard", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--serve-bot", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--db", default=None, help=argparse.SUPPRESS)
     return p.parse_args(argv)
@@ -588,7 +666,8 @@ if __name__ == "__main__":
     ns = parse()
     if ns.serve_bot is not None:
         logging.basicConfig(level=logging.ERROR)
-        asyncio.run(serve_bot(ns.serve_bot, ns.db, ns.edit_interval, ns.images, ns.profile))
+        asyncio.run(serve_bot(ns.serve_bot, ns.db, ns.edit_interval, ns.images, ns.profile, ns.shard,
+                              ns.processes))
     else:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(main(ns))

@@ -4,6 +4,9 @@ Usage::
 
     cfg = load_config(None)          # ./config.toml if present, else defaults
     cfg = load_config("prod.toml")   # must exist
+
+``database`` is a SQLite file (the default) or a ``postgresql://`` URL; ``DATABASE_URL`` in the
+environment, when set, replaces it.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
+
+from bot.sharding import ShardPlan, parse_shard_ids
 
 DEFAULT_PATH = "config.toml"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -65,6 +70,7 @@ class Config:
     default_options: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    shards: ShardPlan | None = None  # [shards] ids = "0-3", count = 16: this process's shards
     token: str | None = field(default=None, repr=False)
 
     def options_for(self, game: str) -> dict[str, Any]:
@@ -92,6 +98,8 @@ def load_config(path: str | None = None, env: Mapping[str, str] | None = None) -
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
     values = _check(raw, path)
+    if env.get("DATABASE_URL"):  # the usual way platforms hand a PostgreSQL URL to a process
+        values["database"] = _check_value("database", env["DATABASE_URL"], "DATABASE_URL")
     token = env.get("DISCORD_TOKEN") or None
     return Config(**values, token=token)
 
@@ -116,7 +124,9 @@ def _check_value(key: str, value: Any, path: str) -> Any:
 
     if key == "database":
         if not isinstance(value, str) or not value:
-            raise bad("a non-empty path")
+            raise bad("a non-empty path or a postgresql:// URL")
+        if "://" in value and not value.startswith(("postgresql://", "postgres://")):
+            raise bad("a SQLite file path or a postgresql:// URL")
         return value
     if key in INT_BOUNDS:
         low, high = INT_BOUNDS[key]
@@ -134,6 +144,19 @@ def _check_value(key: str, value: Any, path: str) -> Any:
         if not isinstance(value, str) or value.upper() not in LOG_LEVELS:
             raise bad(f"one of {', '.join(LOG_LEVELS)}")
         return value.upper()
+    if key == "shards":
+        if not isinstance(value, dict) or set(value) - {"ids", "count"} or "count" not in value:
+            raise bad('a table with count and ids, e.g. [shards] ids = "0-3" and count = 16')
+        count = value["count"]
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise ConfigError(f"{path}: shards.count must be a whole number ≥ 1 (got {count!r})")
+        ids = value.get("ids", f"0-{count - 1}")
+        try:
+            parsed = tuple(sorted(ids)) if isinstance(ids, list) and all(
+                isinstance(i, int) and not isinstance(i, bool) for i in ids) else parse_shard_ids(str(ids))
+            return ShardPlan(parsed, count)
+        except ValueError as exc:
+            raise ConfigError(f"{path}: shards.ids: {exc}") from None
     if key == "default_options":
         if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
             raise bad("a table of tables, e.g. [default_options.motz]")

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.rules.base import Game
+from bot.store.db import INTEGRITY_ERRORS
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ async def rebuild_ratings(db: object, games: Mapping[str, Game] | None = None,
     for attempt in range(attempts):
         try:
             return await _rebuild_once(db, games)
-        except (SessionEnded, sqlite3.IntegrityError):
+        except (SessionEnded, *INTEGRITY_ERRORS):
             if attempt == attempts - 1:
                 raise
     raise AssertionError("unreachable")

@@ -1,4 +1,4 @@
-"""The SQLite store: connection and migrations (db), jetons (ledger), table logs (tables), stats."""
+"""The store: SQLite (db) or PostgreSQL (pg) behind one API; jetons (ledger), table logs (tables), stats."""
 
 from bot.store.db import Database
 from bot.store.ledger import Account, DailyNotReady, InsufficientFunds, Ledger

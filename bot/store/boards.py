@@ -57,7 +57,7 @@ async def wins_board(
         rows = await db.fetchall(WINS_ALL_SQL, (guild_id, limit))
     else:
         rows = await db.fetchall(WINS_BOARD_SQL, (guild_id, game, limit))
-    return [(r[0], r[1], r[2]) for r in rows]
+    return [(r[0], int(r[1]), int(r[2])) for r in rows]  # PostgreSQL sums BIGINTs as NUMERIC
 
 
 @dataclass

@@ -18,33 +18,19 @@ import asyncio
 import functools
 import logging
 import os
-import re
 import sqlite3
 from collections.abc import Callable
-from importlib import resources
 from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.store.schema import DIALECTS, MIGRATION_NAME, is_postgres_url, migrations, select_migrations
+
+__all__ = ["DIALECTS", "MIGRATION_NAME", "Database", "StoreError", "is_postgres_url", "migrations",
+           "select_migrations"]
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
-
-
-def migrations() -> list[tuple[int, str, str]]:
-    """The numbered migrations shipped in ``bot/store/migrations``: (number, name, sql), in order."""
-    out = []
-    for entry in resources.files("bot.store").joinpath("migrations").iterdir():
-        m = MIGRATION_NAME.match(entry.name)
-        if m:
-            out.append((int(m.group(1)), entry.name, entry.read_text(encoding="utf-8")))
-    out.sort()
-    numbers = [n for n, _, _ in out]
-    if numbers != list(range(1, len(out) + 1)):
-        raise RuntimeError(f"migrations must be numbered 0001, 0002, … without gaps (found {numbers})")
-    return out
-
-
 class StoreError(Exception):
     """The database cannot be used (missing directory, not a database, newer schema); one line."""
 
@@ -83,6 +69,17 @@ def check_version(version: int, path: str) -> None:
         raise StoreError(f"database {path}: schema version {version} is newer than this Tapis knows "
                          f"({known}); run the newer Tapis or restore a backup")
 
+
+def _integrity_errors() -> tuple[type[Exception], ...]:
+    try:
+        import asyncpg
+    except ImportError:  # pragma: no cover - asyncpg is a dependency
+        return (sqlite3.IntegrityError,)
+    return (sqlite3.IntegrityError, asyncpg.exceptions.IntegrityConstraintViolationError)
+
+
+#: A constraint refused a write (primary key, unique, check, foreign key), on either backend.
+INTEGRITY_ERRORS = _integrity_errors()
 
 #: Most transactions grouped into one commit.
 MAX_BATCH = 256
@@ -152,7 +149,13 @@ def _migrate(conn: sqlite3.Connection) -> list[str]:
 
 
 class Database:
-    """One aiosqlite connection to the bot's SQLite file. Open with ``await Database.open(path)``."""
+    """One aiosqlite connection to the bot's SQLite file. Open with ``await Database.open(path)``.
+
+    ``Database.open("postgresql://…")`` returns a ``bot.store.pg.PgDatabase`` instead: the same
+    API (``run``, ``transaction``, ``fetchone``, ``fetchall``, ``close``) on a PostgreSQL pool.
+    """
+
+    dialect = "sqlite"
 
     def __init__(self, conn: aiosqlite.Connection, path: str):
         self.conn = conn
@@ -166,7 +169,12 @@ class Database:
         """Connect, set WAL / synchronous=FULL / foreign keys, and apply pending migrations.
 
         ``StoreError`` (one line) when the path cannot hold this code's database (see ``preflight``).
+        A ``postgresql://`` URL opens the PostgreSQL store instead (see ``bot.store.pg``).
         """
+        if is_postgres_url(path):
+            from bot.store.pg import PgDatabase
+
+            return await PgDatabase.connect(path)
         preflight(path)
         try:
             conn = await aiosqlite.connect(path, isolation_level=None)  # we issue BEGIN/COMMIT ourselves
@@ -240,6 +248,10 @@ class Database:
                     fut.set_result(value)
                 else:
                     fut.set_exception(value)
+
+    async def schema_version(self) -> int:
+        """The number of the last migration applied."""
+        return (await self.fetchone("PRAGMA user_version"))[0]  # type: ignore[index]
 
     async def fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         """A read query, rows as ``sqlite3.Row``."""

@@ -12,17 +12,29 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.store.db import Database
+from bot.store.ledger import ensure_account_sync, house
 from bot.store.ratings import SeatResult, apply_session_sync, current_season_sync, places
 
 
 def record_end_sync(conn: sqlite3.Connection, *, table_id: int, guild_id: int, channel_id: int, game: str,
                     seats: Sequence[SeatResult], now: float) -> int:
     """Record a finished session and rate it (caller's transaction); return the session id."""
+    lock_guild_sync(conn, guild_id, now)
     season = current_season_sync(conn, guild_id)
     session_id = insert_session_sync(conn, table_id=table_id, guild_id=guild_id, channel_id=channel_id,
                                      game=game, season=season, seats=seats, ended_at=now)
     apply_session_sync(conn, session_id, guild_id, game, season, seats)
     return session_id
+
+
+def lock_guild_sync(conn: sqlite3.Connection, guild_id: int, now: float) -> None:
+    """Serialise the session ends of a guild until the caller's commit (ratings are read, then
+    written). SQLite runs one writer at a time anyway; PostgreSQL runs transactions side by side,
+    so a no-op UPDATE takes the row lock of the guild's house account: the next session end of the
+    guild waits for this one's commit, then reads its ratings (and gets the next session id)."""
+    acct = house(guild_id)
+    ensure_account_sync(conn, acct, now, 0)
+    conn.execute("UPDATE accounts SET balance = balance WHERE id = ?", (acct.key,))
 
 
 def insert_session_sync(conn: sqlite3.Connection, *, table_id: int, guild_id: int, channel_id: int, game: str,

@@ -161,8 +161,12 @@ def _debit(conn: sqlite3.Connection, src: Account, amount: int, now: float, star
             )
         if cur.rowcount == 1:
             return
-        if attempt or not ensure_account_sync(conn, src, now, starting_grant):
+        if attempt:
             break  # it exists: the balance is too low
+        # Missing, or short. Retry once either way: on PostgreSQL another transaction may have
+        # just created the account (our INSERT waited for it and did nothing; the row is only
+        # visible to the next statement).
+        ensure_account_sync(conn, src, now, starting_grant)
     raise InsufficientFunds(src, balance_sync(conn, src), amount)
 
 
@@ -260,7 +264,7 @@ class Ledger:
             row = await self.db.fetchone(
                 "SELECT COALESCE(SUM(balance), 0) FROM accounts WHERE guild_id = ?", (guild_id,)
             )
-        return row[0]
+        return int(row[0])  # PostgreSQL sums BIGINTs as NUMERIC
 
     async def stranded_escrow(self, guild_id: int | None = None) -> list[tuple[int, int, str | None]]:
         """Escrow held by tables that are not open: ``[(table id, balance, status or None)]``.

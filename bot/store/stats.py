@@ -23,8 +23,8 @@ def record_session_sync(
     for user_id, net, won in results:
         conn.execute(
             "INSERT INTO stats (guild_id, user_id, game, sessions, wins, net) VALUES (?, ?, ?, 1, ?, ?) "
-            "ON CONFLICT (guild_id, user_id, game) DO UPDATE SET sessions = sessions + 1, "
-            "wins = wins + excluded.wins, net = net + excluded.net",
+            "ON CONFLICT (guild_id, user_id, game) DO UPDATE SET sessions = stats.sessions + 1, "
+            "wins = stats.wins + excluded.wins, net = stats.net + excluded.net",
             (guild_id, user_id, game, int(won), net),
         )
 
@@ -51,4 +51,4 @@ async def sessions_played(
         sql += " AND game = ?"
         params.append(game)
     rows = await db.fetchall(sql + " GROUP BY user_id", tuple(params))
-    return {r[0]: r[1] for r in rows}
+    return {r[0]: int(r[1]) for r in rows}  # PostgreSQL sums BIGINTs as NUMERIC

@@ -67,10 +67,10 @@ def insert_table(
     """Create a lobby row; return its id."""
     cur = conn.execute(
         "INSERT INTO tables (guild_id, channel_id, game, options, raw_options, seats, host_id, status, "
-        "version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?)",
+        "version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?) RETURNING id",
         (guild_id, channel_id, game, dumps(options), dumps(raw_options), dumps(seats), host_id, now, now),
     )
-    return int(cur.lastrowid)
+    return int(cur.fetchone()[0])  # RETURNING, not lastrowid: the same on SQLite and PostgreSQL
 
 
 _UPDATABLE = {"message_id", "extra_messages", "options", "raw_options", "seed", "seats", "host_id", "status",
@@ -121,23 +121,34 @@ def load_table(conn: sqlite3.Connection, table_id: int) -> TableRow | None:
     return _row(r) if r else None
 
 
-def load_open_tables(conn: sqlite3.Connection) -> list[TableRow]:
-    """Every lobby or playing table, oldest first."""
+def _open_query(shards: tuple[tuple[int, ...], int] | None) -> tuple[str, list[Any]]:
+    """The open tables, of the guilds on ``shards = (ids, count)`` only if given (Discord's formula
+    ``(guild_id >> 22) % count``, in SQL that SQLite and PostgreSQL read alike)."""
+    sql, params = "SELECT * FROM tables WHERE status IN (?, ?)", list(OPEN_STATUSES)
+    if shards is not None:
+        ids, count = shards
+        sql += f" AND ((guild_id >> 22) % ?) IN ({', '.join('?' * len(ids))})"
+        params += [count, *ids]
+    return sql + " ORDER BY id", params
+
+
+def load_open_tables(conn: sqlite3.Connection, shards: tuple[tuple[int, ...], int] | None = None
+                     ) -> list[TableRow]:
+    """Every lobby or playing table, oldest first (of some shards' guilds only: ``_open_query``)."""
     conn.row_factory = sqlite3.Row
-    rows = conn.execute(
-        "SELECT * FROM tables WHERE status IN (?, ?) ORDER BY id", OPEN_STATUSES
-    ).fetchall()
-    return [_row(r) for r in rows]
+    return [_row(r) for r in conn.execute(*_open_query(shards)).fetchall()]
 
 
-def load_open_rows(conn: sqlite3.Connection) -> tuple[list[TableRow], list[tuple[int, str]]]:
-    """Every lobby or playing table, oldest first, each decoded on its own.
+def load_open_rows(conn: sqlite3.Connection, shards: tuple[tuple[int, ...], int] | None = None
+                   ) -> tuple[list[TableRow], list[tuple[int, str]]]:
+    """Every lobby or playing table, oldest first, each decoded on its own (of some shards' guilds
+    only: ``_open_query``).
 
     Returns ``(rows, bad)``: ``bad`` lists ``(table id, reason)`` for rows that cannot be decoded
     (invalid JSON in a column, a missing value), so one broken row never hides the others.
     """
     conn.row_factory = sqlite3.Row
-    raw = conn.execute("SELECT * FROM tables WHERE status IN (?, ?) ORDER BY id", OPEN_STATUSES).fetchall()
+    raw = conn.execute(*_open_query(shards)).fetchall()
     rows: list[TableRow] = []
     bad: list[tuple[int, str]] = []
     for r in raw:

@@ -89,6 +89,9 @@ def _capacity(rules: Game, options: Mapping[str, Any]) -> int:
 class TableService:
     """All tables of the bot. Construct once, ``await resume_all()`` at start, ``await close()`` at exit."""
 
+    #: ``(shard ids, shard count)`` of a shard process: it resumes only its guilds' tables.
+    shards: tuple[tuple[int, ...], int] | None = None
+
     def __init__(
         self,
         db: Database,
@@ -732,7 +735,7 @@ class TableService:
         Each table is resumed on its own: one that cannot be (an undecodable row, an unknown game,
         a log that no longer replays) is voided with every buy-in refunded (``_void``).
         """
-        rows, bad = await self.db.run(store.load_open_rows)
+        rows, bad = await self.db.run(store.load_open_rows, self.shards)
         resumed: list[Table] = []
         for table_id, reason in bad:
             await self._void(table_id, reason)

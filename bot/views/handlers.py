@@ -59,9 +59,13 @@ async def _handle(interaction: discord.Interaction, custom_id: str, values: list
 
         return await history(interaction, cid, values)
     table = await maybe(bot.tables.get(cid.table_id))
-    if table is None:
-        return await refuse(interaction, f"Table #{cid.table_id} does not exist any more.")
     in_dm = interaction.guild_id is None
+    if table is None:
+        forwarder = getattr(bot, "forwarder", None)  # shard processes: the owner may be another one
+        if forwarder is not None and in_dm and cid.verb in ("mv", "sel") and await forwarder.forward(
+                interaction, custom_id, cid.table_id, values):
+            return None
+        return await refuse(interaction, f"Table #{cid.table_id} does not exist any more.")
     if (not in_dm or cid.verb not in ("mv", "sel")) and interaction.guild_id != table.guild_id:
         return await refuse(interaction, "This control belongs to a table of another server.")
     if cid.verb in ("mv", "sel"):

@@ -5,11 +5,13 @@ from __future__ import annotations
 import io
 from collections import Counter
 
+import pytest
 from PIL import Image
 
 from bot.rules import GAMES
 from bot.store import tables as store
 from bot.tables.deals import contracts_of
+from tests.backends import BACKENDS
 from tests.bot.test_history import finish_by_ai
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.tapis import TapisRun
@@ -28,6 +30,7 @@ async def marias_session(stub: DiscordStub, tapis: TapisRun, humans: list[User])
     return t.id
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_rating_and_wins_boards_and_seasons(stub: DiscordStub, tapis: TapisRun,
                                                   players: list[User]) -> None:
     alice, bob, carol, dave = players
@@ -77,6 +80,7 @@ def _bold(text: str) -> list[str]:
     return [line.split("**")[1] for line in text.splitlines()[1:]]
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_stats_is_a_profile_card(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
     alice, bob = players[:2]
     tables = [await marias_session(stub, tapis, [alice, bob]) for _ in range(2)]

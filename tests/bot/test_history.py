@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.rules import GAMES
 from bot.store import tables as store
 from bot.tables.deals import deals_of
+from tests.backends import BACKENDS
 from tests.bot.test_session import open_table
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.tapis import TapisRun
@@ -37,6 +40,7 @@ async def service_session(tapis: TapisRun, stub: DiscordStub, host: User, game: 
     return t.id
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_history_lists_opens_a_session_and_tells_a_deal(stub: DiscordStub, tapis: TapisRun,
                                                                  players: list[User]) -> None:
     alice, bob, carol, _ = players

@@ -76,3 +76,14 @@ def test_bad_game_options_in_config_one_line_exit_2(tmp_path: Path) -> None:
     cfg.write_text("turn_timeout = nan\n")
     _one_line_exit_2(run_bot("--config", str(cfg), env_extra={"DISCORD_TOKEN": "x"}, cwd=tmp_path),
                      "turn_timeout")
+
+
+def test_some_shards_need_postgresql_one_line_exit_2(tmp_path: Path) -> None:
+    proc = run_bot("--shards", "0-1", "--shard-count", "4", env_extra={"DISCORD_TOKEN": "x"}, cwd=tmp_path)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "PostgreSQL" in lines[0], proc.stderr
+    bad = run_bot("--shards", "2-1", "--shard-count", "4", env_extra={"DISCORD_TOKEN": "x"}, cwd=tmp_path)
+    assert bad.returncode == 2 and "--shards" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+    alone = run_bot("--shards", "0", env_extra={"DISCORD_TOKEN": "x"}, cwd=tmp_path)
+    assert alone.returncode == 2 and "--shard-count" in alone.stderr

@@ -5,15 +5,18 @@ from __future__ import annotations
 import random
 import threading
 
+import pytest
 from discord.gateway import KeepAliveHandler
 
 from bot.store import tables as store
+from tests.backends import BACKENDS
 from tests.bot.test_session import open_table
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.play import latest_dm_with_moves, move_controls, play_once, play_session
 from tests.discord_stub.tapis import TapisRun
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_kill_and_resume(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
     alice, bob, carol, _ = players
     humans = {u.id: u for u in (alice, bob, carol)}

@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from bot.rules import GAMES
 from bot.rules.cards import display
 from bot.store import tables as store
 from bot.tables.replay import rebuild
+from tests.backends import BACKENDS
 from tests.discord_stub import DiscordStub, Message, User
 from tests.discord_stub.play import play_session
 from tests.discord_stub.tapis import TapisRun
@@ -76,6 +79,7 @@ def _codes(obj: object) -> list[str]:
     return []
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_full_session_three_humans_one_ai(stub: DiscordStub, tapis: TapisRun,
                                                 players: list[User]) -> None:
     alice, bob, carol, _ = players

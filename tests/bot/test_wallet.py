@@ -5,13 +5,16 @@ from __future__ import annotations
 import asyncio
 import io
 
+import pytest
 from PIL import Image
 
 from bot.rules import GAMES
+from tests.backends import BACKENDS
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.tapis import TapisRun
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_balance_daily_leaderboard(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
     alice, bob = players[:2]
     inter = await stub.slash("balance", alice, stub.channel)
@@ -49,6 +52,7 @@ async def test_commands_in_dm_are_refused(stub: DiscordStub, tapis: TapisRun, pl
     assert inter.ephemeral and "server channel" in inter.text
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_fifty_concurrent_dailies_pay_once(stub: DiscordStub, tapis: TapisRun,
                                                  players: list[User]) -> None:
     alice = players[0]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import pytest
 
@@ -41,9 +40,10 @@ async def stub(errors: ErrorLog) -> AsyncIterator[DiscordStub]:
 
 
 @pytest.fixture
-async def tapis(stub: DiscordStub, tmp_path: Path) -> AsyncIterator[TapisRun]:
-    """The real ``TapisBot`` connected to ``stub``, on ``tmp_path/tapis.db``; stopped cleanly after."""
-    run = TapisRun(stub, tmp_path / "tapis.db")
+async def tapis(stub: DiscordStub, database: str) -> AsyncIterator[TapisRun]:
+    """The real ``TapisBot`` connected to ``stub``, on ``tmp_path/tapis.db`` (or PostgreSQL when the
+    test parametrises ``backend``, see ``tests/backends.py``); stopped cleanly after."""
+    run = TapisRun(stub, database)
     await run.start()
     try:
         yield run

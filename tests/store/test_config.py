@@ -98,3 +98,38 @@ def test_valid_game_options_and_new_limits_load(tmp_path):
     cfg = load_config(str(p), env={})
     assert (cfg.tables_per_member, cfg.lobby_expiry_hours, cfg.deal_cap, cfg.ai_workers) == (2, 0.5, 40, 2)
     assert cfg.options_for("michigan") == {"rotations": 0} and cfg.options_for("mus") == {"stake": 5}
+
+
+def test_database_url_from_the_environment_replaces_the_file_value(tmp_path):
+    p = tmp_path / "c.toml"
+    p.write_text('database = "here.db"\n')
+    assert load_config(str(p), env={}).database == "here.db"
+    url = "postgresql://tapis:pw@db.example:5432/tapis"
+    assert load_config(str(p), env={"DATABASE_URL": url}).database == url
+    p.write_text('database = "mysql://x/y"\n')
+    with pytest.raises(ConfigError, match="postgresql:// URL"):
+        load_config(str(p), env={})
+    with pytest.raises(ConfigError, match="DATABASE_URL"):
+        load_config(None, env={"DATABASE_URL": "sqlite://nope"})
+
+
+def test_shards_section(tmp_path):
+    from bot.sharding import ShardPlan
+
+    p = tmp_path / "c.toml"
+    p.write_text('[shards]\nids = "0-3"\ncount = 16\n')
+    plan = load_config(str(p), env={}).shards
+    assert plan == ShardPlan((0, 1, 2, 3), 16)
+    assert plan.bot_options() == {"shard_ids": [0, 1, 2, 3], "shard_count": 16}
+    assert not plan.everything and plan.owns(5 << 22) is False and plan.owns(19 << 22) is True
+    p.write_text('[shards]\nids = [2]\ncount = 4\n')
+    assert load_config(str(p), env={}).shards.bot_options() == {"shard_id": 2, "shard_count": 4}
+    p.write_text("[shards]\ncount = 2\n")
+    assert load_config(str(p), env={}).shards.everything
+    for text, words in (('[shards]\nids = "3-1"\ncount = 4\n', "end is before"),
+                        ('[shards]\nids = "0-4"\ncount = 4\n', "outside 0..3"),
+                        ('[shards]\nids = "0"\n', "count"),
+                        ('[shards]\nids = "x"\ncount = 2\n', "bad shard range")):
+        p.write_text(text)
+        with pytest.raises(ConfigError, match=words):
+            load_config(str(p), env={})

@@ -7,7 +7,8 @@ import sqlite3
 
 import pytest
 
-from bot.store.db import Database, migrations
+from bot.store.db import Database, migrations, select_migrations
+from tests.backends import BACKENDS
 
 
 async def test_open_sets_pragmas_and_migrates(tmp_path):
@@ -24,8 +25,9 @@ async def test_open_sets_pragmas_and_migrates(tmp_path):
         await db.close()
 
 
-async def test_migrations_are_idempotent_on_reopen(tmp_path):
-    path = str(tmp_path / "t.db")
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_migrations_are_idempotent_on_reopen(database):
+    path = database
     db = await Database.open(path)
     await db.transaction(lambda c: c.execute(
         "INSERT INTO accounts (id, kind, guild_id, balance, created_at) "
@@ -33,13 +35,14 @@ async def test_migrations_are_idempotent_on_reopen(tmp_path):
     await db.close()
     for _ in range(2):
         db = await Database.open(path)
-        assert (await db.fetchone("PRAGMA user_version"))[0] == len(migrations())
+        assert await db.schema_version() == len(migrations(db.dialect))
         assert (await db.fetchone("SELECT COUNT(*) FROM accounts"))[0] == 1
         await db.close()
 
 
-async def test_transaction_rolls_back_on_error(tmp_path):
-    db = await Database.open(str(tmp_path / "t.db"))
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_transaction_rolls_back_on_error(database):
+    db = await Database.open(database)
     try:
         def fn(conn: sqlite3.Connection) -> None:
             conn.execute("INSERT INTO accounts (id, kind, guild_id, balance, created_at) "
@@ -61,9 +64,10 @@ def test_migration_files_are_numbered():
     assert ms[0][1] == "0001_init.sql"
 
 
-async def test_grouped_transactions_stay_atomic_each(tmp_path):
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_grouped_transactions_stay_atomic_each(database):
     """Concurrent transactions may share a commit; a failing one undoes only its own writes."""
-    db = await Database.open(str(tmp_path / "t.db"))
+    db = await Database.open(database)
     try:
         def fn(conn: sqlite3.Connection, i: int) -> int:
             conn.execute("INSERT INTO accounts (id, kind, guild_id, balance, created_at) "
@@ -77,5 +81,40 @@ async def test_grouped_transactions_stay_atomic_each(tmp_path):
         assert [r for r in results if isinstance(r, int)] == [i for i in range(60) if i % 3]
         rows = await db.fetchall("SELECT guild_id FROM accounts ORDER BY guild_id")
         assert [r[0] for r in rows] == [i for i in range(60) if i % 3]
+    finally:
+        await db.close()
+
+
+def test_a_dialect_file_replaces_the_portable_one_for_that_dialect_only():
+    files = [("0001_init.sql", "A"), ("0002_more.sql", "B"), ("0002_more.postgresql.sql", "B-pg"),
+             ("README.txt", "x")]
+    assert select_migrations(files, "sqlite") == [(1, "0001_init.sql", "A"), (2, "0002_more.sql", "B")]
+    assert select_migrations(files, "postgresql") == [
+        (1, "0001_init.sql", "A"), (2, "0002_more.postgresql.sql", "B-pg")]
+    with pytest.raises(RuntimeError, match=r"\[3\] have a dialect file but no portable"):
+        select_migrations([*files, ("0003_x.sqlite.sql", "C")], "postgresql")
+    with pytest.raises(RuntimeError, match="without gaps"):
+        select_migrations([("0001_a.sql", ""), ("0003_c.sql", "")], "sqlite")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_open_tables_of_some_shards_only(database):
+    """``(guild_id >> 22) % count`` in SQL, as Discord routes guilds to shards, on both backends."""
+    from bot.store import tables as store
+
+    guilds = [(k << 22) + 7 for k in range(1_000_000_000, 1_000_000_008)]  # shards 0..3 of 4, twice
+    db = await Database.open(database)
+    try:
+        def tx(conn):
+            for g in guilds:
+                store.insert_table(conn, guild_id=g, channel_id=1, game="motz", options={}, raw_options={},
+                                   seats=[], host_id=1, now=0.0)
+
+        await db.transaction(tx)
+        every = await db.run(store.load_open_tables)
+        some = await db.run(store.load_open_tables, ((1, 3), 4))
+        assert [r.guild_id for r in every] == guilds
+        assert [r.guild_id for r in some] == [g for g in guilds if (g >> 22) % 4 in (1, 3)]
+        assert len(some) == 4
     finally:
         await db.close()

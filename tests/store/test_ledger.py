@@ -10,8 +10,10 @@ from bot.config import Config
 from bot.store import DailyNotReady, Database, InsufficientFunds, Ledger
 from bot.store.ledger import escrow, house, wallet
 from bot.store.stats import record_session_sync, user_stats
+from tests.backends import BACKENDS
 
 G = 1
+pytestmark = pytest.mark.parametrize("backend", BACKENDS)
 
 
 class Clock:
@@ -23,8 +25,8 @@ class Clock:
 
 
 @pytest.fixture
-async def db(tmp_path):
-    d = await Database.open(str(tmp_path / "ledger.db"))
+async def db(database):
+    d = await Database.open(database)
     yield d
     await d.close()
 

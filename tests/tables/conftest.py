@@ -84,7 +84,7 @@ def config() -> Config:
 
 
 @pytest.fixture
-async def h(tmp_path, clock, config):
-    harness = await Harness(str(tmp_path / "tapis.db"), clock, config, {"high": HIGH}).open()
+async def h(database, clock, config):
+    harness = await Harness(database, clock, config, {"high": HIGH}).open()
     yield harness
     await harness.close()

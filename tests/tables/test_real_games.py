@@ -11,14 +11,16 @@ from bot.rules import GAME_MODULES, GAMES
 from bot.store.tables import load_actions
 from bot.tables.ai_pool import AiPool
 from bot.tables.replay import rebuild
+from tests.backends import BACKENDS
 from tests.tables.conftest import CH, HOST, G, Harness
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", GAME_MODULES)
-async def test_full_session_with_ai_pays_out_and_replays(name, tmp_path, clock, config):
+async def test_full_session_with_ai_pays_out_and_replays(name, database, clock, config):
     game = GAMES[name]
     cfg = dataclasses.replace(config, starting_grant=100_000)
-    h = await Harness(str(tmp_path / f"{name}.db"), clock, cfg, dict(GAMES)).open()
+    h = await Harness(database, clock, cfg, dict(GAMES)).open()
     try:
         t = await h.svc.create(G, CH, HOST, "Ann", name, {})
         while len(t.seats) < t.capacity:

@@ -7,12 +7,16 @@ import dataclasses
 import json
 import time
 
+import pytest
+
 from bot.tables import TableService
+from tests.backends import BACKENDS
 from tests.tables.conftest import BOB, CAT, HOST, G
 from tests.tables.helpers import STAY, drive, views
 from tests.tables.test_play import started
 
 USERS = [HOST, BOB, CAT, None]
+pytestmark = pytest.mark.parametrize("backend", BACKENDS)  # durable deadlines and resume on both stores
 
 
 async def test_timeout_plays_the_timeout_move(h):
@@ -144,13 +148,13 @@ async def test_ai_move_pending_at_shutdown_is_played_once_after_resume(h, config
     assert await h.total() == 0 and await h.escrow(tid) == 0
 
 
-async def test_scheduler_fires_by_itself(tmp_path, config):
+async def test_scheduler_fires_by_itself(database, config):
     """The real scheduler task with the real clock and a very short timeout."""
     from tests.tables.conftest import Harness
     from tests.tables.fakegame import GAME
 
     cfg = dataclasses.replace(config, turn_timeout=0.05)
-    h2 = await Harness(str(tmp_path / "s.db"), time.time, cfg, {"high": GAME}).open()
+    h2 = await Harness(database, time.time, cfg, {"high": GAME}).open()
     try:
         t = await started(h2, HOST, BOB, deals=2)
         for _ in range(500):
