@@ -10,6 +10,9 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.views.respond import send
+from bot.views.texts import GENERIC_ERROR
+
 log = logging.getLogger(__name__)
 
 
@@ -35,19 +38,31 @@ def user_message(error: BaseException) -> str | None:
     return None
 
 
+#: Discord's codes for an interaction that can no longer be answered (its 3 s or 15 min are over).
+ANSWER_LOST = {10062, 10015}
+
+
+def answer_lost(error: BaseException) -> bool:
+    """True if ``error`` is Discord saying the interaction cannot be answered any more."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    return isinstance(error, discord.NotFound) and error.code in ANSWER_LOST
+
+
 class TapisTree(app_commands.CommandTree):
     """The command tree with Tapis's single ``on_error``."""
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        command = interaction.command.qualified_name if interaction.command else "?"
+        if answer_lost(error):
+            log.warning("the answer to /%s was lost (the interaction expired): %s", command,
+                        getattr(error, "original", error))
+            return
         text = user_message(error)
         if text is None:
-            command = interaction.command.qualified_name if interaction.command else "?"
             log.error("command /%s failed", command, exc_info=error)
-            text = "Something went wrong; nothing was changed. Please try again."
+            text = GENERIC_ERROR
         try:
-            if interaction.response.is_done():
-                await interaction.followup.send(f"⚠️ {text}", ephemeral=True)
-            else:
-                await interaction.response.send_message(f"⚠️ {text}", ephemeral=True)
+            await send(interaction, f"⚠️ {text}", ephemeral=True)
         except discord.HTTPException:
             log.warning("could not tell the user about an error", exc_info=True)

@@ -1,9 +1,12 @@
 """Persistent components: every button and select is a ``DynamicItem`` whose id says it all.
 
 ``TableItem`` matches any ``tapis:`` id, so a stale, forged or unknown id is
-still answered (with a refusal) instead of being dropped. Views built here are stopped before
-they are sent: discord.py then never binds them to a message, and every click goes through the
-dynamic items exactly once.
+still answered (with a refusal) instead of being dropped. ``ForeignItem`` matches every other
+id (an old message, another bot version) and answers "no longer in use". discord.py runs every
+dynamic item whose template matches, so the two templates are disjoint: a click is answered by
+exactly one of them. Views built here are stopped before they are sent: discord.py then never
+binds them to a message, and every click goes through the dynamic items exactly once (a View
+bound to a message would also get ``ForeignItem``'s answer: Tapis has none, keep it so).
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ import discord
 from bot.views import ids
 from bot.views.moves import layout
 
-TEMPLATE = r"tapis:.*"
+TEMPLATE = r"(?s)tapis:.*"
+FOREIGN_TEMPLATE = r"(?s)(?!tapis:).*"
 
 
 class TableItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
@@ -35,6 +39,23 @@ class TableItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE)
 
         values = self.item.values if isinstance(self.item, discord.ui.Select) else None
         await handle_component(interaction, self.custom_id, values)
+
+
+class ForeignItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=FOREIGN_TEMPLATE):
+    """Any component whose id is not Tapis's: an ephemeral "no longer in use", never silence."""
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> ForeignItem:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.views.handlers import no_longer_in_use
+
+        await no_longer_in_use(interaction)
 
 
 def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
