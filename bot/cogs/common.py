@@ -20,7 +20,8 @@ GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.name) for g in GAMES.v
 def game_or_error(name: str) -> Any:
     game = GAMES.get(name)
     if game is None:
-        raise UserError(f"Unknown game {name!r}. Games: {', '.join(g.title for g in GAMES.values())}.")
+        games = ", ".join(g.title for g in GAMES.values())
+        raise UserError(f"Unknown game {texts.echo(name)}. Games: {games}.")
     return game
 
 

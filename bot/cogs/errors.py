@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.views.respond import send
-from bot.views.texts import GENERIC_ERROR
+from bot.views.texts import GENERIC_ERROR, echo
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CheckFailure):
         return str(error) or "You cannot use this command here."
     if isinstance(error, app_commands.TransformerError):
-        return f"Invalid value {error.value!r}."
+        return f"Invalid value {echo(str(error.value))}."
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down: try again in {error.retry_after:.0f} s."
     return None

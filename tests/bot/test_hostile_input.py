@@ -111,3 +111,12 @@ async def test_names_escaped_and_nobody_pinged(stub: DiscordStub, tapis: TapisRu
         body = call.json.get("data", call.json) if call.route.endswith("/callback") else call.json
         if body and ("content" in body or "embeds" in body):
             assert body.get("allowed_mentions") == {"parse": []}, (call.route, body)
+
+
+async def test_forged_game_choice(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    """A game value that is none of the offered choices (forged): a short refusal, no echo of it all."""
+    forged = "g" * 3000
+    for command in ("table new", "rules"):
+        inter = await stub.slash(command, players[0], stub.channel, game=forged)
+        refused(inter, "unknown game")
+        short(inter.text, forged)
