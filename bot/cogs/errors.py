@@ -10,7 +10,7 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.views.respond import send
+from bot.views.respond import answer_lost, send
 from bot.views.texts import GENERIC_ERROR, echo
 
 log = logging.getLogger(__name__)
@@ -36,17 +36,6 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down: try again in {error.retry_after:.0f} s."
     return None
-
-
-#: Discord's codes for an interaction that can no longer be answered (its 3 s or 15 min are over).
-ANSWER_LOST = {10062, 10015}
-
-
-def answer_lost(error: BaseException) -> bool:
-    """True if ``error`` is Discord saying the interaction cannot be answered any more."""
-    if isinstance(error, app_commands.CommandInvokeError):
-        error = error.original
-    return isinstance(error, discord.NotFound) and error.code in ANSWER_LOST
 
 
 class TapisTree(app_commands.CommandTree):

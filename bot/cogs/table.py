@@ -96,6 +96,14 @@ class Tables(commands.Cog):
                 return
         await self.service.set_message(table.id, message_id)
 
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.bot.presenter.channel_deleted(channel.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.bot.presenter.channel_deleted(payload.thread_id)
+
     @table.command(name="join", description="Sit down at a table (moves the buy-in to the table)")
     @app_commands.describe(table=TABLE_ARG)
     @app_commands.autocomplete(table=table_autocomplete)

@@ -6,6 +6,7 @@ stale, replayed or concurrent click is refused there too (``TableError``) and ne
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from typing import Any
@@ -15,7 +16,7 @@ import discord
 from bot.views import ids, texts
 from bot.views.components import moves_view
 from bot.views.display import hand_embed
-from bot.views.respond import maybe, refuse, run_soon, send, update
+from bot.views.respond import answer_lost, maybe, refuse, run_soon, send, update
 
 log = logging.getLogger(__name__)
 
@@ -44,13 +45,19 @@ async def handle_component(interaction: discord.Interaction, custom_id: str,
                            values: list[str] | None) -> None:
     """Entry point of every Tapis button and select."""
     try:
-        await _handle(interaction, custom_id, values)
-    except user_errors() as exc:
-        await refuse(interaction, str(exc))
-    except Exception:
+        try:
+            await _handle(interaction, custom_id, values)
+        except user_errors() as exc:
+            await refuse(interaction, str(exc))
+    except Exception as exc:
+        if answer_lost(exc):  # Discord's 3 s (or 15 min) were over: nobody is listening any more
+            log.warning("the answer to component %s was lost (the interaction expired): %s",
+                        custom_id[:100], exc)
+            return
         log.exception("component %s failed (user %s)", custom_id[:100], interaction.user.id)
         if not interaction.response.is_done():
-            await refuse(interaction, texts.GENERIC_ERROR)
+            with contextlib.suppress(discord.HTTPException):
+                await refuse(interaction, texts.GENERIC_ERROR)
 
 
 async def no_longer_in_use(interaction: discord.Interaction) -> None:

@@ -18,6 +18,14 @@ from bot.views.texts import fit
 
 T = TypeVar("T")
 DEFER_AFTER = 1.0
+#: Discord's codes for an interaction that can no longer be answered (its 3 s or 15 min are over).
+ANSWER_LOST = frozenset({10062, 10015})
+
+
+def answer_lost(error: BaseException) -> bool:
+    """True if ``error`` (or the error it wraps) is Discord saying the interaction cannot be answered."""
+    error = getattr(error, "original", error)
+    return isinstance(error, discord.NotFound) and error.code in ANSWER_LOST
 
 
 async def maybe(value: Any) -> Any:

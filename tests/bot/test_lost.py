@@ -139,3 +139,44 @@ async def test_wallet_commands_defer_when_slow(command: str, stub: DiscordStub, 
     expected = {"balance": "**1000**", "daily": "+100", "leaderboard": "Leaderboard", "stats": "Statistics"}
     assert expected[command] in inter.text
     assert inter.ephemeral == (command != "leaderboard")
+
+
+async def test_deleted_channel_or_thread_cancels_its_lobby(stub: DiscordStub, tapis: TapisRun,
+                                                           players: list[User]) -> None:
+    """Discord says a channel (or thread) was deleted: its lobby is cancelled and refunded at once."""
+    alice, bob = players[:2]
+    room = stub.add_channel(stub.guild, "room")
+    await stub.dispatch("CHANNEL_CREATE", room.payload())  # the bot learns of the new channel
+    thread = stub.add_thread(stub.channel, "thread")
+    for place in (room, thread):
+        await stub.slash("table new", alice, place, game="motz", players=3, buy_in=200)
+        await stub.click(stub.messages(place)[-1], bob, "Join")
+    await tapis.settle()
+    assert await tapis.ledger.balance(stub.guild.id, bob.id) == 600
+    stub.lose_channel(room)
+    stub.lose_channel(thread)
+    await stub.dispatch("CHANNEL_DELETE", room.payload())
+    await stub.dispatch("THREAD_DELETE", {"id": str(thread.id), "guild_id": str(stub.guild.id),
+                                          "parent_id": str(stub.channel.id), "type": 11})
+    for _ in range(200):  # the bot reads the gateway events on its own time
+        if all(t.status == "cancelled" for t in tapis.tables.tables.values()):
+            break
+        await asyncio.sleep(0.01)
+    await tapis.settle()
+    assert not await tapis.tables.tables_in_channel(room.id)
+    assert not await tapis.tables.tables_in_channel(thread.id)
+    assert [await tapis.ledger.balance(stub.guild.id, u.id) for u in (alice, bob)] == [1000, 1000]
+    assert await tapis.ledger.accounts_total() == 0
+
+
+async def test_lost_click_answer_is_only_a_warning(stub: DiscordStub, tapis: TapisRun,
+                                                   players: list[User]) -> None:
+    alice, bob = players[:2]
+    await stub.slash("table new", alice, stub.channel, game="motz", players=3)
+    lobby = stub.messages(stub.channel)[-1]
+    stub.fail("POST", CALLBACK, 404, 10062, "Unknown interaction")
+    await stub.click(lobby, bob, "Join", wait=False)
+    await stub.wait_for(lambda: any(c.status == 404 for c in stub.calls_to("POST", CALLBACK)), what="the try")
+    await tapis.settle()
+    [table] = await tapis.tables.tables_in_channel(stub.channel.id)
+    assert table.seat_of(bob.id) == 1  # the join was committed; only its answer was lost
