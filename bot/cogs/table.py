@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -83,15 +84,15 @@ class Tables(commands.Cog):
                 response = await interaction.response.send_message(embed=table_embed(table),
                                                                    view=lobby_view(table))
                 message_id = response.message_id
-        except discord.HTTPException as exc:
-            log.warning("table %s: the answer to /table new was lost (%s %s); posting the lobby in the "
-                        "channel", table.id, exc.status, exc.code)
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
+            log.warning("table %s: the answer to /table new was lost (%s); posting the lobby in the channel",
+                        table.id, exc)
             channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
             try:
                 message_id = (await channel.send(embed=table_embed(table), view=lobby_view(table))).id
-            except discord.HTTPException as again:
-                log.warning("table %s: the lobby cannot be posted either (%s %s); cancelled and refunded",
-                            table.id, again.status, again.code)
+            except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as again:
+                log.warning("table %s: the lobby cannot be posted either (%s); cancelled and refunded",
+                            table.id, again)
                 await self.service.end(table.id, table.host_id, False)
                 return
         await self.service.set_message(table.id, message_id)
