@@ -5,8 +5,9 @@ still answered (with a refusal) instead of being dropped. ``ForeignItem`` matche
 id (an old message, another bot version) and answers "no longer in use". discord.py runs every
 dynamic item whose template matches, so the two templates are disjoint: a click is answered by
 exactly one of them. Views built here are stopped before they are sent: discord.py then never
-binds them to a message, and every click goes through the dynamic items exactly once (a View
-bound to a message would also get ``ForeignItem``'s answer: Tapis has none, keep it so).
+binds them to a message, and every click goes through the dynamic items exactly once. A
+``discord.ui.View`` registered by other code (``add_view``, or bound to its message) still
+answers its own components: ``ForeignItem`` stays silent for those.
 """
 
 from __future__ import annotations
@@ -55,7 +56,24 @@ class ForeignItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=FOREIGN
     async def callback(self, interaction: discord.Interaction) -> None:
         from bot.views.handlers import no_longer_in_use
 
-        await no_longer_in_use(interaction)
+        if not view_handles(interaction, self.custom_id):
+            await no_longer_in_use(interaction)
+
+
+def view_handles(interaction: discord.Interaction, custom_id: str) -> bool:
+    """Whether a ``discord.ui.View`` registered with the client (``add_view``, or sent bound to
+    its message) answers this component itself, so that ``ForeignItem`` must stay silent.
+
+    discord.py offers no public lookup for this; it reads the view store of discord.py 2.7.1
+    (pinned), and without it ``ForeignItem`` answers as if no view were there.
+    """
+    store = getattr(getattr(interaction.client, "_connection", None), "_view_store", None)
+    views = getattr(store, "_views", None)
+    if not isinstance(views, dict):
+        return False
+    kind = (interaction.data or {}).get("component_type")
+    message_id = interaction.message.id if interaction.message is not None else None
+    return any((kind, custom_id) in views.get(key, {}) for key in (message_id, None))
 
 
 def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:

@@ -120,3 +120,31 @@ async def test_forged_game_choice(stub: DiscordStub, tapis: TapisRun, players: l
         inter = await stub.slash(command, players[0], stub.channel, game=forged)
         refused(inter, "unknown game")
         short(inter.text, forged)
+
+
+async def test_a_registered_view_still_answers_its_own_components(stub: DiscordStub, tapis: TapisRun,
+                                                                  players: list[User]) -> None:
+    """The catch-all stays silent for a discord.ui.View another part of the bot registered."""
+    import discord
+
+    answered: list[str] = []
+
+    class Mine(discord.ui.View):
+        def __init__(self) -> None:
+            super().__init__(timeout=None)
+
+        @discord.ui.button(label="mine", custom_id="history:page:2")
+        async def page(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+            answered.append(button.custom_id)
+            await interaction.response.send_message("page 2", ephemeral=True)
+
+    tapis.bot.add_view(Mine())  # type: ignore[union-attr]
+    alice, bob = players[:2]
+    await stub.slash("table new", alice, stub.channel, game="motz", players=3)
+    lobby = stub.messages(stub.channel)[-1]
+    inter = await stub.click(lobby, bob, custom_id="history:page:2")
+    await tapis.settle()
+    assert inter.text == "page 2" and answered == ["history:page:2"]
+    answers = [c for c in stub.calls if c.route == "/interactions/{iid}/{token}/callback"]
+    assert all(c.status == 200 for c in answers)  # the catch-all did not answer it a second time
+    refused(await stub.click(lobby, bob, custom_id="history:page:3"), "no longer in use")
