@@ -75,6 +75,7 @@ class Tables(commands.Cog):
         The lobby is committed (buy-in in escrow) before this runs, so a lost answer (Discord's
         10062 after 3 s) must neither leave it without a message nor be reported as "nothing changed".
         """
+        shown = self.bot.presenter.shown_key(table)
         try:
             if interaction.response.is_done():
                 message = await interaction.followup.send(embed=table_embed(table), view=lobby_view(table),
@@ -96,6 +97,7 @@ class Tables(commands.Cog):
                 await self.service.end(table.id, table.host_id, False)
                 return
         await self.service.set_message(table.id, message_id)
+        self.bot.presenter.posted(table, shown)
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

@@ -19,6 +19,15 @@ from tests.discord_stub.tapis import TapisRun
 CALLBACK = "/interactions/{iid}/{token}/callback"
 
 
+async def eventually(predicate: Any, what: str, timeout: float = 5.0) -> None:
+    """Wait until ``predicate()`` holds (for bot work that makes no REST call to wake ``wait_for``)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        assert loop.time() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.01)
+
+
 def texts_sent(stub: DiscordStub) -> str:
     """Every text the bot sent anywhere, as one string."""
     return "\n".join(m.text for m in stub.store.values())
@@ -31,8 +40,9 @@ async def test_lost_table_new_answer_posts_the_lobby(stub: DiscordStub, tapis: T
     await stub.slash("table new", alice, stub.channel, wait=False, game="motz", players=3, buy_in=200)
     lobby = await stub.wait_for(lambda: stub.messages(stub.channel) and stub.messages(stub.channel)[-1],
                                 what="the lobby posted in the channel")
-    await tapis.settle()
     [table] = await tapis.tables.tables_in_channel(stub.channel.id)
+    await eventually(lambda: table.message_id is not None, "the lobby message recorded")
+    await tapis.settle()
     assert table.status == "lobby" and table.message_id == lobby.id and lobby.interaction_id is None
     assert await tapis.ledger.balance(stub.guild.id, alice.id) == 800  # the buy-in is where it should be
     joined = await stub.click(lobby, bob, "Join")  # the lobby works
@@ -50,6 +60,8 @@ async def test_lost_answer_and_no_channel_cancels_and_refunds(stub: DiscordStub,
     stub.fail("POST", "/channels/{cid}/messages", 403, 50013, "Missing Permissions")
     inter = await stub.slash("table new", alice, stub.channel, wait=False, game="motz", players=3, buy_in=200)
     await stub.wait_for(lambda: len(stub.calls_to("POST", "/channels/{cid}/messages")) == 1, what="the try")
+    await eventually(lambda: tapis.tables.tables and not any(t.is_open for t in tapis.tables.tables.values()),
+                     "the lobby cancelled")
     await tapis.settle()
     assert not await tapis.tables.tables_in_channel(stub.channel.id)
     assert await tapis.ledger.balance(stub.guild.id, alice.id) == 1000  # refunded
@@ -158,10 +170,8 @@ async def test_deleted_channel_or_thread_cancels_its_lobby(stub: DiscordStub, ta
     await stub.dispatch("CHANNEL_DELETE", room.payload())
     await stub.dispatch("THREAD_DELETE", {"id": str(thread.id), "guild_id": str(stub.guild.id),
                                           "parent_id": str(stub.channel.id), "type": 11})
-    for _ in range(200):  # the bot reads the gateway events on its own time
-        if all(t.status == "cancelled" for t in tapis.tables.tables.values()):
-            break
-        await asyncio.sleep(0.01)
+    await eventually(lambda: all(t.status == "cancelled" for t in tapis.tables.tables.values()),
+                     "both lobbies cancelled")  # the bot reads the gateway events on its own time
     await tapis.settle()
     assert not await tapis.tables.tables_in_channel(room.id)
     assert not await tapis.tables.tables_in_channel(thread.id)
@@ -177,6 +187,7 @@ async def test_lost_click_answer_is_only_a_warning(stub: DiscordStub, tapis: Tap
     stub.fail("POST", CALLBACK, 404, 10062, "Unknown interaction")
     await stub.click(lobby, bob, "Join", wait=False)
     await stub.wait_for(lambda: any(c.status == 404 for c in stub.calls_to("POST", CALLBACK)), what="the try")
-    await tapis.settle()
     [table] = await tapis.tables.tables_in_channel(stub.channel.id)
+    await eventually(lambda: table.seat_of(bob.id) is not None, "bob seated")
+    await tapis.settle()
     assert table.seat_of(bob.id) == 1  # the join was committed; only its answer was lost

@@ -88,9 +88,8 @@ async def test_reconnect_refreshes_tables_opened_since_start(stub: DiscordStub, 
     await tapis.settle()
     assert "bob" not in lobby.text  # the edit was lost while the connection was bad
     tapis.bot.dispatch("ready")  # type: ignore[union-attr]  # a reconnect
-    await asyncio.sleep(0)
+    await stub.wait_for(lambda: "bob" in lobby.text, what="the lobby refreshed")
     await tapis.settle()
-    assert "bob" in lobby.text
 
 
 async def test_dm_hand_image_raises_playable_cards(stub: DiscordStub, tapis: TapisRun, players: list[User],
@@ -122,3 +121,20 @@ async def test_dm_hand_image_raises_playable_cards(stub: DiscordStub, tapis: Tap
     assert all((h, set()) in calls for h in others)  # the others wait: nothing raised
     user = {u.id: u for u in (alice, bob, carol)}[table.seats[seat].user_id]
     assert stub.dms(user)[-1].attachments[0].filename == "hand.png"
+
+
+async def test_every_lobby_change_is_shown(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    """Joins, leaves and AI seats do not bump the version: the lobby message still shows each one."""
+    alice, bob, carol, _ = players
+    await stub.slash("table new", alice, stub.channel, game="motz", players=4)
+    lobby = stub.messages(stub.channel)[-1]
+    for user in (bob, carol):
+        await stub.click(lobby, user, "Join")
+        await tapis.settle()
+        assert user.name in lobby.text, lobby.text
+    await stub.click(lobby, bob, "Leave")
+    await tapis.settle()
+    assert "bob" not in lobby.text and "carol" in lobby.text
+    await stub.click(lobby, alice, "Add AI")
+    await tapis.settle()
+    assert "AI 1" in lobby.text
