@@ -148,3 +148,19 @@ async def test_a_registered_view_still_answers_its_own_components(stub: DiscordS
     answers = [c for c in stub.calls if c.route == "/interactions/{iid}/{token}/callback"]
     assert all(c.status == 200 for c in answers)  # the catch-all did not answer it a second time
     refused(await stub.click(lobby, bob, custom_id="history:page:3"), "no longer in use")
+
+
+async def test_forged_history_select_values(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    from tests.bot.test_history import service_session
+
+    alice = players[0]
+    table_id = await service_session(tapis, stub, alice)
+    inter = await stub.slash("history", alice, stub.channel)
+    msg = inter.last
+    [select] = msg.selects()
+    for value in ("²", "7" * 5000, "٣"):
+        answer = await stub.choose(msg, alice, [value], custom_id=select["custom_id"])
+        refused(answer, "not valid")
+        short(answer.text, value)
+    opened = await stub.choose(msg, alice, [str(table_id)])  # the real value still works
+    assert opened.callback_type == 7 and f"Table #{table_id}" in msg.text

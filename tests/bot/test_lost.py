@@ -130,7 +130,7 @@ async def test_balance_of_someone_creates_no_wallet(stub: DiscordStub, tapis: Ta
 async def test_wallet_commands_defer_when_slow(command: str, stub: DiscordStub, tapis: TapisRun,
                                                players: list[User], monkeypatch: pytest.MonkeyPatch) -> None:
     """A slow database (here 0.3 s) never makes a wallet command miss Discord's 3 s: it defers first."""
-    import bot.store.stats as stats
+    import bot.store.boards as boards
 
     def slow(fn: Any) -> Any:
         async def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -142,7 +142,7 @@ async def test_wallet_commands_defer_when_slow(command: str, stub: DiscordStub, 
     ledger = tapis.ledger
     for name in ("balance", "daily", "leaderboard"):
         monkeypatch.setattr(ledger, name, slow(getattr(ledger, name)))
-    monkeypatch.setattr(stats, "user_stats", slow(stats.user_stats))
+    monkeypatch.setattr(boards, "profile", slow(boards.profile))  # what /stats reads
     alice = players[0]
     inter = await stub.slash(command, alice, stub.channel)
     assert inter.callback_type == 5  # deferred before the slow work was done
