@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 import pytest
@@ -10,13 +11,15 @@ import pytest
 import bot.render as render
 from bot.render.hand import playable_cards
 from bot.tables.service import KEEP_CLOSED
+from bot.views.budget import RestBudget
 from tests.discord_stub import DiscordStub, User
+from tests.discord_stub.play import click_control, latest_dm_with_moves, move_controls
 from tests.discord_stub.tapis import TapisRun
 
 TABLES = 300
 #: Every structure the presenter keeps per table (by attribute name, as on today's main too).
 PRESENTER_PER_TABLE = ("logs", "dirty", "editors", "dm_jobs", "dm_workers", "seen", "dm_closed", "rendered",
-                       "shown", "log_serial", "images_done")
+                       "shown", "log_serial", "images_done", "clicks", "answering")
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
 
 
@@ -37,27 +40,37 @@ async def test_three_hundred_tables_leave_nothing_behind(stub: DiscordStub, tapi
     monkeypatch.setattr(render, "table_image", lambda *a: PNG)  # images on, at no rendering cost
     monkeypatch.setattr(render, "hand_image", lambda *a: PNG)
     tapis.bot.presenter.images = True  # type: ignore[union-attr]
+    # Memory, not Discord's 50 requests/s, is under test here: a budget the stand-in does not need.
+    tapis.bot.presenter.budget = RestBudget(rate=100_000.0, burst=1_000.0)  # type: ignore[union-attr]
     admin = stub.add_user("admin", stub.guild, admin=True)
     hosts = players[:3]
     service = tapis.tables
     await tapis.settle()
     baseline = sizes(tapis)
 
+    rooms = [stub.add_channel(stub.guild, f"room{i}") for i in range(10)]  # one table edit at a time each
+
     async def one(n: int) -> tuple[int, str]:
-        host = hosts[n % len(hosts)]
-        opened = await stub.slash("table new", host, stub.channel, game="motz", players=3, buy_in=20)
+        host, room = hosts[n % len(hosts)], rooms[n % len(rooms)]
+        opened = await stub.slash("table new", host, room, game="motz", players=3, buy_in=20)
         assert opened.last.custom_ids(), opened.text
         table = service.tables[int(opened.last.custom_ids()[0].split(":")[1])]
         await service.add_ai(table.id, host.id)
         await service.add_ai(table.id, host.id)
         await service.start(table.id, host.id)
+        if n % 10 == 0 and table.to_act_users() == [host.id]:  # a move clicked in the DM, as people do
+            dm = await stub.wait_for(lambda: latest_dm_with_moves(stub, host, table.id, table.version),
+                                     what="the host's DM")
+            control = move_controls(dm, table.id, table.version)[0]
+            clicked = await click_control(stub, dm, host, control, random.Random(n))
+            assert clicked.callback_type == 7, clicked.text
         for _ in range(n % 3):  # some tables see a few moves before they end
             if table.status == "playing" and table.to_act_users():
                 seat = table.seat_of(host.id)
                 await service.act(table.id, host.id, table.version, table.state.legal_actions(seat)[0])
             await asyncio.sleep(0)
         if table.status == "playing":
-            ended = await stub.slash("table end", admin, stub.channel, table=table.id, now=True)
+            ended = await stub.slash("table end", admin, room, table=table.id, now=True)
             assert "closed" in ended.text, ended.text
         return table.id, table.status
 
@@ -73,7 +86,7 @@ async def test_three_hundred_tables_leave_nothing_behind(stub: DiscordStub, tapi
     for i, _ in done:  # the final render of every table was sent before its state was dropped
         message = stub.message(tapis.tables.tables[i].message_id) if i in tapis.tables.tables else None
         assert message is None or ("over" in message.text and not message.components)
-    finals = [m for m in stub.messages(stub.channel) if "The session is over." in m.text]
+    finals = [m for room in rooms for m in stub.messages(room) if "The session is over." in m.text]
     assert len(finals) == TABLES and not any(m.components for m in finals)
 
 
