@@ -27,6 +27,7 @@ def sizes(run: TapisRun) -> dict[str, int]:
     presenter, service = run.bot.presenter, run.tables  # type: ignore[union-attr]
     out = {name: len(getattr(presenter, name)) for name in PRESENTER_PER_TABLE}
     out |= {"service._drivers": len(service._drivers), "service._pending": len(service._pending),
+            "service._draining": len(service._draining),
             "timers": len(service.timers.deadlines), "open tables": len([t for t in service.tables.values()
                                                                         if t.is_open]),
             "bot._background": len(run.bot._background)}  # type: ignore[union-attr]
@@ -43,7 +44,7 @@ async def test_three_hundred_tables_leave_nothing_behind(stub: DiscordStub, tapi
     # Memory, not Discord's 50 requests/s, is under test here: a budget the stand-in does not need.
     tapis.bot.presenter.budget = RestBudget(rate=100_000.0, burst=1_000.0)  # type: ignore[union-attr]
     admin = stub.add_user("admin", stub.guild, admin=True)
-    hosts = players[:3]
+    hosts = [*players, *(stub.add_user(f"host{i}", stub.guild) for i in range(6))]  # within the caps
     service = tapis.tables
     await tapis.settle()
     baseline = sizes(tapis)
