@@ -15,7 +15,7 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.errors import TapisTree
-from bot.views.components import TableItem
+from bot.views.components import ForeignItem, TableItem
 from bot.views.presenter import Presenter
 
 if TYPE_CHECKING:
@@ -36,6 +36,8 @@ class TapisBot(commands.Bot):
                  edit_interval: float = 1.0, sync_commands: bool = True, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        # Nothing Tapis posts may ping anyone: player names are user input.
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          tree_cls=TapisTree, **options)
         self.config = config
@@ -55,10 +57,12 @@ class TapisBot(commands.Bot):
             except Exception:
                 self.failed_extensions.append(ext)
                 log.exception("could not load extension %s", ext)
-        self.add_dynamic_items(TableItem)
+        self.add_dynamic_items(TableItem, ForeignItem)
         self.tables.listeners.append(self.presenter.on_change)
         resumed = await self.tables.resume_all()
         self.resumed_tables = list(resumed) if isinstance(resumed, (list, tuple)) else []
+        for table in self.resumed_tables:
+            self.presenter.prime(table)  # before the AI moves: a restart does not DM everybody again
         log.info("resumed %s open table(s)", len(self.resumed_tables) if self.resumed_tables else resumed)
         if self.sync_commands:
             await self._sync()

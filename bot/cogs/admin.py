@@ -11,8 +11,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import describe_table, guild_only, is_admin, open_tables
+from bot.cogs.common import describe_table, guild_only, is_admin
 from bot.cogs.errors import UserError
+from bot.views.respond import maybe, send
+from bot.views.texts import fit
 
 
 class Admin(commands.Cog):
@@ -24,12 +26,12 @@ class Admin(commands.Cog):
 
     @admin.command(name="tables", description="Open tables in this server")
     async def tables(self, interaction: discord.Interaction) -> None:
-        guild_only(interaction)
-        lines = []
-        for channel in interaction.guild.text_channels if interaction.guild else []:
-            for t in await open_tables(self.bot, channel.id):
-                lines.append(f"{describe_table(t)} in <#{channel.id}> · version {t.version}")
-        await interaction.response.send_message("\n".join(lines)[:1900] or "No open table.", ephemeral=True)
+        """Every open table of the server, wherever it is: text channels, threads, forum posts."""
+        guild_id = guild_only(interaction)
+        tables = [t for t in await maybe(self.bot.tables.open_tables()) if t.guild_id == guild_id]
+        lines = [f"{describe_table(t)} in <#{t.channel_id}> · version {t.version}"
+                 for t in sorted(tables, key=lambda t: t.id)]
+        await send(interaction, fit("\n".join(lines), 1900) or "No open table.")
 
     @admin.command(name="audit", description="Check the ledger: balances sum to 0, no escrow stranded")
     async def audit(self, interaction: discord.Interaction) -> None:

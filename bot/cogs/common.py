@@ -9,6 +9,7 @@ from discord import app_commands
 
 from bot.cogs.errors import UserError
 from bot.rules import GAMES
+from bot.views import texts
 from bot.views.respond import maybe
 
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.name) for g in GAMES.values()] or [
@@ -19,7 +20,8 @@ GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.name) for g in GAMES.v
 def game_or_error(name: str) -> Any:
     game = GAMES.get(name)
     if game is None:
-        raise UserError(f"Unknown game {name!r}. Games: {', '.join(g.title for g in GAMES.values())}.")
+        games = ", ".join(g.title for g in GAMES.values())
+        raise UserError(f"Unknown game {texts.echo(name)}. Games: {games}.")
     return game
 
 
@@ -41,13 +43,21 @@ async def open_tables(bot: Any, channel_id: int) -> list[Any]:
     return sorted(tables, key=lambda t: t.id, reverse=True)
 
 
-async def resolve_table(bot: Any, interaction: discord.Interaction, table_id: int | None) -> Any:
-    """The table named by ``table_id``, else the most recent open table of this channel."""
+async def resolve_table(bot: Any, interaction: discord.Interaction, table_id: int | None, *,
+                        any_channel: bool = False) -> Any:
+    """The table named by ``table_id``, else the most recent open table of this channel.
+
+    A table named by number must be in the interaction's channel (table ids are sequential, so
+    anyone could otherwise reach tables of private channels), unless the user is a server admin
+    or ``any_channel`` (``leave`` and ``end``, which only touch the caller's own seat or table).
+    """
     guild_only(interaction)
     if table_id is not None:
         table = await maybe(bot.tables.get(table_id))
         if table is None or table.guild_id != interaction.guild_id:
             raise UserError(f"There is no table #{table_id} in this server.")
+        if not any_channel and table.channel_id != interaction.channel_id and not is_admin(interaction):
+            raise UserError(texts.not_here(table_id))
         return table
     tables = await open_tables(bot, interaction.channel_id or 0)
     if not tables:

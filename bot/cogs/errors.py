@@ -10,6 +10,9 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.views.respond import answer_lost, send
+from bot.views.texts import GENERIC_ERROR, echo
+
 log = logging.getLogger(__name__)
 
 
@@ -29,7 +32,7 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CheckFailure):
         return str(error) or "You cannot use this command here."
     if isinstance(error, app_commands.TransformerError):
-        return f"Invalid value {error.value!r}."
+        return f"Invalid value {echo(str(error.value))}."
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down: try again in {error.retry_after:.0f} s."
     return None
@@ -39,15 +42,16 @@ class TapisTree(app_commands.CommandTree):
     """The command tree with Tapis's single ``on_error``."""
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        command = interaction.command.qualified_name if interaction.command else "?"
+        if answer_lost(error):
+            log.warning("the answer to /%s was lost (the interaction expired): %s", command,
+                        getattr(error, "original", error))
+            return
         text = user_message(error)
         if text is None:
-            command = interaction.command.qualified_name if interaction.command else "?"
             log.error("command /%s failed", command, exc_info=error)
-            text = "Something went wrong; nothing was changed. Please try again."
+            text = GENERIC_ERROR
         try:
-            if interaction.response.is_done():
-                await interaction.followup.send(f"⚠️ {text}", ephemeral=True)
-            else:
-                await interaction.response.send_message(f"⚠️ {text}", ephemeral=True)
+            await send(interaction, f"⚠️ {text}", ephemeral=True)
         except discord.HTTPException:
             log.warning("could not tell the user about an error", exc_info=True)

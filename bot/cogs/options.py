@@ -1,7 +1,9 @@
 """Host options typed as text: ``options:"ante=2 rotations=3"`` -> a raw options dict.
 
 The rules core validates the result (``Game.validate_options``); this only splits the text,
-refuses unknown or hidden names, and maps choice values typed as text onto the real choices.
+refuses unknown or hidden names, reads whole numbers strictly (ASCII digits, at most 9 of them)
+and maps choice values typed as text onto the real choices. A refusal quotes at most
+``texts.ECHO_CHARS`` characters of what was typed.
 """
 
 from __future__ import annotations
@@ -13,8 +15,12 @@ from discord import app_commands
 
 from bot.cogs.errors import UserError
 from bot.rules import GAMES
+from bot.views.texts import echo
 
 _PAIR = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^\s,;]+)")
+_INT = re.compile(r"[+-]?[0-9]{1,9}")
+#: The largest buy-in a table may ask (far above any wallet; keeps every sum well inside 64 bits).
+MAX_BUY_IN = 1_000_000_000
 
 
 def visible_specs(game: Any) -> dict[str, Any]:
@@ -30,28 +36,46 @@ def parse_options(text: str | None, game: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     leftover = _PAIR.sub("", text).replace(",", " ").replace(";", " ").strip()
     if leftover:
-        raise UserError(f"Cannot read {leftover!r}: write options as key=value, e.g. "
+        raise UserError(f"Cannot read {echo(leftover)}: write options as key=value, e.g. "
                         f"`{next(iter(specs), 'ante')}=2`.")
     for name, value in _PAIR.findall(text):
         name = name.lower()
         if name not in specs:
             known = ", ".join(specs) or "none"
-            raise UserError(f"{game.title} has no option {name!r}. Options: {known}.")
+            raise UserError(f"{game.title} has no option {echo(name)}. Options: {known}.")
         if name in out:
             raise UserError(f"Option {name} is given twice.")
         spec = specs[name]
         if spec.kind == "choice":
             value = next((c for c in spec.choices if str(c).lower() == value.lower()), value)
+        elif spec.kind in ("int", "seat"):
+            value = whole_number(name, value)
         out[name] = value
     return out
+
+
+def whole_number(name: str, value: str) -> int:
+    """``value`` as an int if it is plainly written (``-``, ASCII digits, at most 9), else ``UserError``."""
+    if not _INT.fullmatch(value):
+        raise UserError(f"Option {name} must be a whole number of at most 9 digits, not {echo(value)}.")
+    return int(value)
 
 
 def check_options(game: Any, defaults: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
     """Validate ``defaults`` + ``raw`` with the rules core; ``UserError`` with its message."""
     try:
-        return game.validate_options({**defaults, **raw})
+        options = game.validate_options({**defaults, **raw})
     except ValueError as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(echo_free(str(exc))) from None
+    buy_in = options.get("buy_in")
+    if isinstance(buy_in, int) and buy_in > MAX_BUY_IN:
+        raise UserError(f"The buy-in may be at most {MAX_BUY_IN:,} jetons.")
+    return options
+
+
+def echo_free(message: str, size: int = 300) -> str:
+    """A rules-core refusal, cut so that whatever value it quotes cannot make the reply huge."""
+    return message if len(message) <= size else message[: size - 1] + "…"
 
 
 async def options_autocomplete(interaction: Any, current: str) -> list[app_commands.Choice[str]]:

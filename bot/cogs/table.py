@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -18,12 +20,14 @@ from bot.cogs.common import (
     table_autocomplete,
 )
 from bot.cogs.errors import UserError
-from bot.cogs.options import check_options, options_autocomplete, parse_options
+from bot.cogs.options import MAX_BUY_IN, check_options, options_autocomplete, parse_options
+from bot.views import texts
 from bot.views.components import lobby_view
 from bot.views.display import table_embed
 from bot.views.handlers import show_hand
 from bot.views.respond import run_soon, send
 
+log = logging.getLogger(__name__)
 TABLE_ARG = "Table number (default: the latest open table in this channel)"
 
 
@@ -46,7 +50,8 @@ class Tables(commands.Cog):
     @app_commands.autocomplete(options=options_autocomplete)
     async def new(self, interaction: discord.Interaction, game: str,
                   players: app_commands.Range[int, 2, 10] | None = None,
-                  buy_in: app_commands.Range[int, 1, None] | None = None, options: str | None = None) -> None:
+                  buy_in: app_commands.Range[int, 1, MAX_BUY_IN] | None = None,
+                  options: str | None = None) -> None:
         guild_id = guild_only(interaction)
         rules = game_or_error(game)
         raw = parse_options(options, rules)
@@ -62,14 +67,45 @@ class Tables(commands.Cog):
         host = interaction.user
         table = await run_soon(interaction, self.service.create(
             guild_id, interaction.channel_id, host.id, host.display_name, rules.name, raw), ephemeral=False)
-        embed, view = table_embed(table), lobby_view(table)
-        if interaction.response.is_done():
-            message = await interaction.followup.send(embed=embed, view=view, wait=True)
-            message_id = message.id
-        else:
-            response = await interaction.response.send_message(embed=embed, view=view)
-            message_id = response.message_id
+        await self._post_lobby(interaction, table)
+
+    async def _post_lobby(self, interaction: discord.Interaction, table: Any) -> None:
+        """Post the lobby as the answer; if that answer is lost, in the channel; else cancel (refund).
+
+        The lobby is committed (buy-in in escrow) before this runs, so a lost answer (Discord's
+        10062 after 3 s) must neither leave it without a message nor be reported as "nothing changed".
+        """
+        shown = self.bot.presenter.shown_key(table)
+        try:
+            if interaction.response.is_done():
+                message = await interaction.followup.send(embed=table_embed(table), view=lobby_view(table),
+                                                          wait=True)
+                message_id = message.id
+            else:
+                response = await interaction.response.send_message(embed=table_embed(table),
+                                                                   view=lobby_view(table))
+                message_id = response.message_id
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
+            log.warning("table %s: the answer to /table new was lost (%s); posting the lobby in the channel",
+                        table.id, exc)
+            channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+            try:
+                message_id = (await channel.send(embed=table_embed(table), view=lobby_view(table))).id
+            except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as again:
+                log.warning("table %s: the lobby cannot be posted either (%s); cancelled and refunded",
+                            table.id, again)
+                await self.service.end(table.id, table.host_id, False)
+                return
         await self.service.set_message(table.id, message_id)
+        self.bot.presenter.posted(table, shown)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.bot.presenter.channel_deleted(channel.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.bot.presenter.channel_deleted(payload.thread_id)
 
     @table.command(name="join", description="Sit down at a table (moves the buy-in to the table)")
     @app_commands.describe(table=TABLE_ARG)
@@ -78,18 +114,16 @@ class Tables(commands.Cog):
         t = await resolve_table(self.bot, interaction, table)
         user = interaction.user
         await run_soon(interaction, self.service.join(t.id, user.id, user.display_name))
-        buy_in = f" (buy-in {t.buy_in} jetons)." if t.buy_in else "."
-        await send(interaction, f"You joined table #{t.id}{buy_in}")
+        await send(interaction, texts.joined(t.id, t.buy_in))
 
     @table.command(name="leave", description="Leave a table (the AI plays your seat if the game is on)")
     @app_commands.describe(table=TABLE_ARG)
     @app_commands.autocomplete(table=table_autocomplete)
     async def leave(self, interaction: discord.Interaction, table: int | None = None) -> None:
-        t = await resolve_table(self.bot, interaction, table)
+        t = await resolve_table(self.bot, interaction, table, any_channel=True)
         in_lobby = t.status == "lobby"
         await run_soon(interaction, self.service.leave(t.id, interaction.user.id))
-        await send(interaction, "You left the table; your buy-in is back in your wallet." if in_lobby else
-                   "You left: the AI plays your seat to the end and your final stack comes back to you.")
+        await send(interaction, texts.LEFT_LOBBY if in_lobby else texts.LEFT_PLAYING)
 
     @table.command(name="start", description="Start the game (host only)")
     @app_commands.describe(table=TABLE_ARG)
@@ -97,19 +131,26 @@ class Tables(commands.Cog):
     async def start(self, interaction: discord.Interaction, table: int | None = None) -> None:
         t = await resolve_table(self.bot, interaction, table)
         await run_soon(interaction, self.service.start(t.id, interaction.user.id))
-        await send(interaction, f"Table #{t.id} starts: hands come by DM (or use **My hand**).")
+        await send(interaction, texts.starts(t.id))
 
     @table.command(name="end", description="Close a table (host or admin): at the end of the deal, or now")
-    @app_commands.describe(table=TABLE_ARG, now="Void the current deal and end at once")
+    @app_commands.describe(table=TABLE_ARG,
+                           now="Void the current deal and end at once (server admins not seated)")
     @app_commands.autocomplete(table=table_autocomplete)
     async def end(self, interaction: discord.Interaction, table: int | None = None,
                   now: bool = False) -> None:
-        t = await resolve_table(self.bot, interaction, table)
-        admin = is_admin(interaction)
-        await run_soon(interaction, self.service.end(t.id, interaction.user.id, admin, now=now))
-        done = t.status in ("finished", "cancelled")
-        await send(interaction, f"Table #{t.id} is closed." if done else
-                   f"Table #{t.id} will close at the end of this deal.")
+        t = await resolve_table(self.bot, interaction, table, any_channel=True)
+        user_id, admin = interaction.user.id, is_admin(interaction)
+        allowed_now = self.service.may_end_now(t, user_id, admin)
+        await run_soon(interaction, self.service.end(t.id, user_id, admin, now=now))
+        if t.status in ("finished", "cancelled"):
+            text = f"Table #{t.id} is closed."
+        elif now and not allowed_now:
+            text = (f"Only a server admin who is not seated can end a deal at once: table #{t.id} "
+                    "will close at the end of this deal.")
+        else:
+            text = f"Table #{t.id} will close at the end of this deal."
+        await send(interaction, text)
 
     @table.command(name="status", description="Show a table: seats, stacks, pot, whose turn")
     @app_commands.describe(table=TABLE_ARG)

@@ -13,12 +13,18 @@ from discord.ext import commands
 from bot.cogs.common import GAME_CHOICES, guild_only
 from bot.cogs.errors import UserError
 from bot.rules import GAMES
+from bot.views.display import safe_name
+from bot.views.respond import run_soon, send
 
 BY_CHOICES = [app_commands.Choice(name=n, value=n) for n in ("jetons", "rating", "wins")]
 
 
 class Wallet(commands.Cog):
-    """Wallet commands; every movement goes through the ledger."""
+    """Wallet commands; every movement goes through the ledger.
+
+    Each command runs its database work through ``run_soon``, which defers the interaction if
+    the work is not done within a second (the answer is then a follow-up).
+    """
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
@@ -28,17 +34,27 @@ class Wallet(commands.Cog):
     async def balance(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         guild_id = guild_only(interaction)
         who = user or interaction.user
-        amount = await self.bot.ledger.balance(guild_id, who.id)
-        subject = "You have" if who.id == interaction.user.id else f"{who.display_name} has"
-        await interaction.response.send_message(f"{subject} **{amount}** jetons.", ephemeral=True)
+        if who.id == interaction.user.id:
+            amount = await run_soon(interaction, self.bot.ledger.balance(guild_id, who.id))
+            await send(interaction, f"You have **{amount}** jetons.")
+            return
+        # Someone else's: read only, so looking at a player never creates their wallet.
+        found = await run_soon(interaction, self.bot.ledger.wallet_balance(guild_id, who.id))
+        name = safe_name(who.display_name)
+        await send(interaction, f"{name} has **{found}** jetons." if found is not None else
+                   f"{name} has no wallet here yet (new players start with "
+                   f"{self.bot.config.starting_grant} jetons).")
 
     @app_commands.command(name="daily", description="Collect your daily grant of jetons")
     async def daily(self, interaction: discord.Interaction) -> None:
         guild_id = guild_only(interaction)
-        granted = await self.bot.ledger.daily(guild_id, interaction.user.id)
-        total = await self.bot.ledger.balance(guild_id, interaction.user.id)
-        text = f"+{granted} jetons. You now have **{total}**."
-        await interaction.response.send_message(text, ephemeral=True)
+
+        async def work() -> tuple[int, int]:
+            granted = await self.bot.ledger.daily(guild_id, interaction.user.id)
+            return granted, await self.bot.ledger.balance(guild_id, interaction.user.id)
+
+        granted, total = await run_soon(interaction, work())
+        await send(interaction, f"+{granted} jetons. You now have **{total}**.")
 
     @app_commands.command(name="leaderboard", description="The richest players, or the best at one game")
     @app_commands.describe(game="Rank by net jetons won at this game (default: wallet balance)",
@@ -52,22 +68,27 @@ class Wallet(commands.Cog):
             from bot.views.boards import leaderboard_message
 
             try:
-                message = await leaderboard_message(self.bot, interaction, guild_id, game, by, season)
+                message = await run_soon(interaction, leaderboard_message(
+                    self.bot, interaction, guild_id, game, by, season), ephemeral=False)
             except ValueError as exc:
                 raise UserError(str(exc)) from None
             none = discord.AllowedMentions.none()
-            await interaction.response.send_message(**message, allowed_mentions=none)
+            await send(interaction, ephemeral=False, allowed_mentions=none, **message)
             return
-        rows = await self.bot.ledger.leaderboard(guild_id, game, 10)
+
+        async def work() -> tuple[list[tuple[int, int]], bytes]:
+            rows = await self.bot.ledger.leaderboard(guild_id, game, 10)
+            return rows, await self._leaderboard_png(interaction, guild_id, rows, game)
+
+        rows, png = await run_soon(interaction, work(), ephemeral=False)
         title = f"Leaderboard — {GAMES[game].title}" if game in GAMES else "Leaderboard — jetons"
         lines = [f"`{i + 1:>2}.` <@{uid}> — {value:+d}" if game else f"`{i + 1:>2}.` <@{uid}> — {value}"
                  for i, (uid, value) in enumerate(rows)]
         embed = discord.Embed(title=title, description="\n".join(lines) or "Nobody yet.", colour=0xEAB308)
-        png = await self._leaderboard_png(interaction, guild_id, rows, game)
         embed.set_image(url="attachment://leaderboard.png")
-        await interaction.response.send_message(
-            embed=embed, file=discord.File(io.BytesIO(png), "leaderboard.png", description=title),
-            allowed_mentions=discord.AllowedMentions.none())
+        await send(interaction, embed=embed, ephemeral=False,
+                   file=discord.File(io.BytesIO(png), "leaderboard.png", description=title),
+                   allowed_mentions=discord.AllowedMentions.none())
 
     async def _leaderboard_png(self, interaction: discord.Interaction, guild_id: int,
                                rows: list[tuple[int, int]], game: str | None) -> bytes:
@@ -84,7 +105,6 @@ class Wallet(commands.Cog):
     @app_commands.describe(user="Whose statistics (default: yours)")
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         from bot.views.boards import profile_message
-        from bot.views.respond import run_soon, send
 
         guild_id = guild_only(interaction)
         who = user or interaction.user

@@ -222,6 +222,12 @@ class Ledger:
 
         return await self.db.transaction(fn)
 
+    async def wallet_balance(self, guild_id: int, user_id: int) -> int | None:
+        """The wallet balance, or None if that player has no wallet here yet (nothing is created)."""
+        key = wallet(guild_id, user_id).key
+        row = await self.db.fetchone("SELECT balance FROM accounts WHERE id = ?", (key,))
+        return row[0] if row else None
+
     async def account_balance(self, acct: Account) -> int:
         """The balance of any account, without creating it (0 if unknown)."""
         return await self.db.run(balance_sync, acct)

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import random
 import secrets
@@ -415,7 +416,12 @@ class TableService:
         return events
 
     async def end(self, table_id: int, user_id: int, is_admin: bool, now: bool = False) -> list[Event]:
-        """Host or admin: cancel a lobby (refunds), or close a session (end of deal, or ``now``)."""
+        """Host or admin: cancel a lobby (refunds), or close a session (end of deal, or ``now``).
+
+        Only a server admin who is not seated may end ``now`` while cards are out: anyone seated
+        sees their cards and could void every deal that turns against them. Everyone else's
+        ``now`` becomes an end at the close of the deal (see ``may_end_now``).
+        """
         table = self._table(table_id)
         async with table.lock:
             if user_id != table.host_id and not is_admin:
@@ -424,6 +430,7 @@ class TableService:
                 await self._cancel_lobby(table)
                 events: list[Event] = [{"type": "lobby", "what": "cancel"}]
             elif table.status == "playing":
+                now = now and self.may_end_now(table, user_id, is_admin)
                 if table.closing and not now:
                     raise TableError("This table already closes at the end of the current deal.")
                 actor = "host" if user_id == table.host_id else "admin"
@@ -433,6 +440,11 @@ class TableService:
         await self._notify(table, events)
         self._kick(table)
         return events
+
+    @staticmethod
+    def may_end_now(table: Table, user_id: int, is_admin: bool) -> bool:
+        """Whether this user may void the current deal: a server admin not seated at the table."""
+        return is_admin and table.seat_of(user_id) is None
 
     async def set_dm_closed(self, table_id: int, user_id: int, closed: bool = True) -> None:
         """Record that a player's DMs are closed (or open again); listeners get a ``dm_closed`` event.
@@ -607,9 +619,11 @@ class TableService:
             return
         task = asyncio.get_running_loop().create_task(self._drive(table), name=f"tapis-ai-{table.id}")
         self._drivers[table.id] = task
-        task.add_done_callback(self._driver_done)
+        task.add_done_callback(functools.partial(self._driver_done, table.id))
 
-    def _driver_done(self, task: asyncio.Task[None]) -> None:
+    def _driver_done(self, table_id: int, task: asyncio.Task[None]) -> None:
+        if self._drivers.get(table_id) is task:
+            del self._drivers[table_id]  # a finished driver is not kept (memory stays flat)
         if not task.cancelled() and task.exception() is not None:
             log.error("AI driver failed", exc_info=task.exception())
 

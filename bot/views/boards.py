@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.rules import GAMES
+from bot.views.display import safe_name
 
 TEXT = {
     "rating_title": "Leaderboard — {game} rating · season {season}",
@@ -138,7 +139,8 @@ async def profile_message(
     from bot.store.boards import profile
 
     season, games = await profile(bot.db, guild_id, who.id)
-    embed = discord.Embed(title=TEXT["profile_title"].format(name=who.display_name), colour=0x8B5CF6)
+    title = TEXT["profile_title"].format(name=safe_name(who.display_name))
+    embed = discord.Embed(title=title, colour=0x8B5CF6)
     cards = []
     for g in games:
         g.favourite = await favourites(bot, guild_id, who.id, g.game)

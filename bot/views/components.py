@@ -1,9 +1,13 @@
 """Persistent components: every button and select is a ``DynamicItem`` whose id says it all.
 
 ``TableItem`` matches any ``tapis:`` id, so a stale, forged or unknown id is
-still answered (with a refusal) instead of being dropped. Views built here are stopped before
-they are sent: discord.py then never binds them to a message, and every click goes through the
-dynamic items exactly once.
+still answered (with a refusal) instead of being dropped. ``ForeignItem`` matches every other
+id (an old message, another bot version) and answers "no longer in use". discord.py runs every
+dynamic item whose template matches, so the two templates are disjoint: a click is answered by
+exactly one of them. Views built here are stopped before they are sent: discord.py then never
+binds them to a message, and every click goes through the dynamic items exactly once. A
+``discord.ui.View`` registered by other code (``add_view``, or bound to its message) still
+answers its own components: ``ForeignItem`` stays silent for those.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ import discord
 from bot.views import ids
 from bot.views.moves import layout
 
-TEMPLATE = r"tapis:.*"
+TEMPLATE = r"(?s)tapis:.*"
+FOREIGN_TEMPLATE = r"(?s)(?!tapis:).*"
 
 
 class TableItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
@@ -35,6 +40,40 @@ class TableItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE)
 
         values = self.item.values if isinstance(self.item, discord.ui.Select) else None
         await handle_component(interaction, self.custom_id, values)
+
+
+class ForeignItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=FOREIGN_TEMPLATE):
+    """Any component whose id is not Tapis's: an ephemeral "no longer in use", never silence."""
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> ForeignItem:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.views.handlers import no_longer_in_use
+
+        if not view_handles(interaction, self.custom_id):
+            await no_longer_in_use(interaction)
+
+
+def view_handles(interaction: discord.Interaction, custom_id: str) -> bool:
+    """Whether a ``discord.ui.View`` registered with the client (``add_view``, or sent bound to
+    its message) answers this component itself, so that ``ForeignItem`` must stay silent.
+
+    discord.py offers no public lookup for this; it reads the view store of discord.py 2.7.1
+    (pinned), and without it ``ForeignItem`` answers as if no view were there.
+    """
+    store = getattr(getattr(interaction.client, "_connection", None), "_view_store", None)
+    views = getattr(store, "_views", None)
+    if not isinstance(views, dict):
+        return False
+    kind = (interaction.data or {}).get("component_type")
+    message_id = interaction.message.id if interaction.message is not None else None
+    return any((kind, custom_id) in views.get(key, {}) for key in (message_id, None))
 
 
 def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:

@@ -5,6 +5,7 @@ Only reads a ``Table`` (``bot.tables``) and the rules' views; never changes anyt
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -37,9 +38,24 @@ def clip(text: str, size: int) -> str:
     return text if len(text) <= size else text[: size - 1] + "…"
 
 
+#: Characters a name could use to format, link or mention: each is shown literally after a ``\\``.
+_MARKUP = re.compile(r"([\\*_~`|>#\-\[\]()<@:])")
+
+
+def safe_name(name: Any) -> str:
+    """A user-chosen name (player, server, channel) as literal text in a Discord message.
+
+    Like ``discord.utils.escape_markdown``, but every markup character is escaped wherever it
+    stands, so two names on one line cannot form a masked link (``[x`` … ``](url)``) together,
+    and ``<@id>``, ``@everyone`` or ``https://`` show as typed instead of mentioning or linking.
+    """
+    return _MARKUP.sub(r"\\\1", str(name))
+
+
 def seat_name(table: Any, seat: int) -> str:
+    """The seat's player name, escaped for a message (``safe_name``)."""
     try:
-        return table.seats[seat].name
+        return safe_name(table.seats[seat].name)
     except (IndexError, AttributeError):
         return f"seat {seat}"
 
@@ -78,7 +94,8 @@ def table_embed(table: Any, log: Iterable[str] = (), notices: Iterable[str] = ()
             marks.append("dealer")
         stack = f" — {view['stacks'][i]} jetons" if "stacks" in view and i < len(view["stacks"]) else ""
         arrow = "▶ " if i in to_act else ""
-        seats.append(f"{arrow}`{i + 1}.` **{s.name}**{stack}{' · ' + ', '.join(marks) if marks else ''}")
+        marked = " · " + ", ".join(marks) if marks else ""
+        seats.append(f"{arrow}`{i + 1}.` **{safe_name(s.name)}**{stack}{marked}")
     if table.status == "lobby":
         n_min = game.min_seats if game else "?"
         n_max = game.max_seats if game else "?"
@@ -135,7 +152,8 @@ def hand_embed(table: Any, seat: int, guild: str, channel: str, note: str = "") 
     embed = discord.Embed(title=f"Your hand — {game.title if game else table.game} #{table.id}",
                           colour=0x16A34A)
     embed.description = clip(f"**{cards(view.get('hand', []), table.game)}**", 4096)
-    embed.add_field(name="Where", value=clip(f"{guild} · #{channel} · table #{table.id}", 1024), inline=False)
+    where = f"{safe_name(guild)} · #{safe_name(channel)} · table #{table.id}"
+    embed.add_field(name="Where", value=clip(where, 1024), inline=False)
     if "stacks" in view:
         embed.add_field(name="Your stack", value=str(view["stacks"][seat]), inline=True)
     if "pot" in view:

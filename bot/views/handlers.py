@@ -6,19 +6,24 @@ stale, replayed or concurrent click is refused there too (``TableError``) and ne
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import re
 from typing import Any
 
 import discord
 
-from bot.views import ids
+from bot.views import ids, texts
 from bot.views.components import moves_view
 from bot.views.display import hand_embed
-from bot.views.respond import maybe, refuse, run_soon, send, update
+from bot.views.respond import answer_lost, maybe, refuse, run_soon, send, update
 
 log = logging.getLogger(__name__)
 
 STALE = "This move is out of date: the table has moved on. Use your latest message or **My hand**."
+NOT_A_MOVE = "That is not one of your moves now."
+#: A select value Tapis sent: the index of a legal action (ASCII digits, so never ``²`` or 5,000 digits).
+_INDEX = re.compile(r"[0-9]{1,4}")
 
 
 def user_errors() -> tuple[type[BaseException], ...]:
@@ -40,13 +45,27 @@ async def handle_component(interaction: discord.Interaction, custom_id: str,
                            values: list[str] | None) -> None:
     """Entry point of every Tapis button and select."""
     try:
-        await _handle(interaction, custom_id, values)
-    except user_errors() as exc:
-        await refuse(interaction, str(exc))
-    except Exception:
-        log.exception("component %s failed (user %s)", custom_id, interaction.user.id)
+        try:
+            await _handle(interaction, custom_id, values)
+        except user_errors() as exc:
+            await refuse(interaction, str(exc))
+    except Exception as exc:
+        if answer_lost(exc):  # Discord's 3 s (or 15 min) were over: nobody is listening any more
+            log.warning("the answer to component %s was lost (the interaction expired): %s",
+                        custom_id[:100], exc)
+            return
+        log.exception("component %s failed (user %s)", custom_id[:100], interaction.user.id)
         if not interaction.response.is_done():
-            await refuse(interaction, "Something went wrong; nothing was changed. Please try again.")
+            with contextlib.suppress(discord.HTTPException):
+                await refuse(interaction, texts.GENERIC_ERROR)
+
+
+async def no_longer_in_use(interaction: discord.Interaction) -> None:
+    """The answer to a component whose id is not Tapis's (an old message, another bot version)."""
+    try:
+        await refuse(interaction, texts.NO_LONGER_IN_USE)
+    except discord.HTTPException as exc:
+        log.warning("could not answer a foreign component: %s", exc)
 
 
 async def _handle(interaction: discord.Interaction, custom_id: str, values: list[str] | None) -> None:
@@ -76,20 +95,18 @@ async def _handle(interaction: discord.Interaction, custom_id: str, values: list
     service = bot.tables
     if cid.verb == "join":
         await run_soon(interaction, service.join(table.id, user.id, user.display_name))
-        await send(interaction, f"You joined table #{table.id}"
-                   + (f" (buy-in {table.buy_in} jetons)." if table.buy_in else "."))
+        await send(interaction, texts.joined(table.id, table.buy_in))
     elif cid.verb == "leave":
+        in_lobby = table.status == "lobby"
         await run_soon(interaction, service.leave(table.id, user.id))
-        text = ("You left the table; your buy-in is back in your wallet." if table.status == "lobby" else
-                "You left: the AI plays your seat to the end and your final stack comes back to you.")
-        await send(interaction, text)
+        await send(interaction, texts.LEFT_LOBBY if in_lobby else texts.LEFT_PLAYING)
     elif cid.verb == "ai":
         level = "strong" if cid.arg == "strong" else "easy"
         await run_soon(interaction, service.add_ai(table.id, user.id, level))
         await send(interaction, f"An AI player ({level}) sits down.")
     elif cid.verb == "start":
         await run_soon(interaction, service.start(table.id, user.id))
-        await send(interaction, f"Table #{table.id} starts: your hand comes by DM (or use **My hand**).")
+        await send(interaction, texts.starts(table.id))
     elif cid.verb == "hand":
         await show_hand(interaction, table)
 
@@ -98,7 +115,7 @@ async def show_hand(interaction: discord.Interaction, table: Any) -> None:
     """Ephemeral: the user's hand at this table and the moves they may make now."""
     seat = table.seat_of(interaction.user.id)
     if seat is None:
-        return await refuse(interaction, f"You are not seated at table #{table.id}.")
+        return await refuse(interaction, texts.not_seated(table.id))
     if table.state is None:
         return await refuse(interaction, f"Table #{table.id} has not started yet.")
     guild, channel = place_names(interaction.client, table)
@@ -116,18 +133,18 @@ async def play(interaction: discord.Interaction, table: Any, cid: ids.ComponentI
     id_seat, number = parsed
     seat = table.seat_of(interaction.user.id)
     if seat is None:
-        return await refuse(interaction, f"You are not seated at table #{table.id}.")
+        return await refuse(interaction, texts.not_seated(table.id))
     if seat != id_seat:
         return await refuse(interaction, "These moves belong to another player.")
     if cid.version != table.version or table.state is None or table.status != "playing":
         return await refuse(interaction, STALE)
     legal = table.state.legal_actions(seat)
     if cid.verb == "sel":
-        if not values or len(values) != 1 or not values[0].isdigit():
-            return await refuse(interaction, "That is not one of your moves now.")
+        if not values or len(values) != 1 or not _INDEX.fullmatch(values[0]):
+            return await refuse(interaction, NOT_A_MOVE)
         number = int(values[0])
     if not 0 <= number < len(legal):
-        return await refuse(interaction, "That is not one of your moves now.")
+        return await refuse(interaction, NOT_A_MOVE)
     action = legal[number]
     label = table.rules.label(action)
     presenter = interaction.client.presenter  # type: ignore[attr-defined]

@@ -18,13 +18,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import Any
 
 import discord
 
 from bot.rules import GAMES
 from bot.views import ids
+from bot.views.display import safe_name
 from bot.views.respond import refuse
+
+_NUMBER = re.compile(r"[0-9]{1,19}")  # a table id or deal number as Tapis sent it
 
 log = logging.getLogger(__name__)
 PAGE = 5
@@ -114,6 +118,7 @@ async def page_message(bot: Any, guild_id: int, user_id: int, who: str, game: st
     lines, total = await user_sessions(bot.db, guild_id, user_id, game, limit=PAGE, offset=page * PAGE,
                                        up_to=upto)
     pages = max(1, -(-total // PAGE))
+    who = safe_name(who)
     title = TEXT["title_game"].format(who=who, game=_title(game)) if game else TEXT["title"].format(who=who)
     text = [TEXT["line"].format(table=s.table_id, game=_title(s.game), at=int(s.ended_at), result=s.result,
                                 place=_ordinal(s.place), seats=s.seats) for s in lines]
@@ -147,7 +152,7 @@ async def load_session(bot: Any, guild_id: int, table_id: int) -> tuple[Any, lis
     if row is None or row.guild_id != guild_id or row.status != "finished" or row.game not in GAMES:
         return None
     actions = await bot.db.run(store.load_actions, table_id)
-    names = [str(s.get("name") or f"seat {i}") for i, s in enumerate(row.seats)]
+    names = [safe_name(s.get("name") or f"seat {i}") for i, s in enumerate(row.seats)]  # shown as text
     rules = GAMES[row.game]
     deals = await asyncio.to_thread(  # a whole session's replay: off the event loop
         deals_of, rules, len(row.seats), rules.validate_options(row.options), row.seed, actions,
@@ -225,7 +230,7 @@ async def handle(interaction: discord.Interaction, cid: ids.ComponentId, values:
         who = _who(interaction, user_id)
         return await interaction.response.edit_message(
             **await page_message(bot, guild_id, user_id, who, game, cid.version, upto))
-    if not values or len(values) != 1 or not values[0].isdigit():
+    if not values or len(values) != 1 or not _NUMBER.fullmatch(values[0]):  # never "²" or 5,000 digits
         return await refuse(interaction, TEXT["bad"])
     if cid.verb == "hopen":
         table_id = int(values[0])

@@ -14,7 +14,8 @@ MAX_LEN = 100
 #: /history's pages, session and deal selects (bot.views.history), not tied to a live table.
 HISTORY_VERBS = frozenset({"hist", "hopen", "hdeal"})
 VERBS = frozenset({"join", "leave", "ai", "start", "hand", "mv", "sel"}) | HISTORY_VERBS
-_ID = re.compile(r"tapis:(\d{1,20}):(\d{1,9}):([a-z]{1,8})(?::([0-9a-z.-]{1,40}))?")
+_NUMBER = re.compile(r"[0-9]{1,4}")
+_ID = re.compile(r"tapis:(\d{1,20}):(\d{1,9}):([a-z]{1,8})(?::([0-9a-z.-]{1,40}))?", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class ComponentId:
         if self.arg is None:
             return None
         parts = self.arg.split(".")
-        if len(parts) != 2 or not all(p.isdigit() and len(p) <= 4 for p in parts):
+        if len(parts) != 2 or not all(_NUMBER.fullmatch(p) for p in parts):
             return None
         return int(parts[0]), int(parts[1])
 

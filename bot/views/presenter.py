@@ -17,6 +17,11 @@ DM for it; a player's next prompt edits the DM they last clicked through that cl
 webhook (exempt from the global limit) while it is still their latest DM and the token is fresh,
 else it is a new DM; every other request waits its turn in :class:`RestBudget`, turn prompts
 before table refreshes; tables sharing a channel edit one per ``edit_interval`` in that channel.
+
+Memory stays flat: once a closed table's final message is sent and its DM task is done, every
+per-table structure here forgets it (``_release``). A table whose channel was deleted or became
+unreachable (404/10003, 403/50001) is no longer edited (one WARNING); its play goes on by DM and
+the service is asked to close it at the end of the deal.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ import contextlib
 import io
 import json
 import logging
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,12 +39,18 @@ import discord
 
 from bot.views.budget import PROMPT, REFRESH, RestBudget
 from bot.views.components import moves_view, table_view
-from bot.views.display import hand_embed, table_embed
+from bot.views.display import hand_embed, safe_name, table_embed
 from bot.views.respond import maybe
 
 log = logging.getLogger(__name__)
 DM_CLOSED = 50007
+#: Discord's codes for a channel the bot can no longer reach: deleted, or access taken away.
+CHANNEL_GONE = {10003, 50001}
 LOG_KEEP = 12
+#: Edits do not inherit the bot's default (discord.py applies it to new messages only).
+NO_MENTIONS = discord.AllowedMentions.none()
+#: Users whose DM channel and latest DM are remembered (per user, not per table): least recent dropped.
+USERS_KEEP = 4096
 TOKEN_LIFE = 14 * 60.0  # seconds an interaction token is used for (Discord keeps it 15 minutes)
 
 
@@ -72,19 +83,32 @@ class Presenter:
         self.editors: dict[int, asyncio.Task[None]] = {}
         self.dm_jobs: dict[int, deque[DmJob]] = {}
         self.dm_workers: dict[int, asyncio.Task[None]] = {}
-        self.seen: dict[tuple[int, int], tuple[Any, bool]] = {}
-        self.dm_closed: set[tuple[int, int]] = set()  # (table id, user id)
+        self.seen: dict[int, dict[int, tuple[Any, bool]]] = {}  # table id -> seat -> (deal, to act)
+        self.dm_closed: dict[int, set[int]] = {}  # table id -> user ids whose DMs are closed
         self.rendered: dict[int, str] = {}
         self.shown: dict[int, tuple[Any, ...]] = {}  # table id -> what its message showed (cheap key)
         self.log_serial: dict[int, int] = {}  # table id -> lines narrated so far
-        self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
-        self.images_done: dict[tuple[int, int | None], tuple[str, Any]] = {}  # (table, seat) -> (key, image)
+        self.images_done: dict[int, dict[int | None, tuple[str, Any]]] = {}  # table -> seat -> (key, png)
+        self.finals: set[int] = set()  # closed tables whose last message is done: to release
+        self.unreachable: set[int] = set()  # tables whose channel is gone: no more edits
+        self.dm_channels: OrderedDict[int, int] = OrderedDict()  # user id -> DM channel id
         self.budget = RestBudget()
         self.channel_next: dict[int, float] = {}  # channel id -> earliest time of its next table edit
         self.answering: dict[tuple[int, int], int] = {}  # (table, seat) -> moves being answered in place
         self.clicks: dict[tuple[int, int], Click] = {}  # (table, user) -> latest move click in a DM
-        self.last_dm: dict[int, int] = {}  # user id -> the latest DM message the bot posted them
+        self.last_dm: OrderedDict[int, int] = OrderedDict()  # user id -> the latest DM posted to them
         self.closed = False
+
+    def per_table(self) -> dict[str, Any]:
+        """Every structure keyed by table id (for ``_release``, tests and diagnostics).
+
+        ``clicks`` and ``answering`` are keyed by ``(table, seat or user)``: ``_release`` drops
+        a table's clicks through ``forget_clicks``; ``answering`` empties itself after each move.
+        """
+        return {"logs": self.logs, "dirty": self.dirty, "editors": self.editors, "dm_jobs": self.dm_jobs,
+                "dm_workers": self.dm_workers, "seen": self.seen, "dm_closed": self.dm_closed,
+                "rendered": self.rendered, "shown": self.shown, "log_serial": self.log_serial,
+                "images_done": self.images_done, "finals": self.finals, "unreachable": self.unreachable}
 
     # ------------------------------------------------------------------ listener
 
@@ -109,7 +133,7 @@ class Presenter:
 
     def _narrate(self, table: Any, event: dict[str, Any]) -> str | None:
         try:
-            return table.rules.narrate(event, table.name_of)
+            return table.rules.narrate(event, lambda seat: safe_name(table.name_of(seat)))
         except Exception:
             log.warning("narrate failed for %s event %r", table.game, event.get("type"), exc_info=True)
             return None
@@ -119,27 +143,46 @@ class Presenter:
         if table_id not in self.editors and not self.closed:
             self.editors[table_id] = asyncio.get_running_loop().create_task(self._editor(table_id))
 
-    def _shown_key(self, table: Any) -> tuple[Any, ...]:
-        """Everything the table message depends on, cheaply: equal keys mean an identical message."""
+    def shown_key(self, table: Any) -> tuple[Any, ...]:
+        """Everything the table message depends on, cheaply: equal keys mean an identical message.
+
+        Lobby changes (joins, leaves, AI seats, a new host) do not bump the version: the seats and
+        the host are part of the key.
+        """
+        seats = tuple((s.user_id, s.name, s.ai, s.away, s.dm_closed) for s in table.seats)
         return (table.version, table.status, table.message_id, self.log_serial.get(table.id, 0),
-                tuple(self.notices(table)))
+                tuple(self.notices(table)), seats, table.host_id)
+
+    def posted(self, table: Any, shown: tuple[Any, ...]) -> None:
+        """The Discord layer posted the table message itself (``/table new``), showing the table as
+        ``shown`` (a ``shown_key`` taken before building it) says; edit it if the table moved on
+        since (a join, or even the end, before the message id was recorded)."""
+        self.shown[table.id] = (*shown[:2], table.message_id, *shown[3:])
+        self.mark_dirty(table.id)
 
     def prime(self, table: Any) -> None:
-        """Remember a resumed table's turn state, so a restart does not DM everybody again."""
-        if table.state is None:
+        """Remember a resumed table's turn state, so a restart does not DM everybody again.
+
+        Seats already known (a table live in this process) keep what was last planned for them.
+        """
+        if table.state is None or not table.is_open:
             return
         to_act = set(table.state.to_act())
+        seen = self.seen.setdefault(table.id, {})
         for seat, info in enumerate(table.seats):
-            if info.user_id is not None and not info.ai:
-                self.seen[(table.id, seat)] = (table.state.view(seat).get("deal"), seat in to_act)
+            if info.user_id is not None and not info.ai and seat not in seen:
+                seen[seat] = (table.state.view(seat).get("deal"), seat in to_act)
 
     def pending(self) -> set[asyncio.Task[Any]]:
         return set(self.editors.values()) | set(self.dm_workers.values())
 
     async def refresh_open_tables(self) -> None:
-        """After (re)connecting: refresh every open table's message from the service's state."""
-        tables = getattr(self.bot, "resumed_tables", None) or []
-        for table in tables:
+        """After (re)connecting: refresh every open table's message from the service's state.
+
+        Every open table, not only those resumed at start: an edit that failed while the
+        connection was down is redone (a message already showing the state is not edited again).
+        """
+        for table in await maybe(self.bot.tables.open_tables()):
             self.prime(table)
             self.mark_dirty(table.id)
 
@@ -164,9 +207,24 @@ class Presenter:
                     await self.render_table(table_id)
                 except Exception:
                     log.exception("could not update the message of table %s", table_id)
+                if table_id in self.finals and table_id not in self.dirty:
+                    break  # the last message of a closed table: nothing will follow
                 await asyncio.sleep(self.edit_interval)
         finally:
             self.editors.pop(table_id, None)
+            self._release(table_id)
+
+    def _release(self, table_id: int) -> None:
+        """Forget a closed table once its last message is done and no DM for it is pending."""
+        if (table_id not in self.finals or table_id in self.dirty or table_id in self.editors
+                or table_id in self.dm_workers):
+            return
+        for structure in self.per_table().values():
+            if isinstance(structure, dict):
+                structure.pop(table_id, None)
+            else:
+                structure.discard(table_id)
+        self.forget_clicks(table_id)
 
     async def _channel_turn(self, channel_id: int) -> None:
         """Wait for this channel's next edit slot: one table edit per ``edit_interval`` per channel.
@@ -184,9 +242,10 @@ class Presenter:
 
     def notices(self, table: Any) -> list[str]:
         out = []
+        closed = self.dm_closed.get(table.id, ())
         for info in table.seats:
-            if info.user_id is not None and (info.dm_closed or (table.id, info.user_id) in self.dm_closed):
-                out.append(f"📪 {info.name} has closed DMs: use **My hand** on this message.")
+            if info.user_id is not None and (info.dm_closed or info.user_id in closed):
+                out.append(f"📪 {safe_name(info.name)} has closed DMs: use **My hand** on this message.")
         return out
 
     def table_payload(self, table: Any) -> dict[str, Any]:
@@ -195,14 +254,19 @@ class Presenter:
         return {"embed": embed, "view": table_view(table)}
 
     async def render_table(self, table_id: int) -> None:
+        """Edit the table's channel message to show the table as it is now (if it changed)."""
         table = await maybe(self.bot.tables.get(table_id))
-        if table is None or table.message_id is None:
+        if table is None or not table.is_open:
+            self.finals.add(table_id)  # after this attempt, the table is released
+        if table is None or table.message_id is None or table_id in self.unreachable:
             return
-        if self.shown.get(table_id) == self._shown_key(table):
+        if self.shown.get(table_id) == self.shown_key(table):
             return
         await self._channel_turn(table.channel_id)
         await self.budget.take(REFRESH)  # while it waits, the table may move on: render after it
-        shown = self._shown_key(table)
+        if table_id in self.unreachable:
+            return
+        shown = self.shown_key(table)
         if self.shown.get(table_id) == shown:
             return
         payload = self.table_payload(table)
@@ -217,47 +281,83 @@ class Presenter:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         message = channel.get_partial_message(table.message_id)
         try:
-            await message.edit(embed=payload["embed"], view=view, **({"attachments": files} if files else {}))
-        except discord.NotFound:
-            log.warning("table %s: its message is gone; posting a new one", table_id)
-            new = await channel.send(embed=payload["embed"], view=view, **({"files": files} if files else {}))
-            await maybe(self.bot.tables.set_message(table_id, new.id))
+            try:
+                await message.edit(embed=payload["embed"], view=view, allowed_mentions=NO_MENTIONS,
+                                   **({"attachments": files} if files else {}))
+            except discord.NotFound as exc:
+                if exc.code in CHANNEL_GONE:
+                    raise
+                log.warning("table %s: its message is gone; posting a new one", table_id)
+                files = await self._table_files(table)  # the failed edit consumed the files
+                new = await channel.send(embed=payload["embed"], view=view,
+                                         **({"files": files} if files else {}))
+                await maybe(self.bot.tables.set_message(table_id, new.id))
         except discord.HTTPException as exc:
-            log.warning("table %s: message edit failed: %s", table_id, exc)
+            if exc.code in CHANNEL_GONE:
+                await self._channel_gone(table, f"{exc.status} {exc.code}")
+            else:
+                log.warning("table %s: message edit failed: %s", table_id, exc)
             return
         self.rendered[table_id] = key
         self.shown[table_id] = shown
+
+    async def channel_deleted(self, channel_id: int) -> None:
+        """The gateway says a channel or thread was deleted: its open tables stop editing and close."""
+        for table in await maybe(self.bot.tables.tables_in_channel(channel_id)):
+            if table.id not in self.unreachable:
+                await self._channel_gone(table, "deleted")
+
+    async def _channel_gone(self, table: Any, why: str) -> None:
+        """The table's channel was deleted or is out of reach: stop editing, close at the end of the deal.
+
+        A lobby is cancelled (buy-ins refunded); a session ends at the end of the current deal.
+        """
+        if table.id in self.unreachable:
+            return  # already known (the gateway's delete and a failed edit may both tell)
+        self.unreachable.add(table.id)
+        log.warning("table %s: channel %s is unreachable (%s); no more edits there, play goes on by DM "
+                    "and the table closes at the end of the deal", table.id, table.channel_id, why)
+        if not table.is_open or table.closing:
+            return
+        end = getattr(self.bot.tables, "end", None)
+        if end is None:
+            return
+        from bot.tables import TableError
+
+        with contextlib.suppress(TableError):
+            await end(table.id, 0, True, now=False)  # as a server admin who is not seated
 
     async def _table_files(self, table: Any) -> list[discord.File]:
         fn = _render_fn("table_image") if self.images else None
         if fn is None or table.state is None:
             return []
         names = [s.name for s in table.seats]
-        data = await self._image((table.id, None), fn, table.game, table.state.view(None), names)
+        data = await self._image(table.id, None, fn, table.game, table.state.view(None), names)
         return [_file(data, f"table-{table.id}.png")] if data is not None else []
 
-    async def _image(self, slot: tuple[int, int | None], fn: Any, *args: Any) -> Any:
-        """``fn(*args)`` in a thread, unless this slot last rendered the very same arguments."""
-        key = json.dumps(args, sort_keys=True, default=str)
-        done = self.images_done.get(slot)
+    async def _image(self, table_id: int, seat: int | None, fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` in a thread, unless this table's seat (None: the table) last rendered the same."""
+        key = json.dumps(args, sort_keys=True, default=_json_default)
+        done = self.images_done.get(table_id, {}).get(seat)
         if done is not None and done[0] == key:
             return done[1]
         data = await asyncio.to_thread(fn, *args)
-        if isinstance(data, (bytes, bytearray)):
-            self.images_done[slot] = (key, data)
+        if isinstance(data, (bytes, bytearray)) and table_id not in self.finals:
+            self.images_done.setdefault(table_id, {})[seat] = (key, data)
         return data
 
     # ------------------------------------------------------------------ DMs
 
     def _plan_dms(self, table: Any) -> None:
         to_act = set(table.state.to_act())
+        seen = self.seen.setdefault(table.id, {})
         for seat, info in enumerate(table.seats):
             if info.user_id is None or info.ai or info.away or info.dm_closed:
                 continue
             view = table.state.view(seat)
             now = (view.get("deal"), seat in to_act)
-            before = self.seen.get((table.id, seat))
-            self.seen[(table.id, seat)] = now
+            before = seen.get(seat)
+            seen[seat] = now
             if before is not None and before[0] == now[0] and (before[1] or not now[1]):
                 continue
             if (table.id, seat) in self.answering:  # the interaction's response shows them this state
@@ -319,6 +419,7 @@ class Presenter:
         finally:
             self.dm_workers.pop(table_id, None)
             self.dm_jobs.pop(table_id, None)
+            self._release(table_id)
 
     async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
         """The user's DM channel, opened once (discord.py keeps only 128 in its own cache)."""
@@ -327,6 +428,10 @@ class Presenter:
             await self.budget.take(PROMPT)
             channel = await self.bot.create_dm(discord.Object(id=user_id))
             self.dm_channels[user_id] = channel_id = channel.id
+            while len(self.dm_channels) > USERS_KEEP:
+                self.dm_channels.popitem(last=False)
+        else:
+            self.dm_channels.move_to_end(user_id)
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     def _dm_content(self, table: Any, job: DmJob) -> tuple[discord.Embed, discord.ui.View | None]:
@@ -336,7 +441,7 @@ class Presenter:
         return hand_embed(table, job.seat, guild, channel), moves_view(table, job.seat)
 
     async def _send_dm(self, table_id: int, job: DmJob) -> None:
-        if (table_id, job.user_id) in self.dm_closed:
+        if job.user_id in self.dm_closed.get(table_id, ()):
             return
         table = await maybe(self.bot.tables.get(table_id))
         if table is None or table.state is None or table.seat_of(job.user_id) != job.seat:
@@ -345,7 +450,8 @@ class Presenter:
         files: list[discord.File] = []
         fn = _render_fn("hand_image") if self.images else None
         if fn is not None:
-            data = await self._image((table_id, job.seat), fn, table.game, table.state.view(job.seat))
+            seen = table.state.view(job.seat)
+            data = await self._image(table_id, job.seat, fn, table.game, seen, _playable(table, job.seat))
             if data is not None:
                 files.append(_file(data, "hand.png"))
                 embed.set_image(url="attachment://hand.png")
@@ -366,10 +472,13 @@ class Presenter:
                 f.reset()
             sent = await dm.send(**kwargs)
             self.last_dm[job.user_id] = sent.id
+            self.last_dm.move_to_end(job.user_id)
+            while len(self.last_dm) > USERS_KEEP:
+                self.last_dm.popitem(last=False)
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 log.warning("DM to %s refused: %s", job.user_id, exc)
-            self.dm_closed.add((table_id, job.user_id))
+            self.dm_closed.setdefault(table_id, set()).add(job.user_id)
             self.mark_dirty(table_id)
             setter = getattr(self.bot.tables, "set_dm_closed", None)
             if setter is not None:
@@ -393,12 +502,27 @@ class Presenter:
             return False
         try:
             await click.interaction.edit_original_response(
-                embed=embed, view=view, **({"attachments": files} if files else {}))
+                embed=embed, view=view, allowed_mentions=NO_MENTIONS,
+                **({"attachments": files} if files else {}))
         except discord.HTTPException as exc:
             log.info("DM edit for %s at table %s refused (%s): posting a new one", user_id, table_id, exc)
             self.clicks.pop((table_id, user_id), None)
             return False
         return True
+
+
+def _playable(table: Any, seat: int) -> set[str]:
+    """The cards the seat may play now (raised in its hand image); none when it is not its turn."""
+    if table.status != "playing" or seat not in table.state.to_act():
+        return set()
+    from bot.render.hand import playable_cards
+
+    return playable_cards(table.state.legal_actions(seat))
+
+
+def _json_default(value: Any) -> Any:
+    """JSON for the image cache key: sets in a stable order, anything else as text."""
+    return sorted(value) if isinstance(value, (set, frozenset)) else str(value)
 
 
 def _render_fn(name: str) -> Any:

@@ -14,8 +14,18 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.views.texts import fit
+
 T = TypeVar("T")
 DEFER_AFTER = 1.0
+#: Discord's codes for an interaction that can no longer be answered (its 3 s or 15 min are over).
+ANSWER_LOST = frozenset({10062, 10015})
+
+
+def answer_lost(error: BaseException) -> bool:
+    """True if ``error`` (or the error it wraps) is Discord saying the interaction cannot be answered."""
+    error = getattr(error, "original", error)
+    return isinstance(error, discord.NotFound) and error.code in ANSWER_LOST
 
 
 async def maybe(value: Any) -> Any:
@@ -58,7 +68,12 @@ async def _defer(interaction: discord.Interaction, update: bool, ephemeral: bool
 
 async def send(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = True,
                **kwargs: Any) -> None:
-    """Send a (by default ephemeral) message as the response or, if already answered, a follow-up."""
+    """Send a (by default ephemeral) message as the response or, if already answered, a follow-up.
+
+    ``content`` is cut to Discord's 2,000 characters: a reply is never refused for its length.
+    """
+    if content is not None:
+        content = fit(content)
     if interaction.response.is_done():
         await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
     else:
@@ -72,6 +87,7 @@ async def refuse(interaction: discord.Interaction, reason: str) -> None:
 
 async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
     """Edit the message the clicked component belongs to (as the response, or after a defer)."""
+    kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())  # edits do not inherit it
     if interaction.response.is_done():
         await interaction.edit_original_response(**kwargs)
     else:

@@ -23,6 +23,7 @@ async def test_balance_daily_leaderboard(stub: DiscordStub, tapis: TapisRun, pla
     assert "+100" in inter.text and "**1100**" in inter.text
     again = await stub.slash("daily", alice, stub.channel)
     assert again.ephemeral and "ready in" in again.text
+    await stub.slash("balance", bob, stub.channel)  # bob's first sight: his wallet and grant
     inter = await stub.slash("balance", alice, stub.channel, user=bob)
     assert "bob has **1000**" in inter.text
     board = await stub.slash("leaderboard", bob, stub.channel)

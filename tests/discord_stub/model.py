@@ -45,6 +45,9 @@ class Channel:
     name: str
     guild_id: int | None = None  # None for a DM channel
     recipient: User | None = None  # the other end of a DM channel
+    kind: int = 0  # Discord's channel type: 0 text, 11 public thread (also a forum post)
+    parent_id: int | None = None  # a thread's channel
+    gone: tuple[int, int, str] | None = None  # (status, code, message) every request now gets
 
     @property
     def is_dm(self) -> bool:
@@ -55,6 +58,12 @@ class Channel:
             assert self.recipient is not None
             return {"id": str(self.id), "type": 1, "recipients": [self.recipient.payload()],
                     "last_message_id": None}
+        if self.kind == 11:
+            return {"id": str(self.id), "type": 11, "name": self.name, "guild_id": str(self.guild_id),
+                    "parent_id": str(self.parent_id), "owner_id": "0",
+                    "message_count": 0, "member_count": 1, "rate_limit_per_user": 0, "flags": 0,
+                    "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
+                                        "archive_timestamp": TIMESTAMP}}
         return {"id": str(self.id), "type": 0, "name": self.name, "position": position,
                 "guild_id": str(self.guild_id), "permission_overwrites": [], "nsfw": False,
                 "parent_id": None, "topic": None}

@@ -151,6 +151,16 @@ class StubServer:
         self.channels[channel.id] = channel
         return channel
 
+    def add_thread(self, parent: Channel, name: str) -> Channel:
+        """A public thread (or forum post) in ``parent``: not in the guild's channel list, as on Discord."""
+        thread = Channel(snowflake(), name, parent.guild_id, kind=11, parent_id=parent.id)
+        self.channels[thread.id] = thread
+        return thread
+
+    def lose_channel(self, channel: Channel, status: int = 404) -> None:
+        """From now on, sends and edits in ``channel`` fail: 404/10003 (deleted) or 403/50001 (no access)."""
+        channel.gone = (404, 10003, "Unknown Channel") if status == 404 else (403, 50001, "Missing Access")
+
     def add_user(self, name: str, guild: Guild | None = None, admin: bool = False) -> User:
         user = User(snowflake(), name)
         self.users[user.id] = user
@@ -390,12 +400,17 @@ class StubServer:
         channel = self.channels.get(int(request.match_info["cid"]))
         if channel is None:
             return error(404, 10003, "Unknown Channel")
+        if channel.gone is not None:
+            return error(*channel.gone)
         if channel.is_dm and channel.recipient is not None and channel.recipient.id in self.closed_dms:
             return error(403, 50007, "Cannot send messages to this user")
         message = self._create(channel, request[BODY] or {}, request[FILES])
         return reply(self._payload(message))
 
     async def _channel_message(self, request: web.Request) -> web.Response:
+        channel = self.channels.get(int(request.match_info["cid"]))
+        if channel is not None and channel.gone is not None:
+            return error(*channel.gone)
         message = self.store.get(int(request.match_info["mid"]))
         if message is None or message.deleted or message.channel_id != int(request.match_info["cid"]):
             return error(404, 10008, "Unknown Message")

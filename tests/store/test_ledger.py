@@ -50,6 +50,14 @@ async def test_first_sight_grants_from_house(ledger):
     assert [(r["src"], r["reason"], r["amount"]) for r in rows] == [("house:1", "starting grant", 1000)]
 
 
+async def test_wallet_balance_reads_without_creating(ledger):
+    """``/balance user:X`` reads through ``wallet_balance``: no wallet, no grant, no leaderboard row."""
+    assert await ledger.wallet_balance(G, 8) is None
+    assert await ledger.leaderboard(G) == [] and await ledger.account_balance(house(G)) == 0
+    await ledger.balance(G, 8)  # the player's own first sight creates it
+    assert await ledger.wallet_balance(G, 8) == 1000
+
+
 async def test_transfer_and_insufficient_funds(ledger):
     await ledger.transfer(wallet(G, 1), wallet(G, 2), 300, "gift")
     assert await ledger.balance(G, 1) == 700

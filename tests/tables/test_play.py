@@ -137,13 +137,18 @@ async def test_end_now_voids_the_deal_and_refunds(h):
     await h.svc.act(t.id, t.to_act_users()[0], t.version, STAY)
     with pytest.raises(TableError, match="host or an admin"):
         await h.svc.end(t.id, BOB, is_admin=False)
-    events = await h.svc.end(t.id, HOST, is_admin=False, now=True)
+    # The host (seated, so seeing their cards) may not void the deal: "now" waits for its end.
+    await h.svc.end(t.id, HOST, is_admin=True, now=True)
+    assert t.status == "playing" and t.closing
+    # A server admin who is not seated may.
+    events = await h.svc.end(t.id, 999, is_admin=True, now=True)
     assert events[-1]["type"] == "table_end"
     assert t.status == "finished" and t.results == [0, 0, 0]
     assert [await h.ledger.balance(G, u) for u in (HOST, BOB, CAT)] == [1000] * 3
-    row = await h.db.fetchone("SELECT seat, action, actor FROM actions WHERE table_id = ? AND version = 1",
-                              (t.id,))
-    assert tuple(row) == (None, '{"now":true,"type":"close"}', "host")
+    rows = await h.db.fetchall("SELECT seat, action, actor FROM actions WHERE table_id = ? AND version >= 1 "
+                               "ORDER BY version", (t.id,))
+    assert [tuple(r) for r in rows] == [(None, '{"now":false,"type":"close"}', "host"),
+                                        (None, '{"now":true,"type":"close"}', "admin")]
     assert await h.total() == 0
 
 

@@ -1,0 +1,154 @@
+"""Memory stays flat; a reconnect refreshes every open table; DM hands raise the playable cards."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+
+import bot.render as render
+from bot.render.hand import playable_cards
+from bot.tables.service import KEEP_CLOSED
+from bot.views.budget import RestBudget
+from tests.discord_stub import DiscordStub, User
+from tests.discord_stub.play import click_control, latest_dm_with_moves, move_controls
+from tests.discord_stub.tapis import TapisRun
+
+TABLES = 300
+#: Every structure the presenter keeps per table (by attribute name, as on today's main too).
+PRESENTER_PER_TABLE = ("logs", "dirty", "editors", "dm_jobs", "dm_workers", "seen", "dm_closed", "rendered",
+                       "shown", "log_serial", "images_done", "clicks", "answering")
+PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
+
+
+def sizes(run: TapisRun) -> dict[str, int]:
+    presenter, service = run.bot.presenter, run.tables  # type: ignore[union-attr]
+    out = {name: len(getattr(presenter, name)) for name in PRESENTER_PER_TABLE}
+    out |= {"service._drivers": len(service._drivers), "service._pending": len(service._pending),
+            "service._draining": len(service._draining),
+            "timers": len(service.timers.deadlines), "open tables": len([t for t in service.tables.values()
+                                                                        if t.is_open]),
+            "bot._background": len(run.bot._background)}  # type: ignore[union-attr]
+    return out
+
+
+async def test_three_hundred_tables_leave_nothing_behind(stub: DiscordStub, tapis: TapisRun,
+                                                         players: list[User],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Open, play and finish 300 tables (through Discord); every per-table structure is back to baseline."""
+    monkeypatch.setattr(render, "table_image", lambda *a: PNG)  # images on, at no rendering cost
+    monkeypatch.setattr(render, "hand_image", lambda *a: PNG)
+    tapis.bot.presenter.images = True  # type: ignore[union-attr]
+    # Memory, not Discord's 50 requests/s, is under test here: a budget the stand-in does not need.
+    tapis.bot.presenter.budget = RestBudget(rate=100_000.0, burst=1_000.0)  # type: ignore[union-attr]
+    admin = stub.add_user("admin", stub.guild, admin=True)
+    hosts = [*players, *(stub.add_user(f"host{i}", stub.guild) for i in range(6))]  # within the caps
+    service = tapis.tables
+    await tapis.settle()
+    baseline = sizes(tapis)
+
+    rooms = [stub.add_channel(stub.guild, f"room{i}") for i in range(10)]  # one table edit at a time each
+
+    async def one(n: int) -> tuple[int, str]:
+        host, room = hosts[n % len(hosts)], rooms[n % len(rooms)]
+        opened = await stub.slash("table new", host, room, game="motz", players=3, buy_in=20)
+        assert opened.last.custom_ids(), opened.text
+        table = service.tables[int(opened.last.custom_ids()[0].split(":")[1])]
+        await service.add_ai(table.id, host.id)
+        await service.add_ai(table.id, host.id)
+        await service.start(table.id, host.id)
+        if n % 10 == 0 and table.to_act_users() == [host.id]:  # a move clicked in the DM, as people do
+            dm = await stub.wait_for(lambda: latest_dm_with_moves(stub, host, table.id, table.version),
+                                     what="the host's DM")
+            control = move_controls(dm, table.id, table.version)[0]
+            clicked = await click_control(stub, dm, host, control, random.Random(n))
+            assert clicked.callback_type == 7, clicked.text
+        for _ in range(n % 3):  # some tables see a few moves before they end
+            if table.status == "playing" and table.to_act_users():
+                seat = table.seat_of(host.id)
+                await service.act(table.id, host.id, table.version, table.state.legal_actions(seat)[0])
+            await asyncio.sleep(0)
+        if table.status == "playing":
+            ended = await stub.slash("table end", admin, room, table=table.id, now=True)
+            assert "closed" in ended.text, ended.text
+        return table.id, table.status
+
+    done: list[tuple[int, str]] = []
+    for start in range(0, TABLES, 10):  # ten at a time, like a busy server
+        done += await asyncio.gather(*(one(n) for n in range(start, start + 10)))
+    await tapis.settle()
+    assert len({i for i, _ in done}) == TABLES and {s for _, s in done} == {"finished"}
+    assert sizes(tapis) == baseline
+    # The service keeps a bounded number of closed tables (for stale clicks), never more.
+    assert len(service.tables) <= KEEP_CLOSED
+    assert await tapis.ledger.accounts_total() == 0
+    for i, _ in done:  # the final render of every table was sent before its state was dropped
+        message = stub.message(tapis.tables.tables[i].message_id) if i in tapis.tables.tables else None
+        assert message is None or ("over" in message.text and not message.components)
+    finals = [m for room in rooms for m in stub.messages(room) if "The session is over." in m.text]
+    assert len(finals) == TABLES and not any(m.components for m in finals)
+
+
+async def test_reconnect_refreshes_tables_opened_since_start(stub: DiscordStub, tapis: TapisRun,
+                                                            players: list[User]) -> None:
+    alice, bob = players[:2]
+    await stub.slash("table new", alice, stub.channel, game="motz", players=3)
+    await tapis.settle()
+    [lobby] = stub.messages(stub.channel)
+    stub.fail("PATCH", "/channels/{cid}/messages/{mid}", 403, 50013, "Missing Permissions")
+    await stub.click(lobby, bob, "Join")
+    await tapis.settle()
+    assert "bob" not in lobby.text  # the edit was lost while the connection was bad
+    tapis.bot.dispatch("ready")  # type: ignore[union-attr]  # a reconnect
+    await stub.wait_for(lambda: "bob" in lobby.text, what="the lobby refreshed")
+    await tapis.settle()
+
+
+async def test_dm_hand_image_raises_playable_cards(stub: DiscordStub, tapis: TapisRun, players: list[User],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[list[str], set[str]]] = []
+    real = render.hand_image
+
+    def spy(game: str, view: dict[str, Any], playable: set[str] | None = None) -> bytes:
+        calls.append((list(view.get("hand") or []), set(playable or ())))
+        return real(game, view, playable)
+
+    monkeypatch.setattr(render, "hand_image", spy)
+    monkeypatch.setattr(render, "table_image", lambda *a: PNG)
+    tapis.bot.presenter.images = True  # type: ignore[union-attr]
+    alice, bob, carol, _ = players
+    await stub.slash("table new", alice, stub.channel, game="marias")
+    lobby = stub.messages(stub.channel)[-1]
+    for guest in (bob, carol):
+        await stub.click(lobby, guest, "Join")
+    await stub.click(lobby, alice, "Start")
+    await tapis.settle()
+    table = (await tapis.tables.tables_in_channel(stub.channel.id))[0]
+    [seat] = table.to_act()
+    hand = table.state.view(seat)["hand"]
+    playable = playable_cards(table.state.legal_actions(seat))
+    assert playable and playable <= set(hand)  # Marias opens with the choice of trump: a card
+    assert (hand, playable) in calls  # the seat to act: its playable cards are raised
+    others = [table.state.view(s)["hand"] for s in range(3) if s != seat]
+    assert all((h, set()) in calls for h in others)  # the others wait: nothing raised
+    user = {u.id: u for u in (alice, bob, carol)}[table.seats[seat].user_id]
+    assert stub.dms(user)[-1].attachments[0].filename == "hand.png"
+
+
+async def test_every_lobby_change_is_shown(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    """Joins, leaves and AI seats do not bump the version: the lobby message still shows each one."""
+    alice, bob, carol, _ = players
+    await stub.slash("table new", alice, stub.channel, game="motz", players=4)
+    lobby = stub.messages(stub.channel)[-1]
+    for user in (bob, carol):
+        await stub.click(lobby, user, "Join")
+        await tapis.settle()
+        assert user.name in lobby.text, lobby.text
+    await stub.click(lobby, bob, "Leave")
+    await tapis.settle()
+    assert "bob" not in lobby.text and "carol" in lobby.text
+    await stub.click(lobby, alice, "Add AI")
+    await tapis.settle()
+    assert "AI 1" in lobby.text
