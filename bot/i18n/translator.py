@@ -1,0 +1,125 @@
+"""``Translator``: one language's view of the catalogue, with plural forms and numbers.
+
+Usage::
+
+    tr = translator("fr")
+    tr._("Join")                                  # "Rejoindre"
+    tr._("{who} plays {card}.", who=name, card=c)
+    tr.n_("{n} card", "{n} cards", 3)             # plural form of the language; n formatted
+    tr.p_("rank", "Q")                           # with a context (msgctxt)
+    tr.number(12345)                              # "12 345" in French (Babel)
+
+Messages use ``str.format`` placeholders (``{who}``); ``n_`` always provides ``{n}`` formatted
+for the language. The method names ``_``, ``n_``, ``p_``, ``np_`` are the extraction keywords
+(``bot.i18n.tools.KEYWORDS``). Translators are cached per language, so a lookup is a dict hit.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+from typing import Any
+
+from babel import Locale
+from babel.numbers import format_decimal
+
+from bot.i18n.catalog import translations
+from bot.i18n.languages import LANGUAGES, PSEUDO, SOURCE
+
+#: Markers of the pseudo-locale: every text that went through the catalogue is wrapped in them.
+OPEN, CLOSE = "⟦", "⟧"
+
+
+class Translator:
+    """Translated text for one language; English (the message id) for anything missing."""
+
+    __slots__ = ("lang", "_gt", "_locale", "_numbers")
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self._gt: gettext.NullTranslations = translations(lang)
+        self._locale = Locale.parse(lang if lang in LANGUAGES else SOURCE)
+        self._numbers: dict[int, str] = {}
+
+    def __repr__(self) -> str:
+        return f"Translator({self.lang!r})"
+
+    # ---------------------------------------------------------------- lookups
+
+    def _wrap(self, text: str) -> str:
+        return text
+
+    def _(self, msgid: str, /, **params: Any) -> str:
+        """The translation of ``msgid``, formatted with ``params``."""
+        text = self._wrap(self._gt.gettext(msgid))
+        return text.format(**params) if params else text
+
+    def n_(self, singular: str, plural: str, n: int, /, **params: Any) -> str:
+        """The plural form for ``n`` (Czech has three); ``{n}`` is ``n`` formatted for the language."""
+        text = self._wrap(self._gt.ngettext(singular, plural, n))
+        return text.format(n=self.number(n), **params)
+
+    def p_(self, context: str, msgid: str, /, **params: Any) -> str:
+        """The translation of ``msgid`` in ``context`` (msgctxt), for words that differ by use."""
+        text = self._wrap(self._gt.pgettext(context, msgid))
+        return text.format(**params) if params else text
+
+    def np_(self, context: str, singular: str, plural: str, n: int, /, **params: Any) -> str:
+        """``n_`` with a context."""
+        text = self._wrap(self._gt.npgettext(context, singular, plural, n))
+        return text.format(n=self.number(n), **params)
+
+    # ---------------------------------------------------------------- numbers
+
+    def number(self, value: int | float) -> str:
+        """``value`` with the language's digit grouping and decimal sign (``12 345``, ``1.234``)."""
+        if isinstance(value, int):
+            cached = self._numbers.get(value)
+            if cached is None:
+                cached = format_decimal(value, locale=self._locale)
+                if len(self._numbers) < 4096:
+                    self._numbers[value] = cached
+            return cached
+        return format_decimal(value, locale=self._locale)
+
+    def jetons(self, n: int) -> str:
+        """``n`` jetons in the language, plural form included ("1 žeton", "3 žetony", "5 žetonů")."""
+        return self.n_("{n} jeton", "{n} jetons", n)
+
+    def signed(self, value: int) -> str:
+        """``+12``, ``−3`` (a true minus sign), ``0``: a jeton change."""
+        if value > 0:
+            return "+" + self.number(value)
+        if value < 0:
+            return "−" + self.number(-value)
+        return self.number(0)
+
+
+class PseudoTranslator(Translator):
+    """The test pseudo-locale: English text, every catalogue lookup wrapped in ⟦…⟧.
+
+    A text shown to a user with English words outside the markers did not go through the
+    catalogue: that is what the full-session pseudo-locale test looks for.
+    """
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__(SOURCE)
+        self.lang = PSEUDO
+
+    def _wrap(self, text: str) -> str:
+        return OPEN + text + CLOSE
+
+
+@functools.cache
+def translator(lang: str | None) -> Translator:
+    """The cached ``Translator`` of ``lang`` (our code: ``"fr"``; unknown or None → English)."""
+    if lang == PSEUDO:
+        return PseudoTranslator()
+    return Translator(lang if lang in LANGUAGES else SOURCE)
+
+
+#: The English translator (the source text), for code paths without a reader yet.
+def english() -> Translator:
+    return translator(SOURCE)
