@@ -1,0 +1,89 @@
+"""Who reads which language: a person's ``/language`` choice, their client's locale, each table's.
+
+Read on every interaction, DM and table edit, so cached in memory after the first read (misses
+too); writes go to the database first, then to the cache. Resolution rules are in
+``bot.i18n.languages``; this module only remembers.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+from bot.i18n.languages import SOURCE, language_of
+from bot.store.db import Database
+
+#: Each writer sets only its own column, so a /language choice and the note of the client's
+#: locale (both from the same interaction, concurrently) never undo each other.
+_SET_LANGUAGE = (
+    "INSERT INTO user_languages (user_id, language, client, updated_at) VALUES (?, ?, NULL, ?) "
+    "ON CONFLICT (user_id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at"
+)
+_SET_CLIENT = (
+    "INSERT INTO user_languages (user_id, language, client, updated_at) VALUES (?, NULL, ?, ?) "
+    "ON CONFLICT (user_id) DO UPDATE SET client = excluded.client, updated_at = excluded.updated_at"
+)
+
+
+def _write(conn: sqlite3.Connection, sql: str, uid: int, value: str | None, now: float) -> None:
+    conn.execute(sql, (uid, value, now))
+
+
+def _set_table(conn: sqlite3.Connection, tid: int, lang: str) -> None:
+    conn.execute("DELETE FROM table_languages WHERE table_id = ?", (tid,))
+    conn.execute("INSERT INTO table_languages (table_id, language) VALUES (?, ?)", (tid, lang))
+
+
+class LanguageStore:
+    """The ``user_languages`` and ``table_languages`` rows, with a read cache."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._users: dict[int, tuple[str | None, str | None]] = {}
+        self._tables: dict[int, str | None] = {}
+
+    async def user(self, user_id: int) -> tuple[str | None, str | None]:
+        """``(chosen language or None, last Discord client locale or None)`` of ``user_id``."""
+        found = self._users.get(user_id)
+        if found is None:
+            row = await self.db.fetchone(
+                "SELECT language, client FROM user_languages WHERE user_id = ?", (user_id,))
+            # setdefault: a write that finished while this read was in flight wins
+            found = self._users.setdefault(user_id, (row[0], row[1]) if row else (None, None))
+        return found
+
+    async def choose(self, user_id: int, language: str | None) -> None:
+        """Store ``user_id``'s ``/language`` choice; None = follow their Discord client again."""
+        await self.user(user_id)
+        await self.db.transaction(_write, _SET_LANGUAGE, user_id, language, time.time())
+        self._users[user_id] = (language, self._users[user_id][1])
+
+    async def note_client(self, user_id: int, locale: object) -> None:
+        """Remember the Discord client locale of ``user_id``'s latest interaction (written on change)."""
+        code = str(locale) if locale is not None else None
+        _, client = await self.user(user_id)
+        if code is None or code == client:
+            return
+        await self.db.transaction(_write, _SET_CLIENT, user_id, code, time.time())
+        self._users[user_id] = (self._users[user_id][0], code)
+
+    async def reader(self, user_id: int, interaction_locale: object = None,
+                     fallback: str | None = None) -> str:
+        """The language to write to ``user_id`` in: their choice, else the client locale of this
+        interaction (or of their last one, for a DM), else ``fallback`` (a table's), else English."""
+        chosen, client = await self.user(user_id)
+        return (language_of(chosen) or language_of(interaction_locale) or language_of(client)
+                or language_of(fallback) or SOURCE)
+
+    async def table(self, table_id: int) -> str | None:
+        """The language a table was opened in, or None (a table from before languages existed)."""
+        if table_id not in self._tables:
+            row = await self.db.fetchone("SELECT language FROM table_languages WHERE table_id = ?",
+                                         (table_id,))
+            self._tables.setdefault(table_id, row[0] if row else None)
+        return self._tables[table_id]
+
+    async def set_table(self, table_id: int, language: str) -> None:
+        """Fix the language of a new table."""
+        await self.db.transaction(_set_table, table_id, language)
+        self._tables[table_id] = language
