@@ -113,9 +113,20 @@ def write_catalog(cat: Catalog, path: Path) -> None:
 
 
 def extract() -> Catalog:
+    """Write the template; left untouched when its messages did not change (no date-only diffs)."""
     cat = build_template()
+    if pot_path().exists():
+        with pot_path().open("rb") as fh:
+            old = read_po(fh, domain=DOMAIN)
+        if _signature(old) == _signature(cat):
+            return cat
     write_catalog(cat, pot_path())
     return cat
+
+
+def _signature(cat: Catalog) -> list[tuple[Any, ...]]:
+    return sorted((m.context or "", str(m.id), tuple(m.locations), tuple(m.auto_comments))
+                  for m in cat if m.id)
 
 
 def update() -> None:

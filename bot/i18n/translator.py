@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import gettext
+from collections.abc import Sequence
 from typing import Any
 
 from babel import Locale
@@ -81,6 +82,17 @@ class Translator:
                     self._numbers[value] = cached
             return cached
         return format_decimal(value, locale=self._locale)
+
+    def card(self, code: str, spanish: bool = False) -> str:
+        """A card, short: ``"D♥"`` in French; Spanish-deck cards in full (``"rey de copas"``)."""
+        from bot.i18n.cards import short
+
+        return short(code, self, spanish)
+
+    def cards(self, codes: Sequence[str], spanish: bool = False) -> str:
+        """Several cards (comma-separated for the Spanish deck's full names); an em dash for none."""
+        sep = ", " if spanish else " "
+        return sep.join(self.card(c, spanish) for c in codes) or "—"
 
     def jetons(self, n: int) -> str:
         """``n`` jetons in the language, plural form included ("1 žeton", "3 žetony", "5 žetonů")."""

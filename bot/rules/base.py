@@ -318,6 +318,61 @@ def clone_method(
     return clone
 
 
+# --------------------------------------------------------------------------- text
+
+
+def N_(msgid: str) -> str:  # noqa: N802 - the gettext convention
+    """Mark ``msgid`` for the catalogue extractor (``python -m bot.i18n extract``); returns it."""
+    return msgid
+
+
+@runtime_checkable
+class Text(Protocol):
+    """What labels, narration and summaries write with: a reader's language, passed in.
+
+    ``bot.i18n.Translator`` implements it from the catalogues; ``PLAIN`` is the English source
+    text with no catalogue, the default, so the rules core holds no locale state and needs no
+    catalogue to run (tests, ``bot.play``, the AI). Message ids are the English text with
+    ``{placeholders}`` and must be literals at the call (the extractor reads them).
+    """
+
+    def _(self, msgid: str, /, **params: Any) -> str: ...
+    def n_(self, singular: str, plural: str, n: int, /, **params: Any) -> str: ...
+    def p_(self, context: str, msgid: str, /, **params: Any) -> str: ...
+    def number(self, value: int) -> str: ...
+    def card(self, code: str, spanish: bool = False) -> str: ...
+    def cards(self, codes: Sequence[str], spanish: bool = False) -> str: ...
+
+
+class PlainText:
+    """The English source text, formatted, with no catalogue (``Text`` for code without a reader)."""
+
+    lang = "en"
+
+    def _(self, msgid: str, /, **params: Any) -> str:
+        return msgid.format(**params) if params else msgid
+
+    def n_(self, singular: str, plural: str, n: int, /, **params: Any) -> str:
+        return (singular if n == 1 else plural).format(n=n, **params)
+
+    def p_(self, context: str, msgid: str, /, **params: Any) -> str:
+        return msgid.format(**params) if params else msgid
+
+    def number(self, value: int) -> str:
+        return str(value)
+
+    def card(self, code: str, spanish: bool = False) -> str:
+        from bot.rules.cards import display
+
+        return code if spanish else display(code)
+
+    def cards(self, codes: Sequence[str], spanish: bool = False) -> str:
+        return " ".join(self.card(c, spanish) for c in codes) or "—"
+
+
+PLAIN = PlainText()
+
+
 def default_label(action: Action) -> str:
     """Fallback button label for an action."""
     return describe(action)

@@ -1,0 +1,41 @@
+"""Labels and narration of the games in the reader's language (the rules core takes a ``Text``)."""
+
+from __future__ import annotations
+
+from bot.i18n import translator
+from bot.rules import GAMES
+from bot.rules.base import PLAIN, Text
+
+NAMES = ["Ane", "Iker", "Mikel", "Nerea"]
+
+
+def name(i: int) -> str:
+    return NAMES[i]
+
+
+def test_translators_and_plain_text_satisfy_the_rules_protocol() -> None:
+    assert isinstance(PLAIN, Text) and isinstance(translator("cs"), Text)
+
+
+def test_mus_in_spanish_french_czech() -> None:
+    mus = GAMES["mus"]
+    es, fr, cs = translator("es"), translator("fr"), translator("cs")
+    envido = {"type": "envido", "lance": "grande", "seat": 1, "amount": 2, "total": 2}
+    assert mus.narrate(envido, name, es) == "grande: Iker envida 2"
+    assert mus.narrate(envido, name, fr) == "grande : Iker dit envido 2"
+    assert mus.narrate(envido, name) == "grande: envido 2 by Iker"  # English source, no catalogue
+    ordago = {"type": "ordago", "lance": "chica", "seat": 3}
+    assert mus.narrate(ordago, name, es) == "chica: ¡ÓRDAGO de Nerea!"
+    assert mus.label({"type": "discard", "cards": ["3O", "1B"]}, es) == "Descartar 3 de oros, as de bastos"
+    assert mus.label({"type": "discard", "cards": ["12C"]}, fr) == "Écarter roi de coupes"
+    assert mus.label({"type": "discard", "cards": ["3O", "1B"]}) == "Discard 3O 1B"
+    assert mus.label({"type": "no_mus"}, es) == "No hay mus"
+    assert [mus.label({"type": t}, cs) for t in ("mus", "paso", "quiero", "no_quiero", "ordago")] == [
+        "Mus", "Paso", "Quiero", "No quiero", "Órdago"]  # the Mus words players keep
+    discards = [mus.narrate({"type": "discard", "seat": 0, "count": n}, name, cs) for n in (1, 3, 4)]
+    assert discards == ["Ane odhazuje 1 kartu.", "Ane odhazuje 3 karty.", "Ane odhazuje 4 karty."]
+    end = {"type": "match_end", "match": 1, "team": 0, "results": [10, -10, 10, -10]}
+    assert mus.narrate(end, name, es) == (
+        "Ane y Mikel ganan la partida 1: +10 cada uno; Iker y Nerea −10 cada uno.")
+    declare = {"type": "declare", "lance": "pares", "has": [True, False, False, True]}
+    assert mus.narrate(declare, name, es) == "Pares: ¿quién tiene pares? Ane sí, Iker no, Mikel no, Nerea sí."
