@@ -4,6 +4,7 @@
 
 - the Python code under ``bot/`` (Babel's extractor, mapping in ``babel.cfg``, the keywords
   below: ``tr._``, ``tr.n_``, ``tr.p_``, ``tr.np_``, ``N_``, ``NP_``, ``msg``, ``nmsg``);
+- each game's title, /rules summary and option help (``GAMES``: plain data of the rules core);
 - the slash-command tree (names under msgctxt ``"slash name"``, descriptions, parameter
   descriptions and choice names), read from the cogs the bot loads, so command text needs no
   marking in the cogs.
@@ -95,11 +96,26 @@ def extract_commands() -> Iterator[tuple[str, str | None, str]]:
         yield from walk(node, "")
 
 
+def extract_games() -> Iterator[tuple[str, str]]:
+    """(text, where) for each game's title, /rules summary and the help of its visible options."""
+    from bot.rules import GAMES
+
+    for game in GAMES.values():
+        yield game.title, f"game:{game.name}"
+        if game.summary:
+            yield game.summary, f"game:{game.name}:summary"
+        for spec in game.options:
+            if not spec.hidden:
+                yield spec.help, f"game:{game.name}:{spec.name}"
+
+
 def build_template() -> Catalog:
-    """The template catalogue from the code and the command tree (what ``extract`` writes)."""
+    """The template catalogue from the code, the games' option specs and the command tree."""
     cat = Catalog(domain=DOMAIN, **HEADER)
     for filename, lineno, message, comments, context in extract_python():
         cat.add(message, None, [(f"bot/{filename}", lineno)], auto_comments=comments, context=context)
+    for text, where in extract_games():
+        cat.add(text, None, [(where, 0)])
     for text, context, where in extract_commands():
         if text:
             cat.add(text, None, [(f"slash:{where}", 0)], context=context)

@@ -39,3 +39,27 @@ def test_mus_in_spanish_french_czech() -> None:
         "Ane y Mikel ganan la partida 1: +10 cada uno; Iker y Nerea −10 cada uno.")
     declare = {"type": "declare", "lance": "pares", "has": [True, False, False, True]}
     assert mus.narrate(declare, name, es) == "Pares: ¿quién tiene pares? Ane sí, Iker no, Mikel no, Nerea sí."
+
+
+def test_motz_in_french_with_the_seed_words() -> None:
+    motz = GAMES["motz"]
+    fr = translator("fr")
+    who = ["Anne", "Blaise", "Claude", "Denis"].__getitem__
+    start = {"type": "deal_start", "deal": 0, "dealer": 1, "ante": 1, "pot": 4, "turn_up": "QH",
+             "trump": "H", "fine": 4}
+    assert motz.narrate(start, who, fr) == (
+        "Donne 1 : Blaise distribue. Mises de 1 dans la corbeille : la bête vaut 4. Retourne D♥, "
+        "atout ♥. Amende en jeu : 4.")
+    assert motz.narrate({"type": "declare", "seat": 2, "declaration": "take_muet"}, who, fr) == (
+        "Claude prend le muet.")
+    assert motz.narrate({"type": "trick", "number": 2, "winner": 0, "card": "JH"}, who, fr) == (
+        "Levée 2 pour Anne, avec V♥.")
+    settled = {"type": "deal_end", "cancelled": False, "bete": 12, "payouts": [0, 12, 0, 0],
+               "fines": [0, 0, 12000, 0], "pot": 12000}
+    assert motz.narrate(settled, who, fr) == (
+        "Donne réglée (bête 12) : Blaise reçoit 12 ; Claude est mis à l'amende de 12\u202f000. "
+        "Corbeille : 12\u202f000.")
+    assert [motz.label({"type": t}, fr) for t in ("pass", "stand", "take_muet")] == [
+        "Passer", "Jouer", "Prendre le muet"]
+    assert motz.label({"type": "play", "card": "KS"}, fr) == "Jouer R♠"
+    assert motz.label({"type": "play", "card": "KS"}) == "Play K♠"

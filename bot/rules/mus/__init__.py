@@ -23,24 +23,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.rules.base import N_, Game, OptionSpec
+from bot.rules.base import Game, OptionSpec
 from bot.rules.cards import DECK_ES_40
 from bot.rules.mus.state import MusState
 from bot.rules.mus.text import SUMMARY, label, narrate
 
 OPTIONS = (
-    OptionSpec("best_of", "int", 1, N_("Games per match: best of 1, 3 or 5."), choices=(1, 3, 5)),
-    OptionSpec("target", "int", 40, N_("Points to win a game (40 = 8 amarracos, or 30)."), choices=(30, 40)),
-    OptionSpec("matches", "int", 1, N_("Matches in the session."), minimum=1, maximum=5),
-    OptionSpec("stake", "int", 10, N_("Jetons each player puts in the pot per match."),
-               minimum=1, maximum=1000),
+    OptionSpec("best_of", "int", 1, "Games per match: best of 1, 3 or 5.", choices=(1, 3, 5)),
+    OptionSpec("target", "int", 40, "Points to win a game (40 = 8 amarracos, or 30).", choices=(30, 40)),
+    OptionSpec("matches", "int", 1, "Matches in the session.", minimum=1, maximum=5),
+    OptionSpec("stake", "int", 10, "Jetons each player puts in the pot per match.", minimum=1, maximum=1000),
     OptionSpec(
         "buy_in", "int", lambda o: max(100, o["matches"] * o["stake"]),
-        N_("Jetons each player brings to the table (at least matches × stake)."),
+        "Jetons each player brings to the table (at least matches × stake).",
         minimum=lambda o: o["matches"] * o["stake"],
     ),
-    OptionSpec("mus_corrido", "bool", True,
-               N_("On each match's first deal, whoever cuts the mus becomes mano.")),
+    OptionSpec("mus_corrido", "bool", True, "On each match's first deal, whoever cuts the mus becomes mano."),
     OptionSpec("dealer", "seat", None, "First dealer (tests).", hidden=True),
     OptionSpec("decks", "decks", None, "Stacked decks, one per deal (tests).", hidden=True),
 )
