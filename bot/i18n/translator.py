@@ -94,6 +94,12 @@ class Translator:
         sep = ", " if spanish else " "
         return sep.join(self.card(c, spanish) for c in codes) or "—"
 
+    def suit(self, suit: str, marias: bool = False) -> str:
+        """A French-deck suit's name ("cœur"; at a Marias table Czech says "kule" for ♦)."""
+        from bot.i18n.cards import suit_name
+
+        return suit_name(suit, self, marias=marias)
+
     def jetons(self, n: int) -> str:
         """``n`` jetons in the language, plural form included ("1 žeton", "3 žetony", "5 žetonů")."""
         return self.n_("{n} jeton", "{n} jetons", n)

@@ -342,6 +342,7 @@ class Text(Protocol):
     def number(self, value: int) -> str: ...
     def card(self, code: str, spanish: bool = False) -> str: ...
     def cards(self, codes: Sequence[str], spanish: bool = False) -> str: ...
+    def suit(self, suit: str, marias: bool = False) -> str: ...
 
 
 class PlainText:
@@ -368,6 +369,11 @@ class PlainText:
 
     def cards(self, codes: Sequence[str], spanish: bool = False) -> str:
         return " ".join(self.card(c, spanish) for c in codes) or "—"
+
+    def suit(self, suit: str, marias: bool = False) -> str:
+        from bot.rules.cards import SUIT_NAMES
+
+        return SUIT_NAMES[suit]
 
 
 PLAIN = PlainText()

@@ -63,3 +63,20 @@ def test_motz_in_french_with_the_seed_words() -> None:
         "Passer", "Jouer", "Prendre le muet"]
     assert motz.label({"type": "play", "card": "KS"}, fr) == "Jouer R♠"
     assert motz.label({"type": "play", "card": "KS"}) == "Play K♠"
+
+
+def test_marias_in_czech_keeps_the_marias_words() -> None:
+    marias = GAMES["marias"]
+    cs = translator("cs")
+    who = ["Jana", "Petr", "Karel"].__getitem__
+    trump = {"type": "trump", "seat": 1, "suit": "D", "card": "7D", "blind": False}
+    assert marias.narrate(trump, who, cs) == "Petr volí trumfy kule a ukazuje 7♦."
+    assert marias.narrate({"type": "flek", "seat": 2, "level": 1}, who, cs) == "Karel: flek (×2)."
+    assert marias.narrate({"type": "declare", "seat": 0, "game": "betl"}, who, cs) == "Jana hlásí Betl."
+    talon = [marias.narrate({"type": "discard", "seat": 0, "talon_trumps": n}, who, cs) for n in (1, 2, 0)]
+    assert talon == ["Jana odhazuje druhou kartu; v talonu je 1 trumf.",
+                     "Jana odhazuje druhou kartu; v talonu jsou 2 trumfy.",
+                     "Jana odhazuje druhou kartu; v talonu je 0 trumfů."]
+    assert marias.label({"type": "trump", "card": "10H"}, cs) == "Trumfy ♥ (10♥)"
+    assert [marias.label({"type": t}, cs) for t in ("good", "bad", "flek")] == ["Dobrý", "Špatný", "Flek"]
+    assert marias.label({"type": "trump", "card": "10H"}) == "Trump ♥ (10♥)"
