@@ -80,3 +80,16 @@ def test_marias_in_czech_keeps_the_marias_words() -> None:
     assert marias.label({"type": "trump", "card": "10H"}, cs) == "Trumfy ♥ (10♥)"
     assert [marias.label({"type": t}, cs) for t in ("good", "bad", "flek")] == ["Dobrý", "Špatný", "Flek"]
     assert marias.label({"type": "trump", "card": "10H"}) == "Trump ♥ (10♥)"
+
+
+def test_michigan_pay_cards_in_french_and_spanish() -> None:
+    mich = GAMES["michigan"]
+    who = ["Ann", "Bob", "Cy"].__getitem__
+    ante = {"type": "ante", "deal": 0, "dealer": 2, "pot": [4, 4, 4, 1200]}
+    assert mich.narrate(ante, who, translator("fr")) == (
+        "Coup 1 : Cy distribue ; mises prises, cagnottes A♥ R♣ D♦ V♠ = 4 / 4 / 4 / 1\u202f200.")
+    assert mich.narrate(ante, who) == "Hand 1: Cy deals; antes taken, pools A♥ K♣ Q♦ J♠ = 4 / 4 / 4 / 1200."
+    out = {"type": "out", "seat": 1, "card": "QS"}
+    assert mich.narrate(out, who, translator("es")) == (
+        "¡Bob juega su última carta (Q♠) y se queda sin cartas!")
+    assert mich.label({"type": "lead", "suit": "H"}, translator("cs")) == "Vynést ♥"
