@@ -379,12 +379,12 @@ class PlainText:
 PLAIN = PlainText()
 
 
-def default_label(action: Action) -> str:
+def default_label(action: Action, tr: Text = PLAIN) -> str:
     """Fallback button label for an action."""
     return describe(action)
 
 
-def default_narrate(event: Event, name: Callable[[int], str]) -> str | None:
+def default_narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str | None:
     """Fallback log line for an event: its type and fields."""
     return describe(event)
 
@@ -402,10 +402,12 @@ class Game:
     factory: Callable[[int, dict[str, Any], int], State] = field(repr=False)
     summary: str = ""
     default_seats: int | None = None
-    #: Short button text for an action ("Lead ♠ (4♠)", "Envido 5").
-    label: Callable[[Action], str] = field(default=default_label, repr=False)
-    #: One log line for a public event, naming seats through ``name(seat)``; None to skip it.
-    narrate: Callable[[Event, Callable[[int], str]], str | None] = field(default=default_narrate, repr=False)
+    #: Short button text for an action ("Lead ♠ (4♠)", "Envido 5"): ``label(action, tr=PLAIN)``,
+    #: ``tr`` the reader's ``Text`` (``bot.i18n.Translator``).
+    label: Callable[..., str] = field(default=default_label, repr=False)
+    #: One log line for a public event, naming seats through ``name(seat)``; None to skip it:
+    #: ``narrate(event, name, tr=PLAIN)``.
+    narrate: Callable[..., str | None] = field(default=default_narrate, repr=False)
 
     def validate_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Fill defaults and check ranges; ``ValueError`` with a readable message."""

@@ -93,3 +93,24 @@ def test_michigan_pay_cards_in_french_and_spanish() -> None:
     assert mich.narrate(out, who, translator("es")) == (
         "¡Bob juega su última carta (Q♠) y se queda sin cartas!")
     assert mich.label({"type": "lead", "suit": "H"}, translator("cs")) == "Vynést ♥"
+
+
+def test_maitre_in_french_with_the_seed_words() -> None:
+    maitre = GAMES["maitre"]
+    fr = translator("fr")
+    who = ["Anne", "Blaise", "Claude"].__getitem__
+    play = {"type": "play", "seat": 1, "card": "X1", "as": "QH", "mode": "tete", "combination": "pair",
+            "take": False}
+    assert maitre.narrate(play, who, fr) == "Blaise joue Joker pour D♥, mode tête (paire, laissée)."
+    assert maitre.narrate(play, who) == "Blaise plays Joker as Q♥, mode tête (pair, left)."
+    assert maitre.narrate({"type": "coffre", "seat": 0}, who, fr) == "Anne scelle le Coffre."
+    end = {"type": "manche_end", "maitre": 2, "validated": False, "contract_ok": False, "contract": 60,
+           "valued": 5, "counted": 10, "ecart_ok": True, "ecart": 20, "majeure": "H", "mineure": "S",
+           "manche_points": [3, -1, 0]}
+    assert maitre.narrate(end, who, fr) == (
+        "La maîtrise de Claude a échoué (contrat 60 manqué (5/10 cartes à valeur)). Majeure ♥, Mineure ♠. "
+        "Points : Anne +3, Blaise -1, Claude +0.")
+    assert maitre.label({"type": "coffre", "mineure": "2S", "majeure": "9H"}, fr) == (
+        "Coffre : mineure 2♠, majeure 9♥")
+    won = {"type": "session_end", "reason": "won", "winners": [0, 2]}
+    assert maitre.narrate(won, who, translator("es")) == "Anne y Claude ganan el bote."
