@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Extraction keywords: function name -> argument spec (Babel syntax; ``(1, "c")`` is the msgctxt).
 KEYWORDS: dict[str, Any] = {
     "_": None,
+    "word": None,
     "N_": None,
     "msg": None,
     "n_": (1, 2),

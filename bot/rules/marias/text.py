@@ -44,7 +44,8 @@ def _component(name: str, tr: Text) -> str:
     }.get(name, name)
 
 
-def _flek(level: int, tr: Text) -> str:
+def flek_name(level: int, tr: Text) -> str:
+    """A doubling level's name (flek, re, tutti, boty): kept in every language."""
     return {
         1: tr.p_("marias flek", "flek"), 2: tr.p_("marias flek", "re"), 3: tr.p_("marias flek", "tutti"),
         4: tr.p_("marias flek", "boty"),
@@ -89,7 +90,8 @@ def _result_line(ev: Event, name: Callable[[int], str], tr: Text) -> str:
     if ev["conceded"]:
         head = tr._("{text} (conceded)", text=head)
     if ev["flek"]:
-        head = tr._("{text}, {flek} ×{factor}", text=head, flek=_flek(ev["flek"], tr), factor=2 ** ev["flek"])
+        head = tr._("{text}, {flek} ×{factor}", text=head, flek=flek_name(ev["flek"], tr),
+                    factor=2 ** ev["flek"])
     parts = [tr._("{what} won ({value})", what=_component(n, tr), value=b) if w
              else tr._("{what} lost ({value})", what=_component(n, tr), value=b)
              for n, w, b in ev["components"]]
@@ -132,7 +134,7 @@ def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str |
     if kind == "bad":
         return tr._("{who}: bad! Takes the talon over {game}.", who=who, game=contract(event["over"], tr))
     if kind in ("flek", "re"):
-        return tr._("{who}: {flek} (×{factor}).", who=who, flek=_flek(event["level"], tr),
+        return tr._("{who}: {flek} (×{factor}).", who=who, flek=flek_name(event["level"], tr),
                     factor=2 ** event["level"])
     if kind == "pass":
         return tr._("{who} passes.", who=who)
