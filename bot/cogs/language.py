@@ -13,20 +13,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import LANGUAGES, NATIVE_NAMES, Translator, translator
+from bot.i18n import LANGUAGES, NATIVE_NAMES, translator
+from bot.views.locale import reader
 
 AUTO = "auto"
 LANGUAGE_CHOICES = [app_commands.Choice(name=NATIVE_NAMES[lang], value=lang) for lang in LANGUAGES] + [
     app_commands.Choice(name="Follow my Discord language", value=AUTO)
 ]
-
-
-async def reader(bot: Any, interaction: discord.Interaction) -> Translator:
-    """The ``Translator`` for an ephemeral answer to ``interaction``'s user."""
-    store = getattr(bot, "languages", None)
-    if store is None:
-        return translator(None)
-    return translator(await store.reader(interaction.user.id, interaction.locale))
 
 
 class Language(commands.Cog):

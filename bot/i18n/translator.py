@@ -73,15 +73,19 @@ class Translator:
     # ---------------------------------------------------------------- numbers
 
     def number(self, value: int | float) -> str:
-        """``value`` with the language's digit grouping and decimal sign (``12 345``, ``1.234``)."""
+        """``value`` with the language's digit grouping and decimal sign (``12 345``, ``12.345``).
+
+        English, the source language, keeps the digits ungrouped (``12345``) as Tapis always wrote
+        them, so English messages are unchanged by the catalogues.
+        """
         if isinstance(value, int):
             cached = self._numbers.get(value)
             if cached is None:
-                cached = format_decimal(value, locale=self._locale)
+                cached = format_decimal(value, locale=self._locale, group_separator=self.lang != SOURCE)
                 if len(self._numbers) < 4096:
                     self._numbers[value] = cached
             return cached
-        return format_decimal(value, locale=self._locale)
+        return format_decimal(value, locale=self._locale, group_separator=self.lang != SOURCE)
 
     def card(self, code: str, spanish: bool = False) -> str:
         """A card, short: ``"D♥"`` in French; Spanish-deck cards in full (``"rey de copas"``)."""
@@ -114,20 +118,41 @@ class Translator:
 
 
 class PseudoTranslator(Translator):
-    """The test pseudo-locale: English text, every catalogue lookup wrapped in ⟦…⟧.
+    """The test pseudo-locale: English text, each message of the catalogue wrapped in ⟦…⟧.
 
-    A text shown to a user with English words outside the markers did not go through the
-    catalogue: that is what the full-session pseudo-locale test looks for.
+    Only ids of the extracted template (``tapis.pot``) are wrapped: a text shown to a user with
+    English words outside the markers either bypassed the translator or is missing from the
+    catalogue, which is what the pseudo-locale tests look for.
     """
 
-    __slots__ = ()
+    __slots__ = ("_known",)
 
     def __init__(self) -> None:
         super().__init__(SOURCE)
         self.lang = PSEUDO
+        from bot.i18n.catalog import read_template
 
-    def _wrap(self, text: str) -> str:
-        return OPEN + text + CLOSE
+        self._known = {(m.context, m.id if isinstance(m.id, str) else m.id[0])
+                       for m in read_template() if m.id}
+
+    def _mark(self, context: str | None, msgid: str, text: str) -> str:
+        return OPEN + text + CLOSE if (context, msgid) in self._known else text
+
+    def _(self, msgid: str, /, **params: Any) -> str:
+        text = self._mark(None, msgid, msgid)
+        return text.format(**params) if params else text
+
+    def n_(self, singular: str, plural: str, n: int, /, **params: Any) -> str:
+        text = self._mark(None, singular, singular if n == 1 else plural)
+        return text.format(n=self.number(n), **params)
+
+    def p_(self, context: str, msgid: str, /, **params: Any) -> str:
+        text = self._mark(context, msgid, msgid)
+        return text.format(**params) if params else text
+
+    def np_(self, context: str, singular: str, plural: str, n: int, /, **params: Any) -> str:
+        text = self._mark(context, singular, singular if n == 1 else plural)
+        return text.format(n=self.number(n), **params)
 
 
 @functools.cache

@@ -83,6 +83,10 @@ class LanguageStore:
             self._tables.setdefault(table_id, row[0] if row else None)
         return self._tables[table_id]
 
+    def cached_table(self, table_id: int) -> str | None:
+        """The table's language if already read or set (no database hop), else None."""
+        return self._tables.get(table_id)
+
     async def set_table(self, table_id: int, language: str) -> None:
         """Fix the language of a new table."""
         await self.db.transaction(_set_table, table_id, language)
