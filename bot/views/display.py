@@ -15,7 +15,7 @@ from bot.i18n import Translator, english
 from bot.render.words import phase_name
 from bot.rules import GAMES
 from bot.rules.cards import JOKERS
-from bot.views.vocab import view_field
+from bot.views.vocab import view_field, view_value
 
 COLOUR = {"lobby": 0x3B82F6, "playing": 0x16A34A, "finished": 0x6B7280, "cancelled": 0x6B7280}
 STANDARD_VIEW_KEYS = {"phase", "to_act", "stacks", "pot", "dealer", "deal", "closing", "hand"}
@@ -157,11 +157,21 @@ def public_fields(view: dict[str, Any], game: str, tr: Translator | None = None)
         if isinstance(value, (list, tuple)):
             if not value or isinstance(value[0], (dict, list, tuple)):
                 continue
-            text = cards(value, game, tr) if isinstance(value[0], str) else " · ".join(map(str, value))
+            if all(isinstance(v, str) and view_value(v, tr) is None for v in value):
+                text = cards(value, game, tr)
+            else:
+                text = " · ".join(_value(v, game, tr) for v in value)
         else:
-            text = card(value, game, tr)
+            text = _value(value, game, tr)
         lines.append(f"{view_field(key, tr)}: {text}")
     return "\n".join(lines[:12])
+
+
+def _value(value: Any, game: str, tr: Translator) -> str:
+    word = view_value(value, tr)
+    if word is not None:
+        return word
+    return card(value, game, tr) if isinstance(value, str) else str(value)
 
 
 def hand_embed(table: Any, seat: int, guild: str, channel: str, note: str = "",

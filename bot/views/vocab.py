@@ -47,6 +47,28 @@ MOVE_KINDS = {
 }
 
 
+#: Identifier values of view fields (modes, declarations, contracts), named in the reader's language.
+VIEW_VALUES = {
+    "couleur": NP_("view value", "couleur"), "valeur": NP_("view value", "valeur"),
+    "tete": NP_("view value", "tête"), "pass": NP_("view value", "passes"),
+    "stand": NP_("view value", "stands"),
+    "take_muet": NP_("view value", "took the muet"), "hra": NP_("view value", "hra"),
+    "sedma": NP_("view value", "sedma"), "kilo": NP_("view value", "kilo"),
+    "kilo_sedma": NP_("view value", "kilo + sedma"), "betl": NP_("view value", "betl"),
+    "durch": NP_("view value", "durch"),
+}
+
+
+def view_value(value: object, tr: Translator) -> str | None:
+    """A view value that is a word, not a card: yes / no, a mode, a declaration; None otherwise."""
+    if isinstance(value, bool):
+        return tr._("yes") if value else tr._("no")
+    if value is None:
+        return "—"
+    pair = VIEW_VALUES.get(value) if isinstance(value, str) else None
+    return tr.p_(*pair) if pair else None
+
+
 def view_field(key: str, tr: Translator) -> str:
     """A view field's name ("turn up", "retourne")."""
     pair = VIEW_FIELDS.get(key)

@@ -167,4 +167,4 @@ def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str |
         res = ", ".join(f"{name(i)} {'+' if r >= 0 else '-'}{tr.number(abs(r))}"
                         for i, r in enumerate(event["results"]))
         return tr._("Session over: {results}.", results=res)
-    return describe(event)
+    return None  # not a Marias event (the table service's own): nothing to say
