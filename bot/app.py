@@ -56,6 +56,7 @@ class TapisBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())
+        await self.languages.load()
         for ext in EXTENSIONS:
             try:
                 await self.load_extension(ext)
@@ -112,4 +113,8 @@ class TapisBot(commands.Bot):
         await self.presenter.close()
         for task in list(self._background):
             task.cancel()
+        try:
+            await self.languages.close()  # the client locales noted since the last batch
+        except Exception:
+            log.warning("could not write the noted client locales at shutdown", exc_info=True)
         await super().close()
