@@ -78,3 +78,18 @@ async def test_choice_and_client_locale_survive_a_restart(stub: DiscordStub, tap
     assert await store.reader(bob.id) == "cs"  # a DM outside an interaction: his last client locale
     assert await store.reader(12345, fallback="es") == "es"  # never seen: the table's language
     assert await store.reader(12345) == "en"
+
+
+async def test_option_refusals_in_the_readers_language(stub: DiscordStub, tapis: TapisRun,
+                                                      players: list[User]) -> None:
+    """The rules core refuses with data (OptionError); the reader gets it in their language."""
+    alice = players[0]
+    alice.locale = "fr"
+    low = await stub.slash("table new", alice, stub.channel, game="motz", options="ante=0")
+    assert low.ephemeral and low.text == "⚠️ L'option ante doit valoir au moins 1 (reçu 0)."
+    alice.locale = "cs"
+    twice = await stub.slash("table new", alice, stub.channel, game="motz", options="ante=2 ante=3")
+    assert twice.text == "⚠️ Možnost ante je zadaná dvakrát."
+    alice.locale = "en-US"
+    english = await stub.slash("table new", alice, stub.channel, game="motz", options="ante=0")
+    assert english.text == "⚠️ Option ante must be at least 1 (got 0)."
