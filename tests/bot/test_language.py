@@ -93,3 +93,16 @@ async def test_option_refusals_in_the_readers_language(stub: DiscordStub, tapis:
     alice.locale = "en-US"
     english = await stub.slash("table new", alice, stub.channel, game="motz", options="ante=0")
     assert english.text == "⚠️ Option ante must be at least 1 (got 0)."
+
+
+async def test_table_service_refusals_in_the_readers_language(stub: DiscordStub, tapis: TapisRun,
+                                                             players: list[User]) -> None:
+    alice, bob, *_ = players
+    bob.locale = "cs"
+    await stub.slash("table new", alice, stub.channel, game="motz", players=4)
+    lobby = stub.messages(stub.channel)[-1]
+    join = next(c for c in lobby.custom_ids() if c.endswith(":join"))
+    first = await stub.click(lobby, bob, custom_id=join)
+    assert first.text.startswith("Přisedli jste ke stolu #")
+    again = await stub.click(lobby, bob, custom_id=join)
+    assert again.ephemeral and again.text.endswith("U tohoto stolu už sedíte.")
