@@ -163,6 +163,6 @@ def translator(lang: str | None) -> Translator:
     return Translator(lang if lang in LANGUAGES else SOURCE)
 
 
-#: The English translator (the source text), for code paths without a reader yet.
 def english() -> Translator:
+    """The English translator (the source text), for code paths without a reader yet."""
     return translator(SOURCE)
