@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 from typing import Any
 
@@ -113,7 +114,9 @@ class Wallet(commands.Cog):
         played = await sessions_played(self.bot.db, guild_id, [uid for uid, _ in rows], game)
         image_rows = [{"rank": i + 1, "name": _display_name(interaction, uid), "jetons": value,
                        "games": played.get(uid, 0)} for i, (uid, value) in enumerate(rows)]
-        return await asyncio.to_thread(leaderboard_image, image_rows, *([tr] if tr is not None else []))
+        if tr is None:
+            return await asyncio.to_thread(leaderboard_image, image_rows)
+        return await asyncio.to_thread(functools.partial(leaderboard_image, image_rows, tr=tr))
 
     @app_commands.command(name="stats", description="A profile card: sessions, wins, rating per game")
     @app_commands.describe(user="Whose statistics (default: yours)")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.i18n.lazy import NP_
-from bot.i18n.translator import Translator
+from bot.rules.base import Text as Translator  # any Text: a catalogue Translator or PLAIN
 
 #: Full rank names of the French deck (msgctxt "rank").
 RANKS = {

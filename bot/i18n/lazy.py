@@ -9,10 +9,9 @@ help, anything built before the reader's language is known).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from bot.i18n.translator import Translator
+from bot.rules.base import PLAIN, Text
 
 
 def N_(msgid: str) -> str:  # noqa: N802 - the gettext convention
@@ -39,7 +38,7 @@ class Msg:
     n: int | None = None
     context: str | None = None
 
-    def render(self, tr: Translator) -> str:
+    def render(self, tr: Text) -> str:
         params = {k: v.render(tr) if isinstance(v, Msg) else v for k, v in self.params.items()}
         if self.plural is not None and self.n is not None:
             if self.context is not None:
@@ -50,9 +49,8 @@ class Msg:
         return tr._(self.msgid, **params)
 
     def __str__(self) -> str:
-        from bot.i18n.translator import english
-
-        return self.render(english())
+        """The English source text (no catalogue)."""
+        return self.render(PLAIN)
 
 
 def msg(msgid: str, /, **params: Any) -> Msg:
