@@ -9,7 +9,10 @@ Replays (issue 16): the longest deal of ``--replays`` random sessions of Marias 
 Maître, rendered whole (one frame per move) as animated WebP (spectator and revealed) and GIF.
 Targets: ≤ 1.5 s and ≤ 2 MB per replay.
 
-    .venv/bin/python bench/render.py [--views 40] [--repeat 3] [--replays 5]
+    .venv/bin/python bench/render.py [--views 40] [--repeat 3] [--replays 5] [--lang cs]
+
+``--lang`` draws the table and hand words in a language of the catalogues (default: the English
+source text, no catalogue), to measure what the translation lookups cost.
 """
 
 from __future__ import annotations
@@ -61,21 +64,26 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
-def bench(name: str, views: int, repeat: int) -> dict[str, Any]:
+def bench(name: str, views: int, repeat: int, lang: str | None = None) -> dict[str, Any]:
     source = "engine" if name in GAMES else "sample"
     cases = real_views(name, views) if name in GAMES else sample_views(name)
     n = len(cases[0][0].get("stacks") or [])
     names = [f"Player {i + 1}" for i in range(n)]
+    words: tuple[Any, ...] = ()
+    if lang:
+        from bot.i18n import translator
+
+        words = (translator(lang),)
     for spectator, own, playable in cases:  # warm the sprite cache
-        table_image(name, spectator, names)
-        hand_image(name, own, playable)
+        table_image(name, spectator, names, *words)
+        hand_image(name, own, playable, *words)
     table_ms, hand_ms, table_bytes, hand_bytes = [], [], [], []
     for _ in range(repeat):
         for spectator, own, playable in cases:
             t0 = time.perf_counter()
-            png = table_image(name, spectator, names)
+            png = table_image(name, spectator, names, *words)
             t1 = time.perf_counter()
-            hpng = hand_image(name, own, playable)
+            hpng = hand_image(name, own, playable, *words)
             t2 = time.perf_counter()
             table_ms.append((t1 - t0) * 1000)
             hand_ms.append((t2 - t1) * 1000)
@@ -147,15 +155,17 @@ def main() -> None:
     parser.add_argument("--views", type=int, default=40, help="views per game from random play")
     parser.add_argument("--repeat", type=int, default=3, help="timed passes over the views")
     parser.add_argument("--replays", type=int, default=5, help="sessions per game for the replay figures")
+    parser.add_argument("--lang", default=None, help="words in this catalogue language (en, fr, es, cs)")
     args = parser.parse_args()
+    lang = f" --lang {args.lang}" if args.lang else ""
     print(f"command: .venv/bin/python bench/render.py --views {args.views} --repeat {args.repeat} "
-          f"--replays {args.replays}")
+          f"--replays {args.replays}{lang}")
     print(f"yardstick: range(10**7) loop {loop_ms():.0f} ms")
     head = f"{'game':9} {'src':6} {'n':>4}  {'table p50':>9} {'p95':>6}  {'hand p50':>8} {'p95':>6}  " \
            f"{'table kB mean':>13} {'max':>6}  {'hand kB max':>11}"
     print(head)
     for name in ORDER:
-        r = bench(name, args.views, args.repeat)
+        r = bench(name, args.views, args.repeat, args.lang)
         print(f"{r['game']:9} {r['source']:6} {r['samples']:>4}  {r['table_p50']:>7.1f}ms "
               f"{r['table_p95']:>4.1f}ms  {r['hand_p50']:>6.1f}ms {r['hand_p95']:>4.1f}ms  "
               f"{r['table_kb_mean']:>13.1f} "

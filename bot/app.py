@@ -15,6 +15,8 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.errors import TapisTree
+from bot.i18n.slash import CatalogueTranslator
+from bot.store.languages import LanguageStore
 from bot.views.components import ForeignItem, TableItem
 from bot.views.presenter import Presenter
 
@@ -26,7 +28,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.wallet", "bot.cogs.rules", "bot.cogs.table", "bot.cogs.admin", "bot.cogs.history")
+EXTENSIONS = ("bot.cogs.wallet", "bot.cogs.rules", "bot.cogs.table", "bot.cogs.admin", "bot.cogs.history",
+              "bot.cogs.language")
 
 
 class TapisBot(commands.Bot):
@@ -44,6 +47,7 @@ class TapisBot(commands.Bot):
         self.db = db
         self.ledger = ledger
         self.tables = tables
+        self.languages = LanguageStore(db)
         self.sync_commands = sync_commands
         self.presenter = Presenter(self, edit_interval=edit_interval)
         self.failed_extensions: list[str] = []
@@ -51,6 +55,8 @@ class TapisBot(commands.Bot):
         self._background: set[asyncio.Task[Any]] = set()
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogueTranslator())
+        await self.languages.load()
         for ext in EXTENSIONS:
             try:
                 await self.load_extension(ext)
@@ -107,4 +113,8 @@ class TapisBot(commands.Bot):
         await self.presenter.close()
         for task in list(self._background):
             task.cancel()
+        try:
+            await self.languages.close()  # the client locales noted since the last batch
+        except Exception:
+            log.warning("could not write the noted client locales at shutdown", exc_info=True)
         await super().close()

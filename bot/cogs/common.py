@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs.errors import UserError
+from bot.i18n import Translator, english, msg
 from bot.rules import GAMES
 from bot.views import texts
 from bot.views.respond import maybe
@@ -21,7 +22,7 @@ def game_or_error(name: str) -> Any:
     game = GAMES.get(name)
     if game is None:
         games = ", ".join(g.title for g in GAMES.values())
-        raise UserError(f"Unknown game {texts.echo(name)}. Games: {games}.")
+        raise UserError(msg("Unknown game {name}. Games: {games}.", name=texts.echo(name), games=games))
     return game
 
 
@@ -32,7 +33,7 @@ def is_admin(interaction: discord.Interaction) -> bool:
 
 def guild_only(interaction: discord.Interaction) -> int:
     if interaction.guild_id is None:
-        raise UserError("Use this command in a server channel.")
+        raise UserError(msg("Use this command in a server channel."))
     return interaction.guild_id
 
 
@@ -55,26 +56,34 @@ async def resolve_table(bot: Any, interaction: discord.Interaction, table_id: in
     if table_id is not None:
         table = await maybe(bot.tables.get(table_id))
         if table is None or table.guild_id != interaction.guild_id:
-            raise UserError(f"There is no table #{table_id} in this server.")
+            raise UserError(msg("There is no table #{id} in this server.", id=table_id))
         if not any_channel and table.channel_id != interaction.channel_id and not is_admin(interaction):
-            raise UserError(texts.not_here(table_id))
+            raise UserError(msg("There is no table #{id} in this channel.", id=table_id))
         return table
     tables = await open_tables(bot, interaction.channel_id or 0)
     if not tables:
-        raise UserError("There is no open table in this channel. Start one with `/table new`.")
+        raise UserError(msg("There is no open table in this channel. Start one with `/table new`."))
     return tables[0]
 
 
-def describe_table(table: Any) -> str:
+def describe_table(table: Any, tr: Translator | None = None) -> str:
+    tr = tr or english()
     game = GAMES.get(table.game)
-    title = game.title if game else table.game
-    return f"#{table.id} {title} — {table.status}, {len(table.seats)} seated"[:100]
+    title = tr._(game.title) if game else table.game
+    status = {"lobby": tr.p_("table status", "lobby"), "playing": tr.p_("table status", "playing"),
+              "finished": tr.p_("table status", "finished"),
+              "cancelled": tr.p_("table status", "cancelled")}.get(table.status, table.status)
+    return tr.n_("#{id} {game} — {status}, {n} seated", "#{id} {game} — {status}, {n} seated",
+                 len(table.seats), id=table.id, game=title, status=status)[:100]
 
 
 async def table_autocomplete(interaction: discord.Interaction,
                              current: str) -> list[app_commands.Choice[int]]:
     """The open tables of this channel (suggestions only: the command re-validates)."""
+    from bot.views.locale import reader
+
+    tr = await reader(interaction.client, interaction)
     tables = await open_tables(interaction.client, interaction.channel_id or 0)
-    out = [app_commands.Choice(name=describe_table(t), value=t.id) for t in tables]
+    out = [app_commands.Choice(name=describe_table(t, tr), value=t.id) for t in tables]
     current = current.strip().lstrip("#")
     return [c for c in out if current in str(c.value) or current.lower() in c.name.lower()][:25]

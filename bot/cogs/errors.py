@@ -10,6 +10,8 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.i18n import Msg, Translator, english
+from bot.views.locale import reader
 from bot.views.respond import answer_lost, send
 from bot.views.texts import GENERIC_ERROR, echo
 
@@ -17,24 +19,31 @@ log = logging.getLogger(__name__)
 
 
 class UserError(app_commands.AppCommandError):
-    """A refusal whose message is meant for the user."""
+    """A refusal whose message is meant for the user: a ``Msg`` (rendered in the reader's language)."""
+
+    def __init__(self, message: Msg | str) -> None:
+        super().__init__(str(message))
+        self.message = message
 
 
-def user_message(error: BaseException) -> str | None:
-    """The player-readable text of a user error, or None if ``error`` is a bug."""
+def user_message(error: BaseException, tr: Translator | None = None) -> str | None:
+    """The player-readable text of a user error in ``tr``'s language, or None if ``error`` is a bug."""
     from bot.store.ledger import DailyNotReady, InsufficientFunds
     from bot.tables.errors import TableError
 
+    tr = tr or english()
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    if isinstance(error, (UserError, TableError, InsufficientFunds, DailyNotReady)):
-        return str(error)
+    if isinstance(error, UserError):
+        return error.message.render(tr) if isinstance(error.message, Msg) else tr._(error.message)
+    if isinstance(error, (TableError, InsufficientFunds, DailyNotReady)):
+        return tr._(str(error))  # translated when the sentence is in the catalogue
     if isinstance(error, app_commands.CheckFailure):
-        return str(error) or "You cannot use this command here."
+        return tr._(str(error)) if str(error) else tr._("You cannot use this command here.")
     if isinstance(error, app_commands.TransformerError):
-        return f"Invalid value {echo(str(error.value))}."
+        return tr._("Invalid value {value}.", value=echo(str(error.value)))
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down: try again in {error.retry_after:.0f} s."
+        return tr._("Slow down: try again in {seconds} s.", seconds=f"{error.retry_after:.0f}")
     return None
 
 
@@ -47,10 +56,14 @@ class TapisTree(app_commands.CommandTree):
             log.warning("the answer to /%s was lost (the interaction expired): %s", command,
                         getattr(error, "original", error))
             return
-        text = user_message(error)
+        try:
+            tr = await reader(interaction.client, interaction)
+        except Exception:  # the language store must never hide the refusal itself
+            tr = english()
+        text = user_message(error, tr)
         if text is None:
             log.error("command /%s failed", command, exc_info=error)
-            text = GENERIC_ERROR
+            text = tr._(GENERIC_ERROR)
         try:
             await send(interaction, f"⚠️ {text}", ephemeral=True)
         except discord.HTTPException:

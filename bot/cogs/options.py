@@ -14,7 +14,9 @@ from typing import Any
 from discord import app_commands
 
 from bot.cogs.errors import UserError
+from bot.i18n import Msg, msg
 from bot.rules import GAMES
+from bot.rules.base import OptionError
 from bot.views.texts import echo
 
 _PAIR = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^\s,;]+)")
@@ -36,15 +38,16 @@ def parse_options(text: str | None, game: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     leftover = _PAIR.sub("", text).replace(",", " ").replace(";", " ").strip()
     if leftover:
-        raise UserError(f"Cannot read {echo(leftover)}: write options as key=value, e.g. "
-                        f"`{next(iter(specs), 'ante')}=2`.")
+        raise UserError(msg("Cannot read {text}: write options as key=value, e.g. `{example}=2`.",
+                            text=echo(leftover), example=next(iter(specs), "ante")))
     for name, value in _PAIR.findall(text):
         name = name.lower()
         if name not in specs:
-            known = ", ".join(specs) or "none"
-            raise UserError(f"{game.title} has no option {echo(name)}. Options: {known}.")
+            known = ", ".join(specs) or "—"
+            raise UserError(msg("{game} has no option {name}. Options: {known}.", game=game.title,
+                                name=echo(name), known=known))
         if name in out:
-            raise UserError(f"Option {name} is given twice.")
+            raise UserError(msg("Option {name} is given twice.", name=name))
         spec = specs[name]
         if spec.kind == "choice":
             value = next((c for c in spec.choices if str(c).lower() == value.lower()), value)
@@ -57,7 +60,8 @@ def parse_options(text: str | None, game: Any) -> dict[str, Any]:
 def whole_number(name: str, value: str) -> int:
     """``value`` as an int if it is plainly written (``-``, ASCII digits, at most 9), else ``UserError``."""
     if not _INT.fullmatch(value):
-        raise UserError(f"Option {name} must be a whole number of at most 9 digits, not {echo(value)}.")
+        raise UserError(msg("Option {name} must be a whole number of at most 9 digits, not {value}.",
+                            name=name, value=echo(value)))
     return int(value)
 
 
@@ -65,11 +69,14 @@ def check_options(game: Any, defaults: dict[str, Any], raw: dict[str, Any]) -> d
     """Validate ``defaults`` + ``raw`` with the rules core; ``UserError`` with its message."""
     try:
         options = game.validate_options({**defaults, **raw})
+    except OptionError as exc:  # the rules core's refusal, as data: translated for the reader
+        params = {k: echo_free(str(v), 100) for k, v in exc.params.items()}
+        raise UserError(Msg(exc.msgid, params)) from None
     except ValueError as exc:
         raise UserError(echo_free(str(exc))) from None
     buy_in = options.get("buy_in")
     if isinstance(buy_in, int) and buy_in > MAX_BUY_IN:
-        raise UserError(f"The buy-in may be at most {MAX_BUY_IN:,} jetons.")
+        raise UserError(msg("The buy-in may be at most {amount} jetons.", amount=f"{MAX_BUY_IN:,}"))
     return options
 
 
@@ -83,6 +90,9 @@ async def options_autocomplete(interaction: Any, current: str) -> list[app_comma
     game = GAMES.get(getattr(interaction.namespace, "game", None) or "")
     if game is None:
         return []
+    from bot.views.locale import reader
+
+    tr = await reader(interaction.client, interaction)
     head, _, last = current.rpartition(" ")
     typed = {m.group(1).lower() for m in _PAIR.finditer(head)}
     out = []
@@ -95,5 +105,5 @@ async def options_autocomplete(interaction: Any, current: str) -> list[app_comma
         value = f"{head} {spec.name}={default}".strip()
         if len(value) > 100:
             continue
-        out.append(app_commands.Choice(name=f"{spec.name}={default} — {spec.help}"[:100], value=value))
+        out.append(app_commands.Choice(name=f"{spec.name}={default} — {tr._(spec.help)}"[:100], value=value))
     return out[:25]

@@ -21,14 +21,18 @@ from bot.cogs.common import (
 )
 from bot.cogs.errors import UserError
 from bot.cogs.options import MAX_BUY_IN, check_options, options_autocomplete, parse_options
+from bot.i18n import LANGUAGES, NATIVE_NAMES, msg, table_language
 from bot.views import texts
 from bot.views.components import lobby_view
 from bot.views.display import table_embed
 from bot.views.handlers import show_hand
+from bot.views.locale import reader, table_tr
 from bot.views.respond import run_soon, send
 
 log = logging.getLogger(__name__)
 TABLE_ARG = "Table number (default: the latest open table in this channel)"
+#: The language of the table message and images (default: the server's language, then English).
+LANGUAGE_CHOICES = [app_commands.Choice(name=NATIVE_NAMES[lang], value=lang) for lang in LANGUAGES]
 
 
 class Tables(commands.Cog):
@@ -45,13 +49,14 @@ class Tables(commands.Cog):
 
     @table.command(name="new", description="Open a table in this channel")
     @app_commands.describe(game="The game", players="Number of seats", buy_in="Jetons each player brings",
-                           options="More options as key=value key=value (see /rules)")
-    @app_commands.choices(game=GAME_CHOICES)
+                           options="More options as key=value key=value (see /rules)",
+                           language="The table's language (default: the server's)")
+    @app_commands.choices(game=GAME_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.autocomplete(options=options_autocomplete)
     async def new(self, interaction: discord.Interaction, game: str,
                   players: app_commands.Range[int, 2, 10] | None = None,
                   buy_in: app_commands.Range[int, 1, MAX_BUY_IN] | None = None,
-                  options: str | None = None) -> None:
+                  options: str | None = None, language: str | None = None) -> None:
         guild_id = guild_only(interaction)
         rules = game_or_error(game)
         raw = parse_options(options, rules)
@@ -60,13 +65,16 @@ class Tables(commands.Cog):
             if value is None:
                 continue
             if name not in names:
-                raise UserError(f"{rules.title} has no {name} option"
-                                + (f": it is played by {rules.min_seats}." if name == "players" else "."))
+                if name == "players":
+                    raise UserError(msg("{game} has no players option: it is played by {n}.",
+                                        game=rules.title, n=rules.min_seats))
+                raise UserError(msg("{game} has no {option} option.", game=rules.title, option=name))
             raw[name] = value
         check_options(rules, self.bot.config.options_for(rules.name), raw)
         host = interaction.user
         table = await run_soon(interaction, self.service.create(
             guild_id, interaction.channel_id, host.id, host.display_name, rules.name, raw), ephemeral=False)
+        await self.bot.languages.set_table(table.id, table_language(language, interaction.guild_locale))
         await self._post_lobby(interaction, table)
 
     async def _post_lobby(self, interaction: discord.Interaction, table: Any) -> None:
@@ -76,21 +84,23 @@ class Tables(commands.Cog):
         10062 after 3 s) must neither leave it without a message nor be reported as "nothing changed".
         """
         shown = self.bot.presenter.shown_key(table)
+        tr = table_tr(self.bot, table.id)
         try:
             if interaction.response.is_done():
-                message = await interaction.followup.send(embed=table_embed(table), view=lobby_view(table),
-                                                          wait=True)
+                message = await interaction.followup.send(embed=table_embed(table, tr=tr),
+                                                          view=lobby_view(table, tr), wait=True)
                 message_id = message.id
             else:
-                response = await interaction.response.send_message(embed=table_embed(table),
-                                                                   view=lobby_view(table))
+                response = await interaction.response.send_message(embed=table_embed(table, tr=tr),
+                                                                   view=lobby_view(table, tr))
                 message_id = response.message_id
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
             log.warning("table %s: the answer to /table new was lost (%s); posting the lobby in the channel",
                         table.id, exc)
             channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
             try:
-                message_id = (await channel.send(embed=table_embed(table), view=lobby_view(table))).id
+                posted = await channel.send(embed=table_embed(table, tr=tr), view=lobby_view(table, tr))
+                message_id = posted.id
             except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as again:
                 log.warning("table %s: the lobby cannot be posted either (%s); cancelled and refunded",
                             table.id, again)
@@ -114,7 +124,7 @@ class Tables(commands.Cog):
         t = await resolve_table(self.bot, interaction, table)
         user = interaction.user
         await run_soon(interaction, self.service.join(t.id, user.id, user.display_name))
-        await send(interaction, texts.joined(t.id, t.buy_in))
+        await send(interaction, texts.joined(t.id, t.buy_in, await reader(self.bot, interaction)))
 
     @table.command(name="leave", description="Leave a table (the AI plays your seat if the game is on)")
     @app_commands.describe(table=TABLE_ARG)
@@ -123,7 +133,8 @@ class Tables(commands.Cog):
         t = await resolve_table(self.bot, interaction, table, any_channel=True)
         in_lobby = t.status == "lobby"
         await run_soon(interaction, self.service.leave(t.id, interaction.user.id))
-        await send(interaction, texts.LEFT_LOBBY if in_lobby else texts.LEFT_PLAYING)
+        tr = await reader(self.bot, interaction)
+        await send(interaction, tr._(texts.LEFT_LOBBY if in_lobby else texts.LEFT_PLAYING))
 
     @table.command(name="start", description="Start the game (host only)")
     @app_commands.describe(table=TABLE_ARG)
@@ -131,7 +142,7 @@ class Tables(commands.Cog):
     async def start(self, interaction: discord.Interaction, table: int | None = None) -> None:
         t = await resolve_table(self.bot, interaction, table)
         await run_soon(interaction, self.service.start(t.id, interaction.user.id))
-        await send(interaction, texts.starts(t.id))
+        await send(interaction, texts.starts(t.id, await reader(self.bot, interaction)))
 
     @table.command(name="end", description="Close a table (host or admin): at the end of the deal, or now")
     @app_commands.describe(table=TABLE_ARG,
@@ -143,13 +154,14 @@ class Tables(commands.Cog):
         user_id, admin = interaction.user.id, is_admin(interaction)
         allowed_now = self.service.may_end_now(t, user_id, admin)
         await run_soon(interaction, self.service.end(t.id, user_id, admin, now=now))
+        tr = await reader(self.bot, interaction)
         if t.status in ("finished", "cancelled"):
-            text = f"Table #{t.id} is closed."
+            text = tr._("Table #{id} is closed.", id=t.id)
         elif now and not allowed_now:
-            text = (f"Only a server admin who is not seated can end a deal at once: table #{t.id} "
-                    "will close at the end of this deal.")
+            text = tr._("Only a server admin who is not seated can end a deal at once: table #{id} will "
+                        "close at the end of this deal.", id=t.id)
         else:
-            text = f"Table #{t.id} will close at the end of this deal."
+            text = tr._("Table #{id} will close at the end of this deal.", id=t.id)
         await send(interaction, text)
 
     @table.command(name="status", description="Show a table: seats, stacks, pot, whose turn")
@@ -158,7 +170,8 @@ class Tables(commands.Cog):
     async def status(self, interaction: discord.Interaction, table: int | None = None) -> None:
         t = await resolve_table(self.bot, interaction, table)
         presenter = self.bot.presenter
-        embed = table_embed(t, presenter.logs.get(t.id, ()), presenter.notices(t))
+        tr = await reader(self.bot, interaction)
+        embed = table_embed(t, presenter.logs.get(t.id, ()), presenter.notices(t, tr), tr)
         await send(interaction, embed=embed)
 
     @app_commands.command(name="hand", description="Your hand and your moves, only for you")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 from typing import Any
 
@@ -12,8 +13,10 @@ from discord.ext import commands
 
 from bot.cogs.common import GAME_CHOICES, guild_only
 from bot.cogs.errors import UserError
+from bot.i18n import table_language, translator
 from bot.rules import GAMES
 from bot.views.display import safe_name
+from bot.views.locale import reader
 from bot.views.respond import run_soon, send
 
 BY_CHOICES = [app_commands.Choice(name=n, value=n) for n in ("jetons", "rating", "wins")]
@@ -33,17 +36,21 @@ class Wallet(commands.Cog):
     @app_commands.describe(user="Whose balance (default: yours)")
     async def balance(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         guild_id = guild_only(interaction)
+        tr = await reader(self.bot, interaction)
         who = user or interaction.user
         if who.id == interaction.user.id:
             amount = await run_soon(interaction, self.bot.ledger.balance(guild_id, who.id))
-            await send(interaction, f"You have **{amount}** jetons.")
+            await send(interaction, tr.n_("You have **{n}** jeton.", "You have **{n}** jetons.", amount))
             return
         # Someone else's: read only, so looking at a player never creates their wallet.
         found = await run_soon(interaction, self.bot.ledger.wallet_balance(guild_id, who.id))
         name = safe_name(who.display_name)
-        await send(interaction, f"{name} has **{found}** jetons." if found is not None else
-                   f"{name} has no wallet here yet (new players start with "
-                   f"{self.bot.config.starting_grant} jetons).")
+        if found is not None:
+            await send(interaction, tr.n_("{who} has **{n}** jeton.", "{who} has **{n}** jetons.", found,
+                                          who=name))
+        else:
+            await send(interaction, tr._("{who} has no wallet here yet (new players start with {jetons}).",
+                                         who=name, jetons=tr.jetons(self.bot.config.starting_grant)))
 
     @app_commands.command(name="daily", description="Collect your daily grant of jetons")
     async def daily(self, interaction: discord.Interaction) -> None:
@@ -54,7 +61,10 @@ class Wallet(commands.Cog):
             return granted, await self.bot.ledger.balance(guild_id, interaction.user.id)
 
         granted, total = await run_soon(interaction, work())
-        await send(interaction, f"+{granted} jetons. You now have **{total}**.")
+        tr = await reader(self.bot, interaction)
+        await send(interaction, tr.n_("+{n} jeton. You now have **{total}**.",
+                                      "+{n} jetons. You now have **{total}**.", granted,
+                                      total=tr.number(total)))
 
     @app_commands.command(name="leaderboard", description="The richest players, or the best at one game")
     @app_commands.describe(game="Rank by net jetons won at this game (default: wallet balance)",
@@ -75,23 +85,28 @@ class Wallet(commands.Cog):
             none = discord.AllowedMentions.none()
             await send(interaction, ephemeral=False, allowed_mentions=none, **message)
             return
+        tr = translator(table_language(None, interaction.guild_locale))  # public: the server's language
 
         async def work() -> tuple[list[tuple[int, int]], bytes]:
             rows = await self.bot.ledger.leaderboard(guild_id, game, 10)
-            return rows, await self._leaderboard_png(interaction, guild_id, rows, game)
+            return rows, await self._leaderboard_png(interaction, guild_id, rows, game, tr)
 
         rows, png = await run_soon(interaction, work(), ephemeral=False)
-        title = f"Leaderboard — {GAMES[game].title}" if game in GAMES else "Leaderboard — jetons"
-        lines = [f"`{i + 1:>2}.` <@{uid}> — {value:+d}" if game else f"`{i + 1:>2}.` <@{uid}> — {value}"
+        if game in GAMES:
+            title = tr._("Leaderboard — {game}", game=tr._(GAMES[game].title))
+        else:
+            title = tr._("Leaderboard — jetons")
+        lines = [f"`{i + 1:>2}.` <@{uid}> — {_signed(value, tr) if game else tr.number(value)}"
                  for i, (uid, value) in enumerate(rows)]
-        embed = discord.Embed(title=title, description="\n".join(lines) or "Nobody yet.", colour=0xEAB308)
+        embed = discord.Embed(title=title, description="\n".join(lines) or tr._("Nobody yet."),
+                              colour=0xEAB308)
         embed.set_image(url="attachment://leaderboard.png")
         await send(interaction, embed=embed, ephemeral=False,
                    file=discord.File(io.BytesIO(png), "leaderboard.png", description=title),
                    allowed_mentions=discord.AllowedMentions.none())
 
     async def _leaderboard_png(self, interaction: discord.Interaction, guild_id: int,
-                               rows: list[tuple[int, int]], game: str | None) -> bytes:
+                               rows: list[tuple[int, int]], game: str | None, tr: Any = None) -> bytes:
         """The leaderboard image (rendered off the event loop); the embed is its text alternative."""
         from bot.render import leaderboard_image
         from bot.store.stats import sessions_played
@@ -99,7 +114,9 @@ class Wallet(commands.Cog):
         played = await sessions_played(self.bot.db, guild_id, [uid for uid, _ in rows], game)
         image_rows = [{"rank": i + 1, "name": _display_name(interaction, uid), "jetons": value,
                        "games": played.get(uid, 0)} for i, (uid, value) in enumerate(rows)]
-        return await asyncio.to_thread(leaderboard_image, image_rows)
+        if tr is None:
+            return await asyncio.to_thread(leaderboard_image, image_rows)
+        return await asyncio.to_thread(functools.partial(leaderboard_image, image_rows, tr=tr))
 
     @app_commands.command(name="stats", description="A profile card: sessions, wins, rating per game")
     @app_commands.describe(user="Whose statistics (default: yours)")
@@ -110,6 +127,10 @@ class Wallet(commands.Cog):
         who = user or interaction.user
         message = await run_soon(interaction, profile_message(self.bot, interaction, guild_id, who))
         await send(interaction, ephemeral=True, **message)
+
+
+def _signed(value: int, tr: Any) -> str:
+    return ("+" if value >= 0 else "-") + tr.number(abs(value))
 
 
 def _display_name(interaction: discord.Interaction, user_id: int) -> str:

@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.render.canvas import MUTED, Canvas
 from bot.render.cards import size_for
+from bot.rules.base import PLAIN, Text
 
 CARD_W = 110
 PAD = 18
@@ -28,7 +29,7 @@ def sort_hand(game: str, view: dict[str, Any], hand: list[str]) -> list[str]:
     return sorted(hand, key=LAYOUTS[game].hand_key(view))
 
 
-def hand_image(game: str, view: dict[str, Any], playable: set[str] | None = None) -> bytes:
+def hand_image(game: str, view: dict[str, Any], playable: set[str] | None = None, tr: Text = PLAIN) -> bytes:
     """PNG of ``view["hand"]`` for ``game``; cards in ``playable`` are raised and highlighted."""
     from bot.render.games import LAYOUTS
 
@@ -40,7 +41,7 @@ def hand_image(game: str, view: dict[str, Any], playable: set[str] | None = None
     w, h = size_for(CARD_W)
     if not hand:
         c = Canvas(360, h + 2 * PAD, BACKGROUND)
-        c.text((180, (h + 2 * PAD) / 2), "No cards in hand", 24, MUTED, anchor="mm")
+        c.text((180, (h + 2 * PAD) / 2), tr._("No cards in hand"), 24, MUTED, anchor="mm")
         return c.png()
     key = layout.hand_key(view)
     groups = sum(1 for a, b in zip(hand, hand[1:], strict=False) if key(a)[0] != key(b)[0])

@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.render.canvas import MUTED, WHITE, Canvas, Colour
 from bot.render.fonts import font
+from bot.rules.base import PLAIN, Text
 
 WIDTH, HEIGHT = 960, 540
 TABLE_W = 700
@@ -84,11 +85,16 @@ class TableCtx:
     spanish: bool
     side: Sidebar
     plates: list[Plate]
+    tr: Text = PLAIN  # the table's language
+
+    def word(self, msgid: str, **params: Any) -> str:
+        """A word of the image in the table's language (``word`` is an extraction keyword)."""
+        return self.tr._(msgid, **params)
 
     def name(self, seat: int | None) -> str:
         if seat is None:
             return "—"
-        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
+        return self.names[seat] if 0 <= seat < len(self.names) else self.tr._("Seat {n}", n=seat + 1)
 
     def seat_xy(self, seat: int) -> tuple[float, float]:
         """Centre of a seat's plate: seat 0 at the bottom, then clockwise.

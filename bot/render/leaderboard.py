@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, PANEL, WHITE, Canvas
+from bot.rules.base import PLAIN, Text
 
 WIDTH = 720
 ROW_H = 44
@@ -15,19 +16,22 @@ BAR = (70, 150, 100)
 BAR_NEG = (190, 80, 70)
 
 
-def leaderboard_image(rows: list[dict[str, Any]], title: str = "Leaderboard",
-                      columns: str = "jetons · games") -> bytes:
+def leaderboard_image(rows: list[dict[str, Any]], title: str | None = None, columns: str | None = None,
+                      tr: Text = PLAIN) -> bytes:
     """PNG of ``rows`` (``name``, ``jetons``, ``games``, optional ``rank``), at most 20 shown.
 
     A row may instead carry ``value`` (the bar's number) and ``shown`` (its text), e.g. a rating.
+    ``title`` and ``columns`` default to "Leaderboard" and "jetons · games" in ``tr``'s language.
     """
     rows = list(rows)[:MAX_ROWS]
     height = TOP + max(1, len(rows)) * ROW_H + 16
     c = Canvas(WIDTH, height, PANEL)
-    c.text((20, 16), title, 28, GOLD, bold=True, max_width=WIDTH - 240)
-    c.text((WIDTH - 20, 28), columns, 16, MUTED, anchor="ra")
+    c.text((20, 16), title if title is not None else tr._("Leaderboard"), 28, GOLD, bold=True,
+           max_width=WIDTH - 240)
+    c.text((WIDTH - 20, 28), columns if columns is not None else tr._("jetons · games"), 16, MUTED,
+           anchor="ra")
     if not rows:
-        c.text((WIDTH / 2, TOP + ROW_H / 2), "Nobody has played yet", 20, MUTED, anchor="mm")
+        c.text((WIDTH / 2, TOP + ROW_H / 2), tr._("Nobody has played yet"), 20, MUTED, anchor="mm")
         return c.png()
     top = max(1, max(abs(_value(r)) for r in rows))
     bar_x, bar_w = 330, 200
@@ -48,7 +52,7 @@ def leaderboard_image(rows: list[dict[str, Any]], title: str = "Leaderboard",
         if length:
             c.draw.rounded_rectangle((bar_x, y + 13, bar_x + length, y + ROW_H - 15), radius=6,
                                      fill=BAR if jetons >= 0 else BAR_NEG)
-        shown = str(row["shown"]) if "shown" in row else f"{int(jetons):,}".replace(",", " ")
+        shown = str(row["shown"]) if "shown" in row else _grouped(int(jetons), tr)
         c.text((WIDTH - 110, y + ROW_H / 2), shown, 21, GOLD, bold=True, anchor="rm")
         c.text((WIDTH - 20, y + ROW_H / 2), str(row.get("games", 0)), 19, WHITE, anchor="rm")
     return c.png()
@@ -56,3 +60,10 @@ def leaderboard_image(rows: list[dict[str, Any]], title: str = "Leaderboard",
 
 def _value(row: dict[str, Any]) -> float:
     return float(row["value"]) if "value" in row else int(row.get("jetons", 0))
+
+
+def _grouped(value: int, tr: Text) -> str:
+    """Jetons with the language's grouping; the English image keeps its thin-space grouping."""
+    if tr is PLAIN:
+        return f"{value:,}".replace(",", " ")
+    return ("-" if value < 0 else "") + tr.number(abs(value))

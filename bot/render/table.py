@@ -25,7 +25,9 @@ from bot.render.layout import (
     Sidebar,
     TableCtx,
 )
+from bot.render.words import phase_name
 from bot.rules import GAMES
+from bot.rules.base import PLAIN, Text
 
 
 def draw_felt(c: Canvas) -> None:
@@ -38,14 +40,14 @@ def draw_header(t: TableCtx, game: str) -> None:
     """Game title, deal number, phase and whose turn it is."""
     v, s = t.view, t.side
     deal = v.get("deal")
-    title = GAMES[game].title if game in GAMES else game.title()
+    title = t.tr._(GAMES[game].title) if game in GAMES else game.title()
     s.c.text((s.x, s.y), title, 26, GOLD, bold=True, max_width=s.width)
     s.y += 34
-    phase = str(v.get("phase", "")).replace("_", " ").capitalize()
+    phase = phase_name(str(v.get("phase", "")), t.tr)
     if isinstance(deal, int):
-        phase += f" · deal {deal + 1}"
+        phase += " · " + t.word("deal {n}", n=deal + 1)
     if v.get("closing"):
-        phase += " · closing"
+        phase += " · " + t.word("closing")
     s.line(phase, 19, WHITE, gap=4)
     acting = list(v.get("to_act") or [])
     if acting:
@@ -81,7 +83,7 @@ def draw_plate(t: TableCtx, seat: int, plate: Plate) -> None:
     stacks = v.get("stacks") or []
     if seat < len(stacks):
         c.chip(x0 + 17, y0 + 46, 8)
-        c.text((x0 + 30, y0 + 47), str(stacks[seat]), 21, GOLD, bold=True, anchor="lm")
+        c.text((x0 + 30, y0 + 47), t.tr.number(stacks[seat]), 21, GOLD, bold=True, anchor="lm")
     if plate.hidden:
         end = c.backs(plate.hidden, x0 + PLATE_W - 86, y0 + 34, 16, 6, most=6)
         c.text((end + 3, y0 + 46), f"×{plate.hidden}", 16, WHITE, anchor="lm")
@@ -89,12 +91,12 @@ def draw_plate(t: TableCtx, seat: int, plate: Plate) -> None:
         c.text((x0 + 8, y0 + 61), plate.line, 17, plate.line_colour, max_width=PLATE_W - 14)
 
 
-def table_image(game: str, view: dict[str, Any], names: list[str]) -> bytes:
-    """PNG of the table for a spectator ``view`` of ``game``; ``names`` by seat."""
-    return table_canvas(game, view, names).png()
+def table_image(game: str, view: dict[str, Any], names: list[str], tr: Text = PLAIN) -> bytes:
+    """PNG of the table for a spectator ``view`` of ``game``; ``names`` by seat; words in ``tr``."""
+    return table_canvas(game, view, names, tr).png()
 
 
-def table_canvas(game: str, view: dict[str, Any], names: list[str]) -> Canvas:
+def table_canvas(game: str, view: dict[str, Any], names: list[str], tr: Text = PLAIN) -> Canvas:
     """The drawn table (``table_image`` encodes it; a replay takes its frames from here)."""
     layout = LAYOUTS.get(game)
     if layout is None:
@@ -103,7 +105,8 @@ def table_canvas(game: str, view: dict[str, Any], names: list[str]) -> Canvas:
     c = Canvas(WIDTH, HEIGHT)
     draw_felt(c)
     t = TableCtx(c=c, view=view, names=list(names), n=max(1, n), spanish=layout.SPANISH,
-                 side=Sidebar(c, SIDEBAR_X + 12, WIDTH - SIDEBAR_X - 24), plates=[Plate() for _ in range(n)])
+                 side=Sidebar(c, SIDEBAR_X + 12, WIDTH - SIDEBAR_X - 24), plates=[Plate() for _ in range(n)],
+                 tr=tr)
     draw_header(t, game)
     layout.draw(t)
     for seat in range(n):

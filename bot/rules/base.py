@@ -29,6 +29,19 @@ class IllegalMove(Exception):
 # --------------------------------------------------------------------------- options
 
 
+class OptionError(ValueError):
+    """A refused option: the English message, plus its message id and parameters as plain data.
+
+    ``str(error)`` is the English text; the Discord layer translates ``msgid`` with ``params``
+    into the reader's language (the rules core itself holds no locale).
+    """
+
+    def __init__(self, msgid: str, **params: Any) -> None:
+        super().__init__(msgid.format(**params))
+        self.msgid = msgid
+        self.params = params
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One host option of a game: its type, default, range and help text.
@@ -68,10 +81,11 @@ def validate_options(
     known = {s.name for s in specs}
     unknown = sorted(set(raw) - known)
     if unknown:
-        raise ValueError(
-            f"Unknown option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}. "
-            f"Known options: {', '.join(s.name for s in specs)}."
-        )
+        names, known = ", ".join(unknown), ", ".join(s.name for s in specs)
+        if len(unknown) > 1:
+            raise OptionError(N_("Unknown options: {names}. Known options: {known}."), names=names,
+                              known=known)
+        raise OptionError(N_("Unknown option: {names}. Known options: {known}."), names=names, known=known)
     out: dict[str, Any] = {}
     for spec in specs:
         value = raw[spec.name] if spec.name in raw else spec.resolve_default(out)
@@ -86,10 +100,11 @@ def _check_option(spec: OptionSpec, value: Any, so_far: Mapping[str, Any], deck:
             return value
         if isinstance(value, str) and value.lower() in ("on", "off", "true", "false", "yes", "no"):
             return value.lower() in ("on", "true", "yes")
-        raise ValueError(f"Option {name} must be on or off.")
+        raise OptionError(N_("Option {name} must be on or off."), name=name)
     if spec.kind == "choice":
         if value not in spec.choices:
-            raise ValueError(f"Option {name} must be one of {', '.join(map(str, spec.choices))}.")
+            raise OptionError(N_("Option {name} must be one of {choices}."), name=name,
+                              choices=", ".join(map(str, spec.choices)))
         return value
     if spec.kind == "decks":
         return _check_decks(name, value, deck)
@@ -99,15 +114,18 @@ def _check_option(spec: OptionSpec, value: Any, so_far: Mapping[str, Any], deck:
         if isinstance(value, str) and value.strip().lstrip("-").isdigit():
             value = int(value.strip())
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"Option {name} must be a whole number.")
+            raise OptionError(N_("Option {name} must be a whole number."), name=name)
         lo = spec.resolve_minimum(so_far)
         hi = spec.maximum
         if spec.choices and value not in spec.choices:
-            raise ValueError(f"Option {name} must be one of {', '.join(map(str, spec.choices))}.")
+            raise OptionError(N_("Option {name} must be one of {choices}."), name=name,
+                              choices=", ".join(map(str, spec.choices)))
         if lo is not None and value < lo:
-            raise ValueError(f"Option {name} must be at least {lo} (got {value}).")
+            raise OptionError(N_("Option {name} must be at least {low} (got {value})."), name=name, low=lo,
+                              value=value)
         if hi is not None and value > hi:
-            raise ValueError(f"Option {name} must be at most {hi} (got {value}).")
+            raise OptionError(N_("Option {name} must be at most {high} (got {value})."), name=name, high=hi,
+                              value=value)
         return value
     raise ValueError(f"Option {name} has an unknown kind {spec.kind!r}.")  # a bug in a spec
 
@@ -132,7 +150,8 @@ def check_seat_option(options: Mapping[str, Any], seats: int, name: str = "deale
     """Refuse a ``dealer`` option that names no seat of this table."""
     v = options.get(name)
     if v is not None and not 0 <= v < seats:
-        raise ValueError(f"Option {name} must be a seat from 0 to {seats - 1} (got {v}).")
+        raise OptionError(N_("Option {name} must be a seat from 0 to {last} (got {value})."), name=name,
+                          last=seats - 1, value=v)
 
 
 # --------------------------------------------------------------------------- actions
@@ -318,12 +337,77 @@ def clone_method(
     return clone
 
 
-def default_label(action: Action) -> str:
+# --------------------------------------------------------------------------- text
+
+
+def N_(msgid: str) -> str:  # noqa: N802 - the gettext convention
+    """Mark ``msgid`` for the catalogue extractor (``python -m bot.i18n extract``); returns it."""
+    return msgid
+
+
+@runtime_checkable
+class Text(Protocol):
+    """What labels, narration and summaries write with: a reader's language, passed in.
+
+    ``bot.i18n.Translator`` implements it from the catalogues; ``PLAIN`` is the English source
+    text with no catalogue, the default, so the rules core holds no locale state and needs no
+    catalogue to run (tests, ``bot.play``, the AI). Message ids are the English text with
+    ``{placeholders}`` and must be literals at the call (the extractor reads them).
+    """
+
+    def _(self, msgid: str, /, **params: Any) -> str: ...
+    def n_(self, singular: str, plural: str, n: int, /, **params: Any) -> str: ...
+    def p_(self, context: str, msgid: str, /, **params: Any) -> str: ...
+    def np_(self, context: str, singular: str, plural: str, n: int, /, **params: Any) -> str: ...
+    def number(self, value: int) -> str: ...
+    def card(self, code: str, spanish: bool = False) -> str: ...
+    def cards(self, codes: Sequence[str], spanish: bool = False) -> str: ...
+    def suit(self, suit: str, marias: bool = False) -> str: ...
+
+
+class PlainText:
+    """The English source text, formatted, with no catalogue (``Text`` for code without a reader)."""
+
+    lang = "en"
+
+    def _(self, msgid: str, /, **params: Any) -> str:
+        return msgid.format(**params) if params else msgid
+
+    def n_(self, singular: str, plural: str, n: int, /, **params: Any) -> str:
+        return (singular if n == 1 else plural).format(n=n, **params)
+
+    def p_(self, context: str, msgid: str, /, **params: Any) -> str:
+        return msgid.format(**params) if params else msgid
+
+    def np_(self, context: str, singular: str, plural: str, n: int, /, **params: Any) -> str:
+        return self.n_(singular, plural, n, **params)
+
+    def number(self, value: int) -> str:
+        return str(value)
+
+    def card(self, code: str, spanish: bool = False) -> str:
+        from bot.rules.cards import display
+
+        return code if spanish else display(code)
+
+    def cards(self, codes: Sequence[str], spanish: bool = False) -> str:
+        return " ".join(self.card(c, spanish) for c in codes) or "—"
+
+    def suit(self, suit: str, marias: bool = False) -> str:
+        from bot.rules.cards import SUIT_NAMES
+
+        return SUIT_NAMES[suit]
+
+
+PLAIN = PlainText()
+
+
+def default_label(action: Action, tr: Text = PLAIN) -> str:
     """Fallback button label for an action."""
     return describe(action)
 
 
-def default_narrate(event: Event, name: Callable[[int], str]) -> str | None:
+def default_narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str | None:
     """Fallback log line for an event: its type and fields."""
     return describe(event)
 
@@ -341,10 +425,12 @@ class Game:
     factory: Callable[[int, dict[str, Any], int], State] = field(repr=False)
     summary: str = ""
     default_seats: int | None = None
-    #: Short button text for an action ("Lead ♠ (4♠)", "Envido 5").
-    label: Callable[[Action], str] = field(default=default_label, repr=False)
-    #: One log line for a public event, naming seats through ``name(seat)``; None to skip it.
-    narrate: Callable[[Event, Callable[[int], str]], str | None] = field(default=default_narrate, repr=False)
+    #: Short button text for an action ("Lead ♠ (4♠)", "Envido 5"): ``label(action, tr=PLAIN)``,
+    #: ``tr`` the reader's ``Text`` (``bot.i18n.Translator``).
+    label: Callable[..., str] = field(default=default_label, repr=False)
+    #: One log line for a public event, naming seats through ``name(seat)``; None to skip it:
+    #: ``narrate(event, name, tr=PLAIN)``.
+    narrate: Callable[..., str | None] = field(default=default_narrate, repr=False)
 
     def validate_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Fill defaults and check ranges; ``ValueError`` with a readable message."""
@@ -355,7 +441,8 @@ class Game:
         if isinstance(seats, bool) or not isinstance(seats, int) or not (
             self.min_seats <= seats <= self.max_seats
         ):
-            raise ValueError(f"{self.title} is played by {self.min_seats} to {self.max_seats} players.")
+            raise OptionError(N_("{game} is played by {low} to {high} players."), game=self.title,
+                              low=self.min_seats, high=self.max_seats)
         opts = self.validate_options(options)
         check_seat_option(opts, seats)
         return self.factory(seats, opts, seed)

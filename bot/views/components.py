@@ -17,8 +17,10 @@ from typing import Any
 
 import discord
 
+from bot.i18n import Translator, english
 from bot.views import ids
 from bot.views.moves import layout
+from bot.views.vocab import move_kind
 
 TEMPLATE = r"(?s)tapis:.*"
 FOREIGN_TEMPLATE = r"(?s)(?!tapis:).*"
@@ -90,43 +92,45 @@ def button(table_id: int, version: int, verb: str, label: str, style: discord.Bu
     return TableItem(discord.ui.Button(label=label, style=style, custom_id=cid, row=row, emoji=emoji))
 
 
-def lobby_view(table: Any) -> discord.ui.View:
-    """Join / Leave / Add AI / Add strong AI / Start."""
-    t, v = table.id, table.version
+def lobby_view(table: Any, tr: Translator | None = None) -> discord.ui.View:
+    """Join / Leave / Add AI / Add strong AI / Start (in the table's language)."""
+    t, v, tr = table.id, table.version, tr or english()
     return _view([
-        button(t, v, "join", "Join", discord.ButtonStyle.success),
-        button(t, v, "leave", "Leave", discord.ButtonStyle.secondary),
-        button(t, v, "ai", "Add AI", discord.ButtonStyle.secondary),
-        button(t, v, "ai", "Add strong AI", discord.ButtonStyle.secondary, arg="strong"),
-        button(t, v, "start", "Start", discord.ButtonStyle.primary),
+        button(t, v, "join", tr._("Join"), discord.ButtonStyle.success),
+        button(t, v, "leave", tr._("Leave"), discord.ButtonStyle.secondary),
+        button(t, v, "ai", tr._("Add AI"), discord.ButtonStyle.secondary),
+        button(t, v, "ai", tr._("Add strong AI"), discord.ButtonStyle.secondary, arg="strong"),
+        button(t, v, "start", tr._("Start"), discord.ButtonStyle.primary),
     ])
 
 
-def playing_view(table: Any) -> discord.ui.View:
+def playing_view(table: Any, tr: Translator | None = None) -> discord.ui.View:
     """The table message during play: My hand (ephemeral) and Leave."""
-    t, v = table.id, table.version
+    t, v, tr = table.id, table.version, tr or english()
     return _view([
-        button(t, v, "hand", "My hand", discord.ButtonStyle.primary, emoji="🂠"),
-        button(t, v, "leave", "Leave", discord.ButtonStyle.secondary),
+        button(t, v, "hand", tr._("My hand"), discord.ButtonStyle.primary, emoji="🂠"),
+        button(t, v, "leave", tr._("Leave"), discord.ButtonStyle.secondary),
     ])
 
 
-def table_view(table: Any) -> discord.ui.View | None:
+def table_view(table: Any, tr: Translator | None = None) -> discord.ui.View | None:
     if table.status == "lobby":
-        return lobby_view(table)
+        return lobby_view(table, tr)
     if table.status == "playing":
-        return playing_view(table)
+        return playing_view(table, tr)
     return None
 
 
-def moves_view(table: Any, seat: int) -> discord.ui.View | None:
+def moves_view(table: Any, seat: int, tr: Translator | None = None) -> discord.ui.View | None:
     """The seat's legal moves now, as buttons and selects carrying the table's version."""
     if table.state is None or table.status != "playing" or seat not in table.state.to_act():
         return None
     legal = table.state.legal_actions(seat)
     if not legal:
         return None
-    controls = layout(legal, table.rules.label)
+    tr = tr or english()
+    controls = layout(legal, lambda action: table.rules.label(action, tr),
+                      kind_name=lambda kind: move_kind(kind, tr))
     items: list[discord.ui.Item[Any]] = []
     for n, (label, index) in enumerate(controls.buttons):
         items.append(TableItem(discord.ui.Button(

@@ -11,26 +11,30 @@ from typing import Any
 
 import discord
 
+from bot.i18n import Translator, english
+from bot.render.words import phase_name
 from bot.rules import GAMES
-from bot.rules.cards import JOKERS, display
+from bot.rules.cards import JOKERS
+from bot.views.vocab import view_field, view_value
 
 COLOUR = {"lobby": 0x3B82F6, "playing": 0x16A34A, "finished": 0x6B7280, "cancelled": 0x6B7280}
 STANDARD_VIEW_KEYS = {"phase", "to_act", "stacks", "pot", "dealer", "deal", "closing", "hand"}
 LOG_LINES = 8
 
 
-def card(code: Any, game: str) -> str:
-    """A card code as short text (``10♥``, ``rey de copas``); anything else unchanged."""
+def card(code: Any, game: str, tr: Translator | None = None) -> str:
+    """A card code as short text in the reader's language (``D♥``, ``rey de copas``); else unchanged."""
     if not isinstance(code, str):
         return str(code)
     try:
-        return display(code, spanish=(game == "mus" and code not in JOKERS))
+        return (tr or english()).card(code, spanish=(game == "mus" and code not in JOKERS))
     except (KeyError, ValueError, IndexError):
         return code
 
 
-def cards(codes: Iterable[Any], game: str) -> str:
-    out = " ".join(card(c, game) for c in codes)
+def cards(codes: Iterable[Any], game: str, tr: Translator | None = None) -> str:
+    sep = ", " if game == "mus" else " "
+    out = sep.join(card(c, game, tr) for c in codes)
     return out or "—"
 
 
@@ -52,31 +56,40 @@ def safe_name(name: Any) -> str:
     return _MARKUP.sub(r"\\\1", str(name))
 
 
-def seat_name(table: Any, seat: int) -> str:
+def seat_name(table: Any, seat: int, tr: Translator | None = None) -> str:
     """The seat's player name, escaped for a message (``safe_name``)."""
     try:
         return safe_name(table.seats[seat].name)
     except (IndexError, AttributeError):
-        return f"seat {seat}"
+        return (tr or english())._("seat {n}", n=seat)
 
 
-def _pot_text(pot: Any) -> str:
+def _pot_text(pot: Any, tr: Translator) -> str:
     if isinstance(pot, (list, tuple)):
-        return " / ".join(str(p) for p in pot) + f" (total {sum(pot)})"
-    return str(pot)
+        return tr._("{pools} (total {total})", pools=" / ".join(tr.number(p) for p in pot),
+                    total=tr.number(sum(pot)))
+    return tr.number(pot) if isinstance(pot, int) else str(pot)
 
 
-def _options_text(table: Any) -> str:
+def _options_text(table: Any, tr: Translator) -> str:
     game = GAMES.get(table.game)
     hidden = {s.name for s in game.options if s.hidden} if game else set()
     parts = [f"{k}={v}" for k, v in (table.options or {}).items() if k not in hidden and v is not None]
-    return clip(", ".join(parts), 1000) or "defaults"
+    return clip(", ".join(parts), 1000) or tr._("defaults")
 
 
-def table_embed(table: Any, log: Iterable[str] = (), notices: Iterable[str] = ()) -> discord.Embed:
+def game_title(game_name: str, tr: Translator) -> str:
+    """A game's title in the reader's language ("Mariáš" in Czech)."""
+    game = GAMES.get(game_name)
+    return tr._(game.title) if game else game_name
+
+
+def table_embed(table: Any, log: Iterable[str] = (), notices: Iterable[str] = (),
+                tr: Translator | None = None) -> discord.Embed:
     """The channel message of a table: status, seats, stacks, pot, whose turn, last events."""
+    tr = tr or english()
     game = GAMES.get(table.game)
-    title = f"{game.title if game else table.game} · table #{table.id}"
+    title = tr._("{game} · table #{id}", game=game_title(table.game, tr), id=table.id)
     embed = discord.Embed(title=title, colour=COLOUR.get(table.status, 0x6B7280))
     state = table.state
     view = state.view(None) if state is not None else {}
@@ -85,51 +98,58 @@ def table_embed(table: Any, log: Iterable[str] = (), notices: Iterable[str] = ()
     for i, s in enumerate(table.seats):
         marks = []
         if s.ai:
-            marks.append("🤖 AI")
+            marks.append(tr._("🤖 AI"))
         if getattr(s, "away", False):
-            marks.append("💤 away")
+            marks.append(tr._("💤 away"))
         if getattr(s, "dm_closed", False):
-            marks.append("📪 DMs closed")
+            marks.append(tr._("📪 DMs closed"))
         if i == view.get("dealer"):
-            marks.append("dealer")
-        stack = f" — {view['stacks'][i]} jetons" if "stacks" in view and i < len(view["stacks"]) else ""
+            marks.append(tr._("dealer"))
+        stack = f" — {tr.jetons(view['stacks'][i])}" if "stacks" in view and i < len(view["stacks"]) else ""
         arrow = "▶ " if i in to_act else ""
         marked = " · " + ", ".join(marks) if marks else ""
         seats.append(f"{arrow}`{i + 1}.` **{safe_name(s.name)}**{stack}{marked}")
     if table.status == "lobby":
         n_min = game.min_seats if game else "?"
         n_max = game.max_seats if game else "?"
-        embed.description = (f"Waiting for players ({len(table.seats)} seated, {n_min}–{n_max}). "
-                             f"The host <@{table.host_id}> starts the game.\nOptions: {_options_text(table)}")
+        embed.description = tr._(
+            "Waiting for players ({seated} seated, {low}–{high}). The host <@{host}> starts the game.\n"
+            "Options: {options}", seated=len(table.seats), low=n_min, high=n_max, host=table.host_id,
+            options=_options_text(table, tr))
     elif table.status == "playing":
-        waiting = ", ".join(seat_name(table, s) for s in sorted(to_act)) or "—"
-        phase = str(view.get("phase", "")).replace("_", " ")
+        waiting = ", ".join(seat_name(table, s, tr) for s in sorted(to_act)) or "—"
+        phase = phase_name(str(view.get("phase", "")), tr)
         deal = view.get("deal")
-        head = f"Deal {deal + 1} · " if isinstance(deal, int) else ""
-        embed.description = f"{head}{phase} · waiting for **{waiting}**"
+        if isinstance(deal, int):
+            embed.description = tr._("Deal {n} · {phase} · waiting for **{who}**", n=deal + 1, phase=phase,
+                                     who=waiting)
+        else:
+            embed.description = tr._("{phase} · waiting for **{who}**", phase=phase, who=waiting)
         if view.get("closing"):
-            embed.description += "\nThe host closed the table: it ends after this deal."
+            embed.description += "\n" + tr._("The host closed the table: it ends after this deal.")
     else:
         over = table.status == "finished"
-        embed.description = "The session is over." if over else "The table was cancelled."
-    embed.add_field(name="Seats", value=clip("\n".join(seats) or "nobody yet", 1024), inline=False)
+        embed.description = tr._("The session is over.") if over else tr._("The table was cancelled.")
+    embed.add_field(name=tr._("Seats"), value=clip("\n".join(seats) or tr._("nobody yet"), 1024),
+                    inline=False)
     if "pot" in view:
-        embed.add_field(name="Pot", value=_pot_text(view["pot"]), inline=True)
-    extra = public_fields(view, table.game)
+        embed.add_field(name=tr._("Pot"), value=_pot_text(view["pot"], tr), inline=True)
+    extra = public_fields(view, table.game, tr)
     if extra:
-        embed.add_field(name="Table", value=clip(extra, 1024), inline=True)
+        embed.add_field(name=tr._("Table"), value=clip(extra, 1024), inline=True)
     notes = list(notices)
     if notes:
-        embed.add_field(name="Notice", value=clip("\n".join(notes), 1024), inline=False)
+        embed.add_field(name=tr._("Notice"), value=clip("\n".join(notes), 1024), inline=False)
     lines = list(log)[-LOG_LINES:]
     if lines:
-        embed.add_field(name="Last moves", value=clip("\n".join(lines), 1024), inline=False)
-    embed.set_footer(text=f"table {table.id} · version {table.version}")
+        embed.add_field(name=tr._("Last moves"), value=clip("\n".join(lines), 1024), inline=False)
+    embed.set_footer(text=tr._("table {id} · version {version}", id=table.id, version=table.version))
     return embed
 
 
-def public_fields(view: dict[str, Any], game: str) -> str:
+def public_fields(view: dict[str, Any], game: str, tr: Translator | None = None) -> str:
     """The game-specific scalar and card fields of a view, one ``key: value`` per line."""
+    tr = tr or english()
     lines = []
     for key, value in view.items():
         if key in STANDARD_VIEW_KEYS or isinstance(value, dict) or value is None:
@@ -137,36 +157,49 @@ def public_fields(view: dict[str, Any], game: str) -> str:
         if isinstance(value, (list, tuple)):
             if not value or isinstance(value[0], (dict, list, tuple)):
                 continue
-            text = cards(value, game) if isinstance(value[0], str) else " · ".join(map(str, value))
+            if all(isinstance(v, str) and view_value(v, tr) is None for v in value):
+                text = cards(value, game, tr)
+            else:
+                text = " · ".join(_value(v, game, tr) for v in value)
         else:
-            text = card(value, game)
-        lines.append(f"{key.replace('_', ' ')}: {text}")
+            text = _value(value, game, tr)
+        lines.append(f"{view_field(key, tr)}: {text}")
     return "\n".join(lines[:12])
 
 
-def hand_embed(table: Any, seat: int, guild: str, channel: str, note: str = "") -> discord.Embed:
+def _value(value: Any, game: str, tr: Translator) -> str:
+    word = view_value(value, tr)
+    if word is not None:
+        return word
+    return card(value, game, tr) if isinstance(value, str) else str(value)
+
+
+def hand_embed(table: Any, seat: int, guild: str, channel: str, note: str = "",
+               tr: Translator | None = None) -> discord.Embed:
     """A player's private message: where the table is, their cards, and whose turn it is."""
-    game = GAMES.get(table.game)
+    tr = tr or english()
     view = table.state.view(seat)
     to_act = table.state.to_act()
-    embed = discord.Embed(title=f"Your hand — {game.title if game else table.game} #{table.id}",
-                          colour=0x16A34A)
-    embed.description = clip(f"**{cards(view.get('hand', []), table.game)}**", 4096)
-    where = f"{safe_name(guild)} · #{safe_name(channel)} · table #{table.id}"
-    embed.add_field(name="Where", value=clip(where, 1024), inline=False)
+    title = tr._("Your hand — {game} #{id}", game=game_title(table.game, tr), id=table.id)
+    embed = discord.Embed(title=title, colour=0x16A34A)
+    embed.description = clip(f"**{cards(view.get('hand', []), table.game, tr)}**", 4096)
+    where = tr._("{server} · #{channel} · table #{id}", server=safe_name(guild), channel=safe_name(channel),
+                 id=table.id)
+    embed.add_field(name=tr._("Where"), value=clip(where, 1024), inline=False)
     if "stacks" in view:
-        embed.add_field(name="Your stack", value=str(view["stacks"][seat]), inline=True)
+        embed.add_field(name=tr._("Your stack"), value=tr.number(view["stacks"][seat]), inline=True)
     if "pot" in view:
-        embed.add_field(name="Pot", value=_pot_text(view["pot"]), inline=True)
-    extra = public_fields(view, table.game)
+        embed.add_field(name=tr._("Pot"), value=_pot_text(view["pot"], tr), inline=True)
+    extra = public_fields(view, table.game, tr)
     if extra:
-        embed.add_field(name="Table", value=clip(extra, 1024), inline=False)
+        embed.add_field(name=tr._("Table"), value=clip(extra, 1024), inline=False)
     if table.status != "playing":
-        turn = "The session is over."
+        turn = tr._("The session is over.")
     elif seat in to_act:
-        turn = "**Your turn.** Choose a move below."
+        turn = tr._("**Your turn.** Choose a move below.")
     else:
-        turn = "Waiting for " + ", ".join(seat_name(table, s) for s in to_act) + "."
-    embed.add_field(name="Turn", value=clip(turn if not note else f"{note}\n{turn}", 1024), inline=False)
-    embed.set_footer(text=f"table {table.id} · version {table.version}")
+        turn = tr._("Waiting for {who}.", who=", ".join(seat_name(table, s, tr) for s in to_act))
+    embed.add_field(name=tr._("Turn"), value=clip(turn if not note else f"{note}\n{turn}", 1024),
+                    inline=False)
+    embed.set_footer(text=tr._("table {id} · version {version}", id=table.id, version=table.version))
     return embed

@@ -31,8 +31,12 @@ class Controls:
 
 
 def layout(legal: Sequence[dict[str, Any]], label: Callable[[dict[str, Any]], str],
-           rows: int = MAX_ROWS) -> Controls:
-    """Group ``legal`` into at most ``rows`` component rows (every action reachable if it fits)."""
+           rows: int = MAX_ROWS, kind_name: Callable[[str], str] | None = None) -> Controls:
+    """Group ``legal`` into at most ``rows`` component rows (every action reachable if it fits).
+
+    ``kind_name`` names a kind of move for a select's placeholder (the reader's language).
+    """
+    name = kind_name or (lambda kind: kind.replace("_", " ").capitalize())
     labelled = [(_clip(label(a), 80), i) for i, a in enumerate(legal)]
     if len(labelled) <= min(MAX_BUTTONS, rows * BUTTONS_PER_ROW):
         return Controls(buttons=labelled)
@@ -49,18 +53,17 @@ def layout(legal: Sequence[dict[str, Any]], label: Callable[[dict[str, Any]], st
     for kind, items in by_type.items():
         for start in range(0, len(items), SELECT_SIZE):
             chunk = items[start:start + SELECT_SIZE]
-            controls.selects.append((_placeholder(kind, chunk, start, len(items)), chunk))
+            controls.selects.append((_placeholder(name(kind), chunk, start, len(items)), chunk))
     if controls.rows() > rows:  # still too many: one flat list of selects
         flat = [x for _, items in [("b", controls.buttons), *controls.selects] for x in items]
         flat.sort(key=lambda x: x[1])
-        controls = Controls(selects=[(_placeholder("move", flat[s:s + SELECT_SIZE], s, len(flat)),
+        controls = Controls(selects=[(_placeholder(name("move"), flat[s:s + SELECT_SIZE], s, len(flat)),
                                       flat[s:s + SELECT_SIZE]) for s in range(0, len(flat), SELECT_SIZE)])
         controls.selects = controls.selects[:rows]
     return controls
 
 
-def _placeholder(kind: str, chunk: list[tuple[str, int]], start: int, total: int) -> str:
-    name = kind.replace("_", " ").capitalize()
+def _placeholder(name: str, chunk: list[tuple[str, int]], start: int, total: int) -> str:
     if total <= SELECT_SIZE:
         return _clip(f"{name}…", 150)
     return _clip(f"{name}: {chunk[0][0]} … {chunk[-1][0]}", 150)

@@ -40,6 +40,7 @@ import discord
 from bot.views.budget import PROMPT, REFRESH, RestBudget
 from bot.views.components import moves_view, table_view
 from bot.views.display import hand_embed, safe_name, table_embed
+from bot.views.locale import dm_tr, load_table_tr, table_tr
 from bot.views.respond import maybe
 
 log = logging.getLogger(__name__)
@@ -117,8 +118,9 @@ class Presenter:
         if self.closed:
             return
         lines = self.logs.setdefault(table.id, deque(maxlen=LOG_KEEP))
+        tr = table_tr(self.bot, table.id)  # the log is public: the table's language
         for event in events or ():
-            line = self._narrate(table, event)
+            line = self._narrate(table, event, tr)
             if line:
                 lines.append(line)
                 self.log_serial[table.id] = self.log_serial.get(table.id, 0) + 1
@@ -131,9 +133,9 @@ class Presenter:
             else:
                 self.forget_clicks(table.id)
 
-    def _narrate(self, table: Any, event: dict[str, Any]) -> str | None:
+    def _narrate(self, table: Any, event: dict[str, Any], tr: Any) -> str | None:
         try:
-            return table.rules.narrate(event, lambda seat: safe_name(table.name_of(seat)))
+            return table.rules.narrate(event, lambda seat: safe_name(table.name_of(seat)), tr)
         except Exception:
             log.warning("narrate failed for %s event %r", table.game, event.get("type"), exc_info=True)
             return None
@@ -183,6 +185,7 @@ class Presenter:
         connection was down is redone (a message already showing the state is not edited again).
         """
         for table in await maybe(self.bot.tables.open_tables()):
+            await load_table_tr(self.bot, table.id)  # cached for the listener's narration
             self.prime(table)
             self.mark_dirty(table.id)
 
@@ -240,18 +243,21 @@ class Presenter:
         if at > now:
             await asyncio.sleep(at - now)
 
-    def notices(self, table: Any) -> list[str]:
+    def notices(self, table: Any, tr: Any = None) -> list[str]:
+        tr = tr or table_tr(self.bot, table.id)
         out = []
         closed = self.dm_closed.get(table.id, ())
         for info in table.seats:
             if info.user_id is not None and (info.dm_closed or info.user_id in closed):
-                out.append(f"📪 {safe_name(info.name)} has closed DMs: use **My hand** on this message.")
+                out.append(tr._("📪 {who} has closed DMs: use **My hand** on this message.",
+                                who=safe_name(info.name)))
         return out
 
     def table_payload(self, table: Any) -> dict[str, Any]:
-        """Embed and components of the table message as it should look now."""
-        embed = table_embed(table, self.logs.get(table.id, ()), self.notices(table))
-        return {"embed": embed, "view": table_view(table)}
+        """Embed and components of the table message as it should look now (the table's language)."""
+        tr = table_tr(self.bot, table.id)
+        embed = table_embed(table, self.logs.get(table.id, ()), self.notices(table, tr), tr)
+        return {"embed": embed, "view": table_view(table, tr)}
 
     async def render_table(self, table_id: int) -> None:
         """Edit the table's channel message to show the table as it is now (if it changed)."""
@@ -332,7 +338,8 @@ class Presenter:
         if fn is None or table.state is None:
             return []
         names = [s.name for s in table.seats]
-        data = await self._image(table.id, None, fn, table.game, table.state.view(None), names)
+        tr = table_tr(self.bot, table.id)
+        data = await self._image(table.id, None, fn, table.game, table.state.view(None), names, tr)
         return [_file(data, f"table-{table.id}.png")] if data is not None else []
 
     async def _image(self, table_id: int, seat: int | None, fn: Any, *args: Any) -> Any:
@@ -434,11 +441,12 @@ class Presenter:
             self.dm_channels.move_to_end(user_id)
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
-    def _dm_content(self, table: Any, job: DmJob) -> tuple[discord.Embed, discord.ui.View | None]:
+    def _dm_content(self, table: Any, job: DmJob,
+                    tr: Any = None) -> tuple[discord.Embed, discord.ui.View | None]:
         from bot.views.handlers import place_names
 
         guild, channel = place_names(self.bot, table)
-        return hand_embed(table, job.seat, guild, channel), moves_view(table, job.seat)
+        return hand_embed(table, job.seat, guild, channel, tr=tr), moves_view(table, job.seat, tr)
 
     async def _send_dm(self, table_id: int, job: DmJob) -> None:
         if job.user_id in self.dm_closed.get(table_id, ()):
@@ -446,12 +454,13 @@ class Presenter:
         table = await maybe(self.bot.tables.get(table_id))
         if table is None or table.state is None or table.seat_of(job.user_id) != job.seat:
             return
-        embed, view = self._dm_content(table, job)
+        tr = await dm_tr(self.bot, job.user_id, table_id)  # the player's language
+        embed, view = self._dm_content(table, job, tr)
         files: list[discord.File] = []
         fn = _render_fn("hand_image") if self.images else None
         if fn is not None:
             seen = table.state.view(job.seat)
-            data = await self._image(table_id, job.seat, fn, table.game, seen, _playable(table, job.seat))
+            data = await self._image(table_id, job.seat, fn, table.game, seen, _playable(table, job.seat), tr)
             if data is not None:
                 files.append(_file(data, "hand.png"))
                 embed.set_image(url="attachment://hand.png")

@@ -58,7 +58,7 @@ async def test_moves_by_select(stub: DiscordStub, tapis: TapisRun, players: list
     """Every move offered in one select: choosing a value applies that legal action."""
     from bot.views import components
 
-    def one_select(legal: list, label: object, rows: int = 5) -> Controls:
+    def one_select(legal: list, label: object, rows: int = 5, **names: object) -> Controls:
         return Controls(selects=[("Move…", [(str(i), i) for i in range(len(legal))][:SELECT_SIZE])])
 
     monkeypatch.setattr(components, "layout", one_select)

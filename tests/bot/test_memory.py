@@ -111,9 +111,9 @@ async def test_dm_hand_image_raises_playable_cards(stub: DiscordStub, tapis: Tap
     calls: list[tuple[list[str], set[str]]] = []
     real = render.hand_image
 
-    def spy(game: str, view: dict[str, Any], playable: set[str] | None = None) -> bytes:
+    def spy(game: str, view: dict[str, Any], playable: set[str] | None = None, *tr: Any) -> bytes:
         calls.append((list(view.get("hand") or []), set(playable or ())))
-        return real(game, view, playable)
+        return real(game, view, playable, *tr)
 
     monkeypatch.setattr(render, "hand_image", spy)
     monkeypatch.setattr(render, "table_image", lambda *a: PNG)

@@ -27,6 +27,7 @@ class User:
     id: int
     name: str
     bot: bool = False
+    locale: str = "en-US"  # the Discord client's language, sent as the interaction's "locale"
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -77,6 +78,7 @@ class Guild:
     channels: list[Channel] = field(default_factory=list)
     members: list[User] = field(default_factory=list)
     admins: set[int] = field(default_factory=set)
+    locale: str = "en-US"  # the server's language: "preferred_locale", the interactions' "guild_locale"
 
     def member_payload(self, user: User) -> dict[str, Any]:
         perms = (1 << 3) if user.id in self.admins or user.id == self.owner_id else 0
@@ -95,7 +97,7 @@ class Guild:
             "threads": [], "presences": [], "voice_states": [], "stage_instances": [],
             "guild_scheduled_events": [], "soundboard_sounds": [], "icon": None,
             "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
-            "mfa_level": 0, "premium_tier": 0, "preferred_locale": "en-US", "nsfw_level": 0,
+            "mfa_level": 0, "premium_tier": 0, "preferred_locale": self.locale, "nsfw_level": 0,
         }
 
 

@@ -61,7 +61,7 @@ class DiscordStub(StubServer):
         self.by_token[inter.token] = inter
         payload: dict[str, Any] = {
             "id": str(inter.id), "application_id": str(self.app_id), "type": kind, "token": inter.token,
-            "version": 1, "attachment_size_limit": 10 * 1024 * 1024, "data": data, "locale": "en-US",
+            "version": 1, "attachment_size_limit": 10 * 1024 * 1024, "data": data, "locale": user.locale,
             "channel_id": str(channel.id), "channel": channel.payload(), "app_permissions": "0",
             "entitlements": [], "authorizing_integration_owners": {"0": "0"},
         }
@@ -72,7 +72,7 @@ class DiscordStub(StubServer):
             guild = self.guilds[channel.guild_id]  # type: ignore[index]
             payload["guild_id"] = str(guild.id)
             payload["member"] = guild.member_payload(user)
-            payload["guild_locale"] = "en-US"
+            payload["guild_locale"] = guild.locale
             payload["context"] = 0
         if message is not None:
             msg = self._payload(message)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, RED, WHITE
-from bot.render.games.common import french_key, per_seat, signed, suit_sym
+from bot.render.games.common import french_key, per_seat, suit_sym
 from bot.render.layout import CX, CY, TableCtx
+from bot.render.words import signed
 from bot.rules.cards import JOKERS
 
 SPANISH = False
-MODES = {"couleur": "couleur", "valeur": "valeur", "tete": "tête"}
 TRICK_W = 58
 TRICK_MAX_W = 330
 
@@ -24,20 +24,25 @@ def draw(t: TableCtx) -> None:
     won = per_seat(v, "tricks_won", n, 0)
     for i, plate in enumerate(t.plates):
         plate.hidden = counts[i]
-        parts = [f"{points[i]} pts"]
+        parts = [t.word("{n} pts", n=points[i])]
         if won[i]:
-            parts.append(f"{won[i]} won")
+            parts.append(t.word("{n} won", n=won[i]))
         if strikes[i]:
             parts.append("✗" * strikes[i])
         plate.line = " · ".join(parts)
         plate.line_colour = RED if strikes[i] else MUTED
         plate.dim = bool(eliminated[i])
         if v.get("maitre") == i:
-            plate.marks.append(("maître", GOLD))
+            plate.marks.append((t.word("maître"), GOLD))
         if v.get("leader") == i:
-            plate.marks.append(("lead", (150, 200, 255)))
+            plate.marks.append((t.word("lead"), (150, 200, 255)))
     _trick(t, v)
     _sidebar(t, v)
+
+
+def _mode(mode: str, t: TableCtx) -> str:
+    """The seed's mode names, kept in every language."""
+    return {"couleur": t.word("couleur"), "valeur": t.word("valeur"), "tete": t.word("tête")}.get(mode, mode)
 
 
 def _trick(t: TableCtx, v: dict[str, Any]) -> None:
@@ -45,12 +50,12 @@ def _trick(t: TableCtx, v: dict[str, Any]) -> None:
     trick = v.get("trick") or []
     mode = v.get("mode")
     if mode:
-        label = MODES.get(mode, mode)
+        label = _mode(mode, t)
         if mode == "valeur" and v.get("muet"):
-            label += f" · muet {suit_sym(v['muet'])}"
+            label += " · " + t.word("muet {suit}", suit=suit_sym(v["muet"]))
         t.c.text((CX, CY - 78), label, 20, GOLD, bold=True, anchor="mm")
     if not trick:
-        t.centre_amount("pot", v.get("pot", 0))
+        t.centre_amount(t.word("pot"), t.tr.number(v.get("pot", 0)))
         return
     codes = [p.get("card") for p in trick]
     h = round(TRICK_W * 1.4)
@@ -65,35 +70,39 @@ def _trick(t: TableCtx, v: dict[str, Any]) -> None:
                      bold=True)
     last = v.get("last_player")
     if last is not None:
-        t.c.text((CX, y0 + h + 26), f"last: {t.name(last)}", 15, MUTED, anchor="mt")
+        t.c.text((CX, y0 + h + 26), t.word("last: {who}", who=t.name(last)), 15, MUTED, anchor="mt")
 
 
 def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
     s = t.side
     contract = v.get("contract")
-    s.kv("Maître", t.name(v.get("maitre")), GOLD, size=20)
-    s.kv("Contract", f"{contract}%" if contract is not None else "—", GOLD, size=22)
-    s.kv("Mode", MODES.get(v.get("mode"), "—") if v.get("mode") else "—")
+    s.kv(t.word("Maître"), t.name(v.get("maitre")), GOLD, size=20)
+    s.kv(t.word("Contract"), f"{contract}%" if contract is not None else "—", GOLD, size=22)
+    s.kv(t.word("Mode"), _mode(v["mode"], t) if v.get("mode") else "—")
     if v.get("manche") is not None:
-        s.kv("Manche", str(v["manche"] + 1))
-    s.kv("Pot", str(v.get("pot", 0)))
+        s.kv(t.word("Manche"), str(v["manche"] + 1))
+    s.kv(t.word("Pot"), t.tr.number(v.get("pot", 0)))
     last = v.get("last_manche")
     if last:
         s.gap(2)
-        s.line("Last manche", 16, MUTED, gap=2)
+        s.line(t.word("Last manche"), 16, MUTED, gap=2)
         ok = last.get("validated", last.get("contract_ok"))
-        s.line(f"{t.name(last.get('maitre'))}: {last.get('contract')}% "
-               f"{'validated' if ok else 'failed'}", 16, GOLD if ok else RED)
+        who, contract = t.name(last.get("maitre")), last.get("contract")
+        contract = f"{contract}%"
+        result = (t.word("{who}: {contract} validated", who=who, contract=contract) if ok
+                  else t.word("{who}: {contract} failed", who=who, contract=contract))
+        s.line(result, 16, GOLD if ok else RED)
         majeure, mineure = last.get("majeure"), last.get("mineure")
         if majeure:
-            s.line(f"majeure {suit_sym(majeure)} · mineure {suit_sym(mineure)}", 16, WHITE)
+            s.line(t.word("majeure {majeure} · mineure {mineure}", majeure=suit_sym(majeure),
+                          mineure=suit_sym(mineure)), 16, WHITE)
         pts = last.get("manche_points") or []
         if pts:
-            s.line(", ".join(f"{t.name(i)} {signed(p)}" for i, p in enumerate(pts)), 16, WHITE)
+            s.line(", ".join(f"{t.name(i)} {signed(p, t.tr)}" for i, p in enumerate(pts)), 16, WHITE)
     ranking = v.get("ranking")
     if ranking:
         s.gap(2)
-        s.line("Ranking", 16, MUTED, gap=2)
+        s.line(t.word("Ranking"), 16, MUTED, gap=2)
         for k, seat in enumerate(ranking[:6]):
             seat = seat[0] if isinstance(seat, list | tuple) else seat
             s.line(f"{k + 1}. {t.name(seat)}", 17, GOLD if k == 0 else WHITE)

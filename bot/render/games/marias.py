@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, RED, WHITE
-from bot.render.games.common import deltas_text, french_key, per_seat, suit_sym
+from bot.render.games.common import french_key, per_seat, suit_sym
 from bot.render.layout import CX, CY, TableCtx
+from bot.render.words import deltas_text
+from bot.rules.marias.text import contract as contract_name
+from bot.rules.marias.text import flek_name
 
 SPANISH = False
-CONTRACTS = {"hra": "Hra", "sedma": "Sedma", "kilo": "Kilo", "kilo_sedma": "Kilo + sedma",
-             "betl": "Betl", "durch": "Durch"}
-FLEK = ("—", "flek ×2", "re ×4", "tutti ×8", "boty ×16")
 SUIT_ORDER = ("A", "10", "K", "Q", "J", "9", "8", "7")
 PLAIN_ORDER = ("A", "K", "Q", "J", "10", "9", "8", "7")
 
@@ -26,11 +26,11 @@ def draw(t: TableCtx) -> None:
     soloist = v.get("soloist")
     for i, plate in enumerate(t.plates):
         plate.hidden = sizes[i]
-        parts = [f"{points[i]} pts"] if points[i] else []
+        parts = [t.word("{n} pts", n=points[i])] if points[i] else []
         parts += [f"{suit_sym(s)}{val}" for seat, s, val in marriages if seat == i]
         plate.line = " · ".join(parts)
         if soloist == i:
-            plate.marks.append(("soloist", GOLD))
+            plate.marks.append((t.word("soloist"), GOLD))
     _centre(t, v)
     _sidebar(t, v)
 
@@ -40,7 +40,7 @@ def _centre(t: TableCtx, v: dict[str, Any]) -> None:
     contract = v.get("contract")
     if not contract:
         return
-    title = CONTRACTS.get(contract, contract)
+    title = contract_name(contract, t.tr)
     if v.get("trump"):
         title += f" {suit_sym(v['trump'])}"
     colour = (255, 120, 110) if v.get("trump") in ("H", "D") else WHITE
@@ -49,7 +49,7 @@ def _centre(t: TableCtx, v: dict[str, Any]) -> None:
     flek = v.get("flek") or 0
     under = f"{p[0]} – {p[1]}" if contract not in ("betl", "durch") else ""
     if flek:
-        under = (under + " · " if under else "") + (FLEK[flek] if 0 <= flek < len(FLEK) else str(flek))
+        under = (under + " · " if under else "") + _flek(flek, t)
     if under:
         t.c.text((CX, CY + 20), under, 20, MUTED, anchor="mm")
 
@@ -57,30 +57,34 @@ def _centre(t: TableCtx, v: dict[str, Any]) -> None:
 def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
     s = t.side
     contract = v.get("contract")
-    s.kv("Contract", CONTRACTS.get(contract, contract or "—"), GOLD, size=22)
+    s.kv(t.word("Contract"), contract_name(contract, t.tr) if contract else "—", GOLD, size=22)
     if v.get("soloist") is not None:
-        s.kv("Soloist", t.name(v.get("soloist")))
+        s.kv(t.word("Soloist"), t.name(v.get("soloist")))
     flek = v.get("flek") or 0
-    s.kv("Flek", FLEK[flek] if 0 <= flek < len(FLEK) else str(flek))
+    s.kv(t.word("Flek"), _flek(flek, t))
     p = v.get("points") or [0, 0]
     if contract not in ("betl", "durch"):
-        s.kv("Points", f"{p[0]} – {p[1]}")
+        s.kv(t.word("Points"), f"{p[0]} – {p[1]}")
         if v.get("talon_trumps"):
-            s.kv("Trumps in talon", str(v["talon_trumps"]))
+            s.kv(t.word("Trumps in talon"), str(v["talon_trumps"]))
     trump, card = v.get("trump"), v.get("trump_card")
     if card:
-        s.line("Trump card", 16, MUTED, gap=2)
-        s.cards([card], 50, caption=f"trump {suit_sym(trump or card[-1])}")
+        s.line(t.word("Trump card"), 16, MUTED, gap=2)
+        s.cards([card], 50, caption=t.word("trump {suit}", suit=suit_sym(trump or card[-1])))
     elif trump:
-        s.kv("Trump", suit_sym(trump), RED if trump in ("H", "D") else WHITE)
-    s.kv("Pot", str(v.get("pot", 0)))
+        s.kv(t.word("Trump"), suit_sym(trump), RED if trump in ("H", "D") else WHITE)
+    s.kv(t.word("Pot"), t.tr.number(v.get("pot", 0)))
     last = v.get("last_result")
     if last:
         s.gap(2)
-        s.line("Last deal", 16, MUTED, gap=2)
-        name = CONTRACTS.get(last.get("contract"), str(last.get("contract")))
-        s.line(f"{name} by {t.name(last.get('soloist'))}", 17, WHITE)
-        s.line(deltas_text(t.names, last.get("deltas") or []), 16, GOLD)
+        s.line(t.word("Last deal"), 16, MUTED, gap=2)
+        name = contract_name(last.get("contract"), t.tr)
+        s.line(t.word("{game} by {who}", game=name, who=t.name(last.get("soloist"))), 17, WHITE)
+        s.line(deltas_text(t.names, last.get("deltas") or [], t.tr), 16, GOLD)
+
+
+def _flek(level: int, t: TableCtx) -> str:
+    return f"{flek_name(level, t.tr)} ×{2 ** level}" if level > 0 else "—"
 
 
 def hand_key(view: dict[str, Any]):

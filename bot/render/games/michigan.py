@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, RED, WHITE
-from bot.render.games.common import deltas_text, french_key, per_seat, suit_sym
+from bot.render.games.common import french_key, per_seat
 from bot.render.layout import CX, CY, TableCtx
+from bot.render.words import deltas_text
 from bot.rules.cards import SUIT_SYMBOLS
 
 SPANISH = False
@@ -26,9 +27,9 @@ def draw(t: TableCtx) -> None:
         cards = list(played[i] or [])
         if cards:
             _played(t, i, cards)
-            plate.line = f"played {len(cards)}"
+            plate.line = t.word("played {n}", n=len(cards))
         if v.get("lead_right") == i:
-            plate.marks.append(("lead", (150, 200, 255)))
+            plate.marks.append((t.word("lead"), (150, 200, 255)))
     _sidebar(t, v)
 
 
@@ -42,7 +43,7 @@ def _boodle(t: TableCtx, pools: list[int]) -> None:
         x = x0 + k * (BOODLE_W + gap)
         t.c.layout_card(code, x, y, BOODLE_W)
         t.c.chip(x + 8, y + h + 13, 7)
-        t.c.text((x + 18, y + h + 13), str(pools[k]), 18, GOLD, bold=True, anchor="lm")
+        t.c.text((x + 18, y + h + 13), t.tr.number(pools[k]), 18, GOLD, bold=True, anchor="lm")
 
 
 def _played(t: TableCtx, seat: int, cards: list[str]) -> None:
@@ -60,24 +61,24 @@ def _played(t: TableCtx, seat: int, cards: list[str]) -> None:
 def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
     s = t.side
     pools = per_seat(v, "pot", 4, 0)
-    s.kv("Pools", f"{sum(pools)}", GOLD, size=22)
-    s.kv("Lead right", t.name(v.get("lead_right")))
+    s.kv(t.word("Pools"), t.tr.number(sum(pools)), GOLD, size=22)
+    s.kv(t.word("Lead right"), t.name(v.get("lead_right")))
     blocked = v.get("blocked")
-    s.kv("Blocked", f"{SUIT_SYMBOLS[blocked]}" if blocked in SUIT_SYMBOLS else "none",
+    s.kv(t.word("Blocked"), f"{SUIT_SYMBOLS[blocked]}" if blocked in SUIT_SYMBOLS else t.word("none"),
          RED if blocked in ("H", "D") else WHITE)
     bid = v.get("bid")
     if bid:
-        s.kv("Spare hand bid", f"{t.name(bid[0])} {bid[1]}")
+        s.kv(t.word("Spare hand bid"), f"{t.name(bid[0])} {t.tr.number(bid[1])}")
     if "deals_played" in v:
-        s.kv("Hands played", str(v["deals_played"]))
+        s.kv(t.word("Hands played"), str(v["deals_played"]))
     last = v.get("last_result")
     if last:
         s.gap(4)
-        s.line("Last hand", 16, MUTED, gap=2)
-        s.line(f"{t.name(last.get('winner'))} went out", 17, GOLD, bold=True)
-        s.line(deltas_text(t.names, last.get("payments") or []), 16, WHITE)
+        s.line(t.word("Last hand"), 16, MUTED, gap=2)
+        s.line(t.word("{who} went out", who=t.name(last.get("winner"))), 17, GOLD, bold=True)
+        s.line(deltas_text(t.names, last.get("payments") or [], t.tr), 16, WHITE)
         for card, seat, amount in (last.get("boodle_hits") or [])[:4]:
-            s.line(f"{card[:-1]}{suit_sym(card[-1])} → {t.name(seat)} {amount}", 16, WHITE)
+            s.line(f"{t.tr.card(card)} → {t.name(seat)} {t.tr.number(amount)}", 16, WHITE)
 
 
 def hand_key(view: dict[str, Any]):

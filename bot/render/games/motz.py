@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, RED, WHITE
-from bot.render.games.common import FRENCH_SUIT_ORDER, per_seat, plural, suit_sym
+from bot.render.games.common import FRENCH_SUIT_ORDER, per_seat, suit_sym
 from bot.render.layout import TableCtx
 from bot.rules.cards import SAME_COLOUR
 
 SPANISH = False
-DECLARED = {"pass": "passes", "stand": "stands", "take_muet": "took muet"}
 PLAIN = ("A", "K", "Q", "J", "10", "9", "8", "7")
 
 
@@ -24,39 +23,48 @@ def draw(t: TableCtx) -> None:
     for i, plate in enumerate(t.plates):
         plate.hidden = sizes[i]
         said = declarations[i]
-        parts = [DECLARED.get(said, said)] if said else []
+        parts = [_declared(said, t)] if said else []
         if tricks[i]:
-            parts.append(plural(tricks[i], "trick"))
+            parts.append(t.tr.n_("{n} trick", "{n} tricks", tricks[i]))
         plate.line = " · ".join(parts)
         plate.line_colour = GOLD if said in ("stand", "take_muet") else MUTED
         plate.dim = said == "pass"
-    t.centre_amount("la bête", v.get("pot", 0))
+    t.centre_amount(t.word("la bête"), t.tr.number(v.get("pot", 0)))
     _sidebar(t, v)
 
 
 def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
     s = t.side
-    s.kv("Bête", str(v.get("pot", 0)), GOLD, size=22)
-    s.kv("Fine at risk", str(v.get("fine", "—")))
-    s.kv("Antes (k)", str(v.get("k", "—")))
+    s.kv(t.word("Bête"), t.tr.number(v.get("pot", 0)), GOLD, size=22)
+    s.kv(t.word("Fine at risk"), _num(v.get("fine"), t))
+    s.kv(t.word("Antes (k)"), _num(v.get("k"), t))
     s.gap(4)
     turn_up = v.get("turn_up")
     if turn_up:
         trump = v.get("trump") or turn_up[-1]
-        s.line("Turn-up", 16, MUTED, gap=2)
-        s.cards([turn_up], 56, caption=f"trump {suit_sym(trump)}")
+        s.line(t.word("Turn-up"), 16, MUTED, gap=2)
+        s.cards([turn_up], 56, caption=t.word("trump {suit}", suit=suit_sym(trump)))
     last = v.get("last_result")
     if last:
-        s.line("Last deal", 16, MUTED, gap=2)
+        s.line(t.word("Last deal"), 16, MUTED, gap=2)
         if last.get("cancelled"):
-            s.line("cancelled (nobody stood)", 17, WHITE)
+            s.line(t.word("cancelled (nobody stood)"), 17, WHITE)
         else:
             for i, amount in enumerate(last.get("payouts") or []):
                 if amount:
-                    s.line(f"{t.name(i)} +{amount}", 17, GOLD)
+                    s.line(f"{t.name(i)} +{t.tr.number(amount)}", 17, GOLD)
             for i, amount in enumerate(last.get("fines") or []):
                 if amount:
-                    s.line(f"{t.name(i)} fined {amount}", 17, RED)
+                    s.line(t.word("{who} fined {amount}", who=t.name(i), amount=t.tr.number(amount)), 17, RED)
+
+
+def _declared(said: str, t: TableCtx) -> str:
+    words = {"pass": t.word("passes"), "stand": t.word("stands"), "take_muet": t.word("took muet")}
+    return words.get(said, said)
+
+
+def _num(value: Any, t: TableCtx) -> str:
+    return t.tr.number(value) if isinstance(value, int) else "—"
 
 
 def hand_key(view: dict[str, Any]):

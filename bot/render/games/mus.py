@@ -8,18 +8,23 @@ from bot.render.canvas import GOLD, MUTED, WHITE
 from bot.render.games.common import per_seat
 from bot.render.layout import CX, CY, PLATE_H, TableCtx
 from bot.rules.cards import SPANISH_SUITS
+from bot.rules.mus.text import lance_name
 
 SPANISH = True
 TEAM_COLOURS = ((120, 180, 255), (255, 140, 120))
-LANCE_NAMES = ("Grande", "Chica", "Pares")
-RESULTS = {"paso": "en paso", "no_bet": "no bet", "accepted": "accepted", "refused": "refused"}
+LANCES = ("grande", "chica", "pares")
 HAND_SIZE = 4
 ORDER = ("1", "2", "3", "4", "5", "6", "7", "10", "11", "12")
 SUITS = {s: i for i, s in enumerate(SPANISH_SUITS)}
 
 
 def team_name(t: TableCtx, team: int) -> str:
-    return f"{t.name(team)} & {t.name(team + 2)}"
+    return t.tr._("{first} & {second}", first=t.name(team), second=t.name(team + 2))
+
+
+def _result(result: str, t: TableCtx) -> str:
+    return {"paso": t.word("en paso"), "no_bet": t.word("no bet"), "accepted": t.word("accepted"),
+            "refused": t.word("refused")}.get(result, result)
 
 
 def draw(t: TableCtx) -> None:
@@ -33,14 +38,14 @@ def draw(t: TableCtx) -> None:
         plate.hidden = 0 if over else HAND_SIZE
         plate.marks.append(("AB"[i % 2], TEAM_COLOURS[i % 2]))
         if mano == i:
-            plate.marks.append(("mano", GOLD))
+            plate.marks.append((t.word("mano"), GOLD))
         parts = []
         if pares is not None:
-            parts.append("pares ✓" if pares[i] else "pares ✗")
+            parts.append(f"{lance_name('pares', t.tr)} {'✓' if pares[i] else '✗'}")
         if juego is not None:
-            parts.append("juego ✓" if juego[i] else "juego ✗")
+            parts.append(f"{lance_name('juego', t.tr)} {'✓' if juego[i] else '✗'}")
         if not parts and counts:
-            parts.append(f"discarded {counts[-1][i]}")
+            parts.append(t.word("discarded {n}", n=counts[-1][i]))
         plate.line = " · ".join(parts)
     if over and (v.get("last_hand") or {}).get("hands"):
         _revealed(t, v["last_hand"]["hands"])
@@ -72,41 +77,44 @@ def _scoreboard(t: TableCtx, v: dict[str, Any]) -> None:
         colour = TEAM_COLOURS[team]
         c.text((CX + dx, CY - 58), "AB"[team], 20, colour, bold=True, anchor="mm")
         c.text((CX + dx, CY - 20), str(points[team]), 40, colour, bold=True, anchor="mm")
-        c.text((CX + dx, CY + 14), f"games {games[team]}", 16, WHITE, anchor="mm")
-        c.text((CX + dx, CY + 32), f"matches {matches[team]}", 14, MUTED, anchor="mm")
+        c.text((CX + dx, CY + 14), t.word("games {n}", n=games[team]), 16, WHITE, anchor="mm")
+        c.text((CX + dx, CY + 32), t.word("matches {n}", n=matches[team]), 14, MUTED, anchor="mm")
     c.text((CX, CY - 20), "–", 34, WHITE, bold=True, anchor="mm")
     bet = v.get("bet")
     if bet:
         team = bet.get("team")
-        label = f"bet {bet.get('total')}"
+        label = t.word("bet {total} · team {team}", total=bet.get("total"),
+                       team="AB"[team] if team in (0, 1) else "?")
         c.panel((CX - 80, CY + 46, CX + 80, CY + 74), fill=(60, 40, 10), outline=GOLD, radius=12)
-        c.text((CX, CY + 60), f"{label} · team {'AB'[team] if team in (0, 1) else '?'}", 17, GOLD,
-               bold=True, anchor="mm")
+        c.text((CX, CY + 60), label, 17, GOLD, bold=True, anchor="mm")
 
 
-def _lance_name(index: int, v: dict[str, Any]) -> str:
+def _lance_name(index: int, v: dict[str, Any], t: TableCtx) -> str:
     if index < 3:
-        return LANCE_NAMES[index]
+        return lance_name(LANCES[index], t.tr, capital=True)
     juego = (v.get("declared") or {}).get("juego")
-    return "Juego" if juego and any(juego) else "Punto"
+    return lance_name("juego" if juego and any(juego) else "punto", t.tr, capital=True)
 
 
 def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
     s = t.side
-    s.kv("Pot", str(v.get("pot", 0)), GOLD, size=22)
+    s.kv(t.word("Pot"), t.tr.number(v.get("pot", 0)), GOLD, size=22)
     s.line(f"A  {team_name(t, 0)}", 16, TEAM_COLOURS[0])
     s.line(f"B  {team_name(t, 1)}", 16, TEAM_COLOURS[1], gap=6)
     if v.get("mus_round"):
-        s.kv("Mus round", str(v["mus_round"]))
+        s.kv(t.word("Mus round"), str(v["mus_round"]))
     if v.get("stock_count") is not None:
-        s.kv("Stock", str(v["stock_count"]))
+        s.kv(t.word("Stock"), str(v["stock_count"]))
     lances = v.get("lances") or []
     if lances:
-        s.line("Lances", 16, MUTED, gap=2)
+        s.line(t.word("Lances"), 16, MUTED, gap=2)
         for k, lance in enumerate(lances):
             result = lance.get("result")
-            name = str(lance["lance"]).capitalize() if lance.get("lance") else _lance_name(k, v)
-            text = f"{name}: {RESULTS.get(result, result)}"
+            if lance.get("lance"):
+                name = lance_name(str(lance["lance"]), t.tr, capital=True)
+            else:
+                name = _lance_name(k, v, t)
+            text = f"{name}: {_result(result, t)}"
             if result == "accepted":
                 text += f" {lance.get('total')}"
             elif result == "refused":
@@ -116,14 +124,15 @@ def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
     last = v.get("last_hand")
     if last:
         s.gap(2)
-        s.line("Last deal", 16, MUTED, gap=2)
+        s.line(t.word("Last deal"), 16, MUTED, gap=2)
         for lance, team, bet_points, bonus in (last.get("counted") or [])[:5]:
-            s.line(f"{str(lance).capitalize()} {'AB'[team]} +{bet_points + bonus}", 16, TEAM_COLOURS[team])
+            s.line(f"{lance_name(str(lance), t.tr, capital=True)} {'AB'[team]} +{bet_points + bonus}", 16,
+                   TEAM_COLOURS[team])
         if last.get("ordago"):
-            s.line(f"órdago in {last['ordago']}", 16, GOLD, bold=True)
+            s.line(t.word("órdago in {lance}", lance=lance_name(last["ordago"], t.tr)), 16, GOLD, bold=True)
         winner = last.get("game_winner")
         if winner in (0, 1):
-            s.line(f"game to team {'AB'[winner]}", 17, GOLD, bold=True)
+            s.line(t.word("game to team {team}", team="AB"[winner]), 17, GOLD, bold=True)
 
 
 def hand_key(view: dict[str, Any]):

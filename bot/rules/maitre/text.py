@@ -1,14 +1,17 @@
-"""Jeu du Maître text: button labels, log lines and the /rules summary."""
+"""Jeu du Maître text: button labels, log lines and the /rules summary, in the reader's language.
+
+Every function takes the reader's ``Text`` (English ``PLAIN`` by default). The seed's French
+words are kept in every language: Maître, Coffre, manche, maîtrise, Majeure / Mineure, the modes
+couleur / valeur / tête, Chute, écart.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from bot.rules.base import Action, Event
-from bot.rules.cards import display, display_many
-
-MODE_NAMES = {"couleur": "couleur", "valeur": "valeur", "tete": "tête"}
+from bot.rules.base import PLAIN, Action, Event, Text
+from bot.rules.cards import display
 
 SUMMARY = (
     "A trick game without trumps for 3 to 6 players with 54 cards (jokers play as any declared card). "
@@ -21,95 +24,128 @@ SUMMARY = (
 )
 
 
-def _card(code: str) -> str:
-    return display(code)
+def mode_name(mode: str, tr: Text) -> str:
+    """A trick mode, as the seed names it (kept in every language)."""
+    return {
+        "couleur": tr.p_("maitre mode", "couleur"), "valeur": tr.p_("maitre mode", "valeur"),
+        "tete": tr.p_("maitre mode", "tête"),
+    }.get(mode, mode)
 
 
-def label(action: Action) -> str:
+def _combination(combo: str, tr: Text) -> str:
+    return {"pair": tr.p_("maitre combination", "pair"), "run": tr.p_("maitre combination", "run")}.get(
+        combo, combo)
+
+
+def _symbol(suit: str) -> str:
+    return display("A" + suit)[-1]
+
+
+def label(action: Action, tr: Text = PLAIN) -> str:
     """Button text for an action."""
     kind = action.get("type")
     if kind == "play":
-        text = f"Play {_card(action['card'])}"
+        card = tr.card(action["card"])
         if "as" in action:
-            text += f" as {_card(action['as'])}"
+            text = tr._("Play {card} as {other}", card=card, other=tr.card(action["as"]))
+        else:
+            text = tr._("Play {card}", card=card)
         if "mode" in action:
-            text += f" — {MODE_NAMES[action['mode']]}"
+            text = tr._("{move} — {mode}", move=text, mode=mode_name(action["mode"], tr))
         if "take" in action:
-            text += ", take" if action["take"] else ", leave"
+            text = tr._("{move}, take", move=text) if action["take"] else tr._("{move}, leave", move=text)
         return text
     if kind == "discard":
-        return f"Discard {_card(action['card'])}"
+        return tr._("Discard {cards}", cards=tr.card(action["card"]))
     if kind == "take":
-        return "Take the trick"
+        return tr._("Take the trick")
     if kind == "coffre":
-        return f"Coffre: mineure {_card(action['mineure'])}, majeure {_card(action['majeure'])}"
+        return tr._("Coffre: mineure {mineure}, majeure {majeure}", mineure=tr.card(action["mineure"]),
+                    majeure=tr.card(action["majeure"]))
     if kind == "contract":
-        return f"Contract {action['value']}"
+        return tr._("Contract {value}", value=action["value"])
     return str(kind)
 
 
-def narrate(event: Event, name: Callable[[int], str]) -> str | None:
-    """One English log line per public event."""
+def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str | None:
+    """One log line per public event."""
     t = event.get("type")
     s = event.get("seat")
     who = name(s) if isinstance(s, int) else ""
     if t == "deal":
         counts = ", ".join(str(c) for c in event["hand_counts"])
-        return f"Manche {event['manche'] + 1}: {name(event['maitre'])} is Maître and deals (hands {counts})."
+        return tr._("Manche {n}: {maitre} is Maître and deals (hands {counts}).", n=event["manche"] + 1,
+                    maitre=name(event["maitre"]), counts=counts)
     if t == "redeal":
-        return f"{name(event['maitre'])} cannot build a Coffre: the cards are dealt again."
+        return tr._("{maitre} cannot build a Coffre: the cards are dealt again.",
+                    maitre=name(event["maitre"]))
     if t == "coffre":
-        return f"{who} seals the Coffre."
+        return tr._("{who} seals the Coffre.", who=who)
     if t == "contract":
-        return f"{who} announces Contract {event['value']}; {name(event['leader'])} leads."
+        return tr._("{who} announces Contract {value}; {leader} leads.", who=who, value=event["value"],
+                    leader=name(event["leader"]))
     if t == "play":
-        card = _card(event["card"])
+        card = tr.card(event["card"])
         if event["card"] != event["as"]:
-            card += f" as {_card(event['as'])}"
-        text = f"{who} plays {card}"
+            card = tr._("{card} as {other}", card=card, other=tr.card(event["as"]))
+        text = tr._("{who} plays {card}", who=who, card=card)
         if "mode" in event:
-            text += f", mode {MODE_NAMES[event['mode']]}"
+            text = tr._("{text}, mode {mode}", text=text, mode=mode_name(event["mode"], tr))
         if "combination" in event:
-            text += f" ({event['combination']}"
+            combo = _combination(event["combination"], tr)
             if event.get("take") is False:
-                text += ", left"
-            text += ")"
+                text = tr._("{text} ({combination}, left)", text=text, combination=combo)
+            else:
+                text = tr._("{text} ({combination})", text=text, combination=combo)
         return text + "."
     if t == "discard":
-        return f"{who} discards."
+        return tr._("{who} discards.", who=who)
     if t == "take":
-        return f"{who} takes the trick{' (no card left)' if event.get('auto') else ''}."
+        if event.get("auto"):
+            return tr._("{who} takes the trick (no card left).", who=who)
+        return tr._("{who} takes the trick.", who=who)
     if t == "trick_won":
-        return f"{who} wins the trick: {display_many(event['cards'])}."
+        return tr._("{who} wins the trick: {cards}.", who=who, cards=tr.cards(event["cards"]))
     if t == "chute":
-        return f"Chute: {who} receives {display_many(event['cards'])}."
+        return tr._("Chute: {who} receives {cards}.", who=who, cards=tr.cards(event["cards"]))
     if t == "manche_end":
-        return _narrate_manche(event, name)
+        return _narrate_manche(event, name, tr)
     if t == "eliminated":
-        return f"{who} fails a second maîtrise and is eliminated."
+        return tr._("{who} fails a second maîtrise and is eliminated.", who=who)
     if t == "close":
-        return "The host closes the table" + (" now." if event.get("now") else " after this manche.")
+        if event.get("now"):
+            return tr._("The host closes the table now.")
+        return tr._("The host closes the table after this manche.")
     if t == "manche_void":
-        return "The manche is abandoned: nothing is scored."
+        return tr._("The manche is abandoned: nothing is scored.")
     if t == "session_end":
         if event["reason"] == "closed":
-            return "Table closed: every stake is refunded."
+            return tr._("Table closed: every stake is refunded.")
         if event["reason"] == "all_eliminated":
-            return "Every seat is eliminated: every stake is refunded."
-        winners = " and ".join(name(w) for w in event["winners"])
-        return f"{winners} win{'s' if len(event['winners']) == 1 else ''} the pot."
+            return tr._("Every seat is eliminated: every stake is refunded.")
+        winners = [name(w) for w in event["winners"]]
+        if len(winners) == 1:
+            return tr._("{who} wins the pot.", who=winners[0])
+        return tr._("{winners} win the pot.", winners=tr._(" and ").join(winners))
     return None
 
 
-def _narrate_manche(e: dict[str, Any], name: Callable[[int], str]) -> str:
+def _narrate_manche(e: dict[str, Any], name: Callable[[int], str], tr: Text) -> str:
     m = e["maitre"]
-    pts = ", ".join(f"{name(i)} {p:+d}" for i, p in enumerate(e["manche_points"]))
-    status = "validated" if e["validated"] else "failed"
+    pts = ", ".join(f"{name(i)} {'+' if p >= 0 else '-'}{tr.number(abs(p))}"
+                    for i, p in enumerate(e["manche_points"]))
     why = []
     if not e["contract_ok"]:
-        why.append(f"contract {e['contract']} missed ({e['valued']}/{e['counted']} valued)")
+        why.append(tr._("contract {contract} missed ({valued}/{counted} valued)", contract=e["contract"],
+                        valued=e["valued"], counted=e["counted"]))
     if not e["ecart_ok"]:
-        why.append(f"écart {e['ecart']} not above 15")
-    detail = f" ({'; '.join(why)})" if why else ""
-    return (f"{name(m)}'s maîtrise is {status}{detail}. Majeure {display('A' + e['majeure'])[-1]}, "
-            f"Mineure {display('A' + e['mineure'])[-1]}. Points: {pts}.")
+        why.append(tr._("écart {ecart} not above 15", ecart=e["ecart"]))
+    maj, mino = _symbol(e["majeure"]), _symbol(e["mineure"])
+    if e["validated"]:
+        head = tr._("{who}'s maîtrise is validated", who=name(m))
+    else:
+        head = tr._("{who}'s maîtrise is failed", who=name(m))
+    if why:
+        head = tr._("{text} ({why})", text=head, why=tr.p_("list separator", "; ").join(why))
+    return tr._("{text}. Majeure {majeure}, Mineure {mineure}. Points: {points}.", text=head,
+                majeure=maj, mineure=mino, points=pts)

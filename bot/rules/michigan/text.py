@@ -1,86 +1,103 @@
-"""Michigan text: button labels, log lines and the /rules summary."""
+"""Michigan text: button labels, log lines and the /rules summary, in the reader's language.
+
+Every function takes the reader's ``Text`` (English ``PLAIN`` by default).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from bot.rules import cards
-from bot.rules.base import Action, Event
+from bot.rules.base import PLAIN, Action, Event, Text
+from bot.rules.michigan.tables import BOODLE
 
 _SYM = cards.SUIT_SYMBOLS
 
 
-def label(action: Action) -> str:
+def label(action: Action, tr: Text = PLAIN) -> str:
     """Button text for an action."""
     kind = action.get("type")
     if kind == "lead":
-        return f"Lead {_SYM.get(action.get('suit'), action.get('suit'))}"
+        return tr._("Lead {suit}", suit=_SYM.get(action.get("suit"), action.get("suit")))
     if kind == "swap_spare":
-        return "Take the spare hand"
+        return tr._("Take the spare hand")
     if kind == "keep":
-        return "Keep my hand"
+        return tr._("Keep my hand")
     if kind == "bid":
-        return f"Bid {action.get('amount')}"
+        return tr._("Bid {amount}", amount=tr.number(action.get("amount")))
     if kind == "pass":
-        return "Pass"
+        return tr.p_("michigan move", "Pass")
     return str(kind)
 
 
-def _d(code: str) -> str:
-    return cards.display(code)
+def _reason(reason: str, tr: Text) -> str:
+    return {
+        "closed": tr.p_("michigan end", "closed"), "broke": tr.p_("michigan end", "broke"),
+        "rotations": tr.p_("michigan end", "rotations"),
+    }.get(reason, reason)
 
 
-def narrate(event: Event, name: Callable[[int], str]) -> str | None:
-    """One English log line for a public event."""
+def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str | None:
+    """One log line for a public event."""
     t = event.get("type")
+    seat = name(event["seat"]) if isinstance(event.get("seat"), int) else ""
     if t == "ante":
-        return (f"Hand {event['deal'] + 1}: {name(event['dealer'])} deals; antes taken, "
-                f"pools A♥ K♣ Q♦ J♠ = {' / '.join(map(str, event['pot']))}.")
+        return tr._("Hand {n}: {dealer} deals; antes taken, pools {cards} = {pools}.", n=event["deal"] + 1,
+                    dealer=name(event["dealer"]), cards=tr.cards(BOODLE),
+                    pools=" / ".join(tr.number(p) for p in event["pot"]))
     if t == "deal":
         return None
     if t == "lead":
-        return f"{name(event['seat'])} leads {_d(event['card'])}."
+        return tr._("{who} leads {card}.", who=seat, card=tr.card(event["card"]))
     if t == "play":
-        return f"{name(event['seat'])} plays {_d(event['card'])}."
+        return tr._("{who} plays {card}.", who=seat, card=tr.card(event["card"]))
     if t == "boodle":
-        return f"{name(event['seat'])} plays {_d(event['card'])} and collects its pool: {event['amount']}."
+        return tr._("{who} plays {card} and collects its pool: {amount}.", who=seat,
+                    card=tr.card(event["card"]), amount=tr.number(event["amount"]))
     if t == "stop":
-        return f"{_d(event['card'])} is a stop: {name(event['seat'])} leads next."
+        return tr._("{card} is a stop: {who} leads next.", card=tr.card(event["card"]), who=seat)
     if t == "lead_passes":
-        return (f"{name(event['from'])} holds only {_SYM[event['blocked']]}: "
-                f"the lead passes to {name(event['to'])}.")
+        return tr._("{who} holds only {suit}: the lead passes to {next}.", who=name(event["from"]),
+                    suit=_SYM[event["blocked"]], next=name(event["to"]))
     if t == "block_lifted":
-        return f"Nobody holds another suit: {name(event['seat'])} may lead {_SYM[event['suit']]} again."
+        return tr._("Nobody holds another suit: {who} may lead {suit} again.", who=seat,
+                    suit=_SYM[event["suit"]])
     if t == "out":
-        return f"{name(event['seat'])} plays their last card ({_d(event['card'])}) and goes out!"
+        return tr._("{who} plays their last card ({card}) and goes out!", who=seat,
+                    card=tr.card(event["card"]))
     if t == "hand_end":
         w = event["winner"]
-        paid = ", ".join(f"{name(s)} {-p}" for s, p in enumerate(event["payments"]) if p < 0)
-        tail = f" ({paid})." if paid else "."
-        return f"{name(w)} wins the hand and collects {event['payments'][w]}{tail}"
+        paid = ", ".join(f"{name(s)} {tr.number(-p)}" for s, p in enumerate(event["payments"]) if p < 0)
+        won = tr.number(event["payments"][w])
+        if paid:
+            return tr._("{who} wins the hand and collects {amount} ({paid}).", who=name(w), amount=won,
+                        paid=paid)
+        return tr._("{who} wins the hand and collects {amount}.", who=name(w), amount=won)
     if t == "swap_spare":
-        return f"{name(event['seat'])} takes the spare hand."
+        return tr._("{who} takes the spare hand.", who=seat)
     if t == "keep":
-        return f"{name(event['seat'])} keeps their hand; the spare hand is auctioned."
+        return tr._("{who} keeps their hand; the spare hand is auctioned.", who=seat)
     if t == "bid":
-        return f"{name(event['seat'])} bids {event['amount']} for the spare hand."
+        return tr._("{who} bids {amount} for the spare hand.", who=seat, amount=tr.number(event["amount"]))
     if t == "pass":
-        return f"{name(event['seat'])} passes."
+        return tr._("{who} passes.", who=seat)
     if t == "spare_taken":
-        who, dealer = name(event["seat"]), name(event["dealer"])
-        return f"{who} pays {event['amount']} to {dealer} and takes the spare hand."
+        return tr._("{who} pays {amount} to {dealer} and takes the spare hand.", who=seat,
+                    amount=tr.number(event["amount"]), dealer=name(event["dealer"]))
     if t == "spare_dead":
-        return "Nobody bids: the spare hand stays dead."
+        return tr._("Nobody bids: the spare hand stays dead.")
     if t == "cannot_ante":
-        return f"{', '.join(name(s) for s in event['seats'])} cannot pay the ante."
+        return tr._("{who} cannot pay the ante.", who=", ".join(name(s) for s in event["seats"]))
     if t == "close_requested":
-        return "The host closes the table: this is the last hand."
+        return tr._("The host closes the table: this is the last hand.")
     if t == "void":
-        return "The hand is voided: its antes and payments are returned."
+        return tr._("The hand is voided: its antes and payments are returned.")
     if t == "session_end":
-        res = ", ".join(f"{name(s)} {r:+d}" for s, r in enumerate(event["results"]))
-        return f"Session over ({event['reason']}): {res}."
+        res = ", ".join(f"{name(s)} {'+' if r >= 0 else '-'}{tr.number(abs(r))}"
+                        for s, r in enumerate(event["results"]))
+        return tr._("Session over ({reason}): {results}.", reason=_reason(event["reason"], tr), results=res)
     return None
+
 
 SUMMARY = (
     "Michigan is a stops game for 3 to 8 players: four pay cards (A♥ K♣ Q♦ J♠) each carry a pool "

@@ -1,13 +1,19 @@
-"""English text for Mus: button labels, one log line per public event, the /rules summary."""
+"""Text for Mus: button labels, one log line per public event, the /rules summary.
+
+Every function takes the reader's ``Text`` (``bot.i18n.Translator``; English ``PLAIN`` by
+default). The Mus words players keep in every language (mus, envido, órdago, grande, chica,
+pares, juego, punto, paso, quiero / no quiero, mano) stay in the translations; hand readings
+("duples K-A", "juego 31", from ``hands.describe``) are Mus notation and are not translated.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from bot.rules.base import Action, Event, describe
+from bot.rules.base import N_, PLAIN, Action, Event, Text, describe
 
-SUMMARY = (
+SUMMARY = N_(
     "Mus is a Basque betting game for two pairs (seats 0 & 2 against 1 & 3) with a 40-card Spanish "
     "deck in which 3s count as kings and 2s as aces. "
     "Each player gets four cards; while everybody says mus, players discard 1 to 4 cards and draw again. "
@@ -21,140 +27,196 @@ SUMMARY = (
 NAMES = {"grande": "Grande", "chica": "Chica", "pares": "Pares", "juego": "Juego", "punto": "Punto"}
 
 
-def label(action: Action) -> str:
+def lance_name(lance: str, tr: Text, capital: bool = False) -> str:
+    """A lance's name in the reader's language (the Mus words are kept: "grande", "Pares")."""
+    if capital:
+        return {
+            "grande": tr.p_("mus lance", "Grande"), "chica": tr.p_("mus lance", "Chica"),
+            "pares": tr.p_("mus lance", "Pares"), "juego": tr.p_("mus lance", "Juego"),
+            "punto": tr.p_("mus lance", "Punto"),
+        }.get(lance, lance)
+    return {
+        "grande": tr.p_("mus lance", "grande"), "chica": tr.p_("mus lance", "chica"),
+        "pares": tr.p_("mus lance", "pares"), "juego": tr.p_("mus lance", "juego"),
+        "punto": tr.p_("mus lance", "punto"),
+    }.get(lance, lance)
+
+
+def label(action: Action, tr: Text = PLAIN) -> str:
     """Button text for an action ("Mus", "Discard 3O 12C", "Envido 5", "Órdago")."""
     kind = action.get("type")
     if kind == "mus":
-        return "Mus"
+        return tr.p_("mus move", "Mus")
     if kind == "no_mus":
-        return "No mus"
+        return tr.p_("mus move", "No mus")
     if kind == "discard":
-        return "Discard " + " ".join(action.get("cards", []))
+        return tr._("Discard {cards}", cards=tr.cards(action.get("cards", []), spanish=True))
     if kind == "paso":
-        return "Paso"
+        return tr.p_("mus move", "Paso")
     if kind == "envido":
-        return f"Envido {action.get('amount')}"
+        return tr.p_("mus move", "Envido {amount}", amount=action.get("amount"))
     if kind == "ordago":
-        return "Órdago"
+        return tr.p_("mus move", "Órdago")
     if kind == "quiero":
-        return "Quiero"
+        return tr.p_("mus move", "Quiero")
     if kind == "no_quiero":
-        return "No quiero"
+        return tr.p_("mus move", "No quiero")
     return describe(action)
 
 
-def _team(t: Any, name: Callable[[int], str]) -> str:
-    return f"{name(t)} & {name(t + 2)}" if isinstance(t, int) else "nobody"
+def _team(t: Any, name: Callable[[int], str], tr: Text) -> str:
+    if not isinstance(t, int):
+        return tr._("nobody")
+    return tr._("{first} & {second}", first=name(t), second=name(t + 2))
 
 
-def _total(t: Any) -> str:
-    return "órdago" if t == "ordago" else str(t)
+def _total(t: Any, tr: Text) -> str:
+    return tr.p_("mus move", "órdago") if t == "ordago" else str(t)
 
 
-def narrate(event: Event, name: Callable[[int], str]) -> str | None:
+def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str | None:
     """One log line (or a few, for the deal summary) for a public event."""
     kind = event.get("type")
-    lance = event.get("lance", "")
+    lance = lance_name(event.get("lance", ""), tr)
     seat = event.get("seat")
     who = name(seat) if isinstance(seat, int) else ""
     if kind == "match_start":
-        return f"Match {event['match']} starts: each player stakes {event['stake']} (pot {event['pot']})."
+        return tr._("Match {match} starts: each player stakes {stake} (pot {pot}).",
+                    match=event["match"], stake=tr.number(event["stake"]), pot=tr.number(event["pot"]))
     if kind == "deal":
-        extra = " Mus corrido: whoever cuts the mus becomes mano." if event.get("corrido") else ""
-        dealer, mano = name(event["dealer"]), name(event["mano"])
-        return f"Deal {event['deal'] + 1}: {dealer} deals, {mano} is mano.{extra}"
+        text = tr._("Deal {n}: {dealer} deals, {mano} is mano.", n=event["deal"] + 1,
+                    dealer=name(event["dealer"]), mano=name(event["mano"]))
+        if event.get("corrido"):
+            text += " " + tr._("Mus corrido: whoever cuts the mus becomes mano.")
+        return text
     if kind == "mus":
-        return f"{who}: mus."
+        return tr._("{who}: mus.", who=who)
     if kind == "no_mus":
-        extra = f" {who} is mano of this deal." if event.get("corrido") else ""
-        return f"{who} cuts the mus: no mus.{extra}"
+        text = tr._("{who} cuts the mus: no mus.", who=who)
+        if event.get("corrido"):
+            text += " " + tr._("{who} is mano of this deal.", who=who)
+        return text
     if kind == "discard":
-        n = event["count"]
-        return f"{who} discards {n} card{'s' if n > 1 else ''}."
+        return tr.n_("{who} discards {n} card.", "{who} discards {n} cards.", event["count"], who=who)
     if kind == "draw":
-        extra = " The old discards were shuffled to make a new stock." if event.get("reshuffled") else ""
         counts = ", ".join(map(str, event["counts"]))
-        return f"Cards drawn ({counts}); mus round {event['mus_round'] + 1}.{extra}"
+        text = tr._("Cards drawn ({counts}); mus round {n}.", counts=counts, n=event["mus_round"] + 1)
+        if event.get("reshuffled"):
+            text += " " + tr._("The old discards were shuffled to make a new stock.")
+        return text
     if kind == "declare":
-        word = "pares" if lance == "pares" else "juego"
-        parts = [f"{name(s)} {'yes' if h else 'no'}" for s, h in enumerate(event["has"])]
-        return f"{NAMES[lance]}: who has {word}? " + ", ".join(parts) + "."
+        parts = [tr._("{who} yes", who=name(s)) if h else tr._("{who} no", who=name(s))
+                 for s, h in enumerate(event["has"])]
+        title = lance_name(event["lance"], tr, capital=True)
+        if event["lance"] == "pares":
+            question = tr._("{lance}: who has pares?", lance=title)
+        else:
+            question = tr._("{lance}: who has juego?", lance=title)
+        return question + " " + ", ".join(parts) + "."
     if kind == "lance":
-        return f"{NAMES[lance]}: betting opens."
+        return tr._("{lance}: betting opens.", lance=lance_name(event["lance"], tr, capital=True))
     if kind == "paso":
-        return f"{lance}: paso by {who}"
+        return tr._("{lance}: paso by {who}", lance=lance, who=who)
     if kind == "envido":
         if event.get("raise"):
-            return f"{lance}: {who} raises {event['amount']} (total {event['total']})"
-        return f"{lance}: envido {event['amount']} by {who}"
+            return tr._("{lance}: {who} raises {amount} (total {total})", lance=lance, who=who,
+                        amount=event["amount"], total=event["total"])
+        return tr._("{lance}: envido {amount} by {who}", lance=lance, amount=event["amount"], who=who)
     if kind == "ordago":
-        return f"{lance}: ÓRDAGO by {who}!"
+        return tr._("{lance}: ÓRDAGO by {who}!", lance=lance, who=who)
     if kind == "quiero":
-        return f"{lance}: quiero by {who} ({_total(event['total'])})"
+        return tr._("{lance}: quiero by {who} ({total})", lance=lance, who=who,
+                    total=_total(event["total"], tr))
     if kind == "no_quiero":
-        return f"{lance}: no quiero by {who}"
+        return tr._("{lance}: no quiero by {who}", lance=lance, who=who)
     if kind == "lance_end":
-        return _lance_end(event, name)
+        return _lance_end(event, name, tr)
     if kind == "deal_end":
-        return _deal_end(event, name)
+        return _deal_end(event, name, tr)
     if kind == "game_end":
-        how = f" by an accepted órdago at {event['ordago']}" if event.get("ordago") else ""
         g = event["games"]
-        return f"{_team(event['team'], name)} win the game{how}. Games {g[0]}–{g[1]}."
+        team = _team(event["team"], name, tr)
+        if event.get("ordago"):
+            return tr._("{team} win the game by an accepted órdago at {lance}. Games {a}–{b}.",
+                        team=team, lance=lance_name(event["ordago"], tr), a=g[0], b=g[1])
+        return tr._("{team} win the game. Games {a}–{b}.", team=team, a=g[0], b=g[1])
     if kind == "match_end":
         t = event["team"]
         gain = max(event["results"])
-        winners, losers = _team(t, name), _team(1 - t, name)
-        return f"{winners} win match {event['match']}: +{gain} each; {losers} −{gain} each."
+        return tr._("{winners} win match {match}: +{gain} each; {losers} −{gain} each.",
+                    winners=_team(t, name, tr), match=event["match"], gain=tr.number(gain),
+                    losers=_team(1 - t, name, tr))
     if kind == "match_abandoned":
-        return f"Match {event['match']} abandoned: each player gets {event['refund'][0]} back."
+        return tr._("Match {match} abandoned: each player gets {refund} back.", match=event["match"],
+                    refund=tr.number(event["refund"][0]))
     if kind == "close_requested":
-        return "The host closes the table" + (" now." if event.get("now") else " after this deal.")
+        if event.get("now"):
+            return tr._("The host closes the table now.")
+        return tr._("The host closes the table after this deal.")
     if kind == "deal_voided":
-        return "The deal in progress is void."
+        return tr._("The deal in progress is void.")
     if kind == "session_end":
-        res = ", ".join(f"{name(s)} {r:+d}" for s, r in enumerate(event["results"]))
-        return f"Session over: {res}."
+        res = ", ".join(f"{name(s)} {_signed(r, tr)}" for s, r in enumerate(event["results"]))
+        return tr._("Session over: {results}.", results=res)
     return None
 
 
-def _lance_end(event: Event, name: Callable[[int], str]) -> str:
-    lance, res = event["lance"], event["result"]
+def _signed(value: int, tr: Text) -> str:
+    return ("+" if value >= 0 else "-") + tr.number(abs(value))
+
+
+def _lance_end(event: Event, name: Callable[[int], str], tr: Text) -> str:
+    lance, res = lance_name(event["lance"], tr), event["result"]
     if res == "paso":
-        return f"{lance}: en paso"
+        return tr._("{lance}: en paso", lance=lance)
     if res == "accepted":
-        return f"{lance}: accepted at {_total(event['total'])}, settled at the count"
+        return tr._("{lance}: accepted at {total}, settled at the count", lance=lance,
+                    total=_total(event["total"], tr))
     if res == "refused":
-        return f"{lance}: refused, {_team(event['team'], name)} score {event['held']} at the count"
+        return tr._("{lance}: refused, {team} score {held} at the count", lance=lance,
+                    team=_team(event["team"], name, tr), held=event["held"])
     holder = event.get("holder_team")
     if holder is None:
-        return f"{lance}: nobody has {lance}, no betting"
-    return f"{lance}: only {_team(holder, name)} have {lance}, no betting"
+        return tr._("{lance}: nobody has {lance}, no betting", lance=lance)
+    return tr._("{lance}: only {team} have {lance}, no betting", lance=lance, team=_team(holder, name, tr))
 
 
-def _deal_end(event: Event, name: Callable[[int], str]) -> str:
-    lines = ["Hands: " + "; ".join(f"{name(s)} {' '.join(h)}" for s, h in enumerate(event["hands"]))]
+def _deal_end(event: Event, name: Callable[[int], str], tr: Text) -> str:
+    hands = "; ".join(f"{name(s)} {tr.cards(h, spanish=True)}" for s, h in enumerate(event["hands"]))
+    lines = [tr._("Hands: {hands}", hands=hands)]
     for s, c in enumerate(event["combos"]):
-        bits = [c["pares"] or "no pares", f"juego {c['total']}" if c["juego"] else f"punto {c['total']}"]
-        lines.append(f"  {name(s)}: " + ", ".join(bits))
-    for e in event["summary"]:
-        lance = NAMES[e["lance"]]
-        won = f"{name(e['winner'])} ({e['why']})" if e["winner"] is not None else "nobody"
-        if e["result"] == "refused":
-            why = f"refused, {_team(e['team'], name)} take it"
-        elif e["result"] == "accepted":
-            why = f"accepted at {_total(e['total'])}, best cards: {won}"
-        elif e["result"] == "paso":
-            why = f"en paso, best cards: {won}"
+        pares = c["pares"] or tr._("no pares")
+        if c["juego"]:
+            game = tr._("juego {total}", total=c["total"])
         else:
-            why = f"no betting, best cards: {won}"
+            game = tr._("punto {total}", total=c["total"])
+        lines.append(f"  {name(s)}: {pares}, {game}")
+    for e in event["summary"]:
+        title = lance_name(e["lance"], tr, capital=True)
+        if e["winner"] is not None:
+            won = tr._("{who} ({why})", who=name(e["winner"]), why=e["why"])
+        else:
+            won = tr._("nobody")
+        if e["result"] == "refused":
+            why = tr._("refused, {team} take it", team=_team(e["team"], name, tr))
+        elif e["result"] == "accepted":
+            why = tr._("accepted at {total}, best cards: {won}", total=_total(e["total"], tr), won=won)
+        elif e["result"] == "paso":
+            why = tr._("en paso, best cards: {won}", won=won)
+        else:
+            why = tr._("no betting, best cards: {won}", won=won)
         if e["counted"]:
-            bonus = f" + {e['bonus']} bonus" if e["bonus"] and e["bet"] else ""
-            pts = f"{e['bet']}{bonus}" if e["bet"] else f"{e['bonus']} bonus"
-            why += f" → {_team(e['team'], name)} +{pts}"
+            team = _team(e["team"], name, tr)
+            if e["bet"] and e["bonus"]:
+                why += " " + tr._("→ {team} +{bet} + {bonus} bonus", team=team, bet=e["bet"],
+                                  bonus=e["bonus"])
+            elif e["bet"]:
+                why += " " + tr._("→ {team} +{bet}", team=team, bet=e["bet"])
+            else:
+                why += " " + tr._("→ {team} +{bonus} bonus", team=team, bonus=e["bonus"])
         elif event.get("ordago") or (event.get("game_winner") is not None and e["team"] is None):
-            why += " (not counted)"
-        lines.append(f"{lance}: {why}")
+            why += " " + tr._("(not counted)")
+        lines.append(f"{title}: {why}")
     pa = event["points_after"]
-    lines.append(f"Score: {pa[0]}–{pa[1]}.")
+    lines.append(tr._("Score: {a}–{b}.", a=pa[0], b=pa[1]))
     return "\n".join(lines)

@@ -1,0 +1,53 @@
+"""``/language``: which language Tapis writes to you in (ephemeral answers and DMs).
+
+The choice is stored per person (``user_languages``), across servers; "auto" forgets it, so
+Tapis follows the Discord client's language again. Every interaction also notes the client's
+locale, so a DM sent outside any interaction (a new deal) is in the reader's language too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import LANGUAGES, NATIVE_NAMES, translator
+from bot.views.locale import reader
+
+AUTO = "auto"
+LANGUAGE_CHOICES = [app_commands.Choice(name=NATIVE_NAMES[lang], value=lang) for lang in LANGUAGES] + [
+    app_commands.Choice(name="Follow my Discord language", value=AUTO)
+]
+
+
+class Language(commands.Cog):
+    """The ``/language`` command and the note of each user's client locale."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        await self.bot.languages.note_client(interaction.user.id, interaction.locale)
+
+    @app_commands.command(name="language", description="The language Tapis writes to you in")
+    @app_commands.describe(language="Your language, or follow your Discord language")
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def language(self, interaction: discord.Interaction, language: str) -> None:
+        store = self.bot.languages
+        if language == AUTO:
+            await store.choose(interaction.user.id, None)
+            tr = await reader(self.bot, interaction)
+            text = tr._("Tapis now follows your Discord language ({language}).",
+                        language=NATIVE_NAMES[tr.lang])
+        else:
+            await store.choose(interaction.user.id, language)
+            tr = translator(language)
+            text = tr._("From now on Tapis writes to you in {language}.", language=NATIVE_NAMES[language])
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Language(bot))

@@ -1,0 +1,38 @@
+"""Words drawn into the images, through the reader's ``Text`` (the table's language).
+
+The phase names of every game's views (``view["phase"]``) and the small shared pieces; each
+game layout translates its own labels with ``TableCtx.word`` (an extraction keyword).
+"""
+
+from __future__ import annotations
+
+from bot.i18n.lazy import NP_
+from bot.rules.base import Text
+
+#: Every phase name the engines' views use (English as drawn before: capitalised, spaces).
+PHASES = {
+    "play": NP_("phase", "Play"), "declare": NP_("phase", "Declare"),
+    "session_end": NP_("phase", "Session end"), "mus": NP_("phase", "Mus"),
+    "discard": NP_("phase", "Discard"), "grande": NP_("phase", "Grande"), "chica": NP_("phase", "Chica"),
+    "pares": NP_("phase", "Pares"), "juego": NP_("phase", "Juego"), "punto": NP_("phase", "Punto"),
+    "scoring": NP_("phase", "Scoring"), "trump": NP_("phase", "Trump"), "flek": NP_("phase", "Flek"),
+    "answer": NP_("phase", "Answer"), "contract": NP_("phase", "Contract"), "coffre": NP_("phase", "Coffre"),
+    "dealer_choice": NP_("phase", "Dealer choice"), "spare_auction": NP_("phase", "Spare auction"),
+}
+
+
+def phase_name(phase: str, tr: Text) -> str:
+    """A view's phase as drawn in the header ("Spare auction", "Enchère de la main de trop")."""
+    pair = PHASES.get(phase)
+    return tr.p_(*pair) if pair else phase.replace("_", " ").capitalize()
+
+
+def signed(value: int, tr: Text) -> str:
+    """``+12`` / ``-3`` with the language's digits."""
+    return ("+" if value > 0 else "-" if value < 0 else "") + tr.number(abs(value))
+
+
+def deltas_text(names: list[str], deltas: list[int], tr: Text) -> str:
+    """``"Ann +20, Bob -10"`` for the non-zero deltas (or "no change")."""
+    parts = [f"{names[i]} {signed(d, tr)}" for i, d in enumerate(deltas) if d]
+    return ", ".join(parts) or tr._("no change")

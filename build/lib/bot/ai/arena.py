@@ -1,0 +1,186 @@
+"""Play whole sessions between AI policies and measure them (used by ``bench/arena.py`` and tests).
+
+Seats alternate between policy A and policy B (seat ``j`` gets A when ``j + session`` is even),
+so in Mus seats 0/2 face 1/3. Sessions come in mirrored pairs: sessions ``2k`` and ``2k + 1``
+share a seed (the same deals) with the policies swapped, which cancels much of the luck.
+A searching policy (``"strong"``) gets the real state (``bot.ai.policy.decide``); its searched
+decisions' iteration counts are kept, and ``budget_ms``/``max_iterations`` tune it (the
+``--budget-ms``/``--iterations`` options of ``bench/arena.py``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.ai.policy import Policy, decide
+from bot.ai.registry import policy_for
+from bot.rules import GAMES
+
+MAX_ACTIONS = 200_000
+
+
+@dataclass
+class SessionResult:
+    """One session: per-seat results (stack − buy_in), which policy sat where, decision times."""
+
+    results: list[int]
+    assignment: list[int]  # per seat: 0 = policy A, 1 = policy B
+    actions: int
+    times: list[list[float]] = field(default_factory=lambda: [[], []])  # seconds per decision
+    iterations: list[int] = field(default_factory=list)  # per searched decision (strong seats)
+
+
+def assignment_for(seats: int, session: int) -> list[int]:
+    """Which policy (0 = A, 1 = B) sits in each seat in ``session``."""
+    return [(j + session) % 2 for j in range(seats)]
+
+
+def session_seed(seed: int, session: int) -> int:
+    """The table seed of ``session``: mirrored pairs share one."""
+    return seed * 100_003 + session // 2
+
+
+def play_session(
+    game_name: str,
+    seats: int,
+    options: dict[str, Any],
+    table_seed: int,
+    policies: Sequence[Policy],
+    assignment: Sequence[int],
+    rng_seed: int,
+    timed: bool = True,
+) -> SessionResult:
+    """Play one session to its end with ``policies[assignment[seat]]`` in each seat."""
+    game = GAMES[game_name]
+    opts = game.validate_options(options)
+    state = game.new_table(seats=seats, options=opts, seed=table_seed)
+    rng = random.Random(rng_seed)
+    out = SessionResult(results=[], assignment=list(assignment), actions=0)
+    clock = time.perf_counter
+    while not state.is_over():
+        seat = state.to_act()[0]
+        view = state.view(seat)
+        legal = state.legal_actions(seat)
+        who = assignment[seat]
+        t0 = clock() if timed else 0.0
+        policy = policies[who]
+        traced = getattr(policy, "choose_traced", None)
+        if traced is not None:
+            action, result = traced(view, legal, rng, state)
+            if result is not None:
+                out.iterations.append(result.iterations)
+        else:
+            action = decide(policy, view, legal, rng, state)
+        if timed:
+            out.times[who].append(clock() - t0)
+        state.apply(seat, action)
+        out.actions += 1
+        if out.actions > MAX_ACTIONS:
+            raise RuntimeError(f"{game_name}: session {table_seed} never ends")
+    out.results = [s - opts["buy_in"] for s in state.stacks]
+    return out
+
+
+@dataclass
+class ArenaReport:
+    """Aggregates over sessions for policies A and B."""
+
+    names: tuple[str, str]
+    sessions: int
+    per_session: list[list[float]]  # [policy][session]: mean result of its seats
+    wins: list[float]  # [policy]: sessions won head to head (ties count half)
+    times: list[list[float]]
+    actions: int
+    iterations: list[int] = field(default_factory=list)  # searched decisions' iteration counts
+
+    def mean(self, who: int) -> float:
+        return statistics.fmean(self.per_session[who])
+
+    def mean_interval(self, who: int) -> tuple[float, float]:
+        """95% interval of the mean jetons per session (normal approximation)."""
+        xs = self.per_session[who]
+        m = statistics.fmean(xs)
+        half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else float("inf")
+        return m - half, m + half
+
+    def win_rate(self, who: int) -> float:
+        return self.wins[who] / self.sessions
+
+    def win_interval(self, who: int) -> tuple[float, float]:
+        """95% Wilson interval of the head-to-head win rate."""
+        n, p, z = self.sessions, self.win_rate(who), 1.96
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return centre - half, centre + half
+
+    def time_ms(self, who: int, q: float) -> float:
+        ts = sorted(self.times[who])
+        if not ts:
+            return float("nan")
+        return 1000 * ts[min(len(ts) - 1, int(q * len(ts)))]
+
+
+def run_arena(
+    game_name: str,
+    level_a: str,
+    level_b: str,
+    sessions: int,
+    seats: int | None = None,
+    seed: int = 1,
+    options: dict[str, Any] | None = None,
+    timed: bool = True,
+    budget_ms: float | None = None,
+    max_iterations: int | None = None,
+) -> ArenaReport:
+    """Play ``sessions`` sessions of A against B and aggregate the results.
+
+    ``budget_ms``/``max_iterations``: search limits of a ``"strong"`` side (None: its defaults).
+    """
+    game = GAMES[game_name]
+    n = seats or game.default_seats or game.min_seats
+    policies = [_policy(game_name, level, budget_ms, max_iterations) for level in (level_a, level_b)]
+    iterations: list[int] = []
+    per_session: list[list[float]] = [[], []]
+    wins = [0.0, 0.0]
+    times: list[list[float]] = [[], []]
+    actions = 0
+    for i in range(sessions):
+        assignment = assignment_for(n, i)
+        res = play_session(
+            game_name, n, dict(options or {}), session_seed(seed, i), policies, assignment,
+            rng_seed=seed * 7_919 + i, timed=timed,
+        )
+        means = []
+        for who in (0, 1):
+            mine = [r for r, a in zip(res.results, assignment, strict=True) if a == who]
+            means.append(statistics.fmean(mine))
+            per_session[who].append(means[-1])
+            times[who].extend(res.times[who])
+        if means[0] > means[1]:
+            wins[0] += 1
+        elif means[1] > means[0]:
+            wins[1] += 1
+        else:
+            wins[0] += 0.5
+            wins[1] += 0.5
+        actions += res.actions
+        iterations.extend(res.iterations)
+    return ArenaReport((level_a, level_b), sessions, per_session, wins, times, actions, iterations)
+
+
+def _policy(game_name: str, level: str, budget_ms: float | None, max_iterations: int | None) -> Policy:
+    """The registry's policy, or a strong one with the given search limits."""
+    if level != "strong" or (budget_ms is None and max_iterations is None):
+        return policy_for(game_name, level)
+    from bot.ai.strong.policy import DEFAULT_BUDGET_MS, DEFAULT_MAX_ITERATIONS, StrongPolicy
+
+    return StrongPolicy(
+        game_name, budget_ms=DEFAULT_BUDGET_MS if budget_ms is None else budget_ms,
+        max_iterations=DEFAULT_MAX_ITERATIONS if max_iterations is None else max_iterations,
+    )

@@ -1,0 +1,125 @@
+"""Per-game knobs of the search: where a deal ends, how a result is scored, action pruning.
+
+A :class:`GameSpec` gives, for one game: ``deal_no(state)`` (a counter that changes when the
+current deal ends; search and rollouts stop there), ``values(state)`` (one number per seat
+whose change over the deal is that seat's reward, in units of ``scale``), and optionally
+``prune(legal)``: the subset of actions the search considers (the real legal list is never
+changed; pruning only narrows wide bet ladders).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.ai.policy import Action
+
+State = Any
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """How ISMCTS reads one game (see the module docstring)."""
+
+    name: str
+    deal_no: Callable[[State], int]
+    values: Callable[[State], list[float]]
+    scale: Callable[[State], float]
+    relative: bool = False  # reward = own change minus the others' mean change
+    prune: Callable[[list[Action]], list[Action]] | None = None
+    rollout_easy: bool = False  # rollouts played by the easy policy instead of uniformly at random
+    model_opponents: bool = False  # other seats play the easy policy inside the tree (see ismcts)
+    #: Easy prior: play the easy policy's move unless the searched move's mean reward beats it by
+    #: this many standard errors (None: always play the search's choice).
+    prior_z: float | None = None
+    #: ``search_when(view, legal)`` False: play the easy move without searching (None: always search).
+    search_when: Callable[[dict, list[Action]], bool] | None = None
+
+
+# ---------------------------------------------------------------------------- Mus
+
+
+def _mus_values(s: State) -> list[float]:
+    """Team standing: matches, then games, then points (a won match outweighs its games)."""
+    target = s.target
+    per_match = target * (s.need + 1)
+    team = [
+        per_match * s.matches_won[t] + target * s.games[t] + s.points[t] for t in (0, 1)
+    ]
+    diff = team[0] - team[1]
+    return [diff, -diff, diff, -diff]
+
+
+_MUS_ENVIDOS = frozenset((2, 3, 5, 10))
+
+
+def _mus_prune(legal: list[Action]) -> list[Action]:
+    """Keep paso/quiero/no_quiero/ordago and envidos of 2, 3, 5, 10 (the rest rarely differ)."""
+    if not legal or legal[0]["type"] not in ("paso", "quiero"):
+        return legal
+    out = [a for a in legal if a["type"] != "envido" or a["amount"] in _MUS_ENVIDOS]
+    return out or legal
+
+
+# ---------------------------------------------------------------------------- Michigan
+
+
+def _michigan_values(s: State) -> list[float]:
+    """Stack plus the seat's own contributions still lying on the pools."""
+    n = s.cfg.n
+    c = s.contrib
+    return [s.stacks[i] + c[i] + c[n + i] + c[2 * n + i] + c[3 * n + i] for i in range(n)]
+
+
+# ---------------------------------------------------------------------------- Marias, Maître, Motz
+
+
+def _stacks(s: State) -> list[float]:
+    return list(s.stacks)
+
+
+def _maitre_values(s: State) -> list[float]:
+    """Session points, a strike counting as 40 points lost when a second one can eliminate
+    (``tours`` ≥ 2; with one tour each seat is Maître once, so a strike costs nothing)."""
+    if s.tours < 2:
+        return list(s.points)
+    return [p - 40 * k for p, k in zip(s.points, s.strikes, strict=True)]
+
+
+def _motz_values(s: State) -> list[float]:
+    """Stack plus an equal share of the pot."""
+    share = s.pot / len(s.stacks)
+    return [x + share for x in s.stacks]
+
+
+SPECS: dict[str, GameSpec] = {
+    "mus": GameSpec(
+        "mus", lambda s: s.k, _mus_values, lambda s: 10.0, prune=_mus_prune, rollout_easy=True,
+        model_opponents=True, prior_z=1.0,
+    ),
+    "michigan": GameSpec(
+        "michigan", lambda s: s.deals_played, _michigan_values, lambda s: 15.0 * s.cfg.c, rollout_easy=True,
+        model_opponents=True,
+    ),
+    "marias": GameSpec(
+        "marias", lambda s: s.deals_played, _stacks, lambda s: 4.0 * s.stake, rollout_easy=True,
+        model_opponents=True,
+    ),
+    "maitre": GameSpec(
+        "maitre", lambda s: s.manche, _maitre_values, lambda s: 40.0, relative=True, prior_z=1.0,
+        rollout_easy=True,
+    ),
+    "motz": GameSpec(
+        "motz", lambda s: s.deals_played, _motz_values, lambda s: 10.0 * s.ante, rollout_easy=True,
+        model_opponents=True, prior_z=1.0,
+    ),
+}
+
+
+def spec_for(game_name: str) -> GameSpec:
+    """The search spec of ``game_name`` (``ValueError`` for a game without one)."""
+    spec = SPECS.get(game_name)
+    if spec is None:
+        raise ValueError(f"no strong AI for game {game_name!r}")
+    return spec

@@ -1,0 +1,199 @@
+"""Single-observer Information-Set Monte Carlo Tree Search (Cowling, Powley & Whitehouse 2012).
+
+One tree for the searching seat. Each iteration draws a determinization (a clone of the real
+state with every card hidden from the seat redealt, ``determinize``), walks the tree with UCB1
+using only the actions legal in that determinization (each child counts how often it was
+*available*, and UCB1 uses that count), expands one new action, plays the deal out with
+the rollout policy (random, or a game's easy policy), and backs up the reward of every seat.
+A node's statistics hold the reward of the seat that chose its action, so every seat in the
+tree plays for itself (Mus: its team).
+The reward is the change of the game's value (``games.GameSpec``) from the root to the end of
+the current deal, divided by the game's scale; the UCB1 exploration term is scaled by the range
+of the rewards seen so far, so no game needs its scale tuned. Search stops at ``budget_ms`` or
+``max_iterations``; the answer is the most visited legal action at the root.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from bot.ai.policy import Action
+from bot.ai.strong.determinize import determinizer
+from bot.ai.strong.games import GameSpec
+
+#: UCB1 exploration constant, relative to the range of the rewards seen.
+EXPLORATION = 0.7
+#: Rollouts give up after this many actions (no deal of these games is that long).
+MAX_ROLLOUT = 2_000
+
+
+def action_key(action: Action) -> tuple:
+    """A hashable canonical form of an action dict.
+
+    Equivalent to ``json.dumps(action, sort_keys=True)`` as a key (sorted keys, lists as
+    tuples), and several times cheaper, which matters: keys are taken at every tree step.
+    """
+    return tuple(sorted((k, tuple(v) if type(v) is list else v) for k, v in action.items()))
+
+
+class Node:
+    """Statistics of one action edge: visits, total reward, times available; its children."""
+
+    __slots__ = ("children", "visits", "total", "sq", "avail")
+
+    def __init__(self) -> None:
+        self.children: dict[tuple, Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.sq = 0.0  # sum of squared rewards (root statistics: the easy-prior test in policy)
+        self.avail = 1
+
+
+@dataclass
+class SearchResult:
+    """The chosen action and what the search did."""
+
+    action: Action
+    iterations: int
+    seconds: float
+    visits: dict[tuple, int]
+    means: dict[tuple, float]
+    variances: dict[tuple, float] | None = None
+
+
+def search(
+    game_name: str,
+    spec: GameSpec,
+    state: Any,
+    seat: int,
+    rng: random.Random,
+    budget_ms: float = 200.0,
+    max_iterations: int | None = None,
+    exploration: float = EXPLORATION,
+    rollout_policy: Any = None,
+    opponent_policy: Any = None,
+) -> SearchResult:
+    """Run ISMCTS for ``seat`` from the real ``state``; return the most visited legal action.
+
+    ``rollout_policy`` (a ``Policy``, e.g. the easy one) plays the rollouts from each seat's view
+    of the determinization; without it rollouts are uniformly random. With ``opponent_policy``,
+    the other seats' moves inside the tree are that policy's choice from their own view of the
+    determinization (so they answer with their cards in mind) instead of UCB1 over nodes that
+    cannot tell their cards apart; the tree then searches ``seat``'s own decisions.
+    """
+    det = determinizer(game_name)
+    legal = state.legal_actions(seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has no action to search")
+    root_keys = {action_key(a): a for a in legal}
+    deal0 = spec.deal_no(state)
+    start = spec.values(state)
+    scale = spec.scale(state) or 1.0
+    prune = spec.prune
+    relative = spec.relative
+    n_seats = len(start)
+    root = Node()
+    clock = time.perf_counter
+    t0 = clock()
+    deadline = t0 + budget_ms / 1000.0
+    cap = max_iterations if max_iterations is not None else 1_000_000
+    log, sqrt = math.log, math.sqrt
+    rand = rng.random
+    lo, hi = 0.0, 0.0  # range of the rewards seen: exploration scales with it
+    explore = exploration
+    it = 0
+    while it < cap:
+        if it and clock() >= deadline:
+            break
+        it += 1
+        d = det(state, seat, rng)
+        node = root
+        path: list[tuple[Node, int]] = []
+        # selection and expansion
+        while not d.is_over() and spec.deal_no(d) == deal0:
+            actor = d.to_act()[0]
+            legal_d = d.legal_actions(actor)
+            if opponent_policy is not None and actor != seat:
+                a = legal_d[0] if len(legal_d) == 1 else opponent_policy.choose(d.view(actor), legal_d, rng)
+                k = action_key(a)
+                ch = node.children.get(k)
+                if ch is None:
+                    ch = node.children[k] = Node()
+                d.apply(actor, a)
+                node = ch
+                continue
+            if prune is not None:
+                legal_d = prune(legal_d)
+            children = node.children
+            untried = None
+            best = None
+            best_a = None
+            best_u = -1e300
+            for a in legal_d:
+                k = action_key(a)
+                ch = children.get(k)
+                if ch is None or not ch.visits:  # (a node first reached by a modelled opponent)
+                    if untried is None:
+                        untried = [(k, a)]
+                    else:
+                        untried.append((k, a))
+                    continue
+                ch.avail += 1
+                if untried is None:
+                    u = ch.total / ch.visits + explore * sqrt(log(ch.avail) / ch.visits)
+                    if u > best_u:
+                        best_u, best, best_a = u, ch, a
+            if untried is not None:
+                k, a = untried[int(rand() * len(untried))]
+                ch = children.get(k)
+                if ch is None:
+                    ch = children[k] = Node()
+                d.apply(actor, a)
+                path.append((ch, actor))
+                break
+            d.apply(actor, best_a)
+            path.append((best, actor))
+            node = best
+        # rollout
+        steps = 0
+        while not d.is_over() and spec.deal_no(d) == deal0 and steps < MAX_ROLLOUT:
+            actor = d.to_act()[0]
+            legal_d = d.legal_actions(actor)
+            if len(legal_d) == 1:
+                a = legal_d[0]
+            elif rollout_policy is None:
+                a = legal_d[int(rand() * len(legal_d))]
+            else:
+                a = rollout_policy.choose(d.view(actor), legal_d, rng)
+            d.apply(actor, a)
+            steps += 1
+        # backpropagation
+        end = spec.values(d)
+        gain = [(end[i] - start[i]) / scale for i in range(n_seats)]
+        if relative and n_seats > 1:
+            tot = sum(gain)
+            gain = [g - (tot - g) / (n_seats - 1) for g in gain]
+        glo, ghi = min(gain), max(gain)
+        if glo < lo or ghi > hi:
+            lo, hi = min(lo, glo), max(hi, ghi)
+            explore = exploration * max(hi - lo, 1e-3)
+        for ch, actor in path:
+            ch.visits += 1
+            g = gain[actor]
+            ch.total += g
+            ch.sq += g * g
+    visits = {k: ch.visits for k, ch in root.children.items() if k in root_keys}
+    means = {k: ch.total / ch.visits for k, ch in root.children.items() if k in root_keys and ch.visits}
+    variances = {
+        k: max(0.0, ch.sq / ch.visits - means[k] ** 2) for k, ch in root.children.items() if k in means
+    }
+    if visits:
+        best_key = max(visits, key=lambda k: (visits[k], means.get(k, 0.0)))
+        action = root_keys[best_key]
+    else:
+        action = legal[0]
+    return SearchResult(action, it, clock() - t0, visits, means, variances)

@@ -1,0 +1,103 @@
+"""``StrongPolicy``: the "strong" level, ISMCTS over the rules core's ``clone()``.
+
+Search needs the real state to determinize from, which the plain ``Policy`` interface
+(``choose(view, legal, rng)``) does not carry. So ``choose`` takes an optional ``state``:
+
+* ``choose(view, legal, rng, state=state)`` searches (``ismcts.search``) for the seat to act,
+  within ``budget_ms`` (default 200) and ``max_iterations``. The state is only cloned and
+  determinized, never mutated, and the search never looks at a card the seat may not see.
+* ``choose(view, legal, rng)`` without a state falls back to the game's easy policy.
+* A decision with one legal action returns at once, without searching.
+
+The caller (the table service, the arenas, via ``bot.ai.policy.decide``) passes ``state``; everything the
+policy draws at random comes from ``rng`` (the time budget makes the choice itself depend on
+the machine's speed; replay uses the action log, never the AI). The search is pure Python and
+holds the GIL for up to ``budget_ms``: call it off the event loop (a process pool, or a thread
+if a stall of that length is acceptable). ``choose_traced`` also returns the search's
+statistics (for the arena and tests); the policy itself keeps no per-decision state, so one
+shared instance may serve several worker threads at once (the registry's contract).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from bot.ai.easy import easy_policy
+from bot.ai.policy import Action, View
+from bot.ai.strong.games import spec_for
+from bot.ai.strong.ismcts import SearchResult, action_key, search
+
+DEFAULT_BUDGET_MS = 200.0
+DEFAULT_MAX_ITERATIONS = 20_000
+
+
+class StrongPolicy:
+    """ISMCTS player for one game (see the module docstring for the ``state`` argument)."""
+
+    #: Callers pass the real state (``bot.ai.policy.decide``) so the search can determinize it.
+    searches = True
+
+    def __init__(
+        self,
+        game: str,
+        budget_ms: float = DEFAULT_BUDGET_MS,
+        max_iterations: int | None = DEFAULT_MAX_ITERATIONS,
+    ):
+        self.game = game
+        self.spec = spec_for(game)
+        self.budget_ms = budget_ms
+        self.max_iterations = max_iterations
+        self.fallback = easy_policy(game)
+        self.rollout = self.fallback if self.spec.rollout_easy else None
+        self.opponents = self.fallback if self.spec.model_opponents else None
+
+    def choose(self, view: View, legal: list[Action], rng: random.Random, state: Any = None) -> Action:
+        """One of ``legal``: searched when ``state`` is given, else the easy policy's choice."""
+        return self.choose_traced(view, legal, rng, state)[0]
+
+    def choose_traced(
+        self, view: View, legal: list[Action], rng: random.Random, state: Any = None,
+    ) -> tuple[Action, SearchResult | None]:
+        """``choose``'s action and the search's statistics (None when it did not search)."""
+        if len(legal) == 1:
+            return legal[0], None
+        if state is None:
+            return self.fallback.choose(view, legal, rng), None
+        spec = self.spec
+        if spec.search_when is not None and not spec.search_when(view, legal):
+            return self.fallback.choose(view, legal, rng), None
+        easy = None
+        if spec.prior_z is not None:
+            easy = self.fallback.choose(view, legal, random.Random(rng.getrandbits(64)))
+        seat = view["to_act"][0] if view.get("to_act") else state.to_act()[0]
+        result = search(
+            self.game, self.spec, state, seat, random.Random(rng.getrandbits(64)),
+            budget_ms=self.budget_ms, max_iterations=self.max_iterations, rollout_policy=self.rollout,
+            opponent_policy=self.opponents,
+        )
+        key = action_key(result.action)
+        if easy is not None:
+            key = _with_prior(result, key, action_key(easy), spec.prior_z)
+        for a in legal:
+            if action_key(a) == key:
+                return a, result
+        return legal[0], result
+
+
+def _with_prior(result: SearchResult, best: tuple, easy: tuple, z: float) -> tuple:
+    """``best`` if its mean reward beats the easy move's by ``z`` standard errors, else ``easy``."""
+    if best == easy or easy not in result.means:
+        return best
+    var = result.variances or {}
+    nb, ne = result.visits.get(best, 0), result.visits.get(easy, 0)
+    if not nb or not ne:
+        return easy
+    se = math.sqrt(var.get(best, 0.0) / nb + var.get(easy, 0.0) / ne)
+    return best if result.means[best] - result.means[easy] > z * se else easy
+
+
+def strong_policy(game_name: str, budget_ms: float = DEFAULT_BUDGET_MS) -> StrongPolicy:
+    """The strong policy of ``game_name`` (``ValueError`` for a game without one)."""
+    return StrongPolicy(game_name, budget_ms=budget_ms)

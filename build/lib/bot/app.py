@@ -1,0 +1,119 @@
+"""The Discord bot: ``TapisBot`` wires the cogs, the persistent components and the table service.
+
+Dependencies come in through the constructor (config, database, ledger, table service), so
+``__main__`` owns their lifetime and tests can build a bot on a SQLite file in ``tmp_path``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.cogs.errors import TapisTree
+from bot.i18n.slash import CatalogueTranslator
+from bot.store.languages import LanguageStore
+from bot.views.components import ForeignItem, TableItem
+from bot.views.presenter import Presenter
+
+if TYPE_CHECKING:
+    from bot.config import Config
+    from bot.store.db import Database
+    from bot.store.ledger import Ledger
+    from bot.tables import TableService
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("bot.cogs.wallet", "bot.cogs.rules", "bot.cogs.table", "bot.cogs.admin", "bot.cogs.language")
+
+
+class TapisBot(commands.Bot):
+    """One process serving every guild; all game state lives in the ``TableService``."""
+
+    def __init__(self, config: Config, db: Database, ledger: Ledger, tables: TableService, *,
+                 edit_interval: float = 1.0, sync_commands: bool = True, **options: Any) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        # Nothing Tapis posts may ping anyone: player names are user input.
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         tree_cls=TapisTree, **options)
+        self.config = config
+        self.db = db
+        self.ledger = ledger
+        self.tables = tables
+        self.languages = LanguageStore(db)
+        self.sync_commands = sync_commands
+        self.presenter = Presenter(self, edit_interval=edit_interval)
+        self.failed_extensions: list[str] = []
+        self.resumed_tables: list[Any] = []
+        self._background: set[asyncio.Task[Any]] = set()
+
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogueTranslator())
+        await self.languages.load()
+        for ext in EXTENSIONS:
+            try:
+                await self.load_extension(ext)
+            except Exception:
+                self.failed_extensions.append(ext)
+                log.exception("could not load extension %s", ext)
+        self.add_dynamic_items(TableItem, ForeignItem)
+        self.tables.listeners.append(self.presenter.on_change)
+        resumed = await self.tables.resume_all()
+        self.resumed_tables = list(resumed) if isinstance(resumed, (list, tuple)) else []
+        for table in self.resumed_tables:
+            self.presenter.prime(table)  # before the AI moves: a restart does not DM everybody again
+        log.info("resumed %s open table(s)", len(self.resumed_tables) if self.resumed_tables else resumed)
+        if self.sync_commands:
+            await self._sync()
+
+    async def _sync(self) -> None:
+        guild_id = self.config.dev_guild_id
+        if guild_id:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        where = f" to guild {guild_id}" if guild_id else ""
+        log.info("synced %d application command(s)%s", len(synced), where)
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s (%s) to %d guild(s)", self.user, getattr(self.user, "id", "?"),
+                 len(self.guilds))
+        self.spawn(self.presenter.refresh_open_tables())
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        """Run ``coro`` in the background; its failure is logged, never lost."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task failed", exc_info=task.exception())
+
+    async def quiesce(self) -> None:
+        """Wait until every background task (DMs, table edits) has finished (tests, shutdown)."""
+        while True:
+            pending = [t for t in (self._background | self.presenter.pending()) if not t.done()]
+            if not pending:
+                return
+            await asyncio.wait(pending)
+
+    async def close(self) -> None:
+        await self.presenter.close()
+        for task in list(self._background):
+            task.cancel()
+        try:
+            await self.languages.close()  # the client locales noted since the last batch
+        except Exception:
+            log.warning("could not write the noted client locales at shutdown", exc_info=True)
+        await super().close()

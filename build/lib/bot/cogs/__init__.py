@@ -1,0 +1,1 @@
+"""Slash commands, one feature per extension: table, wallet, rules, admin."""

@@ -1,0 +1,70 @@
+"""/rules game: a summary of the game and its table options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.common import GAME_CHOICES, game_or_error
+from bot.i18n import Translator, english
+from bot.views.display import clip
+from bot.views.locale import reader
+
+
+def option_lines(game: Any, tr: Translator | None = None) -> list[str]:
+    """One line per host option: name, default, range and help (in the reader's language)."""
+    tr = tr or english()
+    out = []
+    defaults: dict[str, Any] = {}
+    for spec in game.options:
+        default = spec.resolve_default(defaults)
+        defaults[spec.name] = default
+        if spec.hidden:
+            continue
+        bounds = ""
+        if spec.choices:
+            bounds = " (" + "/".join(map(str, spec.choices)) + ")"
+        elif spec.kind == "int":
+            lo = spec.minimum if not callable(spec.minimum) else None
+            if lo is not None or spec.maximum is not None:
+                hi = spec.maximum
+                bounds = f" ({lo if lo is not None else '…'}–{hi if hi is not None else '…'})"
+        out.append(f"`{spec.name}={default}`{bounds} — {tr._(spec.help)}")
+    return out
+
+
+def rules_embed(game: Any, tr: Translator | None = None) -> discord.Embed:
+    """The /rules answer: the game's summary and its options, in the reader's language."""
+    tr = tr or english()
+    summary = tr._(game.summary) if game.summary else ""
+    title = tr._("{game} — rules", game=tr._(game.title))
+    embed = discord.Embed(title=title, description=clip(summary, 4096), colour=0x0EA5E9)
+    embed.add_field(name=tr._("Players"), value=f"{game.min_seats}–{game.max_seats}", inline=True)
+    chunks = [""]
+    for line in option_lines(game, tr):
+        if len(chunks[-1]) + len(line) + 1 > 1024:
+            chunks.append("")
+        chunks[-1] += line + "\n"
+    for i, text in enumerate(c for c in chunks if c):
+        embed.add_field(name=tr._("Options") if i == 0 else tr._("Options (cont.)"), value=text, inline=False)
+    embed.set_footer(text=tr._('Set options with /table new game:… options:"key=value key=value"'))
+    return embed
+
+
+class Rules(commands.Cog):
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="rules", description="How a game is played, and its table options")
+    @app_commands.describe(game="The game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        tr = await reader(self.bot, interaction)
+        await interaction.response.send_message(embed=rules_embed(game_or_error(game), tr), ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Rules(bot))

@@ -1,0 +1,135 @@
+"""Jetons: /balance, /daily, /leaderboard, /stats."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.common import GAME_CHOICES, guild_only
+from bot.i18n import table_language, translator
+from bot.rules import GAMES
+from bot.views.display import safe_name
+from bot.views.locale import reader
+from bot.views.respond import run_soon, send
+
+
+class Wallet(commands.Cog):
+    """Wallet commands; every movement goes through the ledger.
+
+    Each command runs its database work through ``run_soon``, which defers the interaction if
+    the work is not done within a second (the answer is then a follow-up).
+    """
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="balance", description="How many jetons you (or someone) have here")
+    @app_commands.describe(user="Whose balance (default: yours)")
+    async def balance(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        guild_id = guild_only(interaction)
+        tr = await reader(self.bot, interaction)
+        who = user or interaction.user
+        if who.id == interaction.user.id:
+            amount = await run_soon(interaction, self.bot.ledger.balance(guild_id, who.id))
+            await send(interaction, tr.n_("You have **{n}** jeton.", "You have **{n}** jetons.", amount))
+            return
+        # Someone else's: read only, so looking at a player never creates their wallet.
+        found = await run_soon(interaction, self.bot.ledger.wallet_balance(guild_id, who.id))
+        name = safe_name(who.display_name)
+        if found is not None:
+            await send(interaction, tr.n_("{who} has **{n}** jeton.", "{who} has **{n}** jetons.", found,
+                                          who=name))
+        else:
+            await send(interaction, tr._("{who} has no wallet here yet (new players start with {jetons}).",
+                                         who=name, jetons=tr.jetons(self.bot.config.starting_grant)))
+
+    @app_commands.command(name="daily", description="Collect your daily grant of jetons")
+    async def daily(self, interaction: discord.Interaction) -> None:
+        guild_id = guild_only(interaction)
+
+        async def work() -> tuple[int, int]:
+            granted = await self.bot.ledger.daily(guild_id, interaction.user.id)
+            return granted, await self.bot.ledger.balance(guild_id, interaction.user.id)
+
+        granted, total = await run_soon(interaction, work())
+        tr = await reader(self.bot, interaction)
+        await send(interaction, tr.n_("+{n} jeton. You now have **{total}**.",
+                                      "+{n} jetons. You now have **{total}**.", granted,
+                                      total=tr.number(total)))
+
+    @app_commands.command(name="leaderboard", description="The richest players, or the best at one game")
+    @app_commands.describe(game="Rank by net jetons won at this game (default: wallet balance)")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        guild_id = guild_only(interaction)
+        tr = translator(table_language(None, interaction.guild_locale))  # public: the server's language
+
+        async def work() -> tuple[list[tuple[int, int]], bytes]:
+            rows = await self.bot.ledger.leaderboard(guild_id, game, 10)
+            return rows, await self._leaderboard_png(interaction, guild_id, rows, game, tr)
+
+        rows, png = await run_soon(interaction, work(), ephemeral=False)
+        if game in GAMES:
+            title = tr._("Leaderboard — {game}", game=tr._(GAMES[game].title))
+        else:
+            title = tr._("Leaderboard — jetons")
+        lines = [f"`{i + 1:>2}.` <@{uid}> — {_signed(value, tr) if game else tr.number(value)}"
+                 for i, (uid, value) in enumerate(rows)]
+        embed = discord.Embed(title=title, description="\n".join(lines) or tr._("Nobody yet."),
+                              colour=0xEAB308)
+        embed.set_image(url="attachment://leaderboard.png")
+        await send(interaction, embed=embed, ephemeral=False,
+                   file=discord.File(io.BytesIO(png), "leaderboard.png", description=title),
+                   allowed_mentions=discord.AllowedMentions.none())
+
+    async def _leaderboard_png(self, interaction: discord.Interaction, guild_id: int,
+                               rows: list[tuple[int, int]], game: str | None, tr: Any = None) -> bytes:
+        """The leaderboard image (rendered off the event loop); the embed is its text alternative."""
+        from bot.render import leaderboard_image
+        from bot.store.stats import sessions_played
+
+        played = await sessions_played(self.bot.db, guild_id, [uid for uid, _ in rows], game)
+        image_rows = [{"rank": i + 1, "name": _display_name(interaction, uid), "jetons": value,
+                       "games": played.get(uid, 0)} for i, (uid, value) in enumerate(rows)]
+        return await asyncio.to_thread(leaderboard_image, image_rows, *([tr] if tr is not None else []))
+
+    @app_commands.command(name="stats", description="Sessions played, won and net jetons per game")
+    @app_commands.describe(user="Whose statistics (default: yours)")
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        from bot.store.stats import user_stats
+
+        guild_id = guild_only(interaction)
+        tr = await reader(self.bot, interaction)
+        who = user or interaction.user
+        rows = await run_soon(interaction, user_stats(self.bot.db, guild_id, who.id))
+        title = tr._("Statistics — {who}", who=safe_name(who.display_name))
+        embed = discord.Embed(title=title, colour=0x8B5CF6)
+        for s in rows:
+            name = tr._(GAMES[s.game].title) if s.game in GAMES else s.game
+            embed.add_field(name=name, value=tr._("{played} played · {won} won · {net} jetons",
+                                                  played=s.sessions, won=s.wins, net=_signed(s.net, tr)))
+        if not rows:
+            embed.description = tr._("No finished session yet.")
+        await send(interaction, embed=embed)
+
+
+def _signed(value: int, tr: Any) -> str:
+    return ("+" if value >= 0 else "-") + tr.number(abs(value))
+
+
+def _display_name(interaction: discord.Interaction, user_id: int) -> str:
+    """A member's display name from the cache, else the user's name, else a neutral label."""
+    member = interaction.guild.get_member(user_id) if interaction.guild else None
+    if member is not None:
+        return member.display_name
+    user = interaction.client.get_user(user_id)
+    return user.display_name if user is not None else f"player …{str(user_id)[-4:]}"
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Wallet(bot))

@@ -1,0 +1,229 @@
+"""Card sprites: every face, the jokers and the back, drawn once per size and cached.
+
+Faces are drawn at 3× and downsampled (cheap antialiasing), once per ``(code, deck, width,
+highlight)``; the cache is shared by all threads and guarded by a lock. Callers must treat a
+sprite as read-only (paste it, never draw on it). Every face a renderer draws goes through
+:func:`face`, so tests can check that no hidden card is ever requested.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from PIL import Image, ImageDraw
+
+from bot.render import suits
+from bot.render.fonts import font
+from bot.rules.cards import FRENCH_CODES, JOKERS, SPANISH_CODES, SUIT_SYMBOLS
+
+SS = 3  # supersampling factor
+RATIO = 1.4  # height / width
+RED = (200, 24, 36)
+BLACK = (24, 24, 28)
+PAPER = (252, 250, 244)
+EDGE = (120, 120, 120)
+HIGHLIGHT = (255, 200, 0)
+BACK_BLUE = (32, 58, 130)
+BACK_LINE = (86, 116, 196)
+FACE_TINT = {"J": (230, 238, 252), "Q": (252, 232, 238), "K": (250, 244, 220)}
+SPANISH_FIGURES = {"10": "SOTA", "11": "CABALLO", "12": "REY"}
+
+_cache: dict[tuple, Image.Image] = {}
+_lock = threading.Lock()
+
+
+def size_for(width: int) -> tuple[int, int]:
+    """Pixel size of a card sprite ``width`` wide."""
+    return width, round(width * RATIO)
+
+
+def face(code: str, spanish: bool, width: int, highlight: bool = False) -> Image.Image:
+    """The RGBA sprite of card ``code`` (French/joker, or Spanish if ``spanish``)."""
+    key = ("face", code, spanish, width, highlight)
+    sprite = _cache.get(key)
+    if sprite is None:
+        with _lock:
+            sprite = _cache.get(key)
+            if sprite is None:
+                sprite = _cache[key] = _draw_face(code, spanish, width, highlight)
+    return sprite
+
+
+def layout_face(code: str, width: int) -> Image.Image:
+    """A French face that belongs to the table's layout, not to any hand (Michigan's pay cards).
+
+    Same sprite as :func:`face`; a separate entry so that leak tests can tell them apart.
+    """
+    return face(code, False, width)
+
+
+def back(width: int) -> Image.Image:
+    """The RGBA sprite of a card back ``width`` wide."""
+    key = ("back", width)
+    sprite = _cache.get(key)
+    if sprite is None:
+        with _lock:
+            sprite = _cache.get(key)
+            if sprite is None:
+                sprite = _cache[key] = _draw_back(width)
+    return sprite
+
+
+def cache_size() -> int:
+    """Number of sprites drawn so far (for tests and benchmarks)."""
+    return len(_cache)
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+def _canvas(width: int) -> tuple[Image.Image, ImageDraw.ImageDraw, int, int]:
+    w, h = width * SS, round(width * RATIO) * SS
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    return img, ImageDraw.Draw(img), w, h
+
+
+def _finish(img: Image.Image, width: int) -> Image.Image:
+    return img.resize(size_for(width), Image.Resampling.LANCZOS)
+
+
+def _blank(d: ImageDraw.ImageDraw, w: int, h: int, highlight: bool) -> None:
+    radius = w * 0.09
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=PAPER, outline=EDGE, width=SS)
+    if highlight:
+        bw = max(SS * 2, round(w * 0.07))
+        d.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, outline=HIGHLIGHT, width=bw)
+
+
+def _draw_face(code: str, spanish: bool, width: int, highlight: bool) -> Image.Image:
+    if spanish:
+        if code not in SPANISH_CODES:
+            raise ValueError(f"not a Spanish card code: {code!r}")
+        return _draw_spanish(code, width, highlight)
+    if code not in FRENCH_CODES:
+        raise ValueError(f"not a French card code: {code!r}")
+    if code in JOKERS:
+        return _draw_joker(code, width, highlight)
+    return _draw_french(code, width, highlight)
+
+
+def _corner(img: Image.Image, w: int, h: int, draw_index) -> None:
+    """Draw an index on its own layer; put it top-left and, rotated, bottom-right."""
+    cw, ch = round(w * 0.5), round(h * 0.6)
+    layer = Image.new("RGBA", (cw, ch), (0, 0, 0, 0))
+    draw_index(ImageDraw.Draw(layer))
+    img.alpha_composite(layer, (0, 0))
+    img.alpha_composite(layer.rotate(180), (w - cw, h - ch))
+
+
+def _draw_french(code: str, width: int, highlight: bool) -> Image.Image:
+    rank, suit = code[:-1], code[-1]
+    ink = RED if suit in "HD" else BLACK
+    sym = SUIT_SYMBOLS[suit]
+    img, d, w, h = _canvas(width)
+    _blank(d, w, h, highlight)
+    pad = w * 0.07 + (w * 0.04 if highlight else 0)
+    rs = round(w * (0.34 if rank == "10" else 0.38))
+
+    def index(dd: ImageDraw.ImageDraw) -> None:
+        text = rank
+        f = font(rs, bold=True)
+        tw = f.getlength(text)
+        x = pad + (w * 0.24 - tw) / 2 if rank != "10" else pad - w * 0.02
+        dd.text((x, pad - w * 0.04), text, font=f, fill=ink)
+        fs = font(round(w * 0.30))
+        dd.text((pad + w * 0.12, pad + w * 0.36), sym, font=fs, fill=ink, anchor="mt")
+
+    _corner(img, w, h, index)
+    cx, cy = w / 2, h / 2
+    if rank in FACE_TINT:
+        fw, fh = w * 0.27, h * 0.23
+        d.rectangle((cx - fw, cy - fh, cx + fw, cy + fh), fill=FACE_TINT[rank], outline=ink, width=SS * 2)
+        d.text((cx, cy - h * 0.02), rank, font=font(round(w * 0.40), bold=True), fill=ink, anchor="ms")
+        d.text((cx, cy + h * 0.01), sym, font=font(round(w * 0.34)), fill=ink, anchor="mt")
+    else:
+        size = round(w * (0.78 if rank == "A" else 0.56))
+        d.text((cx, cy + w * 0.04), sym, font=font(size), fill=ink, anchor="mm")
+    return _finish(img, width)
+
+
+def _draw_joker(code: str, width: int, highlight: bool) -> Image.Image:
+    ink = BLACK if code == "X1" else RED
+    img, d, w, h = _canvas(width)
+    _blank(d, w, h, highlight)
+    pad = w * 0.08 + (w * 0.04 if highlight else 0)
+
+    def index(dd: ImageDraw.ImageDraw) -> None:
+        dd.text((pad, pad - w * 0.03), "★", font=font(round(w * 0.34)), fill=ink)
+
+    _corner(img, w, h, index)
+    cx, cy = w / 2, h / 2
+    d.text((cx, cy - h * 0.06), "★", font=font(round(w * 0.62)), fill=ink, anchor="mm")
+    d.text((cx, cy + h * 0.20), "JOKER", font=font(round(w * 0.18), bold=True), fill=ink, anchor="mm")
+    return _finish(img, width)
+
+
+# Pip centres for Spanish number cards, as fractions of the pip area (x, y).
+_PIPS = {
+    2: [(0.5, 0.2), (0.5, 0.8)],
+    3: [(0.5, 0.15), (0.5, 0.5), (0.5, 0.85)],
+    4: [(0.25, 0.2), (0.75, 0.2), (0.25, 0.8), (0.75, 0.8)],
+    5: [(0.25, 0.15), (0.75, 0.15), (0.5, 0.5), (0.25, 0.85), (0.75, 0.85)],
+    6: [(0.25, 0.15), (0.75, 0.15), (0.25, 0.5), (0.75, 0.5), (0.25, 0.85), (0.75, 0.85)],
+    7: [(0.2, 0.1), (0.8, 0.1), (0.5, 0.33), (0.2, 0.56), (0.8, 0.56), (0.2, 0.9), (0.8, 0.9)],
+}
+
+
+def _draw_spanish(code: str, width: int, highlight: bool) -> Image.Image:
+    rank, suit = code[:-1], code[-1]
+    ink = suits.SPANISH_INK[suit]
+    pip = suits.SPANISH_PIPS[suit]
+    img, d, w, h = _canvas(width)
+    _blank(d, w, h, highlight)
+    pad = w * 0.07 + (w * 0.04 if highlight else 0)
+    rs = round(w * (0.30 if len(rank) == 2 else 0.36))
+
+    def index(dd: ImageDraw.ImageDraw) -> None:
+        dd.text((pad + w * 0.12, pad - w * 0.03), rank, font=font(rs, bold=True), fill=ink, anchor="mt")
+        pip(dd, pad + w * 0.10, pad + w * 0.46, w * 0.21)
+
+    _corner(img, w, h, index)
+    cx, cy = w / 2, h / 2
+    n = int(rank)
+    if n == 1:
+        pip(d, cx, cy, h * 0.50)
+    elif n <= 7:
+        x0, x1 = w * 0.30, w * 0.70
+        y0, y1 = h * 0.20, h * 0.80
+        ph = (y1 - y0) / (2.5 if n <= 3 else 2.9 if n <= 5 else 3.6)
+        for fx, fy in _PIPS[n]:
+            pip(d, x0 + (x1 - x0) * fx, y0 + (y1 - y0) * fy, ph)
+    else:
+        fw, fh = w * 0.25, h * 0.27
+        d.rectangle((cx - fw, cy - fh, cx + fw, cy + fh), fill=(250, 240, 215), outline=ink, width=SS * 2)
+        pip(d, cx, cy - h * 0.06, h * 0.34)
+        label = SPANISH_FIGURES[rank]
+        f = font(round(w * (0.11 if len(label) > 4 else 0.15)), bold=True)
+        d.text((cx, cy + fh - h * 0.03), label, font=f, fill=ink, anchor="ms")
+    return _finish(img, width)
+
+
+def _draw_back(width: int) -> Image.Image:
+    img, d, w, h = _canvas(width)
+    radius = w * 0.09
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=PAPER, outline=EDGE, width=SS)
+    m = max(SS * 2, round(w * 0.07))
+    d.rounded_rectangle((m, m, w - 1 - m, h - 1 - m), radius=radius * 0.6, fill=BACK_BLUE)
+    step = max(SS * 4, w // 5)
+    lw = max(SS, w // 40)
+    for x in range(-h, w + h, step):
+        d.line((m + x, m, m + x + h, m + h), fill=BACK_LINE, width=lw)
+        d.line((m + x, m, m + x - h, m + h), fill=BACK_LINE, width=lw)
+    # clear the lattice outside the inner frame
+    mask = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((m, m, w - 1 - m, h - 1 - m), radius=radius * 0.6, fill=255)
+    frame = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    ImageDraw.Draw(frame).rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=PAPER, outline=EDGE,
+                                            width=SS)
+    frame.paste(img, (0, 0), mask)
+    return _finish(frame, width)

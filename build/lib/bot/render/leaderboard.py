@@ -1,0 +1,58 @@
+"""The leaderboard as a PNG: rank, name, jetons, games played and a bar per row."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.render.canvas import GOLD, MUTED, PANEL, WHITE, Canvas
+from bot.rules.base import PLAIN, Text
+
+WIDTH = 720
+ROW_H = 44
+TOP = 64
+MAX_ROWS = 20
+MEDALS = {1: (255, 204, 40), 2: (200, 210, 220), 3: (214, 140, 80)}
+BAR = (70, 150, 100)
+BAR_NEG = (190, 80, 70)
+
+
+def leaderboard_image(rows: list[dict[str, Any]], tr: Text = PLAIN) -> bytes:
+    """PNG of ``rows`` (``name``, ``jetons``, ``games``, optional ``rank``), at most 20 shown."""
+    rows = list(rows)[:MAX_ROWS]
+    height = TOP + max(1, len(rows)) * ROW_H + 16
+    c = Canvas(WIDTH, height, PANEL)
+    c.text((20, 16), tr._("Leaderboard"), 28, GOLD, bold=True)
+    c.text((WIDTH - 20, 28), tr._("jetons · games"), 16, MUTED, anchor="ra")
+    if not rows:
+        c.text((WIDTH / 2, TOP + ROW_H / 2), tr._("Nobody has played yet"), 20, MUTED, anchor="mm")
+        return c.png()
+    top = max(1, max(abs(int(r.get("jetons", 0))) for r in rows))
+    bar_x, bar_w = 330, 200
+    for i, row in enumerate(rows):
+        y = TOP + i * ROW_H
+        rank = int(row.get("rank", i + 1))
+        if i % 2 == 0:
+            c.draw.rectangle((8, y, WIDTH - 8, y + ROW_H - 2), fill=(22, 64, 42))
+        medal = MEDALS.get(rank)
+        if medal:
+            c.chip(34, y + ROW_H / 2, 14, fill=medal, label=str(rank), size=15, ink=(30, 30, 30))
+        else:
+            c.text((34, y + ROW_H / 2), str(rank), 19, MUTED, bold=True, anchor="mm")
+        c.text((62, y + ROW_H / 2), str(row.get("name", "?")), 21, WHITE, bold=True, anchor="lm",
+               max_width=bar_x - 72)
+        jetons = int(row.get("jetons", 0))
+        length = round(bar_w * abs(jetons) / top)
+        if length:
+            c.draw.rounded_rectangle((bar_x, y + 13, bar_x + length, y + ROW_H - 15), radius=6,
+                                     fill=BAR if jetons >= 0 else BAR_NEG)
+        c.text((WIDTH - 110, y + ROW_H / 2), _grouped(jetons, tr), 21, GOLD, bold=True,
+               anchor="rm")
+        c.text((WIDTH - 20, y + ROW_H / 2), str(row.get("games", 0)), 19, WHITE, anchor="rm")
+    return c.png()
+
+
+def _grouped(value: int, tr: Text) -> str:
+    """Jetons with the language's grouping; the English image keeps its thin-space grouping."""
+    if tr is PLAIN:
+        return f"{value:,}".replace(",", " ")
+    return ("-" if value < 0 else "") + tr.number(abs(value))

@@ -1,0 +1,334 @@
+"""The rules-core contract shared by every game: errors, option specs, action matching.
+
+Nothing here (or anywhere in ``bot.rules``) does I/O, reads the clock or imports Discord.
+See ``shared/DESIGN.md`` section 2 for the contract every game follows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+View = dict[str, Any]
+
+
+class IllegalMove(Exception):
+    """An action refused by the rules; the state is left exactly as it was.
+
+    ``reason`` is a short sentence a player can read ("it is seat 2's turn").
+    """
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+# --------------------------------------------------------------------------- options
+
+
+class OptionError(ValueError):
+    """A refused option: the English message, plus its message id and parameters as plain data.
+
+    ``str(error)`` is the English text; the Discord layer translates ``msgid`` with ``params``
+    into the reader's language (the rules core itself holds no locale).
+    """
+
+    def __init__(self, msgid: str, **params: Any) -> None:
+        super().__init__(msgid.format(**params))
+        self.msgid = msgid
+        self.params = params
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One host option of a game: its type, default, range and help text.
+
+    ``kind`` is one of ``"int"``, ``"bool"``, ``"choice"``, ``"seat"`` (an int or None for
+    random) and ``"decks"`` (a list of card-code permutations, for tests).
+    ``default`` may be a callable taking the options validated so far (for defaults that
+    depend on another option, such as ``buy_in = 100 × ante``).
+    ``minimum`` may likewise be a callable of the options validated so far.
+    """
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    minimum: int | Callable[[Mapping[str, Any]], int] | None = None
+    maximum: int | None = None
+    choices: tuple[Any, ...] = ()
+    hidden: bool = False  # not offered in the Discord UI (test-only options: dealer, decks)
+
+    def resolve_default(self, so_far: Mapping[str, Any]) -> Any:
+        return self.default(so_far) if callable(self.default) else self.default
+
+    def resolve_minimum(self, so_far: Mapping[str, Any]) -> int | None:
+        return self.minimum(so_far) if callable(self.minimum) else self.minimum
+
+
+def validate_options(
+    specs: Sequence[OptionSpec], raw: Mapping[str, Any] | None, deck: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """Fill defaults and check every option; raise ``ValueError`` with a readable message.
+
+    Specs are validated in order, so a spec's default or minimum may depend on earlier ones.
+    ``deck`` is the game's full deck, used to check the ``decks`` option.
+    """
+    raw = dict(raw or {})
+    known = {s.name for s in specs}
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        names, known = ", ".join(unknown), ", ".join(s.name for s in specs)
+        if len(unknown) > 1:
+            raise OptionError(N_("Unknown options: {names}. Known options: {known}."), names=names,
+                              known=known)
+        raise OptionError(N_("Unknown option: {names}. Known options: {known}."), names=names, known=known)
+    out: dict[str, Any] = {}
+    for spec in specs:
+        value = raw[spec.name] if spec.name in raw else spec.resolve_default(out)
+        out[spec.name] = _check_option(spec, value, out, deck)
+    return out
+
+
+def _check_option(spec: OptionSpec, value: Any, so_far: Mapping[str, Any], deck: Sequence[str] | None) -> Any:
+    name = spec.name
+    if spec.kind == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("on", "off", "true", "false", "yes", "no"):
+            return value.lower() in ("on", "true", "yes")
+        raise OptionError(N_("Option {name} must be on or off."), name=name)
+    if spec.kind == "choice":
+        if value not in spec.choices:
+            raise OptionError(N_("Option {name} must be one of {choices}."), name=name,
+                              choices=", ".join(map(str, spec.choices)))
+        return value
+    if spec.kind == "decks":
+        return _check_decks(name, value, deck)
+    if spec.kind in ("int", "seat"):
+        if value is None and spec.kind == "seat":
+            return None
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            value = int(value.strip())
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OptionError(N_("Option {name} must be a whole number."), name=name)
+        lo = spec.resolve_minimum(so_far)
+        hi = spec.maximum
+        if spec.choices and value not in spec.choices:
+            raise OptionError(N_("Option {name} must be one of {choices}."), name=name,
+                              choices=", ".join(map(str, spec.choices)))
+        if lo is not None and value < lo:
+            raise OptionError(N_("Option {name} must be at least {low} (got {value})."), name=name, low=lo,
+                              value=value)
+        if hi is not None and value > hi:
+            raise OptionError(N_("Option {name} must be at most {high} (got {value})."), name=name, high=hi,
+                              value=value)
+        return value
+    raise ValueError(f"Option {name} has an unknown kind {spec.kind!r}.")  # a bug in a spec
+
+
+def _check_decks(name: str, value: Any, deck: Sequence[str] | None) -> tuple[tuple[str, ...], ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"Option {name} must be a list of decks.")
+    full = sorted(deck or ())
+    out = []
+    for i, d in enumerate(value):
+        if not isinstance(d, (list, tuple)) or not all(isinstance(c, str) for c in d):
+            raise ValueError(f"Option {name}: deck {i} must be a list of card codes.")
+        if sorted(d) != full:
+            raise ValueError(f"Option {name}: deck {i} must be a permutation of the {len(full)} cards.")
+        out.append(tuple(d))
+    return tuple(out)
+
+
+def check_seat_option(options: Mapping[str, Any], seats: int, name: str = "dealer") -> None:
+    """Refuse a ``dealer`` option that names no seat of this table."""
+    v = options.get(name)
+    if v is not None and not 0 <= v < seats:
+        raise OptionError(N_("Option {name} must be a seat from 0 to {last} (got {value})."), name=name,
+                          last=seats - 1, value=v)
+
+
+# --------------------------------------------------------------------------- actions
+
+
+def match_action(action: Any, legal: Sequence[Action]) -> Action:
+    """Return the legal action equal to ``action``, or raise ``IllegalMove``.
+
+    Equality is strict: same keys, same values of the same types (``True`` is not ``1``,
+    ``2.0`` is not ``2``). Anything that is not a dict with a string ``type`` is refused with
+    a readable reason, never a ``KeyError``/``TypeError``.
+    """
+    if not isinstance(action, dict):
+        raise IllegalMove(f"an action must be a dict with a 'type', not {type(action).__name__}")
+    kind = action.get("type")
+    if not isinstance(kind, str):
+        raise IllegalMove("an action needs a 'type' naming the move")
+    same_type = False
+    for cand in legal:
+        if cand["type"] != kind:
+            continue
+        same_type = True
+        if len(cand) == len(action) and all(
+            k in action and type(action[k]) is type(v) and action[k] == v for k, v in cand.items()
+        ):
+            return cand
+    if not legal:
+        raise IllegalMove("you have no move to make now")
+    if not same_type:
+        kinds = sorted({c["type"] for c in legal})
+        raise IllegalMove(f"'{kind}' is not a move you can make now (you can: {', '.join(kinds)})")
+    raise IllegalMove(f"that '{kind}' is not allowed here: {describe(action)}")
+
+
+def describe(action: Mapping[str, Any]) -> str:
+    """A short human rendering of an action dict, for error messages and logs."""
+    parts = [str(action.get("type"))]
+    parts += [f"{k}={v}" for k, v in action.items() if k != "type"]
+    return " ".join(parts)
+
+
+def not_your_turn(seat: Any, to_act: Sequence[int]) -> IllegalMove:
+    """The standard refusal for a seat acting out of turn (or an invalid seat)."""
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        return IllegalMove(f"{seat!r} is not a seat")
+    if not to_act:
+        return IllegalMove("the session is over: no more moves")
+    who = ", ".join(f"seat {s}" for s in to_act)
+    return IllegalMove(f"it is not seat {seat}'s turn (waiting for {who})")
+
+
+# --------------------------------------------------------------------------- protocols
+
+
+@runtime_checkable
+class State(Protocol):
+    """The surface every game state offers (DESIGN.md section 2)."""
+
+    stacks: list[int]
+    pot: Any  # int, or a list of pools where the spec says so (Michigan)
+
+    def to_act(self) -> tuple[int, ...]: ...
+    def legal_actions(self, seat: int) -> list[Action]: ...
+    def apply(self, seat: int, action: Action) -> list[Event]: ...
+    def view(self, seat: int | None) -> View: ...
+    def is_over(self) -> bool: ...
+    def timeout_action(self, seat: int) -> Action: ...
+    def clone(self) -> State: ...
+    def request_close(self, now: bool = False) -> list[Event]: ...
+
+
+# --------------------------------------------------------------------------- text
+
+
+def N_(msgid: str) -> str:  # noqa: N802 - the gettext convention
+    """Mark ``msgid`` for the catalogue extractor (``python -m bot.i18n extract``); returns it."""
+    return msgid
+
+
+@runtime_checkable
+class Text(Protocol):
+    """What labels, narration and summaries write with: a reader's language, passed in.
+
+    ``bot.i18n.Translator`` implements it from the catalogues; ``PLAIN`` is the English source
+    text with no catalogue, the default, so the rules core holds no locale state and needs no
+    catalogue to run (tests, ``bot.play``, the AI). Message ids are the English text with
+    ``{placeholders}`` and must be literals at the call (the extractor reads them).
+    """
+
+    def _(self, msgid: str, /, **params: Any) -> str: ...
+    def n_(self, singular: str, plural: str, n: int, /, **params: Any) -> str: ...
+    def p_(self, context: str, msgid: str, /, **params: Any) -> str: ...
+    def np_(self, context: str, singular: str, plural: str, n: int, /, **params: Any) -> str: ...
+    def number(self, value: int) -> str: ...
+    def card(self, code: str, spanish: bool = False) -> str: ...
+    def cards(self, codes: Sequence[str], spanish: bool = False) -> str: ...
+    def suit(self, suit: str, marias: bool = False) -> str: ...
+
+
+class PlainText:
+    """The English source text, formatted, with no catalogue (``Text`` for code without a reader)."""
+
+    lang = "en"
+
+    def _(self, msgid: str, /, **params: Any) -> str:
+        return msgid.format(**params) if params else msgid
+
+    def n_(self, singular: str, plural: str, n: int, /, **params: Any) -> str:
+        return (singular if n == 1 else plural).format(n=n, **params)
+
+    def p_(self, context: str, msgid: str, /, **params: Any) -> str:
+        return msgid.format(**params) if params else msgid
+
+    def np_(self, context: str, singular: str, plural: str, n: int, /, **params: Any) -> str:
+        return self.n_(singular, plural, n, **params)
+
+    def number(self, value: int) -> str:
+        return str(value)
+
+    def card(self, code: str, spanish: bool = False) -> str:
+        from bot.rules.cards import display
+
+        return code if spanish else display(code)
+
+    def cards(self, codes: Sequence[str], spanish: bool = False) -> str:
+        return " ".join(self.card(c, spanish) for c in codes) or "—"
+
+    def suit(self, suit: str, marias: bool = False) -> str:
+        from bot.rules.cards import SUIT_NAMES
+
+        return SUIT_NAMES[suit]
+
+
+PLAIN = PlainText()
+
+
+def default_label(action: Action, tr: Text = PLAIN) -> str:
+    """Fallback button label for an action."""
+    return describe(action)
+
+
+def default_narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str | None:
+    """Fallback log line for an event: its type and fields."""
+    return describe(event)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game of the registry: its names, seat range, options and state factory."""
+
+    name: str
+    title: str
+    min_seats: int
+    max_seats: int
+    options: tuple[OptionSpec, ...]
+    deck: tuple[str, ...]
+    factory: Callable[[int, dict[str, Any], int], State] = field(repr=False)
+    summary: str = ""
+    default_seats: int | None = None
+    #: Short button text for an action ("Lead ♠ (4♠)", "Envido 5"): ``label(action, tr=PLAIN)``,
+    #: ``tr`` the reader's ``Text`` (``bot.i18n.Translator``).
+    label: Callable[..., str] = field(default=default_label, repr=False)
+    #: One log line for a public event, naming seats through ``name(seat)``; None to skip it:
+    #: ``narrate(event, name, tr=PLAIN)``.
+    narrate: Callable[..., str | None] = field(default=default_narrate, repr=False)
+
+    def validate_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Fill defaults and check ranges; ``ValueError`` with a readable message."""
+        return validate_options(self.options, raw, self.deck)
+
+    def new_table(self, seats: int, options: Mapping[str, Any], seed: int) -> State:
+        """A fresh session: buy-ins taken, the first deal dealt, waiting for the first action."""
+        if isinstance(seats, bool) or not isinstance(seats, int) or not (
+            self.min_seats <= seats <= self.max_seats
+        ):
+            raise OptionError(N_("{game} is played by {low} to {high} players."), game=self.title,
+                              low=self.min_seats, high=self.max_seats)
+        opts = self.validate_options(options)
+        check_seat_option(opts, seats)
+        return self.factory(seats, opts, seed)

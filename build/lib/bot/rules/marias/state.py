@@ -1,0 +1,617 @@
+"""The Marias state machine (spec ``shared/rules/marias.md``, sections 1–7).
+
+Phases (view ``phase``): ``trump``, ``declare``, ``discard``, ``answer``, ``flek``, ``play``,
+and ``session_end`` once the session has ended (the name the other games use).
+``conceded``, ``settle`` and ``next`` are automatic and run inside ``apply``.
+
+Readings of the spec made here (listed in the report as well):
+
+* ``bad`` is always legal in ``answer`` (a durch always exists above a suit contract or betl).
+* Trump and trump card are voided as soon as a seat says ``bad`` (the contract is dropped and
+  only betl/durch can follow), not only once the new contract is declared.
+* The view's ``talon`` field (section 7's "Talon" row) shows the current talon to the seat that
+  discarded it, and only to it; a talon taken by a ``bad`` is in that seat's hand.
+* ``card_points`` stay zero in betl/durch (no points there), marriages are suit-contract only.
+* After a completed trick ``trick`` is empty again; the ``trick`` event carries its cards.
+* "At least two discardable cards" (3.2) is checked for every suit contract, ``hra`` included
+  (it can only ever exclude ``kilo`` and ``kilo_sedma``: at most 9 cards of 12 are barred for hra).
+* ``request_close`` voids the deal at once when nobody has acted in it yet (contract page);
+  jetons move only at settlement, so a voided deal has nothing to reverse.
+* The session-end ranking is "1 + number of seats with a strictly better result" (ties share).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.rules.base import Action, Event, View, match_action, not_your_turn
+from bot.rules.cards import DECK_32, deck_for_deal, first_dealer
+from bot.rules.marias.tables import (
+    CANON,
+    NEEDS_PAIR,
+    NEEDS_SEVEN,
+    PARTNER,
+    SHARP,
+    STR_NAT,
+    STR_SUIT,
+    SUIT,
+    SUIT_CONTRACTS,
+    SUIT_INDEX,
+    canon_sorted,
+)
+
+TRUMP, DECLARE, DISCARD, ANSWER, FLEK, PLAY, OVER = ("trump", "declare", "discard", "answer", "flek",
+                                                     "play", "session_end")
+N_SEATS = 3
+FLEK_NAMES = ("none", "flek", "re", "tutti", "boty")
+
+_GOOD: Action = {"type": "good"}
+_BAD: Action = {"type": "bad"}
+
+
+def _left(seat: int) -> int:
+    return (seat + 1) % N_SEATS
+
+
+class MariasState:
+    """One Marias session at a table of three (see the module docstring for the phases)."""
+
+    __slots__ = (
+        "opts", "seed", "stake", "buy_in", "rounds", "max_flek", "concede_plain",
+        "stacks", "pot", "dealer", "deals_played", "closing", "phase", "actor", "acted",
+        "deck", "hands", "trump", "trump_card", "contract", "prev_contract", "soloist",
+        "talon", "talon_owner", "talon_trumps", "speakers", "speaker_i", "flek", "flek_stage",
+        "conceded", "trick", "win_seat", "win_card", "leader", "trick_winners", "card_points",
+        "marr_pts", "marriages", "trump_marriage_s", "last_card", "last_result", "_legal",
+    )
+
+    # ------------------------------------------------------------------ construction
+
+    def __init__(self, seats: int, options: dict[str, Any], seed: int):
+        if seats != N_SEATS:
+            raise ValueError("Marias is played by exactly 3 players.")
+        self.opts = options
+        self.seed = seed
+        self.stake = options["stake"]
+        self.buy_in = options["buy_in"]
+        self.rounds = options["rounds"]
+        self.max_flek = options["max_flek"]
+        self.concede_plain = options["concede_plain"]
+        self.stacks = [self.buy_in] * N_SEATS
+        self.pot = 0
+        self.dealer = first_dealer(options.get("dealer"), N_SEATS, seed)
+        self.deals_played = 0
+        self.closing = False
+        self.last_result: dict[str, Any] | None = None
+        self._start_deal([])
+
+    def clone(self) -> MariasState:
+        """A cheap independent copy (for AI search)."""
+        new = object.__new__(MariasState)
+        new.opts = self.opts
+        new.seed = self.seed
+        new.stake = self.stake
+        new.buy_in = self.buy_in
+        new.rounds = self.rounds
+        new.max_flek = self.max_flek
+        new.concede_plain = self.concede_plain
+        new.pot = self.pot
+        new.dealer = self.dealer
+        new.deals_played = self.deals_played
+        new.closing = self.closing
+        new.phase = self.phase
+        new.actor = self.actor
+        new.acted = self.acted
+        new.deck = self.deck
+        new.trump = self.trump
+        new.trump_card = self.trump_card
+        new.contract = self.contract
+        new.prev_contract = self.prev_contract
+        new.soloist = self.soloist
+        new.talon_owner = self.talon_owner
+        new.talon_trumps = self.talon_trumps
+        new.speakers = self.speakers
+        new.speaker_i = self.speaker_i
+        new.flek = self.flek
+        new.flek_stage = self.flek_stage
+        new.conceded = self.conceded
+        new.win_seat = self.win_seat
+        new.win_card = self.win_card
+        new.leader = self.leader
+        new.trump_marriage_s = self.trump_marriage_s
+        new.last_card = self.last_card
+        new.last_result = self.last_result
+        new._legal = self._legal
+        h = self.hands
+        new.hands = [h[0][:], h[1][:], h[2][:]]
+        new.stacks = self.stacks[:]
+        new.talon = self.talon[:]
+        new.trick = self.trick[:]
+        new.trick_winners = self.trick_winners[:]
+        new.card_points = self.card_points[:]
+        new.marr_pts = self.marr_pts[:]
+        new.marriages = self.marriages[:]
+        return new
+
+    def _start_deal(self, events: list[Event]) -> None:
+        """Section 1.5: the 7-5-5 / 5-5-5 deal by deck ranges; phase TRUMP."""
+        d = self.dealer
+        f, m = _left(d), _left(_left(d))
+        deck = deck_for_deal(DECK_32, self.opts.get("decks"), self.seed, self.deals_played)
+        self.deck = tuple(deck)
+        hands: list[list[str]] = [[], [], []]
+        hands[f] = canon_sorted(deck[0:7] + deck[17:22])
+        hands[m] = canon_sorted(deck[7:12] + deck[22:27])
+        hands[d] = canon_sorted(deck[12:17] + deck[27:32])
+        self.hands = hands
+        self.phase = TRUMP
+        self.actor = f
+        self.acted = False
+        self.trump = self.trump_card = self.contract = self.prev_contract = self.soloist = None
+        self.talon = []
+        self.talon_owner = None
+        self.talon_trumps = None
+        self.speakers = ()
+        self.speaker_i = 0
+        self.flek = 0
+        self.flek_stage = 0
+        self.conceded = False
+        self.trick = []
+        self.win_seat = -1
+        self.win_card = ""
+        self.leader = -1
+        self.trick_winners = []
+        self.card_points = [0, 0, 0]
+        self.marr_pts = [0, 0, 0]
+        self.marriages = []
+        self.trump_marriage_s = False
+        self.last_card = ""
+        self._legal = None
+        events.append({"type": "deal_start", "deal": self.deals_played, "dealer": d, "forehand": f})
+
+    # ------------------------------------------------------------------ contract surface
+
+    def to_act(self) -> tuple[int, ...]:
+        return () if self.phase == OVER else (self.actor,)
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.phase == OVER or type(seat) is not int or seat != self.actor:
+            return []
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return list(legal)  # the caller's own list: mutating it never touches the cache
+
+    def _compute_legal(self) -> list[Action]:
+        phase = self.phase
+        if phase == PLAY:
+            return [{"type": "play", "card": c} for c in self._playable()]
+        if phase == TRUMP:
+            first = canon_sorted(list(self.deck[0:7]))
+            return [*({"type": "trump", "card": c} for c in first), {"type": "trump_blind"}]
+        if phase == DECLARE:
+            return [{"type": "declare", "game": g} for g in self._declarable()]
+        if phase == DISCARD:
+            return [{"type": "discard", "card": c} for c in self._discardable(self.hands[self.actor],
+                                                                              self.contract)]
+        if phase == ANSWER:
+            return [_GOOD, _BAD]
+        if self.flek_stage == 2:
+            return [{"type": "re"}, {"type": "pass"}]
+        return [{"type": "flek"}, {"type": "pass"}]
+
+    def timeout_action(self, seat: int) -> Action:
+        """Section 7: first trump card / first contract / last discard / good / pass / lowest card."""
+        legal = self.legal_actions(seat)
+        if not legal:
+            raise not_your_turn(seat, self.to_act())
+        phase = self.phase
+        if phase == DISCARD:
+            return legal[-1]
+        if phase == FLEK:
+            return legal[-1]
+        if phase == PLAY:
+            strength = STR_SUIT if self.trump is not None else STR_NAT
+            return min(legal, key=lambda a: (strength[a["card"]], SUIT_INDEX[SUIT[a["card"]]]))
+        return legal[0]
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        if self.phase == OVER or type(seat) is not int or seat != self.actor:
+            raise not_your_turn(seat, self.to_act())
+        legal = self.legal_actions(seat)
+        act = None
+        for cand in legal:
+            if cand is action:
+                act = cand
+                break
+        if act is None and self.phase == PLAY and type(action) is dict and len(action) == 2:
+            card = action.get("card") if action.get("type") == "play" else None
+            if type(card) is str:
+                for cand in legal:
+                    if cand["card"] == card:
+                        act = cand
+                        break
+        if act is None:
+            act = match_action(action, legal)
+        self._legal = None
+        self.acted = True
+        events: list[Event] = []
+        kind = act["type"]
+        if kind == "play":
+            self._play(seat, act["card"], events)
+        elif kind == "trump" or kind == "trump_blind":
+            self._choose_trump(seat, act.get("card"), events)
+        elif kind == "declare":
+            self._declare(seat, act["game"], events)
+        elif kind == "discard":
+            self._discard(seat, act["card"], events)
+        elif kind == "good" or kind == "bad":
+            self._answer(seat, kind == "good", events)
+        else:
+            self._flek_action(seat, kind, events)
+        return events
+
+    # ------------------------------------------------------------------ bidding phases
+
+    def _choose_trump(self, seat: int, card: str | None, events: list[Event]) -> None:
+        """Section 3.1: trump from the first seven, or blind (deck[17])."""
+        blind = card is None
+        tc = self.deck[17] if blind else card
+        self.trump_card = tc
+        self.trump = SUIT[tc]
+        self.phase = DECLARE
+        events.append({"type": "trump", "seat": seat, "card": tc, "suit": self.trump, "blind": blind})
+
+    def _declarable(self) -> list[str]:
+        """Section 3.2: the contracts the current declarer may choose."""
+        prev = self.prev_contract
+        if prev is not None:
+            return ["durch"] if prev == "betl" else ["betl", "durch"]
+        hand = self.hands[self.actor]
+        t = self.trump
+        seven, pair = "7" + t in hand, "K" + t in hand and "Q" + t in hand
+        out = []
+        for g, ok in (("hra", True), ("sedma", seven), ("kilo", pair), ("kilo_sedma", seven and pair)):
+            if ok and len(self._discardable(hand, g)) >= 2:
+                out.append(g)
+        out += ["betl", "durch"]
+        return out
+
+    def _discardable(self, hand: list[str], contract: str) -> list[str]:
+        """Section 3.3: cards that may go to the talon under ``contract``."""
+        if contract not in SUIT_CONTRACTS:
+            return hand[:]
+        banned = set(SHARP)
+        banned.add(self.trump_card)
+        t = self.trump
+        if contract in NEEDS_SEVEN:
+            banned.add("7" + t)
+        if contract in NEEDS_PAIR:
+            banned.update(("K" + t, "Q" + t))
+        return [c for c in hand if c not in banned]
+
+    def _declare(self, seat: int, game: str, events: list[Event]) -> None:
+        self.contract = game
+        self.soloist = seat
+        if game not in SUIT_CONTRACTS:
+            self.trump = self.trump_card = None
+        self.phase = DISCARD
+        events.append({"type": "declare", "seat": seat, "game": game, "over": self.prev_contract})
+
+    def _discard(self, seat: int, card: str, events: list[Event]) -> None:
+        self.hands[seat].remove(card)
+        self.talon.append(card)
+        self.talon_owner = seat
+        ev: Event = {"type": "discard", "seat": seat, "count": len(self.talon)}
+        events.append(ev)
+        if len(self.talon) < 2:
+            return
+        game = self.contract
+        if game in SUIT_CONTRACTS:
+            self.talon_trumps = sum(1 for c in self.talon if SUIT[c] == self.trump)
+            ev["talon_trumps"] = self.talon_trumps
+            d = self.dealer
+            self._open_answers((_left(_left(d)), d))
+        elif game == "betl":
+            self._open_answers((_left(seat), _left(_left(seat))))
+        else:
+            self._open_flek(events)
+
+    def _open_answers(self, speakers: tuple[int, int]) -> None:
+        self.phase = ANSWER
+        self.speakers = speakers
+        self.speaker_i = 0
+        self.actor = speakers[0]
+
+    def _answer(self, seat: int, good: bool, events: list[Event]) -> None:
+        """Section 3.4: good passes on; bad takes the talon and declares betl or durch."""
+        if good:
+            events.append({"type": "good", "seat": seat, "contract": self.contract})
+            self.speaker_i += 1
+            if self.speaker_i < len(self.speakers):
+                self.actor = self.speakers[self.speaker_i]
+            else:
+                self._open_flek(events)
+            return
+        events.append({"type": "bad", "seat": seat, "over": self.contract, "from": self.soloist})
+        hand = self.hands[seat]
+        hand.extend(self.talon)
+        hand.sort(key=CANON.__getitem__)
+        self.talon = []
+        self.talon_owner = None
+        self.talon_trumps = None
+        self.prev_contract = self.contract
+        self.contract = self.soloist = self.trump = self.trump_card = None
+        self.phase = DECLARE
+        self.actor = seat
+
+    def _open_flek(self, events: list[Event]) -> None:
+        self.phase = FLEK
+        self.flek_stage = 0
+        self.actor = _left(self.soloist)
+
+    def _flek_action(self, seat: int, kind: str, events: list[Event]) -> None:
+        """Section 3.5: defenders flek (D1 then D2), soloist re; max_flek ends the phase."""
+        s = self.soloist
+        if kind == "pass":
+            events.append({"type": "pass", "seat": seat, "level": self.flek})
+            if self.flek_stage == 0:
+                self.flek_stage = 1
+                self.actor = _left(_left(s))
+                return
+            self._end_flek(events)
+            return
+        self.flek += 1
+        events.append({"type": kind, "seat": seat, "level": self.flek, "name": FLEK_NAMES[self.flek]})
+        if self.flek >= self.max_flek:
+            self._end_flek(events)
+        elif kind == "flek":
+            self.flek_stage = 2
+            self.actor = s
+        else:
+            self.flek_stage = 0
+            self.actor = _left(s)
+
+    def _end_flek(self, events: list[Event]) -> None:
+        if self.contract == "hra" and self.flek == 0 and self.concede_plain:
+            self.conceded = True
+            events.append({"type": "conceded", "seat": self.soloist, "contract": "hra", "trump": self.trump})
+            self._settle(events)
+            return
+        self.phase = PLAY
+        self.leader = self.actor = self.soloist
+        events.append({"type": "play_start", "leader": self.soloist, "contract": self.contract,
+                       "trump": self.trump, "flek": self.flek})
+
+    # ------------------------------------------------------------------ play
+
+    def _playable(self) -> list[str]:
+        """Section 2.3: the strict obligations (follow and beat W, else trump and overtrump)."""
+        hand = self.hands[self.actor]
+        if not self.trick:
+            return hand
+        w = self.win_card
+        led = SUIT[self.trick[0][1]]
+        trump = self.trump
+        strength = STR_SUIT if trump is not None else STR_NAT
+        follow = [c for c in hand if SUIT[c] == led]
+        if follow:
+            if SUIT[w] == led:
+                sw = strength[w]
+                return [c for c in follow if strength[c] > sw] or follow
+            return follow
+        if trump is not None:
+            trumps = [c for c in hand if SUIT[c] == trump]
+            if trumps:
+                if SUIT[w] == trump:
+                    sw = strength[w]
+                    return [c for c in trumps if strength[c] > sw] or trumps
+                return trumps
+        return hand
+
+    def _play(self, seat: int, card: str, events: list[Event]) -> None:
+        hand = self.hands[seat]
+        trump = self.trump
+        events.append({"type": "play", "seat": seat, "card": card, "trick": len(self.trick_winners) + 1})
+        if trump is not None and card in PARTNER and PARTNER[card] in hand:
+            suit = SUIT[card]
+            value = 40 if suit == trump else 20
+            self.marr_pts[seat] += value
+            self.marriages.append((seat, suit, value))
+            if suit == trump and seat == self.soloist:
+                self.trump_marriage_s = True
+            events.append({"type": "marriage", "seat": seat, "suit": suit, "value": value, "card": card})
+        hand.remove(card)
+        trick = self.trick
+        trick.append((seat, card))
+        if len(trick) == 1:
+            self.win_seat, self.win_card = seat, card
+        else:
+            w = self.win_card
+            if SUIT[card] == SUIT[w]:
+                strength = STR_SUIT if trump is not None else STR_NAT
+                if strength[card] > strength[w]:
+                    self.win_seat, self.win_card = seat, card
+            elif SUIT[card] == trump:
+                self.win_seat, self.win_card = seat, card
+        if len(trick) < N_SEATS:
+            self.actor = _left(seat)
+            return
+        self._finish_trick(events)
+
+    def _finish_trick(self, events: list[Event]) -> None:
+        winner, wcard = self.win_seat, self.win_card
+        self.trick_winners.append(winner)
+        n = len(self.trick_winners)
+        if self.trump is not None:
+            pts = sum(10 for _, c in self.trick if c in SHARP) + (10 if n == 10 else 0)
+            self.card_points[winner] += pts
+        events.append({"type": "trick", "trick": n, "winner": winner, "card": wcard,
+                       "cards": [[s, c] for s, c in self.trick], "card_points": self.card_points[:]})
+        self.trick = []
+        self.last_card = wcard
+        s = self.soloist
+        game = self.contract
+        if (game == "betl" and winner == s) or (game == "durch" and winner != s) or n == 10:
+            if n < 10:
+                events.append({"type": "play_stopped", "contract": game, "trick": n, "winner": winner})
+            self._settle(events)
+            return
+        self.leader = self.actor = winner
+
+    # ------------------------------------------------------------------ settlement
+
+    def _points(self) -> list[int]:
+        s = self.soloist
+        if s is None or self.contract not in SUIT_CONTRACTS:
+            return [0, 0]
+        cp, mp = self.card_points, self.marr_pts
+        ps = cp[s] + mp[s]
+        return [ps, sum(cp) + sum(mp) - ps]
+
+    def components(self) -> list[list[Any]]:
+        """Table 4.1: ``[name, won_by_soloist, base]`` for the finished deal, in table order."""
+        game, s = self.contract, self.soloist
+        if self.conceded:
+            return [["hra", True, 1]]
+        if game == "betl":
+            return [["betl", s not in self.trick_winners, 5]]
+        if game == "durch":
+            return [["durch", len(self.trick_winners) == 10 and set(self.trick_winners) == {s}, 10]]
+        ps, pd = self._points()
+        h100 = self.card_points[s] + (40 if self.trump_marriage_s else 0)
+        extra = (h100 - 100) // 10
+        seven_last = len(self.trick_winners) == 10 and self.last_card == "7" + self.trump
+        seven_by_s = seven_last and self.trick_winners[-1] == s
+        out: list[list[Any]] = []
+        if game in ("hra", "sedma"):
+            won = ps > pd
+            out.append(["hra", won, 2 + extra if won and h100 >= 100 else 1])
+        else:
+            out.append(["kilo", h100 >= 100, 4 + 2 * extra if h100 >= 100 else 4])
+        if game in NEEDS_SEVEN:
+            out.append(["sedma", seven_by_s, 2])
+        elif seven_last:
+            out.append(["silent_seven", seven_by_s, 1])
+        return out
+
+    def _settle(self, events: list[Event]) -> None:
+        """Section 4: N = Σ × h × 2^f, paid per defender, capped by the payer's stack."""
+        s = self.soloist
+        d1, d2 = _left(s), _left(_left(s))
+        comps = self.components()
+        sigma = sum(b if won else -b for _, won, b in comps)
+        h = 2 if self.trump == "H" else 1
+        units = sigma * h * (1 << self.flek)
+        amount = abs(units) * self.stake
+        before = self.stacks[:]
+        payments = []
+        for d in (d1, d2):
+            payer, payee = (d, s) if units > 0 else (s, d)
+            if units == 0:
+                break
+            x = min(amount, self.stacks[payer])
+            self.stacks[payer] -= x
+            self.stacks[payee] += x
+            payments.append([payer, payee, x])
+        deltas = [a - b for a, b in zip(self.stacks, before, strict=True)]
+        result = {
+            "contract": self.contract, "soloist": s, "trump": self.trump, "flek": self.flek,
+            "conceded": self.conceded, "components": comps, "units": units, "deltas": deltas,
+            "points": self._points(), "card_points": self.card_points[:],
+            "marriages": [list(m) for m in self.marriages], "trick_winners": self.trick_winners[:],
+        }
+        self.last_result = result
+        events.append({"type": "deal_end", "deal": self.deals_played, "defenders": [d1, d2],
+                       "payments": payments, "stake": self.stake, **_copy_result(result)})
+        self._next(events)
+
+    def _next(self, events: list[Event]) -> None:
+        """Section 3.8 and 5: next dealer, or the end of the session."""
+        self.deals_played += 1
+        self.dealer = _left(self.dealer)
+        if self.closing:
+            self._end_session(events, "closed")
+        elif self.deals_played >= 3 * self.rounds:
+            self._end_session(events, "rounds")
+        elif min(self.stacks) < self.stake:
+            self._end_session(events, "broke")
+        else:
+            self._start_deal(events)
+
+    def _end_session(self, events: list[Event], reason: str) -> None:
+        self.phase = OVER
+        self.actor = -1
+        self.hands = [[], [], []]
+        self.trick = []
+        self._legal = None
+        results = [x - self.buy_in for x in self.stacks]
+        ranks = [1 + sum(1 for y in results if y > x) for x in results]
+        events.append({"type": "session_end", "reason": reason, "results": results, "ranks": ranks,
+                       "stacks": self.stacks[:], "deals_played": self.deals_played})
+
+    def request_close(self, now: bool = False) -> list[Event]:
+        """Host close: at the end of this deal, or at once (voiding the deal) if ``now`` or unplayed.
+
+        Jetons move only at settlement, so a voided deal never needs reversing.
+        """
+        if self.phase == OVER:
+            return []
+        events: list[Event] = []
+        self.closing = True
+        if now or not self.acted:
+            events.append({"type": "deal_void", "deal": self.deals_played})
+            self._end_session(events, "closed")
+        else:
+            events.append({"type": "closing", "deal": self.deals_played})
+        return events
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know (section 7); ``None`` is a spectator."""
+        own = type(seat) is int and 0 <= seat < N_SEATS
+        f = _left(self.dealer)
+        if not own:
+            hand: list[str] = []
+        elif self.phase == TRUMP and seat == f:
+            hand = canon_sorted(list(self.deck[0:7]))
+        else:
+            hand = self.hands[seat][:]
+        return {
+            "phase": self.phase,
+            "to_act": list(self.to_act()),
+            "stacks": self.stacks[:],
+            "pot": self.pot,
+            "dealer": self.dealer,
+            "deal": self.deals_played,
+            "deals_played": self.deals_played,
+            "closing": self.closing,
+            "soloist": self.soloist,
+            "contract": self.contract,
+            "trump": self.trump,
+            "trump_card": self.trump_card,
+            "flek": self.flek,
+            "talon_trumps": self.talon_trumps,
+            "talon": self.talon[:] if own and seat == self.talon_owner else [],
+            "hand": hand,
+            "hand_sizes": [len(h) for h in self.hands],
+            "trick": [[s, c] for s, c in self.trick],
+            "trick_winners": self.trick_winners[:],
+            "card_points": self.card_points[:],
+            "marriages": [list(m) for m in self.marriages],
+            "points": self._points(),
+            "last_result": _copy_result(self.last_result) if self.last_result else None,
+        }
+
+
+def _copy_result(result: dict[str, Any]) -> dict[str, Any]:
+    out = dict(result)
+    for key in ("components", "marriages"):
+        out[key] = [list(x) for x in result[key]]
+    for key in ("deltas", "points", "card_points", "trick_winners"):
+        out[key] = list(result[key])
+    return out

@@ -1,0 +1,221 @@
+"""The SQLite store: one aiosqlite connection, WAL, numbered migrations, one-hop transactions.
+
+``Database.transaction(fn, *args)`` runs a synchronous ``fn(sqlite3.Connection, *args)`` inside
+``BEGIN IMMEDIATE … COMMIT`` on aiosqlite's own thread in a single hop (see
+``shared/notes/performance-facts.md``: each await is a ~60 µs thread hop), serialised by an
+``asyncio.Lock`` so tasks sharing the connection never interleave their transactions.
+
+Group commit: transactions requested while another is being committed wait in a queue, and the
+next hop runs all of them in one ``BEGIN IMMEDIATE … COMMIT``, each inside its own SAVEPOINT.
+Each ``fn`` stays all-or-nothing (an exception rolls back its savepoint only and is raised to its
+caller), and every caller returns only after the COMMIT holding its work: durability with
+``synchronous=FULL`` is unchanged, but one fsync covers many concurrent transfers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import re
+import sqlite3
+from collections.abc import Callable
+from importlib import resources
+from typing import Any, TypeVar
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """The numbered migrations shipped in ``bot/store/migrations``: (number, name, sql), in order."""
+    out = []
+    for entry in resources.files("bot.store").joinpath("migrations").iterdir():
+        m = MIGRATION_NAME.match(entry.name)
+        if m:
+            out.append((int(m.group(1)), entry.name, entry.read_text(encoding="utf-8")))
+    out.sort()
+    numbers = [n for n, _, _ in out]
+    # Numbers are reserved per branch (0002 h13a, 0003 h16, 0004 h14, 0005 h18), so a gap is
+    # allowed while the branches merge; they must still start at 0001 and never repeat.
+    if not numbers or numbers[0] != 1 or len(set(numbers)) != len(numbers):
+        raise RuntimeError(f"migrations must be numbered from 0001, each number once (found {numbers})")
+    return out
+
+
+#: Most transactions grouped into one commit.
+MAX_BATCH = 256
+
+
+def _run_in_transaction(conn: sqlite3.Connection, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = fn(conn, *args)
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return result
+
+
+def _run_batch(conn: sqlite3.Connection, jobs: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[
+    tuple[bool, Any]
+]:
+    """Run each job in its own savepoint inside one transaction; ``[(ok, result or exception)]``."""
+    if len(jobs) == 1:
+        fn, args = jobs[0]
+        try:
+            return [(True, _run_in_transaction(conn, fn, args))]
+        except Exception as exc:
+            return [(False, exc)]
+    out: list[tuple[bool, Any]] = []
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for fn, args in jobs:
+            conn.execute("SAVEPOINT job")
+            try:
+                result = fn(conn, *args)
+            except Exception as exc:
+                conn.execute("ROLLBACK TO job")
+                conn.execute("RELEASE job")
+                out.append((False, exc))
+                continue
+            conn.execute("RELEASE job")
+            out.append((True, result))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return out
+
+
+def _migrate(conn: sqlite3.Connection) -> list[str]:
+    """Apply every migration above ``PRAGMA user_version``, each in its own transaction."""
+    applied = []
+    current = conn.execute("PRAGMA user_version").fetchone()[0]
+    for number, name, sql in migrations():
+        if number <= current:
+            continue
+        try:
+            # executescript runs the whole file; BEGIN/COMMIT make it one transaction with the
+            # version bump (user_version is written in the same transaction).
+            conn.executescript(f"BEGIN IMMEDIATE;\n{sql}\n;PRAGMA user_version = {number};\nCOMMIT;")
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise RuntimeError(f"migration {name} failed: {exc}") from exc
+        applied.append(name)
+    return applied
+
+
+class Database:
+    """One aiosqlite connection to the bot's SQLite file. Open with ``await Database.open(path)``."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str):
+        self.conn = conn
+        self.path = path
+        self.lock = asyncio.Lock()
+        self._jobs: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any]]] = []
+        self._flusher: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def open(cls, path: str) -> Database:
+        """Connect, set WAL / synchronous=FULL / foreign keys, and apply pending migrations."""
+        conn = await aiosqlite.connect(path, isolation_level=None)  # we issue BEGIN/COMMIT ourselves
+        try:
+            db = cls(conn, path)
+            applied = await db.run(_setup)
+        except BaseException:
+            await conn.close()
+            raise
+        if applied:
+            log.info("database %s: applied migrations %s", path, ", ".join(applied))
+        return db
+
+    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run ``fn(sqlite3_connection, *args, **kwargs)`` on the connection's thread (no transaction)."""
+        if kwargs:
+            fn = functools.partial(fn, **kwargs)
+        async with self.lock:
+            return await self.conn._execute(_call, self.conn, fn, args)
+
+    async def transaction(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run ``fn(sqlite3_connection, *args, **kwargs)`` atomically and durably; return its result.
+
+        It runs inside ``BEGIN IMMEDIATE … COMMIT`` (possibly grouped with other callers' work,
+        each in its own savepoint) on the connection's thread. Any exception from ``fn`` undoes
+        all of ``fn``'s writes and propagates unchanged.
+        """
+        if kwargs:
+            fn = functools.partial(fn, **kwargs)
+        if not self._jobs and not self.lock.locked() and (self._flusher is None or self._flusher.done()):
+            # Nothing else in flight: run it now, in one hop. Callers arriving meanwhile queue up
+            # and are committed together by the flusher once this one is done.
+            async with self.lock:
+                return await self.conn._execute(_call, self.conn, _run_in_transaction, (fn, args))
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[T] = loop.create_future()
+        self._jobs.append((fn, args, fut))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = loop.create_task(self._flush(), name="tapis-db-commit")
+        return await fut
+
+    async def _flush(self) -> None:
+        """Commit queued transactions, up to ``MAX_BATCH`` per hop, until the queue is empty."""
+        while self._jobs:
+            batch = self._jobs[:MAX_BATCH]
+            del self._jobs[: len(batch)]
+            jobs = [(fn, args) for fn, args, _ in batch]
+            try:
+                async with self.lock:
+                    results = await self.conn._execute(_call, self.conn, _run_batch, (jobs,))
+            except BaseException as exc:  # the COMMIT itself failed, or we are cancelled
+                err = exc if isinstance(exc, Exception) else RuntimeError("commit aborted")
+                for _, _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(err)
+                if not isinstance(exc, Exception):
+                    raise
+                continue
+            for (_, _, fut), (ok, value) in zip(batch, results, strict=True):
+                if fut.done():
+                    continue  # the caller was cancelled; its work is committed all the same
+                if ok:
+                    fut.set_result(value)
+                else:
+                    fut.set_exception(value)
+
+    async def fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        """A read query, rows as ``sqlite3.Row``."""
+        return await self.run(lambda c: c.execute(sql, params).fetchall())
+
+    async def fetchone(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Row | None:
+        """A read query returning its first row, or None."""
+        return await self.run(lambda c: c.execute(sql, params).fetchone())
+
+    async def close(self) -> None:
+        """Close the connection (waits for queued work)."""
+        if self._flusher is not None:
+            await self._flusher
+        async with self.lock:
+            await self.conn.close()
+
+
+def _call(conn: aiosqlite.Connection, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+    # Runs on aiosqlite's worker thread: the raw sqlite3 connection is only touched here.
+    return fn(conn._conn, *args)
+
+
+def _setup(conn: sqlite3.Connection) -> list[str]:
+    conn.row_factory = sqlite3.Row
+    mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+    if mode.lower() != "wal" and conn.execute("PRAGMA database_list").fetchone()[2]:
+        log.warning("journal_mode is %s, not WAL", mode)
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA busy_timeout=5000")
+    return _migrate(conn)

@@ -1,0 +1,11 @@
+"""Live tables: rules state + event log + timers + one asyncio.Lock each. No Discord types.
+
+``TableService`` is the API of the Discord layer; see ``bot/tables/service.py`` for the flow and
+the events listeners receive.
+"""
+
+from bot.tables.errors import TableError
+from bot.tables.model import SeatInfo, Table
+from bot.tables.service import STALE, Listener, TableService
+
+__all__ = ["STALE", "Listener", "SeatInfo", "Table", "TableError", "TableService"]

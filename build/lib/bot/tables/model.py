@@ -1,0 +1,129 @@
+"""A live table in memory: its seats, rules state, version and lock. No Discord types."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from bot.rules.base import Game, State
+
+
+@dataclass
+class SeatInfo:
+    """Who sits in a seat. ``user_id`` None = an AI seat; ``away`` = the AI plays for an absent human."""
+
+    user_id: int | None
+    name: str
+    ai: bool = False
+    away: bool = False
+    dm_closed: bool = False
+    timeouts_in_row: int = 0
+    level: int | str = "easy"  # AI level (bot.ai.LEVELS) for an AI seat or an away human's stand-in
+
+    @property
+    def human(self) -> bool:
+        return not self.ai
+
+    @property
+    def autoplayed(self) -> bool:
+        """True when the AI plays this seat (AI seat, or a human who is away)."""
+        return self.ai or self.away
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SeatInfo:
+        known = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
+        return cls(**known)
+
+
+@dataclass(eq=False)
+class Table:
+    """One table. ``state`` is None in the lobby; ``version`` counts the applied actions."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    host_id: int
+    game: str
+    rules: Game = field(repr=False)
+    options: dict[str, Any]
+    seed: int | None
+    seats: list[SeatInfo]
+    status: str  # 'lobby' | 'playing' | 'finished' | 'cancelled'
+    version: int = 0
+    state: State | None = field(default=None, repr=False)
+    closing: bool = False
+    deadline: float | None = None
+    capacity: int = 0
+    extra_messages: dict[str, int] = field(default_factory=dict)
+    #: Options as chosen (config defaults + host), re-validated at the start with the real seat count.
+    raw_options: dict[str, Any] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    #: Results of a finished session: per seat, final stack − buy_in.
+    results: list[int] | None = None
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def buy_in(self) -> int:
+        return int(self.options.get("buy_in", 0))
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in ("lobby", "playing")
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        """The seat index of a human player, or None."""
+        if user_id is None:
+            return None
+        for i, s in enumerate(self.seats):
+            if s.user_id == user_id and not s.ai:
+                return i
+        return None
+
+    def name_of(self, seat: int) -> str:
+        """Display name of a seat (for the rules' ``narrate``)."""
+        return self.seats[seat].name if 0 <= seat < len(self.seats) else f"seat {seat}"
+
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that may act now (empty in the lobby and once finished)."""
+        if self.state is None or self.status != "playing":
+            return ()
+        return tuple(self.state.to_act())
+
+    def to_act_users(self) -> list[int]:
+        """User ids of the humans (present, not away) who may act now."""
+        out = []
+        for s in self.to_act():
+            info = self.seats[s]
+            if not info.autoplayed and info.user_id is not None:
+                out.append(info.user_id)
+        return out
+
+    def waiting_seats(self) -> set[int]:
+        """Seats to act that a present human plays (these have a deadline)."""
+        return {s for s in self.to_act() if not self.seats[s].autoplayed}
+
+    def autoplay_seat(self) -> int | None:
+        """The first seat to act that the AI plays, if any."""
+        for s in self.to_act():
+            if self.seats[s].autoplayed:
+                return s
+        return None
+
+    def view_for(self, user_id: int | None) -> dict[str, Any]:
+        """The seat view of that player, or the spectator view; a lobby summary before the start."""
+        if self.state is None:
+            return {
+                "phase": "lobby",
+                "to_act": [],
+                "seats": [s.name for s in self.seats],
+                "capacity": self.capacity,
+                "buy_in": self.buy_in,
+                "hand": [],
+            }
+        return self.state.view(self.seat_of(user_id))

@@ -1,0 +1,1 @@
+"""Discord components and messages: persistent buttons/selects, embeds, the table presenter."""

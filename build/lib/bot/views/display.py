@@ -1,0 +1,205 @@
+"""Embeds: the channel's table message and a player's private hand (text, suit symbols).
+
+Only reads a ``Table`` (``bot.tables``) and the rules' views; never changes anything.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import discord
+
+from bot.i18n import Translator, english
+from bot.render.words import phase_name
+from bot.rules import GAMES
+from bot.rules.cards import JOKERS
+from bot.views.vocab import view_field, view_value
+
+COLOUR = {"lobby": 0x3B82F6, "playing": 0x16A34A, "finished": 0x6B7280, "cancelled": 0x6B7280}
+STANDARD_VIEW_KEYS = {"phase", "to_act", "stacks", "pot", "dealer", "deal", "closing", "hand"}
+LOG_LINES = 8
+
+
+def card(code: Any, game: str, tr: Translator | None = None) -> str:
+    """A card code as short text in the reader's language (``D♥``, ``rey de copas``); else unchanged."""
+    if not isinstance(code, str):
+        return str(code)
+    try:
+        return (tr or english()).card(code, spanish=(game == "mus" and code not in JOKERS))
+    except (KeyError, ValueError, IndexError):
+        return code
+
+
+def cards(codes: Iterable[Any], game: str, tr: Translator | None = None) -> str:
+    sep = ", " if game == "mus" else " "
+    out = sep.join(card(c, game, tr) for c in codes)
+    return out or "—"
+
+
+def clip(text: str, size: int) -> str:
+    return text if len(text) <= size else text[: size - 1] + "…"
+
+
+#: Characters a name could use to format, link or mention: each is shown literally after a ``\\``.
+_MARKUP = re.compile(r"([\\*_~`|>#\-\[\]()<@:])")
+
+
+def safe_name(name: Any) -> str:
+    """A user-chosen name (player, server, channel) as literal text in a Discord message.
+
+    Like ``discord.utils.escape_markdown``, but every markup character is escaped wherever it
+    stands, so two names on one line cannot form a masked link (``[x`` … ``](url)``) together,
+    and ``<@id>``, ``@everyone`` or ``https://`` show as typed instead of mentioning or linking.
+    """
+    return _MARKUP.sub(r"\\\1", str(name))
+
+
+def seat_name(table: Any, seat: int, tr: Translator | None = None) -> str:
+    """The seat's player name, escaped for a message (``safe_name``)."""
+    try:
+        return safe_name(table.seats[seat].name)
+    except (IndexError, AttributeError):
+        return (tr or english())._("seat {n}", n=seat)
+
+
+def _pot_text(pot: Any, tr: Translator) -> str:
+    if isinstance(pot, (list, tuple)):
+        return tr._("{pools} (total {total})", pools=" / ".join(tr.number(p) for p in pot),
+                    total=tr.number(sum(pot)))
+    return tr.number(pot) if isinstance(pot, int) else str(pot)
+
+
+def _options_text(table: Any, tr: Translator) -> str:
+    game = GAMES.get(table.game)
+    hidden = {s.name for s in game.options if s.hidden} if game else set()
+    parts = [f"{k}={v}" for k, v in (table.options or {}).items() if k not in hidden and v is not None]
+    return clip(", ".join(parts), 1000) or tr._("defaults")
+
+
+def game_title(game_name: str, tr: Translator) -> str:
+    """A game's title in the reader's language ("Mariáš" in Czech)."""
+    game = GAMES.get(game_name)
+    return tr._(game.title) if game else game_name
+
+
+def table_embed(table: Any, log: Iterable[str] = (), notices: Iterable[str] = (),
+                tr: Translator | None = None) -> discord.Embed:
+    """The channel message of a table: status, seats, stacks, pot, whose turn, last events."""
+    tr = tr or english()
+    game = GAMES.get(table.game)
+    title = tr._("{game} · table #{id}", game=game_title(table.game, tr), id=table.id)
+    embed = discord.Embed(title=title, colour=COLOUR.get(table.status, 0x6B7280))
+    state = table.state
+    view = state.view(None) if state is not None else {}
+    to_act = set(state.to_act()) if state is not None and table.status == "playing" else set()
+    seats = []
+    for i, s in enumerate(table.seats):
+        marks = []
+        if s.ai:
+            marks.append(tr._("🤖 AI"))
+        if getattr(s, "away", False):
+            marks.append(tr._("💤 away"))
+        if getattr(s, "dm_closed", False):
+            marks.append(tr._("📪 DMs closed"))
+        if i == view.get("dealer"):
+            marks.append(tr._("dealer"))
+        stack = f" — {tr.jetons(view['stacks'][i])}" if "stacks" in view and i < len(view["stacks"]) else ""
+        arrow = "▶ " if i in to_act else ""
+        marked = " · " + ", ".join(marks) if marks else ""
+        seats.append(f"{arrow}`{i + 1}.` **{safe_name(s.name)}**{stack}{marked}")
+    if table.status == "lobby":
+        n_min = game.min_seats if game else "?"
+        n_max = game.max_seats if game else "?"
+        embed.description = tr._(
+            "Waiting for players ({seated} seated, {low}–{high}). The host <@{host}> starts the game.\n"
+            "Options: {options}", seated=len(table.seats), low=n_min, high=n_max, host=table.host_id,
+            options=_options_text(table, tr))
+    elif table.status == "playing":
+        waiting = ", ".join(seat_name(table, s, tr) for s in sorted(to_act)) or "—"
+        phase = phase_name(str(view.get("phase", "")), tr)
+        deal = view.get("deal")
+        if isinstance(deal, int):
+            embed.description = tr._("Deal {n} · {phase} · waiting for **{who}**", n=deal + 1, phase=phase,
+                                     who=waiting)
+        else:
+            embed.description = tr._("{phase} · waiting for **{who}**", phase=phase, who=waiting)
+        if view.get("closing"):
+            embed.description += "\n" + tr._("The host closed the table: it ends after this deal.")
+    else:
+        over = table.status == "finished"
+        embed.description = tr._("The session is over.") if over else tr._("The table was cancelled.")
+    embed.add_field(name=tr._("Seats"), value=clip("\n".join(seats) or tr._("nobody yet"), 1024),
+                    inline=False)
+    if "pot" in view:
+        embed.add_field(name=tr._("Pot"), value=_pot_text(view["pot"], tr), inline=True)
+    extra = public_fields(view, table.game, tr)
+    if extra:
+        embed.add_field(name=tr._("Table"), value=clip(extra, 1024), inline=True)
+    notes = list(notices)
+    if notes:
+        embed.add_field(name=tr._("Notice"), value=clip("\n".join(notes), 1024), inline=False)
+    lines = list(log)[-LOG_LINES:]
+    if lines:
+        embed.add_field(name=tr._("Last moves"), value=clip("\n".join(lines), 1024), inline=False)
+    embed.set_footer(text=tr._("table {id} · version {version}", id=table.id, version=table.version))
+    return embed
+
+
+def public_fields(view: dict[str, Any], game: str, tr: Translator | None = None) -> str:
+    """The game-specific scalar and card fields of a view, one ``key: value`` per line."""
+    tr = tr or english()
+    lines = []
+    for key, value in view.items():
+        if key in STANDARD_VIEW_KEYS or isinstance(value, dict) or value is None:
+            continue
+        if isinstance(value, (list, tuple)):
+            if not value or isinstance(value[0], (dict, list, tuple)):
+                continue
+            if all(isinstance(v, str) and view_value(v, tr) is None for v in value):
+                text = cards(value, game, tr)
+            else:
+                text = " · ".join(_value(v, game, tr) for v in value)
+        else:
+            text = _value(value, game, tr)
+        lines.append(f"{view_field(key, tr)}: {text}")
+    return "\n".join(lines[:12])
+
+
+def _value(value: Any, game: str, tr: Translator) -> str:
+    word = view_value(value, tr)
+    if word is not None:
+        return word
+    return card(value, game, tr) if isinstance(value, str) else str(value)
+
+
+def hand_embed(table: Any, seat: int, guild: str, channel: str, note: str = "",
+               tr: Translator | None = None) -> discord.Embed:
+    """A player's private message: where the table is, their cards, and whose turn it is."""
+    tr = tr or english()
+    view = table.state.view(seat)
+    to_act = table.state.to_act()
+    title = tr._("Your hand — {game} #{id}", game=game_title(table.game, tr), id=table.id)
+    embed = discord.Embed(title=title, colour=0x16A34A)
+    embed.description = clip(f"**{cards(view.get('hand', []), table.game, tr)}**", 4096)
+    where = tr._("{server} · #{channel} · table #{id}", server=safe_name(guild), channel=safe_name(channel),
+                 id=table.id)
+    embed.add_field(name=tr._("Where"), value=clip(where, 1024), inline=False)
+    if "stacks" in view:
+        embed.add_field(name=tr._("Your stack"), value=tr.number(view["stacks"][seat]), inline=True)
+    if "pot" in view:
+        embed.add_field(name=tr._("Pot"), value=_pot_text(view["pot"], tr), inline=True)
+    extra = public_fields(view, table.game, tr)
+    if extra:
+        embed.add_field(name=tr._("Table"), value=clip(extra, 1024), inline=False)
+    if table.status != "playing":
+        turn = tr._("The session is over.")
+    elif seat in to_act:
+        turn = tr._("**Your turn.** Choose a move below.")
+    else:
+        turn = tr._("Waiting for {who}.", who=", ".join(seat_name(table, s, tr) for s in to_act))
+    embed.add_field(name=tr._("Turn"), value=clip(turn if not note else f"{note}\n{turn}", 1024),
+                    inline=False)
+    embed.set_footer(text=tr._("table {id} · version {version}", id=table.id, version=table.version))
+    return embed

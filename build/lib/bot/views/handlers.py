@@ -1,0 +1,162 @@
+"""What a click does: parse the id, check it against the live table, call the table service.
+
+Nothing is applied here: the service re-checks version and seat under the table's lock, so a
+stale, replayed or concurrent click is refused there too (``TableError``) and never applied twice.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from typing import Any
+
+import discord
+
+from bot.i18n import N_, Translator, english
+from bot.views import ids, texts
+from bot.views.components import moves_view
+from bot.views.display import hand_embed
+from bot.views.locale import reader
+from bot.views.respond import answer_lost, maybe, refuse, run_soon, send, update
+
+log = logging.getLogger(__name__)
+
+STALE = N_("This move is out of date: the table has moved on. Use your latest message or **My hand**.")
+NOT_A_MOVE = N_("That is not one of your moves now.")
+INVALID = N_("This control is not valid.")
+#: A select value Tapis sent: the index of a legal action (ASCII digits, so never ``²`` or 5,000 digits).
+_INDEX = re.compile(r"[0-9]{1,4}")
+
+
+def user_errors() -> tuple[type[BaseException], ...]:
+    """Exceptions whose message is meant for the player (imported lazily: other modules own them)."""
+    from bot.store.ledger import InsufficientFunds
+    from bot.tables.errors import TableError
+
+    return (TableError, InsufficientFunds)
+
+
+def place_names(bot: Any, table: Any, tr: Translator | None = None) -> tuple[str, str]:
+    """Server and channel names of a table, for messages sent elsewhere (DMs)."""
+    tr = tr or english()
+    guild = bot.get_guild(table.guild_id)
+    channel = bot.get_channel(table.channel_id)
+    return (guild.name if guild else tr._("a server"), getattr(channel, "name", None) or tr._("a channel"))
+
+
+async def handle_component(interaction: discord.Interaction, custom_id: str,
+                           values: list[str] | None) -> None:
+    """Entry point of every Tapis button and select."""
+    try:
+        try:
+            await _handle(interaction, custom_id, values)
+        except user_errors() as exc:
+            await refuse(interaction, (await _reader(interaction))._(str(exc)))
+    except Exception as exc:
+        if answer_lost(exc):  # Discord's 3 s (or 15 min) were over: nobody is listening any more
+            log.warning("the answer to component %s was lost (the interaction expired): %s",
+                        custom_id[:100], exc)
+            return
+        log.exception("component %s failed (user %s)", custom_id[:100], interaction.user.id)
+        if not interaction.response.is_done():
+            with contextlib.suppress(discord.HTTPException):
+                await refuse(interaction, (await _reader(interaction))._(texts.GENERIC_ERROR))
+
+
+async def _reader(interaction: discord.Interaction) -> Translator:
+    try:
+        return await reader(interaction.client, interaction)
+    except Exception:  # the language store must never hide the real answer
+        log.warning("could not read the user's language", exc_info=True)
+        return english()
+
+
+async def no_longer_in_use(interaction: discord.Interaction) -> None:
+    """The answer to a component whose id is not Tapis's (an old message, another bot version)."""
+    try:
+        await refuse(interaction, (await _reader(interaction))._(texts.NO_LONGER_IN_USE))
+    except discord.HTTPException as exc:
+        log.warning("could not answer a foreign component: %s", exc)
+
+
+async def _handle(interaction: discord.Interaction, custom_id: str, values: list[str] | None) -> None:
+    bot: Any = interaction.client
+    tr = await _reader(interaction)
+    cid = ids.parse(custom_id)
+    if cid is None:
+        return await refuse(interaction, tr._(INVALID))
+    table = await maybe(bot.tables.get(cid.table_id))
+    if table is None:
+        return await refuse(interaction, tr._("Table #{id} does not exist any more.", id=cid.table_id))
+    in_dm = interaction.guild_id is None
+    if (not in_dm or cid.verb not in ("mv", "sel")) and interaction.guild_id != table.guild_id:
+        return await refuse(interaction, tr._("This control belongs to a table of another server."))
+    if cid.verb in ("mv", "sel"):
+        return await play(interaction, table, cid, values, tr)
+    if values is not None:
+        return await refuse(interaction, tr._(INVALID))
+    user = interaction.user
+    service = bot.tables
+    if cid.verb == "join":
+        await run_soon(interaction, service.join(table.id, user.id, user.display_name))
+        await send(interaction, texts.joined(table.id, table.buy_in, tr))
+    elif cid.verb == "leave":
+        in_lobby = table.status == "lobby"
+        await run_soon(interaction, service.leave(table.id, user.id))
+        await send(interaction, tr._(texts.LEFT_LOBBY if in_lobby else texts.LEFT_PLAYING))
+    elif cid.verb == "ai":
+        strong = cid.arg == "strong"
+        await run_soon(interaction, service.add_ai(table.id, user.id, "strong" if strong else "easy"))
+        await send(interaction, tr._("An AI player (strong) sits down.") if strong
+                   else tr._("An AI player (easy) sits down."))
+    elif cid.verb == "start":
+        await run_soon(interaction, service.start(table.id, user.id))
+        await send(interaction, texts.starts(table.id, tr))
+    elif cid.verb == "hand":
+        await show_hand(interaction, table, tr)
+
+
+async def show_hand(interaction: discord.Interaction, table: Any, tr: Translator | None = None) -> None:
+    """Ephemeral: the user's hand at this table and the moves they may make now (their language)."""
+    tr = tr or await _reader(interaction)
+    seat = table.seat_of(interaction.user.id)
+    if seat is None:
+        return await refuse(interaction, texts.not_seated(table.id, tr))
+    if table.state is None:
+        return await refuse(interaction, tr._("Table #{id} has not started yet.", id=table.id))
+    guild, channel = place_names(interaction.client, table, tr)
+    embed = hand_embed(table, seat, guild, channel, tr=tr)
+    view = moves_view(table, seat, tr)
+    await send(interaction, embed=embed, **({"view": view} if view else {}))
+
+
+async def play(interaction: discord.Interaction, table: Any, cid: ids.ComponentId,
+               values: list[str] | None, tr: Translator | None = None) -> None:
+    """A move button or select: resolve the index at that version, then ask the service."""
+    tr = tr or await _reader(interaction)
+    parsed = cid.seat_and_number()
+    if parsed is None:
+        return await refuse(interaction, tr._(INVALID))
+    id_seat, number = parsed
+    seat = table.seat_of(interaction.user.id)
+    if seat is None:
+        return await refuse(interaction, texts.not_seated(table.id, tr))
+    if seat != id_seat:
+        return await refuse(interaction, tr._("These moves belong to another player."))
+    if cid.version != table.version or table.state is None or table.status != "playing":
+        return await refuse(interaction, tr._(STALE))
+    legal = table.state.legal_actions(seat)
+    if cid.verb == "sel":
+        if not values or len(values) != 1 or not _INDEX.fullmatch(values[0]):
+            return await refuse(interaction, tr._(NOT_A_MOVE))
+        number = int(values[0])
+    if not 0 <= number < len(legal):
+        return await refuse(interaction, tr._(NOT_A_MOVE))
+    action = legal[number]
+    label = table.rules.label(action, tr)
+    await run_soon(interaction, interaction.client.tables.act(table.id, interaction.user.id,  # type: ignore
+                                                              cid.version, action), update=True)
+    guild, channel = place_names(interaction.client, table, tr)
+    embed = hand_embed(table, seat, guild, channel, note=tr._("You played **{move}**.", move=label), tr=tr)
+    await update(interaction, embed=embed, view=moves_view(table, seat, tr))

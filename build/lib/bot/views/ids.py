@@ -1,0 +1,58 @@
+"""Component ids: ``tapis:<table>:<version>:<verb>[:<arg>]`` (at most 100 characters).
+
+The id carries everything a click needs, so components keep working after a restart; the table
+service re-checks the version and the seat under the table's lock before anything is applied.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+PREFIX = "tapis"
+MAX_LEN = 100
+VERBS = frozenset({"join", "leave", "ai", "start", "hand", "mv", "sel"})
+_NUMBER = re.compile(r"[0-9]{1,4}")
+_ID = re.compile(r"tapis:(\d{1,20}):(\d{1,9}):([a-z]{1,8})(?::([0-9a-z.-]{1,40}))?", re.ASCII)
+
+
+@dataclass(frozen=True)
+class ComponentId:
+    """A parsed component id. For moves, ``arg`` is ``<seat>.<index or select group>``."""
+
+    table_id: int
+    version: int
+    verb: str
+    arg: str | None = None
+
+    def __str__(self) -> str:
+        out = f"{PREFIX}:{self.table_id}:{self.version}:{self.verb}"
+        if self.arg is not None:
+            out += f":{self.arg}"
+        assert len(out) <= MAX_LEN, out
+        return out
+
+    def seat_and_number(self) -> tuple[int, int] | None:
+        """``(seat, n)`` from a move argument ``"<seat>.<n>"``, or None if malformed."""
+        if self.arg is None:
+            return None
+        parts = self.arg.split(".")
+        if len(parts) != 2 or not all(_NUMBER.fullmatch(p) for p in parts):
+            return None
+        return int(parts[0]), int(parts[1])
+
+
+def parse(custom_id: str) -> ComponentId | None:
+    """The id's parts, or None if it is not a well-formed Tapis id with a known verb."""
+    m = _ID.fullmatch(custom_id)
+    if m is None or m.group(3) not in VERBS:
+        return None
+    return ComponentId(int(m.group(1)), int(m.group(2)), m.group(3), m.group(4))
+
+
+def move_id(table_id: int, version: int, seat: int, index: int) -> str:
+    return str(ComponentId(table_id, version, "mv", f"{seat}.{index}"))
+
+
+def select_id(table_id: int, version: int, seat: int, group: int) -> str:
+    return str(ComponentId(table_id, version, "sel", f"{seat}.{group}"))

@@ -1,0 +1,412 @@
+"""Shows tables on Discord: the channel message (debounced edits) and the players' DMs.
+
+``Presenter.on_change`` is a ``TableService`` listener: it only records what changed and
+schedules work, so the service is never slowed down by Discord. Per table, one editor task
+edits the channel message at most once per ``edit_interval`` seconds, and one DM task sends
+the private hands in order. A closed DM (403 / 50007) is noted on the table message; the game
+never waits on Discord.
+
+Nothing expensive happens in the listener (it runs before the clicker gets an answer): DMs are
+only planned there (who must hear about the change) and built by the DM task from the table as
+it is when sent, so several changes for one seat cost one DM. Background tasks start one loop
+step later, so the interaction's response goes out first.
+
+Memory stays flat: once a closed table's final message is sent and its DM task is done, every
+per-table structure here forgets it (``_release``). A table whose channel was deleted or became
+unreachable (404/10003, 403/50001) is no longer edited (one WARNING); its play goes on by DM and
+the service is asked to close it at the end of the deal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import logging
+from collections import OrderedDict, deque
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.views.components import moves_view, table_view
+from bot.views.display import hand_embed, safe_name, table_embed
+from bot.views.locale import dm_tr, load_table_tr, table_tr
+from bot.views.respond import maybe
+
+log = logging.getLogger(__name__)
+DM_CLOSED = 50007
+#: Discord's codes for a channel the bot can no longer reach: deleted, or access taken away.
+CHANNEL_GONE = {10003, 50001}
+LOG_KEEP = 12
+#: Edits do not inherit the bot's default (discord.py applies it to new messages only).
+NO_MENTIONS = discord.AllowedMentions.none()
+#: DM channel ids remembered (per user, not per table): the least recently used are dropped.
+DM_CHANNELS_KEEP = 4096
+
+
+@dataclass
+class DmJob:
+    """A DM to send: built from the table when it is sent, not when it is planned."""
+
+    seat: int
+    user_id: int
+
+
+class Presenter:
+    """Renders table changes to Discord without ever blocking the table service."""
+
+    def __init__(self, bot: Any, edit_interval: float = 1.0, images: bool = True) -> None:
+        self.bot = bot
+        self.edit_interval = edit_interval
+        self.images = images
+        self.logs: dict[int, deque[str]] = {}
+        self.dirty: set[int] = set()
+        self.editors: dict[int, asyncio.Task[None]] = {}
+        self.dm_jobs: dict[int, deque[DmJob]] = {}
+        self.dm_workers: dict[int, asyncio.Task[None]] = {}
+        self.seen: dict[int, dict[int, tuple[Any, bool]]] = {}  # table id -> seat -> (deal, to act)
+        self.dm_closed: dict[int, set[int]] = {}  # table id -> user ids whose DMs are closed
+        self.rendered: dict[int, str] = {}
+        self.shown: dict[int, tuple[Any, ...]] = {}  # table id -> what its message showed (cheap key)
+        self.log_serial: dict[int, int] = {}  # table id -> lines narrated so far
+        self.images_done: dict[int, dict[int | None, tuple[str, Any]]] = {}  # table -> seat -> (key, png)
+        self.finals: set[int] = set()  # closed tables whose last message is done: to release
+        self.unreachable: set[int] = set()  # tables whose channel is gone: no more edits
+        self.dm_channels: OrderedDict[int, int] = OrderedDict()  # user id -> DM channel id
+        self.closed = False
+
+    def per_table(self) -> dict[str, Any]:
+        """Every structure keyed by table (for tests and diagnostics): all empty when no table is open."""
+        return {"logs": self.logs, "dirty": self.dirty, "editors": self.editors, "dm_jobs": self.dm_jobs,
+                "dm_workers": self.dm_workers, "seen": self.seen, "dm_closed": self.dm_closed,
+                "rendered": self.rendered, "shown": self.shown, "log_serial": self.log_serial,
+                "images_done": self.images_done, "finals": self.finals, "unreachable": self.unreachable}
+
+    # ------------------------------------------------------------------ listener
+
+    async def on_change(self, table: Any, events: list[dict[str, Any]]) -> None:
+        """Service listener: note the events, mark the table dirty, queue DMs (never awaits I/O)."""
+        if self.closed:
+            return
+        lines = self.logs.setdefault(table.id, deque(maxlen=LOG_KEEP))
+        tr = table_tr(self.bot, table.id)  # the log is public: the table's language
+        for event in events or ():
+            line = self._narrate(table, event, tr)
+            if line:
+                lines.append(line)
+                self.log_serial[table.id] = self.log_serial.get(table.id, 0) + 1
+        self.mark_dirty(table.id)
+        if table.state is not None and table.status == "playing":
+            self._plan_dms(table)
+
+    def _narrate(self, table: Any, event: dict[str, Any], tr: Any) -> str | None:
+        try:
+            return table.rules.narrate(event, lambda seat: safe_name(table.name_of(seat)), tr)
+        except Exception:
+            log.warning("narrate failed for %s event %r", table.game, event.get("type"), exc_info=True)
+            return None
+
+    def mark_dirty(self, table_id: int) -> None:
+        self.dirty.add(table_id)
+        if table_id not in self.editors and not self.closed:
+            self.editors[table_id] = asyncio.get_running_loop().create_task(self._editor(table_id))
+
+    def _shown_key(self, table: Any) -> tuple[Any, ...]:
+        """Everything the table message depends on, cheaply: equal keys mean an identical message."""
+        return (table.version, table.status, table.message_id, self.log_serial.get(table.id, 0),
+                tuple(self.notices(table)))
+
+    def prime(self, table: Any) -> None:
+        """Remember a resumed table's turn state, so a restart does not DM everybody again.
+
+        Seats already known (a table live in this process) keep what was last planned for them.
+        """
+        if table.state is None or not table.is_open:
+            return
+        to_act = set(table.state.to_act())
+        seen = self.seen.setdefault(table.id, {})
+        for seat, info in enumerate(table.seats):
+            if info.user_id is not None and not info.ai and seat not in seen:
+                seen[seat] = (table.state.view(seat).get("deal"), seat in to_act)
+
+    def pending(self) -> set[asyncio.Task[Any]]:
+        return set(self.editors.values()) | set(self.dm_workers.values())
+
+    async def refresh_open_tables(self) -> None:
+        """After (re)connecting: refresh every open table's message from the service's state.
+
+        Every open table, not only those resumed at start: an edit that failed while the
+        connection was down is redone (a message already showing the state is not edited again).
+        """
+        for table in await maybe(self.bot.tables.open_tables()):
+            await load_table_tr(self.bot, table.id)  # cached for the listener's narration
+            self.prime(table)
+            self.mark_dirty(table.id)
+
+    async def close(self) -> None:
+        self.closed = True
+        tasks = list(self.pending())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # ------------------------------------------------------------------ channel message
+
+    async def _editor(self, table_id: int) -> None:
+        try:
+            await asyncio.sleep(0)  # let the interaction being answered go first
+            while table_id in self.dirty:
+                self.dirty.discard(table_id)
+                try:
+                    await self.render_table(table_id)
+                except Exception:
+                    log.exception("could not update the message of table %s", table_id)
+                if table_id in self.finals and table_id not in self.dirty:
+                    break  # the last message of a closed table: nothing will follow
+                await asyncio.sleep(self.edit_interval)
+        finally:
+            self.editors.pop(table_id, None)
+            self._release(table_id)
+
+    def _release(self, table_id: int) -> None:
+        """Forget a closed table once its last message is done and no DM for it is pending."""
+        if (table_id not in self.finals or table_id in self.dirty or table_id in self.editors
+                or table_id in self.dm_workers):
+            return
+        for structure in self.per_table().values():
+            if isinstance(structure, dict):
+                structure.pop(table_id, None)
+            else:
+                structure.discard(table_id)
+
+    def notices(self, table: Any, tr: Any = None) -> list[str]:
+        tr = tr or table_tr(self.bot, table.id)
+        out = []
+        closed = self.dm_closed.get(table.id, ())
+        for info in table.seats:
+            if info.user_id is not None and (info.dm_closed or info.user_id in closed):
+                out.append(tr._("📪 {who} has closed DMs: use **My hand** on this message.",
+                                who=safe_name(info.name)))
+        return out
+
+    def table_payload(self, table: Any) -> dict[str, Any]:
+        """Embed and components of the table message as it should look now (the table's language)."""
+        tr = table_tr(self.bot, table.id)
+        embed = table_embed(table, self.logs.get(table.id, ()), self.notices(table, tr), tr)
+        return {"embed": embed, "view": table_view(table, tr)}
+
+    async def render_table(self, table_id: int) -> None:
+        """Edit the table's channel message to show the table as it is now (if it changed)."""
+        table = await maybe(self.bot.tables.get(table_id))
+        if table is None or not table.is_open:
+            self.finals.add(table_id)  # after this attempt, the table is released
+        if table is None or table.message_id is None or table_id in self.unreachable:
+            return
+        shown = self._shown_key(table)
+        if self.shown.get(table_id) == shown:
+            return
+        payload = self.table_payload(table)
+        view = payload["view"]
+        key = json.dumps([payload["embed"].to_dict(), view.to_components() if view else []], sort_keys=True)
+        if self.rendered.get(table_id) == key:
+            self.shown[table_id] = shown
+            return
+        files = await self._table_files(table)
+        if files:
+            payload["embed"].set_image(url=f"attachment://{files[0].filename}")
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        message = channel.get_partial_message(table.message_id)
+        try:
+            try:
+                await message.edit(embed=payload["embed"], view=view, allowed_mentions=NO_MENTIONS,
+                                   **({"attachments": files} if files else {}))
+            except discord.NotFound as exc:
+                if exc.code in CHANNEL_GONE:
+                    raise
+                log.warning("table %s: its message is gone; posting a new one", table_id)
+                files = await self._table_files(table)  # the failed edit consumed the files
+                new = await channel.send(embed=payload["embed"], view=view,
+                                         **({"files": files} if files else {}))
+                await maybe(self.bot.tables.set_message(table_id, new.id))
+        except discord.HTTPException as exc:
+            if exc.code in CHANNEL_GONE:
+                await self._channel_gone(table, f"{exc.status} {exc.code}")
+            else:
+                log.warning("table %s: message edit failed: %s", table_id, exc)
+            return
+        self.rendered[table_id] = key
+        self.shown[table_id] = shown
+
+    async def channel_deleted(self, channel_id: int) -> None:
+        """The gateway says a channel or thread was deleted: its open tables stop editing and close."""
+        for table in await maybe(self.bot.tables.tables_in_channel(channel_id)):
+            if table.id not in self.unreachable:
+                await self._channel_gone(table, "deleted")
+
+    async def _channel_gone(self, table: Any, why: str) -> None:
+        """The table's channel was deleted or is out of reach: stop editing, close at the end of the deal.
+
+        A lobby is cancelled (buy-ins refunded); a session ends at the end of the current deal.
+        """
+        self.unreachable.add(table.id)
+        log.warning("table %s: channel %s is unreachable (%s); no more edits there, play goes on by DM "
+                    "and the table closes at the end of the deal", table.id, table.channel_id, why)
+        if not table.is_open or table.closing:
+            return
+        end = getattr(self.bot.tables, "end", None)
+        if end is None:
+            return
+        from bot.tables import TableError
+
+        with contextlib.suppress(TableError):
+            await end(table.id, 0, True, now=False)  # as a server admin who is not seated
+
+    async def _table_files(self, table: Any) -> list[discord.File]:
+        fn = _render_fn("table_image") if self.images else None
+        if fn is None or table.state is None:
+            return []
+        names = [s.name for s in table.seats]
+        tr = table_tr(self.bot, table.id)
+        data = await self._image(table.id, None, fn, table.game, table.state.view(None), names, tr)
+        return [_file(data, f"table-{table.id}.png")] if data is not None else []
+
+    async def _image(self, table_id: int, seat: int | None, fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` in a thread, unless this table's seat (None: the table) last rendered the same."""
+        key = json.dumps(args, sort_keys=True, default=_json_default)
+        done = self.images_done.get(table_id, {}).get(seat)
+        if done is not None and done[0] == key:
+            return done[1]
+        data = await asyncio.to_thread(fn, *args)
+        if isinstance(data, (bytes, bytearray)) and table_id not in self.finals:
+            self.images_done.setdefault(table_id, {})[seat] = (key, data)
+        return data
+
+    # ------------------------------------------------------------------ DMs
+
+    def _plan_dms(self, table: Any) -> None:
+        to_act = set(table.state.to_act())
+        seen = self.seen.setdefault(table.id, {})
+        for seat, info in enumerate(table.seats):
+            if info.user_id is None or info.ai or info.away or info.dm_closed:
+                continue
+            view = table.state.view(seat)
+            now = (view.get("deal"), seat in to_act)
+            before = seen.get(seat)
+            seen[seat] = now
+            if before is not None and before[0] == now[0] and (before[1] or not now[1]):
+                continue
+            self._queue_dm(table.id, DmJob(seat, info.user_id))
+
+    def _queue_dm(self, table_id: int, job: DmJob) -> None:
+        """Queue a DM for a seat unless one for it is already waiting (it will show the latest state)."""
+        jobs = self.dm_jobs.setdefault(table_id, deque())
+        if any(j.seat == job.seat and j.user_id == job.user_id for j in jobs):
+            return
+        jobs.append(job)
+        if table_id not in self.dm_workers:
+            self.dm_workers[table_id] = asyncio.get_running_loop().create_task(self._dm_worker(table_id))
+
+    async def _dm_worker(self, table_id: int) -> None:
+        jobs = self.dm_jobs[table_id]
+        try:
+            await asyncio.sleep(0)  # let the interaction being answered go first
+            while jobs:
+                job = jobs.popleft()
+                try:
+                    await self._send_dm(table_id, job)
+                except Exception:
+                    log.exception("DM to %s for table %s failed", job.user_id, table_id)
+        finally:
+            self.dm_workers.pop(table_id, None)
+            self.dm_jobs.pop(table_id, None)
+            self._release(table_id)
+
+    async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        """The user's DM channel, opened once (discord.py keeps only 128 in its own cache)."""
+        channel_id = self.dm_channels.get(user_id)
+        if channel_id is None:
+            channel = await self.bot.create_dm(discord.Object(id=user_id))
+            self.dm_channels[user_id] = channel_id = channel.id
+            while len(self.dm_channels) > DM_CHANNELS_KEEP:
+                self.dm_channels.popitem(last=False)
+        else:
+            self.dm_channels.move_to_end(user_id)
+        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+
+    def _dm_content(self, table: Any, job: DmJob,
+                    tr: Any = None) -> tuple[discord.Embed, discord.ui.View | None]:
+        from bot.views.handlers import place_names
+
+        guild, channel = place_names(self.bot, table)
+        return hand_embed(table, job.seat, guild, channel, tr=tr), moves_view(table, job.seat, tr)
+
+    async def _send_dm(self, table_id: int, job: DmJob) -> None:
+        if job.user_id in self.dm_closed.get(table_id, ()):
+            return
+        table = await maybe(self.bot.tables.get(table_id))
+        if table is None or table.state is None or table.seat_of(job.user_id) != job.seat:
+            return
+        tr = await dm_tr(self.bot, job.user_id, table_id)  # the player's language
+        embed, view = self._dm_content(table, job, tr)
+        files: list[discord.File] = []
+        fn = _render_fn("hand_image") if self.images else None
+        if fn is not None:
+            seen = table.state.view(job.seat)
+            data = await self._image(table_id, job.seat, fn, table.game, seen, _playable(table, job.seat), tr)
+            if data is not None:
+                files.append(_file(data, "hand.png"))
+                embed.set_image(url="attachment://hand.png")
+        try:
+            dm = await self._dm_channel(job.user_id)
+            kwargs: dict[str, Any] = {"embed": embed, "files": files}
+            if view is not None:
+                kwargs["view"] = view
+            await dm.send(**kwargs)
+        except discord.Forbidden as exc:
+            if exc.code != DM_CLOSED:
+                log.warning("DM to %s refused: %s", job.user_id, exc)
+            self.dm_closed.setdefault(table_id, set()).add(job.user_id)
+            self.mark_dirty(table_id)
+            setter = getattr(self.bot.tables, "set_dm_closed", None)
+            if setter is not None:
+                await setter(table_id, job.user_id, True)
+        except discord.HTTPException as exc:
+            log.warning("DM to %s failed: %s", job.user_id, exc)
+
+
+def _playable(table: Any, seat: int) -> set[str]:
+    """The cards the seat may play now (raised in its hand image); none when it is not its turn."""
+    if table.status != "playing" or seat not in table.state.to_act():
+        return set()
+    from bot.render.hand import playable_cards
+
+    return playable_cards(table.state.legal_actions(seat))
+
+
+def _json_default(value: Any) -> Any:
+    """JSON for the image cache key: sets in a stable order, anything else as text."""
+    return sorted(value) if isinstance(value, (set, frozenset)) else str(value)
+
+
+def _render_fn(name: str) -> Any:
+    """``bot.render.<name>`` if the render package offers it (it is optional here)."""
+    try:
+        import bot.render as render
+    except Exception:  # the package may be missing or broken: text embeds still work
+        return None
+    return getattr(render, name, None)
+
+
+def _file(data: Any, filename: str) -> discord.File:
+    if isinstance(data, (bytes, bytearray)):
+        return discord.File(io.BytesIO(data), filename=filename)
+    if hasattr(data, "save") and not hasattr(data, "read"):  # a PIL image
+        buf = io.BytesIO()
+        data.save(buf, format="PNG")
+        buf.seek(0)
+        return discord.File(buf, filename=filename)
+    return discord.File(data, filename=filename)

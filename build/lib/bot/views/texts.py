@@ -1,0 +1,52 @@
+"""Reply texts shown both by a slash command (``bot/cogs``) and a component handler (``bot/views``).
+
+One place for the sentences a player reads from either path, so both say the same thing (and
+issue 14 can translate them here). Functions take the few values a sentence names.
+"""
+
+from __future__ import annotations
+
+from bot.i18n import N_, Translator
+
+#: Discord's limit for a message's content.
+MAX_CONTENT = 2000
+#: How much of what a user typed a refusal may quote back.
+ECHO_CHARS = 40
+
+#: Fixed sentences: message ids, translated where shown (``tr._(texts.GENERIC_ERROR)``).
+GENERIC_ERROR = N_(
+    "Something went wrong. Please try again (check `/table status` first if you were playing).")
+NO_LONGER_IN_USE = N_("This button is no longer in use.")
+LEFT_LOBBY = N_("You left the table; your buy-in is back in your wallet.")
+LEFT_PLAYING = N_("You left: the AI plays your seat to the end and your final stack comes back to you.")
+
+
+def joined(table_id: int, buy_in: int, tr: Translator) -> str:
+    if buy_in:
+        return tr._("You joined table #{id} (buy-in {jetons}).", id=table_id, jetons=tr.jetons(buy_in))
+    return tr._("You joined table #{id}.", id=table_id)
+
+
+def starts(table_id: int, tr: Translator) -> str:
+    return tr._("Table #{id} starts: hands come by DM (or use **My hand**).", id=table_id)
+
+
+def not_seated(table_id: int, tr: Translator) -> str:
+    return tr._("You are not seated at table #{id}.", id=table_id)
+
+
+def not_here(table_id: int, tr: Translator) -> str:
+    """A table of another channel (or server), named without saying where it is."""
+    return tr._("There is no table #{id} in this channel.", id=table_id)
+
+
+def echo(text: str, size: int = ECHO_CHARS) -> str:
+    """``text`` quoted back to its author, at most ``size`` characters (``…`` marks a cut)."""
+    text = " ".join(str(text).split())
+    text = text if len(text) <= size else text[: size - 1] + "…"
+    return "`" + text.replace("`", "ˋ") + "`"
+
+
+def fit(text: str, size: int = MAX_CONTENT) -> str:
+    """``text`` cut to ``size`` characters, so Discord never refuses a reply for its length."""
+    return text if len(text) <= size else text[: size - 1] + "…"
