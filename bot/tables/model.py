@@ -57,6 +57,8 @@ class Table:
     version: int = 0
     state: State | None = field(default=None, repr=False)
     closing: bool = False
+    #: Who asked for the close at the end of the deal: 'host', 'admin' or 'system' (an automatic close).
+    closed_by: str | None = None
     deadline: float | None = None
     capacity: int = 0
     extra_messages: dict[str, int] = field(default_factory=dict)

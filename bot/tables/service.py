@@ -502,7 +502,7 @@ class TableService:
         table.state, table.version, table.seats, table.status = state, version + 1, seats, status
         table.deadline = deadline
         if seat is None and action.get("type") == CLOSE:
-            table.closing = True
+            table.closing, table.closed_by = True, actor
         self.timers.set(table.id, deadline)
         events = [*(pre_events or []), *events]
         if over:
@@ -795,7 +795,8 @@ class TableService:
         if len(actions) != row.version:
             log.warning("table %s: row version %s but %s logged actions", row.id, row.version, len(actions))
         table.version = len(actions)
-        table.closing = any(a.seat is None and a.action.get("type") == CLOSE for a in actions)
+        closes = [a for a in actions if a.seat is None and a.action.get("type") == CLOSE]
+        table.closing, table.closed_by = bool(closes), (closes[0].actor if closes else None)
         if table.waiting_seats():  # downtime never counts against a player: a full turn at least
             full_turn = self.clock() + self.config.turn_timeout
             table.deadline = full_turn if table.deadline is None else max(table.deadline, full_turn)

@@ -126,7 +126,7 @@ def table_embed(table: Any, log: Iterable[str] = (), notices: Iterable[str] = ()
         else:
             embed.description = tr._("{phase} · waiting for **{who}**", phase=phase, who=waiting)
         if view.get("closing"):
-            embed.description += "\n" + tr._("The host closed the table: it ends after this deal.")
+            embed.description += "\n" + closing_text(table, tr)
     else:
         over = table.status == "finished"
         embed.description = tr._("The session is over.") if over else tr._("The table was cancelled.")
@@ -203,3 +203,14 @@ def hand_embed(table: Any, seat: int, guild: str, channel: str, note: str = "",
                     inline=False)
     embed.set_footer(text=tr._("table {id} · version {version}", id=table.id, version=table.version))
     return embed
+
+
+def closing_text(table: Any, tr: Translator) -> str:
+    """Why the table ends after this deal: the host's or an admin's close, or an automatic one."""
+    if table.closed_by == "admin":
+        return tr._("An admin closed the table: it ends after this deal.")
+    if table.closed_by == "system":
+        if not any(s.human and not s.away for s in table.seats):
+            return tr._("No player is left at the table: it ends after this deal.")
+        return tr._("The table has reached its limit of deals: it ends after this deal.")
+    return tr._("The host closed the table: it ends after this deal.")
