@@ -1,3 +1,3 @@
--- Placeholder keeping the migration numbers gap-free on the h16 branch: 0002 belongs to h13a.
--- When h13a's 0002_*.sql is merged, this file is deleted (it changes nothing).
+-- Intentionally empty: number 0002 was reserved for the hardening work, which needed no schema
+-- change. Kept so the numbering stays gap-free (the runner requires 0001, 0002, … in order).
 SELECT 1;
