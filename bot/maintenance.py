@@ -1,4 +1,4 @@
-"""Maintenance commands: ``python -m bot admin rebuild-ratings [--config PATH] [--database PATH]``.
+"""Maintenance commands: ``python -m bot admin rebuild-ratings [--config PATH] [--database PATH|URL]``.
 
 ``rebuild-ratings`` recomputes every rating from the logs: each finished session's final stacks
 come from replaying its action log through the engine (``bot.tables.replay.rebuild``), its seats
@@ -162,7 +162,7 @@ def main(argv: list[str]) -> int:
     rebuild.add_argument("--config", metavar="PATH", default=None,
                          help="TOML config file (for the database)")
     rebuild.add_argument("--database", metavar="PATH", default=None,
-                         help="SQLite file (overrides the config)")
+                         help="SQLite file or postgresql:// URL (overrides the config)")
     args = parser.parse_args(argv)
     path = args.database
     if path is None:
@@ -173,7 +173,13 @@ def main(argv: list[str]) -> int:
         except ConfigError as exc:
             print(f"tapis: bad configuration: {exc}", file=sys.stderr)
             return 2
-    report = asyncio.run(_run_rebuild(path))
+    from bot.store.db import StoreError
+
+    try:
+        report = asyncio.run(_run_rebuild(path))
+    except StoreError as exc:
+        print(f"tapis: {exc}", file=sys.stderr)
+        return 2
     text = f"rebuilt {report.entries} rating entries from {report.sessions} sessions"
     if report.backfilled:
         text += f" ({report.backfilled} older session(s) added to the history first)"

@@ -176,6 +176,16 @@ def test_cli_rebuild_ratings(tmp_path):
         assert conn.execute("SELECT COUNT(*) FROM ratings").fetchone()[0] >= 2
 
 
+def test_rebuild_cli_on_a_file_that_is_not_a_database_says_so_in_one_line(tmp_path):
+    bad = tmp_path / "notes.db"
+    bad.write_text("these are not the tables you are looking for\n" * 100)
+    argv = [sys.executable, "-m", "bot", "admin", "rebuild-ratings", "--database", str(bad)]
+    proc = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
 async def test_a_failed_rating_update_leaves_the_session_unpaid(h, monkeypatch):
     """The rating update is in the payout's transaction: if it fails, nothing of the end commits."""
     from bot.store import history
