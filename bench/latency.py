@@ -63,20 +63,27 @@ READY_TIMEOUT = 60.0
 async def serve_bot(port: int, db_path: str, edit_interval: float, images: bool, profile: str | None,
                     shard: int | None = None, shard_count: int = 1) -> None:
     """Child process: the bot alone, connected to the stand-in at ``port``; driven by stdin lines."""
+    from dataclasses import replace
+
     import discord
     import yarl
 
-    from tests.discord_stub.tapis import TapisRun
+    from tests.discord_stub.tapis import TEST_CONFIG, TapisRun
 
     discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/")
     inside = instrument_bot()
+    # Every table here has its own channel and players, but all of them sit in one or two guilds:
+    # lift the per-guild cap (issue 13's default of 50 open tables per guild) for the benchmark.
+    config = replace(TEST_CONFIG, tables_per_guild=100_000)
     if shard is None:
-        run = TapisRun(None, db_path, edit_interval=edit_interval, images=images)  # type: ignore[arg-type]
+        run = TapisRun(None, db_path, config=config, edit_interval=edit_interval,  # type: ignore[arg-type]
+                       images=images)
     else:  # one of several shard processes (PostgreSQL): shard locks, owned tables, DM forwarding
         from tests.discord_stub.sharding import ShardRun
 
-        run = ShardRun(None, db_path, (shard,), shard_count, edit_interval=edit_interval, images=images)
+        run = ShardRun(None, db_path, (shard,), shard_count, config=config, edit_interval=edit_interval,
+                       images=images)
     await run.start()
     print("ready", flush=True)
     profiler = None
