@@ -1,1 +1,0 @@
-"""Slash commands, one feature per extension: table, wallet, rules, admin."""

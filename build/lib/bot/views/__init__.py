@@ -1,1 +1,0 @@
-"""Discord components and messages: persistent buttons/selects, embeds, the table presenter."""
