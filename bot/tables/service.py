@@ -182,19 +182,31 @@ class TableService:
             settle.pay_in(conn, table, seat, now, self._grant)
             return table.id
 
+        def register() -> None:
+            self.tables[table.id] = table
+
+        await self._commit_within_caps(table, tx, register, host_id, guild_id, channel_id)
+        table.deadline = expires
+        self.timers.set(table.id, expires)
+        await self._notify(table, [{"type": "lobby", "what": "create", "seat": 0}])
+        return table
+
+    async def _commit_within_caps(self, table: Table, tx: Callable[[Any], Any], adopt: Callable[[], None],
+                                  user_id: int, guild_id: int | None = None,
+                                  channel_id: int | None = None) -> None:
+        """Check the open-table caps, commit ``tx`` and ``adopt`` its result under one lock.
+
+        One lock for the check and the change, so two requests at once cannot both pass a cap.
+        """
         async with self._caps:
-            refusal = limits.cap_refusal(self.tables.values(), self.config, host_id, guild_id, channel_id)
+            refusal = limits.cap_refusal(self.tables.values(), self.config, user_id, guild_id, channel_id)
             if refusal:
                 raise TableError(refusal)
             try:
                 await self.db.transaction(tx)
             except InsufficientFunds as exc:
                 raise TableError(self._short(exc, table)) from None
-            self.tables[table.id] = table
-        table.deadline = expires
-        self.timers.set(table.id, expires)
-        await self._notify(table, [{"type": "lobby", "what": "create", "seat": 0}])
-        return table
+            adopt()
 
     @staticmethod
     def _short(exc: InsufficientFunds, table: Table) -> str:
@@ -243,15 +255,10 @@ class TableService:
             settle.pay_in(conn, table, seat, now, self._grant)
             store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats])
 
-        async with self._caps:
-            refusal = limits.cap_refusal(self.tables.values(), self.config, user_id)
-            if refusal:
-                raise TableError(refusal)
-            try:
-                await self.db.transaction(tx)
-            except InsufficientFunds as exc:
-                raise TableError(self._short(exc, table)) from None
+        def take_seat() -> None:
             table.seats = seats
+
+        await self._commit_within_caps(table, tx, take_seat, user_id)
         return [{"type": "lobby", "what": "join", "seat": len(seats) - 1}]
 
     async def _come_back(self, table: Table, user_id: int) -> list[Event]:
