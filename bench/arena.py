@@ -5,13 +5,15 @@ Usage (from the project root):
     python bench/arena.py motz --a easy --b random --sessions 600 --seats 5 --seed 7
     python bench/arena.py mus --a strong --b easy --sessions 60 --budget-ms 200
     python bench/arena.py michigan --a strong --b easy --iterations 400 --budget-ms 10000  # by iterations
+    python bench/arena.py motz --a expert --b strong --iterations 200 --budget-ms 1e9  # expert: 5x
 
 Seats alternate between A and B (Mus: seats 0/2 against 1/3), swapped every other session on
 the same deals. Per policy: head-to-head win rate (sessions where its seats averaged more
 jetons than the other policy's; ties half) with a 95% Wilson interval, mean jetons per session
 (stack − buy_in, averaged over its seats) with a 95% interval, and decision time p50/p95.
 Deterministic for a given --seed (apart from the times, and a strong side's choices when its
-time budget, not ``--iterations``, ends its searches).
+time budget, not ``--iterations``, ends its searches). ``--budget-ms``/``--iterations`` are
+strong's limits; an expert side gets 5 times each (the ratio of their default budgets).
 """
 
 from __future__ import annotations
@@ -63,8 +65,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--options", default="{}", help="host options as JSON")
-    parser.add_argument("--budget-ms", type=float, default=None, help="strong: time per decision")
-    parser.add_argument("--iterations", type=int, default=None, help="strong: iteration cap per decision")
+    parser.add_argument("--budget-ms", type=float, default=None,
+                        help="strong: time per decision (expert: 5x)")
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="strong: iteration cap per decision (expert: 5x)")
     args = parser.parse_args(argv)
     game = GAMES[args.game]
     seats = args.seats or game.default_seats or game.min_seats

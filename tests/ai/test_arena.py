@@ -17,3 +17,9 @@ def test_strong_side_searches_with_the_given_cap_and_replays_exactly() -> None:
 def test_other_levels_report_no_search() -> None:
     report = run_arena("motz", "easy", "random", 2, seats=3, seed=4, options={"rotations": 1}, timed=False)
     assert report.iterations == []
+
+
+def test_expert_side_searches_five_times_strongs_cap() -> None:
+    report = run_arena("motz", "expert", "easy", 2, seats=3, seed=4, options={"rotations": 1},
+                       timed=False, budget_ms=60_000, max_iterations=3)
+    assert report.iterations and set(report.iterations) == {15}
