@@ -2,8 +2,10 @@
 
 For each game, at decision points of a seeded session played by the easy policy, the real state
 and a *twin* (``state.redeal(seat, ...)``: the same view for the seat to act, other hidden cards,
-another table seed) are handed to every level with the same ``rng`` seed and, for a searching
-level, a fixed iteration count. The decisions must be identical. The twins are checked to hide
+another table seed) are handed to every level (first, random, easy, strong, expert; the last two
+are the same search with other limits) and to the coach (``/hint``: its whole advice, the win
+rates and gains included) with the same ``rng`` seed and, when searching, a fixed iteration
+count. The decisions must be identical. The twins are checked to hide
 other cards (so the test could fail), and a deliberately peeking policy is caught by the same
 harness (so it does fail when a policy looks at what it may not see).
 """
@@ -17,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from bot.ai.coach import hint
 from bot.ai.easy import easy_policy
 from bot.ai.policy import Action, decide
 from bot.ai.registry import LEVELS, policy_for
@@ -45,7 +48,18 @@ def deciders(game: str) -> dict[str, Decider]:
             out[level] = _searched(StrongPolicy(game, budget_ms=1e9, max_iterations=ITERATIONS))
         else:
             out[level] = _via_decide(policy_for(game, level))
+    out["hint"] = _hinted(game)
     return out
+
+
+def _hinted(game: str) -> Decider:
+    """The coach (``/hint``): its whole advice must match, so it is returned as the 'action'."""
+
+    def run(state: Any, seat: int, rng: random.Random) -> Action:
+        advice = hint(game, state, seat, rng, budget_ms=1e9, max_iterations=ITERATIONS)
+        return {"advice": repr(advice)}
+
+    return run
 
 
 def _searched(policy: StrongPolicy) -> Decider:
