@@ -2,13 +2,13 @@
 
 Only on tables whose host allowed it (table option ``hints``, off by default: every session is
 rated), only for a seated player who has a move to make now. The search (``bot.ai.coach``)
-runs on a clone of the state in a worker thread, so the event loop keeps serving the tables;
+runs on a clone of the state on the bot's AI pool (``bot.tables.ai_pool``, as urgent as a table
+with a human present), so the event loop keeps serving the tables;
 if a move is played meanwhile, the player is asked to try again rather than shown stale advice.
 """
 
 from __future__ import annotations
 
-import asyncio
 import random
 from typing import Any
 
@@ -55,7 +55,8 @@ class Hints(commands.Cog):
             raise UserError("It is not your turn: hints are for the player who has to move.")
         version = t.version
         rng = random.Random(f"{t.seed}:{version}:{seat}:hint")
-        advice = await run_soon(interaction, asyncio.to_thread(hint, t.game, state.clone(), seat, rng))
+        work = self.bot.tables.ai.run(hint, t.game, state.clone(), seat, rng, urgent=True)
+        advice = await run_soon(interaction, work)
         if t.version != version:
             raise UserError("A move was played while the AI was thinking: ask again.")
         await send(interaction, hint_sentence(advice, t.rules.label))
