@@ -102,7 +102,7 @@ SPECS: dict[str, GameSpec] = {
     ),
     "michigan": GameSpec(
         "michigan", lambda s: s.deals_played, _michigan_values, lambda s: 15.0 * s.cfg.c, rollout_easy=True,
-        model_opponents=True,
+        model_opponents=True, prior_z=1.0,
     ),
     "marias": GameSpec(
         "marias", lambda s: s.deals_played, _stacks, lambda s: 4.0 * s.stake, rollout_easy=True,
