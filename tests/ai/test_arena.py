@@ -26,7 +26,7 @@ def test_expert_side_searches_five_times_strongs_cap() -> None:
 
 
 def test_bench_spec_override(monkeypatch) -> None:
-    """``bench/arena.py --spec prior_z=1.0`` changes that field of the game's search spec only."""
+    """``bench/arena.py --spec prior_z=2.5`` changes that field of the game's search spec only."""
     import importlib.util
     from pathlib import Path
 
@@ -41,9 +41,9 @@ def test_bench_spec_override(monkeypatch) -> None:
     spec.loader.exec_module(bench)
     monkeypatch.setitem(games.SPECS, "michigan", games.SPECS["michigan"])
     before = games.SPECS["michigan"]
-    bench.override_spec("michigan", ["prior_z=1.0"])
+    bench.override_spec("michigan", ["prior_z=2.5"])
     after = games.SPECS["michigan"]
-    assert before.prior_z is None and after.prior_z == 1.0
+    assert before.prior_z != 2.5 and after.prior_z == 2.5
     assert after.rollout_easy == before.rollout_easy and after.name == "michigan"
     with pytest.raises(SystemExit):
         bench.override_spec("michigan", ["no_such_field=1"])
