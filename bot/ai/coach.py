@@ -72,23 +72,33 @@ def hint(
     return Hint(moves, policy.spec.unit, result.iterations)
 
 
-def _odds(move: HintMove, unit: str) -> str:
+def _odds(move: HintMove, unit: str, tr: Any) -> str:
     if move.visits == 0:
-        return "not simulated"
-    gain = round(move.gain, 1) + 0.0  # no "-0.0"
-    return f"ahead in {100 * move.win_rate:.0f}% of simulated deals, {gain:+.1f} {unit} on average"
+        return tr._("not simulated")
+    pct = f"{100 * move.win_rate:.0f}%"
+    gain = f"{round(move.gain, 1) + 0.0:+.1f}"  # no "-0.0"
+    if unit == "points":
+        return tr._("ahead in {pct} of simulated deals, {gain} points on average", pct=pct, gain=gain)
+    return tr._("ahead in {pct} of simulated deals, {gain} jetons on average", pct=pct, gain=gain)
 
 
-def hint_sentence(h: Hint, label: Callable[[Action], str]) -> str:
+def hint_sentence(h: Hint, label: Callable[[Action], str], tr: Any = None) -> str:
     """The advice as a sentence a player reads: the move, then the others' odds.
 
-    ``label`` names an action the way the table's buttons do.
+    ``label`` names an action the way the table's buttons do; ``tr`` is the reader's
+    ``bot.i18n`` translator (English without one).
     """
+    if tr is None:
+        from bot.i18n import english
+
+        tr = english()
     best = h.moves[0]
     if h.iterations == 0:
-        return f"**{label(best.action)}** is your only move here."
-    text = f"The strong AI would play **{label(best.action)}**: {_odds(best, h.unit)}."
-    others = [f"{label(m.action)} ({_odds(m, h.unit)})" for m in h.moves[1:]]
+        return tr._("**{move}** is your only move here.", move=label(best.action))
+    text = tr._("The strong AI would play **{move}**: {odds}.", move=label(best.action),
+                odds=_odds(best, h.unit, tr))
+    others = [f"{label(m.action)} ({_odds(m, h.unit, tr)})" for m in h.moves[1:]]
     if others:
-        text += " Next best: " + "; ".join(others) + "."
-    return text + f" (Estimates from {h.iterations} simulated deals, to the end of this deal.)"
+        text += " " + tr._("Next best: {moves}.", moves="; ".join(others))
+    return text + " " + tr._("(Estimates from {n} simulated deals, to the end of this deal.)",
+                             n=h.iterations)

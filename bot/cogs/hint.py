@@ -19,6 +19,8 @@ from discord.ext import commands
 from bot.ai.coach import hint, hint_sentence
 from bot.cogs.common import open_tables, resolve_table, table_autocomplete
 from bot.cogs.errors import UserError
+from bot.i18n import msg
+from bot.views.locale import reader
 from bot.views.respond import run_soon, send
 
 TABLE_ARG = "Table number (default: your table in this channel)"
@@ -44,22 +46,23 @@ class Hints(commands.Cog):
         t = await resolve_table(self.bot, interaction, table)
         seat = t.seat_of(user_id)
         if seat is None:
-            raise UserError(f"You are not seated at table #{t.id}.")
+            raise UserError(msg("You are not seated at table #{id}.", id=t.id))
         if not t.options.get("hints"):
-            raise UserError(f"Hints are off at table #{t.id}: the host allows them when opening the "
-                            "table (`/table new … options:hints=on`).")
+            raise UserError(msg("Hints are off at table #{id}: the host allows them when opening the "
+                                "table (`/table new … options:hints=on`).", id=t.id))
         state = t.state
         if t.status != "playing" or state is None or state.is_over():
-            raise UserError(f"Table #{t.id} is not being played.")
+            raise UserError(msg("Table #{id} is not being played.", id=t.id))
         if seat not in state.to_act():
-            raise UserError("It is not your turn: hints are for the player who has to move.")
+            raise UserError(msg("It is not your turn: hints are for the player who has to move."))
         version = t.version
         rng = random.Random(f"{t.seed}:{version}:{seat}:hint")
         work = self.bot.tables.ai.run(hint, t.game, state.clone(), seat, rng, urgent=True)
         advice = await run_soon(interaction, work)
         if t.version != version:
-            raise UserError("A move was played while the AI was thinking: ask again.")
-        await send(interaction, hint_sentence(advice, t.rules.label))
+            raise UserError(msg("A move was played while the AI was thinking: ask again."))
+        tr = await reader(self.bot, interaction)
+        await send(interaction, hint_sentence(advice, lambda a: t.rules.label(a, tr), tr))
 
 
 async def setup(bot: commands.Bot) -> None:
