@@ -5,18 +5,24 @@ Usage (from the project root):
     python bench/arena.py motz --a easy --b random --sessions 600 --seats 5 --seed 7
     python bench/arena.py mus --a strong --b easy --sessions 60 --budget-ms 200
     python bench/arena.py michigan --a strong --b easy --iterations 400 --budget-ms 10000  # by iterations
+    python bench/arena.py motz --a expert --b strong --iterations 200 --budget-ms 1e9  # expert: 5x
+    python bench/arena.py michigan --a strong --b easy --iterations 200 --budget-ms 1e9 --spec prior_z=1.0
 
 Seats alternate between A and B (Mus: seats 0/2 against 1/3), swapped every other session on
 the same deals. Per policy: head-to-head win rate (sessions where its seats averaged more
 jetons than the other policy's; ties half) with a 95% Wilson interval, mean jetons per session
 (stack − buy_in, averaged over its seats) with a 95% interval, and decision time p50/p95.
 Deterministic for a given --seed (apart from the times, and a strong side's choices when its
-time budget, not ``--iterations``, ends its searches).
+time budget, not ``--iterations``, ends its searches). ``--budget-ms``/``--iterations`` are
+strong's limits; an expert side gets 5 times each (the ratio of their default budgets).
+``--spec FIELD=JSON`` (repeatable) overrides a field of the game's search spec
+(``bot.ai.strong.games.GameSpec``) for this run, to try a lever before changing the code.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import shlex
@@ -54,6 +60,19 @@ def format_report(report: ArenaReport, game: str, seats: int) -> str:
     return "\n".join(lines)
 
 
+def override_spec(game: str, pairs: list[str]) -> None:
+    """Replace fields of ``game``'s search spec from ``FIELD=JSON`` pairs (``null`` for None)."""
+    from bot.ai.strong import games
+
+    changes = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        if name not in {f.name for f in dataclasses.fields(games.GameSpec)}:
+            raise SystemExit(f"--spec: GameSpec has no field {name!r}")
+        changes[name] = json.loads(value)
+    games.SPECS[game] = dataclasses.replace(games.SPECS[game], **changes)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=sorted(GAMES))
@@ -63,10 +82,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--options", default="{}", help="host options as JSON")
-    parser.add_argument("--budget-ms", type=float, default=None, help="strong: time per decision")
-    parser.add_argument("--iterations", type=int, default=None, help="strong: iteration cap per decision")
+    parser.add_argument("--budget-ms", type=float, default=None,
+                        help="strong: time per decision (expert: 5x)")
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="strong: iteration cap per decision (expert: 5x)")
+    parser.add_argument("--spec", action="append", default=[], metavar="FIELD=JSON",
+                        help="override a field of the strong search's GameSpec (experiments)")
     args = parser.parse_args(argv)
     game = GAMES[args.game]
+    if args.spec:
+        override_spec(args.game, args.spec)
     seats = args.seats or game.default_seats or game.min_seats
     if not game.min_seats <= seats <= game.max_seats:
         parser.error(f"{game.title} is played by {game.min_seats} to {game.max_seats} players")

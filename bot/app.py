@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.cogs.wallet", "bot.cogs.rules", "bot.cogs.table", "bot.cogs.admin", "bot.cogs.history",
-              "bot.cogs.language")
+              "bot.cogs.language", "bot.cogs.hint")
 
 
 class TapisBot(commands.Bot):

@@ -5,7 +5,7 @@ package re-exports the entry points the table service uses. The AI sees exactly 
 human in the same seat would, and draws randomness only from the ``rng`` it is given.
 
 Levels (``LEVELS``): ``"first"``, ``"random"``, ``"easy"`` (rule-based, one module per game in
-``bot.ai.easy``) and ``"strong"``, which falls back to ``"easy"`` until a stronger level exists.
+``bot.ai.easy``) and ``"strong"`` (ISMCTS, 200 ms per decision) and ``"expert"`` (the same search, 900 ms).
 Legacy integer levels: 0 = first legal action, 1 and above = random.
 """
 

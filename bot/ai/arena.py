@@ -140,7 +140,8 @@ def run_arena(
 ) -> ArenaReport:
     """Play ``sessions`` sessions of A against B and aggregate the results.
 
-    ``budget_ms``/``max_iterations``: search limits of a ``"strong"`` side (None: its defaults).
+    ``budget_ms``/``max_iterations``: search limits of a ``"strong"`` side, times ``EXPERT_FACTOR``
+for an ``"expert"`` side (None: their defaults).
     """
     game = GAMES[game_name]
     n = seats or game.default_seats or game.min_seats
@@ -175,12 +176,17 @@ def run_arena(
 
 
 def _policy(game_name: str, level: str, budget_ms: float | None, max_iterations: int | None) -> Policy:
-    """The registry's policy, or a strong one with the given search limits."""
-    if level != "strong" or (budget_ms is None and max_iterations is None):
-        return policy_for(game_name, level)
-    from bot.ai.strong.policy import DEFAULT_BUDGET_MS, DEFAULT_MAX_ITERATIONS, StrongPolicy
+    """The registry's policy, or a searching one with the given limits.
 
-    return StrongPolicy(
-        game_name, budget_ms=DEFAULT_BUDGET_MS if budget_ms is None else budget_ms,
-        max_iterations=DEFAULT_MAX_ITERATIONS if max_iterations is None else max_iterations,
-    )
+    The limits are strong's; an expert side gets ``EXPERT_FACTOR`` times each, so the two keep
+    the ratio of their default budgets when compared by iterations.
+    """
+    if level not in ("strong", "expert") or (budget_ms is None and max_iterations is None):
+        return policy_for(game_name, level)
+    from bot.ai.strong.policy import DEFAULT_BUDGET_MS, DEFAULT_MAX_ITERATIONS, EXPERT_FACTOR, StrongPolicy
+
+    budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+    cap = DEFAULT_MAX_ITERATIONS if max_iterations is None else max_iterations
+    if level == "expert":
+        budget, cap = budget * EXPERT_FACTOR, cap * EXPERT_FACTOR
+    return StrongPolicy(game_name, budget_ms=budget, max_iterations=cap)

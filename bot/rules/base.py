@@ -412,9 +412,20 @@ def default_narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) 
     return describe(event)
 
 
+#: Options of the table rather than of the game's rules, appended to every game's options (the
+#: engines ignore them). ``hints``: players may ask ``/hint`` for the strong AI's advice on their
+#: turn; off by default, as every session is rated (issue 17).
+TABLE_OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("hints", "bool", False, "Let players ask /hint for the strong AI's advice on their turn."),
+)
+
+
 @dataclass(frozen=True)
 class Game:
-    """A game of the registry: its names, seat range, options and state factory."""
+    """A game of the registry: its names, seat range, options and state factory.
+
+    Every game's ``options`` end with the shared ``TABLE_OPTIONS``.
+    """
 
     name: str
     title: str
@@ -431,6 +442,11 @@ class Game:
     #: One log line for a public event, naming seats through ``name(seat)``; None to skip it:
     #: ``narrate(event, name, tr=PLAIN)``.
     narrate: Callable[..., str | None] = field(default=default_narrate, repr=False)
+
+    def __post_init__(self) -> None:
+        names = {s.name for s in self.options}
+        extra = tuple(s for s in TABLE_OPTIONS if s.name not in names)
+        object.__setattr__(self, "options", (*self.options, *extra))
 
     def validate_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Fill defaults and check ranges; ``ValueError`` with a readable message."""

@@ -93,13 +93,14 @@ def button(table_id: int, version: int, verb: str, label: str, style: discord.Bu
 
 
 def lobby_view(table: Any, tr: Translator | None = None) -> discord.ui.View:
-    """Join / Leave / Add AI / Add strong AI / Start (in the table's language)."""
+    """Join / Leave / Add AI / Add strong AI / Add expert AI / Start (in the table's language)."""
     t, v, tr = table.id, table.version, tr or english()
     return _view([
         button(t, v, "join", tr._("Join"), discord.ButtonStyle.success),
         button(t, v, "leave", tr._("Leave"), discord.ButtonStyle.secondary),
         button(t, v, "ai", tr._("Add AI"), discord.ButtonStyle.secondary),
         button(t, v, "ai", tr._("Add strong AI"), discord.ButtonStyle.secondary, arg="strong"),
+        button(t, v, "ai", tr._("Add expert AI"), discord.ButtonStyle.secondary, arg="expert"),
         button(t, v, "start", tr._("Start"), discord.ButtonStyle.primary),
     ])
 

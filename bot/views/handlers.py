@@ -114,10 +114,11 @@ async def _handle(interaction: discord.Interaction, custom_id: str, values: list
         await run_soon(interaction, service.leave(table.id, user.id))
         await send(interaction, tr._(texts.LEFT_LOBBY if in_lobby else texts.LEFT_PLAYING))
     elif cid.verb == "ai":
-        strong = cid.arg == "strong"
-        await run_soon(interaction, service.add_ai(table.id, user.id, "strong" if strong else "easy"))
-        await send(interaction, tr._("An AI player (strong) sits down.") if strong
-                   else tr._("An AI player (easy) sits down."))
+        level = cid.arg if cid.arg in ("strong", "expert") else "easy"
+        await run_soon(interaction, service.add_ai(table.id, user.id, level))
+        sits = {"strong": tr._("An AI player (strong) sits down."),
+                "expert": tr._("An AI player (expert) sits down.")}
+        await send(interaction, sits.get(level) or tr._("An AI player (easy) sits down."))
     elif cid.verb == "start":
         await run_soon(interaction, service.start(table.id, user.id))
         await send(interaction, texts.starts(table.id, tr))

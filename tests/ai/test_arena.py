@@ -17,3 +17,33 @@ def test_strong_side_searches_with_the_given_cap_and_replays_exactly() -> None:
 def test_other_levels_report_no_search() -> None:
     report = run_arena("motz", "easy", "random", 2, seats=3, seed=4, options={"rotations": 1}, timed=False)
     assert report.iterations == []
+
+
+def test_expert_side_searches_five_times_strongs_cap() -> None:
+    report = run_arena("motz", "expert", "easy", 2, seats=3, seed=4, options={"rotations": 1},
+                       timed=False, budget_ms=60_000, max_iterations=3)
+    assert report.iterations and set(report.iterations) == {15}
+
+
+def test_bench_spec_override(monkeypatch) -> None:
+    """``bench/arena.py --spec prior_z=2.5`` changes that field of the game's search spec only."""
+    import importlib.util
+    from pathlib import Path
+
+    import pytest
+
+    from bot.ai.strong import games
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "arena.py"
+    spec = importlib.util.spec_from_file_location("bench_arena", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    monkeypatch.setitem(games.SPECS, "michigan", games.SPECS["michigan"])
+    before = games.SPECS["michigan"]
+    bench.override_spec("michigan", ["prior_z=2.5"])
+    after = games.SPECS["michigan"]
+    assert before.prior_z != 2.5 and after.prior_z == 2.5
+    assert after.rollout_easy == before.rollout_easy and after.name == "michigan"
+    with pytest.raises(SystemExit):
+        bench.override_spec("michigan", ["no_such_field=1"])

@@ -100,3 +100,36 @@ def test_maitre_players_read_the_coffre_from_the_maitres_holding() -> None:
         for _ in range(10):
             d = maitre_determinize(state, player, rng)
             assert d.coffre == likely_coffre(d.hands[m] + list(d.coffre))
+
+
+def test_michigan_strong_leaves_easy_only_when_its_search_is_sure() -> None:
+    """Michigan has the easy prior (issue 17): wherever strong's move differs from easy's, the
+    search measured it better by more than one standard error; and it does differ somewhere."""
+    import math
+
+    from bot.ai.easy import easy_policy
+    from bot.ai.strong.ismcts import action_key
+    from bot.ai.strong.policy import StrongPolicy
+
+    g = GAMES["michigan"]
+    policy = StrongPolicy("michigan", budget_ms=1e9, max_iterations=120)
+    easy = easy_policy("michigan")
+    state = g.new_table(seats=4, options=g.validate_options({"rotations": 1}), seed=8)
+    rng = random.Random(8)
+    differed = 0
+    step = 0
+    while not state.is_over() and step < 120:
+        seat = state.to_act()[0]
+        view, legal = state.view(seat), state.legal_actions(seat)
+        if len(legal) > 1 and step % 3 == 0:
+            seed = rng.getrandbits(32)
+            action, res = policy.choose_traced(view, legal, random.Random(seed), state)
+            mine = easy.choose(view, legal, random.Random(random.Random(seed).getrandbits(64)))
+            if action != mine:
+                differed += 1
+                a, e = action_key(action), action_key(mine)
+                se = math.sqrt(res.variances[a] / res.visits[a] + res.variances[e] / res.visits[e])
+                assert res.means[a] - res.means[e] > se
+        state.apply(seat, easy.choose(view, legal, rng))
+        step += 1
+    assert differed > 0

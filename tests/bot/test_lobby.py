@@ -46,3 +46,17 @@ async def test_add_strong_ai_button(stub: DiscordStub, tapis: TapisRun, players:
     await tapis.settle()
     [table] = await tapis.tables.tables_in_channel(stub.channel.id)
     assert [(s.ai, s.level) for s in table.seats[1:]] == [(True, "strong"), (True, "easy")]
+
+
+async def test_add_expert_ai_button(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    alice, bob = players[:2]
+    await stub.slash("table new", alice, stub.channel, game="motz", players=3)
+    await tapis.settle()
+    [lobby] = stub.messages(stub.channel)
+    refused = await stub.click(lobby, bob, "Add expert AI")
+    assert refused.ephemeral and "host" in refused.text.lower()
+    added = await stub.click(lobby, alice, "Add expert AI")
+    assert added.ephemeral and "(expert)" in added.text
+    await tapis.settle()
+    [table] = await tapis.tables.tables_in_channel(stub.channel.id)
+    assert [(s.ai, s.level) for s in table.seats[1:]] == [(True, "expert")]

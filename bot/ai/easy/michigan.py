@@ -20,13 +20,22 @@ PAY_CARDS = ("AH", "KC", "QD", "JS")  # order of the view's pot pools
 
 def lead_score(view: View, suit: str) -> float:
     """Expected gain of leading ``suit`` (higher is better)."""
+    return _suit_score(*_reading(view), suit)
+
+
+def _reading(view: View) -> tuple[set[str], set[str], float, dict[str, int]]:
+    """(hand, cards played, chance an unseen card is live, pay card -> its pool): shared by the
+    scores of every suit of one decision, so they are read once (the rollouts' hot path)."""
     hand = set(view["hand"])
     played = {c for cards in view["played"] for c in cards}
     unknown = 52 - len(hand) - len(played)
     dead = max(0, 52 - sum(view["hand_sizes"]) - len(played))
     p_live = 1.0 - (dead / unknown if unknown else 0.0)
     pools = view["pot"] if isinstance(view["pot"], list) else [0, 0, 0, 0]
-    pool_of = dict(zip(PAY_CARDS, pools, strict=False))
+    return hand, played, p_live, dict(zip(PAY_CARDS, pools, strict=False))
+
+
+def _suit_score(hand: set[str], played: set[str], p_live: float, pool_of: dict[str, int], suit: str) -> float:
     mine = sorted(VALUE[c[:-1]] for c in hand if c[-1] == suit)
     reach = 1.0  # chance the run gets to the current rank
     score = 0.0
@@ -59,7 +68,8 @@ class EasyPolicy:
         if kind == "lead":
             if len(legal) == 1:
                 return legal[0]
-            return max(legal, key=lambda a: lead_score(view, a["suit"]))
+            reading = _reading(view)
+            return max(legal, key=lambda a: _suit_score(*reading, a["suit"]))
         if kind in ("keep", "swap_spare"):
             return next(a for a in legal if a["type"] == "keep")
         return next((a for a in legal if a["type"] == "pass"), legal[-1])

@@ -35,6 +35,8 @@ class GameSpec:
     prior_z: float | None = None
     #: ``search_when(view, legal)`` False: play the easy move without searching (None: always search).
     search_when: Callable[[dict, list[Action]], bool] | None = None
+    #: What ``values`` counts, for the coach's sentences: "jetons", or "points" (Mus, Maître).
+    unit: str = "jetons"
 
 
 # ---------------------------------------------------------------------------- Mus
@@ -96,11 +98,11 @@ def _motz_values(s: State) -> list[float]:
 SPECS: dict[str, GameSpec] = {
     "mus": GameSpec(
         "mus", lambda s: s.k, _mus_values, lambda s: 10.0, prune=_mus_prune, rollout_easy=True,
-        model_opponents=True, prior_z=1.0,
+        model_opponents=True, prior_z=1.0, unit="points",
     ),
     "michigan": GameSpec(
         "michigan", lambda s: s.deals_played, _michigan_values, lambda s: 15.0 * s.cfg.c, rollout_easy=True,
-        model_opponents=True,
+        model_opponents=True, prior_z=1.0,
     ),
     "marias": GameSpec(
         "marias", lambda s: s.deals_played, _stacks, lambda s: 4.0 * s.stake, rollout_easy=True,
@@ -108,7 +110,7 @@ SPECS: dict[str, GameSpec] = {
     ),
     "maitre": GameSpec(
         "maitre", lambda s: s.manche, _maitre_values, lambda s: 40.0, relative=True, prior_z=1.0,
-        rollout_easy=True,
+        rollout_easy=True, unit="points",
     ),
     "motz": GameSpec(
         "motz", lambda s: s.deals_played, _motz_values, lambda s: 10.0 * s.ante, rollout_easy=True,

@@ -43,13 +43,14 @@ def action_key(action: Action) -> tuple:
 class Node:
     """Statistics of one action edge: visits, total reward, times available; its children."""
 
-    __slots__ = ("children", "visits", "total", "sq", "avail")
+    __slots__ = ("children", "visits", "total", "sq", "wins", "avail")
 
     def __init__(self) -> None:
         self.children: dict[tuple, Node] = {}
         self.visits = 0
         self.total = 0.0
         self.sq = 0.0  # sum of squared rewards (root statistics: the easy-prior test in policy)
+        self.wins = 0  # simulations where the chooser's reward was positive (the coach's win chance)
         self.avail = 1
 
 
@@ -63,6 +64,8 @@ class SearchResult:
     visits: dict[tuple, int]
     means: dict[tuple, float]
     variances: dict[tuple, float] | None = None
+    #: Per root action: the share of its simulations where the seat came out ahead in the deal.
+    win_rates: dict[tuple, float] | None = None
 
 
 def search(
@@ -186,14 +189,17 @@ def search(
             g = gain[actor]
             ch.total += g
             ch.sq += g * g
+            if g > 0:
+                ch.wins += 1
     visits = {k: ch.visits for k, ch in root.children.items() if k in root_keys}
     means = {k: ch.total / ch.visits for k, ch in root.children.items() if k in root_keys and ch.visits}
     variances = {
         k: max(0.0, ch.sq / ch.visits - means[k] ** 2) for k, ch in root.children.items() if k in means
     }
+    win_rates = {k: ch.wins / ch.visits for k, ch in root.children.items() if k in means}
     if visits:
         best_key = max(visits, key=lambda k: (visits[k], means.get(k, 0.0)))
         action = root_keys[best_key]
     else:
         action = legal[0]
-    return SearchResult(action, it, clock() - t0, visits, means, variances)
+    return SearchResult(action, it, clock() - t0, visits, means, variances, win_rates)

@@ -31,6 +31,12 @@ from bot.ai.strong.ismcts import SearchResult, action_key, search
 
 DEFAULT_BUDGET_MS = 200.0
 DEFAULT_MAX_ITERATIONS = 20_000
+#: Level "expert": the same search with a larger budget (the issue's bound is 1 s per decision;
+#: 900 ms leaves room for the last iteration and the thread hand-off) and 5 times the cap.
+EXPERT_BUDGET_MS = 900.0
+EXPERT_MAX_ITERATIONS = 100_000
+#: How many times strong's search limits the expert gets (the arena scales ``--iterations`` so).
+EXPERT_FACTOR = 5
 
 
 class StrongPolicy:
@@ -101,3 +107,8 @@ def _with_prior(result: SearchResult, best: tuple, easy: tuple, z: float) -> tup
 def strong_policy(game_name: str, budget_ms: float = DEFAULT_BUDGET_MS) -> StrongPolicy:
     """The strong policy of ``game_name`` (``ValueError`` for a game without one)."""
     return StrongPolicy(game_name, budget_ms=budget_ms)
+
+
+def expert_policy(game_name: str) -> StrongPolicy:
+    """The expert policy of ``game_name``: strong's search with ``EXPERT_BUDGET_MS`` per decision."""
+    return StrongPolicy(game_name, budget_ms=EXPERT_BUDGET_MS, max_iterations=EXPERT_MAX_ITERATIONS)

@@ -1,0 +1,104 @@
+"""The coach behind ``/hint``: the strong AI's move and how the best three moves fare.
+
+``hint(game, state, seat, rng)`` runs the strong level's search for ``seat`` (it only ever
+determinizes the state: the advice depends on the seat's view and ``rng`` alone, like the AI's
+own moves) and returns a :class:`Hint`: the move strong would play, then up to two more of the
+most searched moves, each with the share of simulated deals in which the seat came out ahead
+and the mean gain over the rest of the deal (in jetons, or points for Mus and the Maître).
+``hint_sentence`` puts it in words. Pure Python, holding the GIL for the search's budget: the
+bot calls it off the event loop.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.ai.policy import Action
+from bot.ai.strong.ismcts import action_key
+from bot.ai.strong.policy import DEFAULT_BUDGET_MS, DEFAULT_MAX_ITERATIONS, StrongPolicy
+
+#: Moves shown (the chosen one first).
+TOP = 3
+
+
+@dataclass(frozen=True)
+class HintMove:
+    """One move as the search saw it: how often it came out ahead, and the mean gain."""
+
+    action: Action
+    win_rate: float  # share of simulated deals where the seat came out ahead
+    gain: float  # mean change of the seat's standing to the end of the deal, in ``unit``
+    visits: int
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The coach's answer: ``moves[0]`` is the move the strong AI plays."""
+
+    moves: tuple[HintMove, ...]
+    unit: str
+    iterations: int
+
+
+def hint(
+    game: str, state: Any, seat: int, rng: random.Random, budget_ms: float = DEFAULT_BUDGET_MS,
+    max_iterations: int | None = DEFAULT_MAX_ITERATIONS,
+) -> Hint:
+    """The strong AI's advice for ``seat`` (who must be to act, with a choice to make)."""
+    policy = StrongPolicy(game, budget_ms=budget_ms, max_iterations=max_iterations)
+    legal = state.legal_actions(seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has no move to make")
+    action, result = policy.choose_traced(state.view(seat), legal, rng, state=state)
+    if result is None:  # one legal move: nothing to weigh
+        return Hint((HintMove(action, float("nan"), float("nan"), 0),), policy.spec.unit, 0)
+    scale = policy.spec.scale(state) or 1.0
+    keys = {action_key(a): a for a in legal}
+    chosen = action_key(action)
+    ranked = sorted(
+        (k for k in result.means if k in keys),
+        key=lambda k: (k != chosen, -result.visits.get(k, 0), -result.means[k]),
+    )
+    win_rates = result.win_rates or {}
+    moves = tuple(
+        HintMove(keys[k], win_rates.get(k, 0.0), result.means[k] * scale, result.visits.get(k, 0))
+        for k in ranked[:TOP]
+    )
+    if not moves or action_key(moves[0].action) != chosen:  # the chosen move was never searched
+        moves = (HintMove(action, float("nan"), float("nan"), 0), *moves[: TOP - 1])
+    return Hint(moves, policy.spec.unit, result.iterations)
+
+
+def _odds(move: HintMove, unit: str, tr: Any) -> str:
+    if move.visits == 0:
+        return tr._("not simulated")
+    pct = f"{100 * move.win_rate:.0f}%"
+    gain = f"{round(move.gain, 1) + 0.0:+.1f}"  # no "-0.0"
+    if unit == "points":
+        return tr._("ahead in {pct} of simulated deals, {gain} points on average", pct=pct, gain=gain)
+    return tr._("ahead in {pct} of simulated deals, {gain} jetons on average", pct=pct, gain=gain)
+
+
+def hint_sentence(h: Hint, label: Callable[[Action], str], tr: Any = None) -> str:
+    """The advice as a sentence a player reads: the move, then the others' odds.
+
+    ``label`` names an action the way the table's buttons do; ``tr`` is the reader's
+    ``bot.i18n`` translator (English without one).
+    """
+    if tr is None:
+        from bot.i18n import english
+
+        tr = english()
+    best = h.moves[0]
+    if h.iterations == 0:
+        return tr._("**{move}** is your only move here.", move=label(best.action))
+    text = tr._("The strong AI would play **{move}**: {odds}.", move=label(best.action),
+                odds=_odds(best, h.unit, tr))
+    others = [f"{label(m.action)} ({_odds(m, h.unit, tr)})" for m in h.moves[1:]]
+    if others:
+        text += " " + tr._("Next best: {moves}.", moves="; ".join(others))
+    return text + " " + tr._("(Estimates from {n} simulated deals, to the end of this deal.)",
+                             n=h.iterations)
