@@ -13,7 +13,7 @@ answers its own components: ``ForeignItem`` stays silent for those.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
@@ -21,6 +21,10 @@ from bot.i18n import Translator, english
 from bot.views import ids
 from bot.views.moves import layout
 from bot.views.vocab import move_kind
+
+if TYPE_CHECKING:
+    from bot.app import TapisBot
+    from bot.tables import Table
 
 TEMPLATE = r"(?s)tapis:.*"
 FOREIGN_TEMPLATE = r"(?s)(?!tapis:).*"
@@ -33,15 +37,15 @@ class TableItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE)
         super().__init__(item)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> TableItem:
+    async def from_custom_id(cls, interaction: discord.Interaction[discord.Client],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> TableItem:
         return cls(item)  # type: ignore[arg-type]
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
         from bot.views.handlers import handle_component
 
         values = self.item.values if isinstance(self.item, discord.ui.Select) else None
-        await handle_component(interaction, self.custom_id, values)
+        await handle_component(ours(interaction), self.custom_id, values)
 
 
 class ForeignItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=FOREIGN_TEMPLATE):
@@ -51,18 +55,24 @@ class ForeignItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=FOREIGN
         super().__init__(item)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> ForeignItem:
+    async def from_custom_id(cls, interaction: discord.Interaction[discord.Client],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ForeignItem:
         return cls(item)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
         from bot.views.handlers import no_longer_in_use
 
         if not view_handles(interaction, self.custom_id):
-            await no_longer_in_use(interaction)
+            await no_longer_in_use(ours(interaction))
 
 
-def view_handles(interaction: discord.Interaction, custom_id: str) -> bool:
+def ours(interaction: discord.Interaction[discord.Client]) -> discord.Interaction[TapisBot]:
+    """The interaction typed with its real client: the dynamic items are registered by ``TapisBot``
+    only (``setup_hook``), so the client of every interaction they receive is the ``TapisBot``."""
+    return cast("discord.Interaction[TapisBot]", interaction)
+
+
+def view_handles(interaction: discord.Interaction[discord.Client], custom_id: str) -> bool:
     """Whether a ``discord.ui.View`` registered with the client (``add_view``, or sent bound to
     its message) answers this component itself, so that ``ForeignItem`` must stay silent.
 
@@ -73,7 +83,8 @@ def view_handles(interaction: discord.Interaction, custom_id: str) -> bool:
     views = getattr(store, "_views", None)
     if not isinstance(views, dict):
         return False
-    kind = (interaction.data or {}).get("component_type")
+    data: dict[str, Any] = dict(interaction.data or {})
+    kind = data.get("component_type")
     message_id = interaction.message.id if interaction.message is not None else None
     return any((kind, custom_id) in views.get(key, {}) for key in (message_id, None))
 
@@ -92,7 +103,7 @@ def button(table_id: int, version: int, verb: str, label: str, style: discord.Bu
     return TableItem(discord.ui.Button(label=label, style=style, custom_id=cid, row=row, emoji=emoji))
 
 
-def lobby_view(table: Any, tr: Translator | None = None) -> discord.ui.View:
+def lobby_view(table: Table, tr: Translator | None = None) -> discord.ui.View:
     """Join / Leave / Add AI / Add strong AI / Add expert AI / Start (in the table's language)."""
     t, v, tr = table.id, table.version, tr or english()
     return _view([
@@ -105,7 +116,7 @@ def lobby_view(table: Any, tr: Translator | None = None) -> discord.ui.View:
     ])
 
 
-def playing_view(table: Any, tr: Translator | None = None) -> discord.ui.View:
+def playing_view(table: Table, tr: Translator | None = None) -> discord.ui.View:
     """The table message during play: My hand (ephemeral) and Leave."""
     t, v, tr = table.id, table.version, tr or english()
     return _view([
@@ -114,7 +125,7 @@ def playing_view(table: Any, tr: Translator | None = None) -> discord.ui.View:
     ])
 
 
-def table_view(table: Any, tr: Translator | None = None) -> discord.ui.View | None:
+def table_view(table: Table, tr: Translator | None = None) -> discord.ui.View | None:
     if table.status == "lobby":
         return lobby_view(table, tr)
     if table.status == "playing":
@@ -122,7 +133,7 @@ def table_view(table: Any, tr: Translator | None = None) -> discord.ui.View | No
     return None
 
 
-def moves_view(table: Any, seat: int, tr: Translator | None = None) -> discord.ui.View | None:
+def moves_view(table: Table, seat: int, tr: Translator | None = None) -> discord.ui.View | None:
     """The seat's legal moves now, as buttons and selects carrying the table's version."""
     if table.state is None or table.status != "playing" or seat not in table.state.to_act():
         return None
@@ -139,7 +150,7 @@ def moves_view(table: Any, seat: int, tr: Translator | None = None) -> discord.u
             custom_id=ids.move_id(table.id, table.version, seat, index))))
     first_row = -(-len(controls.buttons) // 5)
     for g, (placeholder, options) in enumerate(controls.selects):
-        select = discord.ui.Select(
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=ids.select_id(table.id, table.version, seat, g), placeholder=placeholder,
             row=first_row + g, options=[discord.SelectOption(label=lab, value=str(i)) for lab, i in options])
         items.append(TableItem(select))

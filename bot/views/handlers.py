@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -18,7 +18,11 @@ from bot.views import ids, texts
 from bot.views.components import moves_view
 from bot.views.display import hand_embed
 from bot.views.locale import reader
-from bot.views.respond import answer_lost, maybe, refuse, run_soon, send, update
+from bot.views.respond import answer_lost, refuse, run_soon, send, update
+
+if TYPE_CHECKING:
+    from bot.app import TapisBot
+    from bot.tables import Table
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +41,7 @@ def user_errors() -> tuple[type[BaseException], ...]:
     return (TableError, InsufficientFunds)
 
 
-def place_names(bot: Any, table: Any, tr: Translator | None = None) -> tuple[str, str]:
+def place_names(bot: TapisBot, table: Table, tr: Translator | None = None) -> tuple[str, str]:
     """Server and channel names of a table, for messages sent elsewhere (DMs)."""
     tr = tr or english()
     guild = bot.get_guild(table.guild_id)
@@ -45,7 +49,7 @@ def place_names(bot: Any, table: Any, tr: Translator | None = None) -> tuple[str
     return (guild.name if guild else tr._("a server"), getattr(channel, "name", None) or tr._("a channel"))
 
 
-async def handle_component(interaction: discord.Interaction, custom_id: str,
+async def handle_component(interaction: discord.Interaction[TapisBot], custom_id: str,
                            values: list[str] | None) -> None:
     """Entry point of every Tapis button and select."""
     try:
@@ -64,7 +68,7 @@ async def handle_component(interaction: discord.Interaction, custom_id: str,
                 await refuse(interaction, (await _reader(interaction))._(texts.GENERIC_ERROR))
 
 
-async def _reader(interaction: discord.Interaction) -> Translator:
+async def _reader(interaction: discord.Interaction[TapisBot]) -> Translator:
     try:
         return await reader(interaction.client, interaction)
     except Exception:  # the language store must never hide the real answer
@@ -72,7 +76,7 @@ async def _reader(interaction: discord.Interaction) -> Translator:
         return english()
 
 
-async def no_longer_in_use(interaction: discord.Interaction) -> None:
+async def no_longer_in_use(interaction: discord.Interaction[TapisBot]) -> None:
     """The answer to a component whose id is not Tapis's (an old message, another bot version)."""
     try:
         await refuse(interaction, (await _reader(interaction))._(texts.NO_LONGER_IN_USE))
@@ -80,8 +84,9 @@ async def no_longer_in_use(interaction: discord.Interaction) -> None:
         log.warning("could not answer a foreign component: %s", exc)
 
 
-async def _handle(interaction: discord.Interaction, custom_id: str, values: list[str] | None) -> None:
-    bot: Any = interaction.client
+async def _handle(interaction: discord.Interaction[TapisBot], custom_id: str,
+                  values: list[str] | None) -> None:
+    bot: TapisBot = interaction.client
     tr = await _reader(interaction)
     cid = ids.parse(custom_id)
     if cid is None:
@@ -90,10 +95,10 @@ async def _handle(interaction: discord.Interaction, custom_id: str, values: list
         from bot.views.history import handle as history
 
         return await history(interaction, cid, values)
-    table = await maybe(bot.tables.get(cid.table_id))
+    table = await bot.tables.get(cid.table_id)
     in_dm = interaction.guild_id is None
     if table is None:
-        forwarder = getattr(bot, "forwarder", None)  # shard processes: the owner may be another one
+        forwarder = bot.forwarder  # shard processes: the owner may be another one
         if forwarder is not None and in_dm and cid.verb in ("mv", "sel") and await forwarder.forward(
                 interaction, custom_id, cid.table_id, values):
             return None
@@ -126,7 +131,8 @@ async def _handle(interaction: discord.Interaction, custom_id: str, values: list
         await show_hand(interaction, table, tr)
 
 
-async def show_hand(interaction: discord.Interaction, table: Any, tr: Translator | None = None) -> None:
+async def show_hand(interaction: discord.Interaction[TapisBot], table: Table,
+                    tr: Translator | None = None) -> None:
     """Ephemeral: the user's hand at this table and the moves they may make now (their language)."""
     tr = tr or await _reader(interaction)
     seat = table.seat_of(interaction.user.id)
@@ -137,10 +143,11 @@ async def show_hand(interaction: discord.Interaction, table: Any, tr: Translator
     guild, channel = place_names(interaction.client, table, tr)
     embed = hand_embed(table, seat, guild, channel, tr=tr)
     view = moves_view(table, seat, tr)
-    await send(interaction, embed=embed, **({"view": view} if view else {}))
+    extra: dict[str, Any] = {"view": view} if view else {}
+    await send(interaction, embed=embed, **extra)
 
 
-async def play(interaction: discord.Interaction, table: Any, cid: ids.ComponentId,
+async def play(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,
                values: list[str] | None, tr: Translator | None = None) -> None:
     """A move button or select: resolve the index at that version, then ask the service."""
     tr = tr or await _reader(interaction)
@@ -164,9 +171,9 @@ async def play(interaction: discord.Interaction, table: Any, cid: ids.ComponentI
         return await refuse(interaction, tr._(NOT_A_MOVE))
     action = legal[number]
     label = table.rules.label(action, tr)
-    presenter = interaction.client.presenter  # type: ignore[attr-defined]
+    presenter = interaction.client.presenter
     with presenter.answering_in_place(table.id, seat):  # this response shows the mover the new state
-        await run_soon(interaction, interaction.client.tables.act(table.id, interaction.user.id,  # type: ignore
+        await run_soon(interaction, interaction.client.tables.act(table.id, interaction.user.id,
                                                                   cid.version, action), update=True)
     guild, channel = place_names(interaction.client, table, tr)
     embed = hand_embed(table, seat, guild, channel, note=tr._("You played **{move}**.", move=label), tr=tr)
