@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.cogs.errors import TapisTree
 from bot.i18n.slash import CatalogueTranslator
 from bot.store.languages import LanguageStore
-from bot.views.components import ForeignItem, TableItem
+from bot.views.handlers import ForeignItem, TableItem
 from bot.views.presenter import Presenter
 
 if TYPE_CHECKING:

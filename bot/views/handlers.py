@@ -1,5 +1,16 @@
 """What a click does: parse the id, check it against the live table, call the table service.
 
+Every click on a Tapis message arrives here through one of two ``DynamicItem`` s (the shape of
+discord.py's ``dynamic_counter.py`` example). ``TableItem`` matches any ``tapis:`` id and parses
+it; its ``interaction_check`` refuses a forged one (``tapis:`` but not an id Tapis makes) before
+anything is looked up, so a stale, forged or unknown id is still answered instead of dropped.
+``ForeignItem`` matches every other id (an old message, another bot version) and answers "no
+longer in use". discord.py runs every dynamic item whose template matches, so the two templates
+are disjoint: a click is answered by exactly one of them. A ``discord.ui.View`` registered by other
+code (``add_view``, or bound to its message) still answers its own components: ``ForeignItem``
+stays silent for those. The components themselves are plain buttons and selects
+(``bot.views.components``).
+
 Nothing is applied here: the service re-checks version and seat under the table's lock, so a
 stale, replayed or concurrent click is refused there too (``TableError``) and never applied twice.
 """
@@ -9,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
@@ -29,6 +40,8 @@ log = logging.getLogger(__name__)
 STALE = N_("This move is out of date: the table has moved on. Use your latest message or **My hand**.")
 NOT_A_MOVE = N_("That is not one of your moves now.")
 INVALID = N_("This control is not valid.")
+TEMPLATE = r"(?s)tapis:.*"
+FOREIGN_TEMPLATE = r"(?s)(?!tapis:).*"
 #: A select value Tapis sent: the index of a legal action (ASCII digits, so never ``²`` or 5,000 digits).
 _INDEX = re.compile(r"[0-9]{1,4}")
 
@@ -49,12 +62,79 @@ def place_names(bot: TapisBot, table: Table, tr: Translator | None = None) -> tu
     return (guild.name if guild else tr._("a server"), getattr(channel, "name", None) or tr._("a channel"))
 
 
+class TableItem(discord.ui.DynamicItem[discord.ui.Item[discord.ui.View]], template=TEMPLATE):
+    """Any Tapis button or select (lobby, My hand, a move, history). One class, so one dispatch per
+    click; ``cid`` is its parsed id (None for a forged one, refused by ``interaction_check``)."""
+
+    def __init__(self, item: discord.ui.Item[discord.ui.View], cid: ids.ComponentId | None) -> None:
+        super().__init__(item)
+        self.cid = cid
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[discord.Client],
+                             item: discord.ui.Item[discord.ui.View], match: re.Match[str]) -> TableItem:
+        return cls(item, ids.parse(match.string))
+
+    async def interaction_check(self, interaction: discord.Interaction[discord.Client]) -> bool:
+        """A forged id is refused here (ephemerally), before any table is looked up."""
+        if self.cid is not None:
+            return True
+        try:
+            await refuse(ours(interaction), (await _reader(ours(interaction)))._(INVALID))
+        except discord.HTTPException as exc:
+            log.warning("could not refuse a forged component: %s", exc)
+        return False
+
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
+        values = self.item.values if isinstance(self.item, discord.ui.Select) else None
+        await handle_component(ours(interaction), self.custom_id, values, self.cid)
+
+
+class ForeignItem(discord.ui.DynamicItem[discord.ui.Item[discord.ui.View]], template=FOREIGN_TEMPLATE):
+    """Any component whose id is not Tapis's: an ephemeral "no longer in use", never silence."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[discord.Client],
+                             item: discord.ui.Item[discord.ui.View], match: re.Match[str]) -> ForeignItem:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
+        if not view_handles(interaction, self.custom_id):
+            await no_longer_in_use(ours(interaction))
+
+
+def ours(interaction: discord.Interaction[discord.Client]) -> discord.Interaction[TapisBot]:
+    """The interaction typed with its real client: the dynamic items are registered by ``TapisBot``
+    only (``setup_hook``), so the client of every interaction they receive is the ``TapisBot``."""
+    return cast("discord.Interaction[TapisBot]", interaction)
+
+
+def view_handles(interaction: discord.Interaction[discord.Client], custom_id: str) -> bool:
+    """Whether a ``discord.ui.View`` registered with the client (``add_view``, or sent bound to
+    its message) answers this component itself, so that ``ForeignItem`` must stay silent.
+
+    discord.py offers no public lookup for this; it reads the view store of discord.py 2.7.1
+    (pinned), and without it ``ForeignItem`` answers as if no view were there.
+    """
+    store = getattr(getattr(interaction.client, "_connection", None), "_view_store", None)
+    views = getattr(store, "_views", None)
+    if not isinstance(views, dict):
+        return False
+    data: dict[str, Any] = dict(interaction.data or {})
+    kind = data.get("component_type")
+    message_id = interaction.message.id if interaction.message is not None else None
+    return any((kind, custom_id) in views.get(key, {}) for key in (message_id, None))
+
+
 async def handle_component(interaction: discord.Interaction[TapisBot], custom_id: str,
-                           values: list[str] | None) -> None:
-    """Entry point of every Tapis button and select."""
+                           values: list[str] | None, cid: ids.ComponentId | None = None) -> None:
+    """Entry point of every Tapis button and select (``cid``: the id already parsed, if it was).
+
+    A forwarded click (``bot.views.forward``) comes here with its custom id only.
+    """
     try:
         try:
-            await _handle(interaction, custom_id, values)
+            await _handle(interaction, custom_id, cid or ids.parse(custom_id), values)
         except user_errors() as exc:
             await refuse(interaction, (await _reader(interaction))._(str(exc)))
     except Exception as exc:
@@ -84,11 +164,10 @@ async def no_longer_in_use(interaction: discord.Interaction[TapisBot]) -> None:
         log.warning("could not answer a foreign component: %s", exc)
 
 
-async def _handle(interaction: discord.Interaction[TapisBot], custom_id: str,
+async def _handle(interaction: discord.Interaction[TapisBot], custom_id: str, cid: ids.ComponentId | None,
                   values: list[str] | None) -> None:
     bot: TapisBot = interaction.client
     tr = await _reader(interaction)
-    cid = ids.parse(custom_id)
     if cid is None:
         return await refuse(interaction, tr._(INVALID))
     if cid.verb in ids.HISTORY_VERBS:

@@ -96,14 +96,12 @@ def deltas_text(names: list[str], deltas: list[int] | None) -> str:
 
 
 def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
-    from bot.views.components import TableItem
-
     if not items:
         return None
     view = discord.ui.View(timeout=None)
     for item in items:
-        view.add_item(TableItem(item))  # type: ignore[arg-type]
-    view.stop()  # dispatch goes through the dynamic items only
+        view.add_item(item)
+    view.stop()  # never stored: dispatch goes through the dynamic items (bot.views.handlers) only
     return view
 
 
