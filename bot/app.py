@@ -17,14 +17,15 @@ from discord.ext import commands
 from bot.cogs.errors import TapisTree
 from bot.i18n.slash import CatalogueTranslator
 from bot.store.languages import LanguageStore
-from bot.views.components import ForeignItem, TableItem
+from bot.views.handlers import ForeignItem, TableItem
 from bot.views.presenter import Presenter
 
 if TYPE_CHECKING:
     from bot.config import Config
     from bot.store.db import Database
     from bot.store.ledger import Ledger
-    from bot.tables import TableService
+    from bot.tables import Table, TableService
+    from bot.views.forward import Forwarder
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +52,9 @@ class TapisBot(commands.Bot):
         self.sync_commands = sync_commands
         self.presenter = Presenter(self, edit_interval=edit_interval)
         self.failed_extensions: list[str] = []
-        self.resumed_tables: list[Any] = []
+        self.resumed_tables: list[Table] = []
+        #: A shard process's forwarder of DM clicks to the shard that owns the table (``__main__``).
+        self.forwarder: Forwarder | None = None
         self._background: set[asyncio.Task[Any]] = set()
 
     async def setup_hook(self) -> None:

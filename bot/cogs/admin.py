@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -13,28 +13,31 @@ from discord.ext import commands
 
 from bot.cogs.common import describe_table, guild_only, is_admin
 from bot.cogs.errors import UserError
-from bot.views.respond import maybe, send
+from bot.views.respond import send
 from bot.views.texts import fit
+
+if TYPE_CHECKING:
+    from bot.app import TapisBot
 
 
 class Admin(commands.Cog):
     admin = app_commands.Group(name="admin", description="Tapis administration", guild_only=True,
                                default_permissions=discord.Permissions(manage_guild=True))
 
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: TapisBot) -> None:
         self.bot = bot
 
     @admin.command(name="tables", description="Open tables in this server")
-    async def tables(self, interaction: discord.Interaction) -> None:
+    async def tables(self, interaction: discord.Interaction[TapisBot]) -> None:
         """Every open table of the server, wherever it is: text channels, threads, forum posts."""
         guild_id = guild_only(interaction)
-        tables = [t for t in await maybe(self.bot.tables.open_tables()) if t.guild_id == guild_id]
+        tables = [t for t in await self.bot.tables.open_tables() if t.guild_id == guild_id]
         lines = [f"{describe_table(t)} in <#{t.channel_id}> · version {t.version}"
                  for t in sorted(tables, key=lambda t: t.id)]
         await send(interaction, fit("\n".join(lines), 1900) or "No open table.")
 
     @admin.command(name="audit", description="Check the ledger: balances sum to 0, no escrow stranded")
-    async def audit(self, interaction: discord.Interaction) -> None:
+    async def audit(self, interaction: discord.Interaction[TapisBot]) -> None:
         guild_id = guild_only(interaction)
         total = await self.bot.ledger.accounts_total()
         here = await self.bot.ledger.accounts_total(guild_id)
@@ -53,7 +56,7 @@ class Admin(commands.Cog):
         await interaction.response.send_message("\n".join(lines)[:1900], ephemeral=True)
 
     @admin.command(name="season", description="Archive this server's ratings and start a new season")
-    async def season(self, interaction: discord.Interaction) -> None:
+    async def season(self, interaction: discord.Interaction[TapisBot]) -> None:
         import time
 
         from bot.store.ratings import start_season_sync
@@ -73,5 +76,5 @@ SEASON_TEXT = {
 }
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: TapisBot) -> None:
     await bot.add_cog(Admin(bot))

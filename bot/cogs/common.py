@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -10,15 +10,19 @@ from discord import app_commands
 from bot.cogs.errors import UserError
 from bot.i18n import Translator, english, msg
 from bot.rules import GAMES
+from bot.rules.base import Game
 from bot.views import texts
-from bot.views.respond import maybe
+
+if TYPE_CHECKING:
+    from bot.app import TapisBot
+    from bot.tables import Table
 
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.name) for g in GAMES.values()] or [
     app_commands.Choice(name="(no game installed)", value="none")
 ]
 
 
-def game_or_error(name: str) -> Any:
+def game_or_error(name: str) -> Game:
     game = GAMES.get(name)
     if game is None:
         games = ", ".join(g.title for g in GAMES.values())
@@ -26,26 +30,26 @@ def game_or_error(name: str) -> Any:
     return game
 
 
-def is_admin(interaction: discord.Interaction) -> bool:
+def is_admin(interaction: discord.Interaction[TapisBot]) -> bool:
     perms = interaction.permissions
     return bool(perms.administrator or perms.manage_guild)
 
 
-def guild_only(interaction: discord.Interaction) -> int:
+def guild_only(interaction: discord.Interaction[TapisBot]) -> int:
     if interaction.guild_id is None:
         raise UserError(msg("Use this command in a server channel."))
     return interaction.guild_id
 
 
-async def open_tables(bot: Any, channel_id: int) -> list[Any]:
+async def open_tables(bot: TapisBot, channel_id: int) -> list[Table]:
     """Open tables of a channel, most recent first."""
-    tables = await maybe(bot.tables.tables_in_channel(channel_id))
+    tables = await bot.tables.tables_in_channel(channel_id)
     tables = [t for t in tables if t.status in ("lobby", "playing")]
     return sorted(tables, key=lambda t: t.id, reverse=True)
 
 
-async def resolve_table(bot: Any, interaction: discord.Interaction, table_id: int | None, *,
-                        any_channel: bool = False) -> Any:
+async def resolve_table(bot: TapisBot, interaction: discord.Interaction[TapisBot], table_id: int | None, *,
+                        any_channel: bool = False) -> Table:
     """The table named by ``table_id``, else the most recent open table of this channel.
 
     A table named by number must be in the interaction's channel (table ids are sequential, so
@@ -54,7 +58,7 @@ async def resolve_table(bot: Any, interaction: discord.Interaction, table_id: in
     """
     guild_only(interaction)
     if table_id is not None:
-        table = await maybe(bot.tables.get(table_id))
+        table = await bot.tables.get(table_id)
         if table is None or table.guild_id != interaction.guild_id:
             raise UserError(msg("There is no table #{id} in this server.", id=table_id))
         if not any_channel and table.channel_id != interaction.channel_id and not is_admin(interaction):
@@ -66,7 +70,7 @@ async def resolve_table(bot: Any, interaction: discord.Interaction, table_id: in
     return tables[0]
 
 
-def describe_table(table: Any, tr: Translator | None = None) -> str:
+def describe_table(table: Table, tr: Translator | None = None) -> str:
     tr = tr or english()
     game = GAMES.get(table.game)
     title = tr._(game.title) if game else table.game
@@ -77,7 +81,7 @@ def describe_table(table: Any, tr: Translator | None = None) -> str:
                  len(table.seats), id=table.id, game=title, status=status)[:100]
 
 
-async def table_autocomplete(interaction: discord.Interaction,
+async def table_autocomplete(interaction: discord.Interaction[TapisBot],
                              current: str) -> list[app_commands.Choice[int]]:
     """The open tables of this channel (suggestions only: the command re-validates)."""
     from bot.views.locale import reader

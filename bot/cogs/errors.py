@@ -6,6 +6,7 @@ Anything unexpected is logged with its traceback and the user gets a generic apo
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -14,6 +15,9 @@ from bot.i18n import Msg, Translator, english
 from bot.views.locale import reader
 from bot.views.respond import answer_lost, send
 from bot.views.texts import GENERIC_ERROR, echo
+
+if TYPE_CHECKING:
+    from bot.app import TapisBot
 
 log = logging.getLogger(__name__)
 
@@ -47,10 +51,11 @@ def user_message(error: BaseException, tr: Translator | None = None) -> str | No
     return None
 
 
-class TapisTree(app_commands.CommandTree):
+class TapisTree(app_commands.CommandTree["TapisBot"]):
     """The command tree with Tapis's single ``on_error``."""
 
-    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+    async def on_error(self, interaction: discord.Interaction[TapisBot],
+                       error: app_commands.AppCommandError) -> None:
         command = interaction.command.qualified_name if interaction.command else "?"
         if answer_lost(error):
             log.warning("the answer to /%s was lost (the interaction expired): %s", command,

@@ -10,7 +10,7 @@ if a move is played meanwhile, the player is asked to try again rather than show
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -23,20 +23,23 @@ from bot.i18n import msg
 from bot.views.locale import reader
 from bot.views.respond import run_soon, send
 
+if TYPE_CHECKING:
+    from bot.app import TapisBot
+
 TABLE_ARG = "Table number (default: your table in this channel)"
 
 
 class Hints(commands.Cog):
     """The coach: ``/hint``."""
 
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: TapisBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="hint", description="The strong AI's advice, only for you, on your turn")
     @app_commands.describe(table=TABLE_ARG)
     @app_commands.autocomplete(table=table_autocomplete)
     @app_commands.guild_only()
-    async def hint(self, interaction: discord.Interaction, table: int | None = None) -> None:
+    async def hint(self, interaction: discord.Interaction[TapisBot], table: int | None = None) -> None:
         user_id = interaction.user.id
         if table is None:
             mine = [t for t in await open_tables(self.bot, interaction.channel_id or 0)
@@ -65,5 +68,5 @@ class Hints(commands.Cog):
         await send(interaction, hint_sentence(advice, lambda a: t.rules.label(a, tr), tr))
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: TapisBot) -> None:
     await bot.add_cog(Hints(bot))

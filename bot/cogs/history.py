@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -21,6 +21,9 @@ from bot.cogs.common import GAME_CHOICES, guild_only
 from bot.rules import GAMES
 from bot.views.history import page_message
 from bot.views.respond import refuse, send
+
+if TYPE_CHECKING:
+    from bot.app import TapisBot
 
 log = logging.getLogger(__name__)
 TEXT = {
@@ -46,13 +49,13 @@ FORMATS = [app_commands.Choice(name="WebP", value="webp"), app_commands.Choice(n
 class History(commands.Cog):
     """Hand history and replays, read back from the action logs."""
 
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: TapisBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="history", description=TEXT["history"])
     @app_commands.describe(game=TEXT["game"], user=TEXT["user"])
     @app_commands.choices(game=GAME_CHOICES)
-    async def history(self, interaction: discord.Interaction, game: str | None = None,
+    async def history(self, interaction: discord.Interaction[TapisBot], game: str | None = None,
                       user: discord.User | None = None) -> None:
         guild_id = guild_only(interaction)
         who = user or interaction.user
@@ -64,7 +67,7 @@ class History(commands.Cog):
     @app_commands.command(name="replay", description=TEXT["replay"])
     @app_commands.describe(table=TEXT["table"], deal=TEXT["deal"], format=TEXT["format"])
     @app_commands.choices(format=FORMATS)
-    async def replay(self, interaction: discord.Interaction, table: app_commands.Range[int, 1],
+    async def replay(self, interaction: discord.Interaction[TapisBot], table: app_commands.Range[int, 1],
                      deal: app_commands.Range[int, 1], format: str = "webp") -> None:
         from bot.store import tables as store
 
@@ -110,5 +113,5 @@ def render_replay(row: Any, actions: list[Any], number: int, reveal: bool,
     return replay_image(row.game, frames.views, names, frames.hands, fmt), frames.deal.contract
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: TapisBot) -> None:
     await bot.add_cog(History(bot))

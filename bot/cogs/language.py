@@ -7,7 +7,7 @@ locale, so a DM sent outside any interaction (a new deal) is in the reader's lan
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -15,6 +15,9 @@ from discord.ext import commands
 
 from bot.i18n import LANGUAGES, NATIVE_NAMES, translator
 from bot.views.locale import reader
+
+if TYPE_CHECKING:
+    from bot.app import TapisBot
 
 AUTO = "auto"
 LANGUAGE_CHOICES = [app_commands.Choice(name=NATIVE_NAMES[lang], value=lang) for lang in LANGUAGES] + [
@@ -25,17 +28,17 @@ LANGUAGE_CHOICES = [app_commands.Choice(name=NATIVE_NAMES[lang], value=lang) for
 class Language(commands.Cog):
     """The ``/language`` command and the note of each user's client locale."""
 
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: TapisBot) -> None:
         self.bot = bot
 
     @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
+    async def on_interaction(self, interaction: discord.Interaction[TapisBot]) -> None:
         await self.bot.languages.note_client(interaction.user.id, interaction.locale)
 
     @app_commands.command(name="language", description="The language Tapis writes to you in")
     @app_commands.describe(language="Your language, or follow your Discord language")
     @app_commands.choices(language=LANGUAGE_CHOICES)
-    async def language(self, interaction: discord.Interaction, language: str) -> None:
+    async def language(self, interaction: discord.Interaction[TapisBot], language: str) -> None:
         store = self.bot.languages
         if language == AUTO:
             await store.choose(interaction.user.id, None)
@@ -49,5 +52,5 @@ class Language(commands.Cog):
         await interaction.response.send_message(text, ephemeral=True)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: TapisBot) -> None:
     await bot.add_cog(Language(bot))

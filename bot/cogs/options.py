@@ -9,15 +9,19 @@ and maps choice values typed as text onto the real choices. A refusal quotes at 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import discord
 from discord import app_commands
 
 from bot.cogs.errors import UserError
 from bot.i18n import Msg, msg
 from bot.rules import GAMES
-from bot.rules.base import OptionError
+from bot.rules.base import Game, OptionError
 from bot.views.texts import echo
+
+if TYPE_CHECKING:
+    from bot.app import TapisBot
 
 _PAIR = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^\s,;]+)")
 _INT = re.compile(r"[+-]?[0-9]{1,9}")
@@ -25,11 +29,11 @@ _INT = re.compile(r"[+-]?[0-9]{1,9}")
 MAX_BUY_IN = 1_000_000_000
 
 
-def visible_specs(game: Any) -> dict[str, Any]:
+def visible_specs(game: Game) -> dict[str, Any]:
     return {s.name: s for s in game.options if not s.hidden}
 
 
-def parse_options(text: str | None, game: Any) -> dict[str, Any]:
+def parse_options(text: str | None, game: Game) -> dict[str, Any]:
     """``"a=1 b=on"`` -> ``{"a": "1", "b": "on"}`` with choice values matched; ``UserError`` if bad."""
     text = (text or "").strip()
     if not text:
@@ -65,7 +69,7 @@ def whole_number(name: str, value: str) -> int:
     return int(value)
 
 
-def check_options(game: Any, defaults: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
+def check_options(game: Game, defaults: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
     """Validate ``defaults`` + ``raw`` with the rules core; ``UserError`` with its message."""
     try:
         options = game.validate_options({**defaults, **raw})
@@ -85,7 +89,8 @@ def echo_free(message: str, size: int = 300) -> str:
     return message if len(message) <= size else message[: size - 1] + "…"
 
 
-async def options_autocomplete(interaction: Any, current: str) -> list[app_commands.Choice[str]]:
+async def options_autocomplete(interaction: discord.Interaction[TapisBot],
+                               current: str) -> list[app_commands.Choice[str]]:
     """Suggest the game's options not typed yet, with their defaults and help."""
     game = GAMES.get(getattr(interaction.namespace, "game", None) or "")
     if game is None:

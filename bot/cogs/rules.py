@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -10,11 +10,15 @@ from discord.ext import commands
 
 from bot.cogs.common import GAME_CHOICES, game_or_error
 from bot.i18n import Translator, english
+from bot.rules.base import Game
 from bot.views.display import clip
 from bot.views.locale import reader
 
+if TYPE_CHECKING:
+    from bot.app import TapisBot
 
-def option_lines(game: Any, tr: Translator | None = None) -> list[str]:
+
+def option_lines(game: Game, tr: Translator | None = None) -> list[str]:
     """One line per host option: name, default, range and help (in the reader's language)."""
     tr = tr or english()
     out = []
@@ -36,7 +40,7 @@ def option_lines(game: Any, tr: Translator | None = None) -> list[str]:
     return out
 
 
-def rules_embed(game: Any, tr: Translator | None = None) -> discord.Embed:
+def rules_embed(game: Game, tr: Translator | None = None) -> discord.Embed:
     """The /rules answer: the game's summary and its options, in the reader's language."""
     tr = tr or english()
     summary = tr._(game.summary) if game.summary else ""
@@ -55,16 +59,16 @@ def rules_embed(game: Any, tr: Translator | None = None) -> discord.Embed:
 
 
 class Rules(commands.Cog):
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: TapisBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="rules", description="How a game is played, and its table options")
     @app_commands.describe(game="The game")
     @app_commands.choices(game=GAME_CHOICES)
-    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+    async def rules(self, interaction: discord.Interaction[TapisBot], game: str) -> None:
         tr = await reader(self.bot, interaction)
         await interaction.response.send_message(embed=rules_embed(game_or_error(game), tr), ephemeral=True)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: TapisBot) -> None:
     await bot.add_cog(Rules(bot))

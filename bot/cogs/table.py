@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING
 
 import aiohttp
 import discord
@@ -29,6 +29,10 @@ from bot.views.handlers import show_hand
 from bot.views.locale import reader, table_tr
 from bot.views.respond import run_soon, send
 
+if TYPE_CHECKING:
+    from bot.app import TapisBot
+    from bot.tables import Table, TableService
+
 log = logging.getLogger(__name__)
 TABLE_ARG = "Table number (default: the latest open table in this channel)"
 #: The language of the table message and images (default: the server's language, then English).
@@ -40,11 +44,11 @@ class Tables(commands.Cog):
 
     table = app_commands.Group(name="table", description="Card tables in this channel", guild_only=True)
 
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: TapisBot) -> None:
         self.bot = bot
 
     @property
-    def service(self) -> Any:
+    def service(self) -> TableService:
         return self.bot.tables
 
     @table.command(name="new", description="Open a table in this channel")
@@ -53,7 +57,7 @@ class Tables(commands.Cog):
                            language="The table's language (default: the server's)")
     @app_commands.choices(game=GAME_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.autocomplete(options=options_autocomplete)
-    async def new(self, interaction: discord.Interaction, game: str,
+    async def new(self, interaction: discord.Interaction[TapisBot], game: str,
                   players: app_commands.Range[int, 2, 10] | None = None,
                   buy_in: app_commands.Range[int, 1, MAX_BUY_IN] | None = None,
                   options: str | None = None, language: str | None = None) -> None:
@@ -72,12 +76,13 @@ class Tables(commands.Cog):
             raw[name] = value
         check_options(rules, self.bot.config.options_for(rules.name), raw)
         host = interaction.user
+        channel_id = interaction.channel_id or 0  # always set for a guild command
         table = await run_soon(interaction, self.service.create(
-            guild_id, interaction.channel_id, host.id, host.display_name, rules.name, raw), ephemeral=False)
+            guild_id, channel_id, host.id, host.display_name, rules.name, raw), ephemeral=False)
         await self.bot.languages.set_table(table.id, table_language(language, interaction.guild_locale))
         await self._post_lobby(interaction, table)
 
-    async def _post_lobby(self, interaction: discord.Interaction, table: Any) -> None:
+    async def _post_lobby(self, interaction: discord.Interaction[TapisBot], table: Table) -> None:
         """Post the lobby as the answer; if that answer is lost, in the channel; else cancel (refund).
 
         The lobby is committed (buy-in in escrow) before this runs, so a lost answer (Discord's
@@ -85,6 +90,7 @@ class Tables(commands.Cog):
         """
         shown = self.bot.presenter.shown_key(table)
         tr = table_tr(self.bot, table.id)
+        message_id: int | None
         try:
             if interaction.response.is_done():
                 message = await interaction.followup.send(embed=table_embed(table, tr=tr),
@@ -120,7 +126,7 @@ class Tables(commands.Cog):
     @table.command(name="join", description="Sit down at a table (moves the buy-in to the table)")
     @app_commands.describe(table=TABLE_ARG)
     @app_commands.autocomplete(table=table_autocomplete)
-    async def join(self, interaction: discord.Interaction, table: int | None = None) -> None:
+    async def join(self, interaction: discord.Interaction[TapisBot], table: int | None = None) -> None:
         t = await resolve_table(self.bot, interaction, table)
         user = interaction.user
         await run_soon(interaction, self.service.join(t.id, user.id, user.display_name))
@@ -129,7 +135,7 @@ class Tables(commands.Cog):
     @table.command(name="leave", description="Leave a table (the AI plays your seat if the game is on)")
     @app_commands.describe(table=TABLE_ARG)
     @app_commands.autocomplete(table=table_autocomplete)
-    async def leave(self, interaction: discord.Interaction, table: int | None = None) -> None:
+    async def leave(self, interaction: discord.Interaction[TapisBot], table: int | None = None) -> None:
         t = await resolve_table(self.bot, interaction, table, any_channel=True)
         in_lobby = t.status == "lobby"
         await run_soon(interaction, self.service.leave(t.id, interaction.user.id))
@@ -139,7 +145,7 @@ class Tables(commands.Cog):
     @table.command(name="start", description="Start the game (host only)")
     @app_commands.describe(table=TABLE_ARG)
     @app_commands.autocomplete(table=table_autocomplete)
-    async def start(self, interaction: discord.Interaction, table: int | None = None) -> None:
+    async def start(self, interaction: discord.Interaction[TapisBot], table: int | None = None) -> None:
         t = await resolve_table(self.bot, interaction, table)
         await run_soon(interaction, self.service.start(t.id, interaction.user.id))
         await send(interaction, texts.starts(t.id, await reader(self.bot, interaction)))
@@ -148,7 +154,7 @@ class Tables(commands.Cog):
     @app_commands.describe(table=TABLE_ARG,
                            now="Void the current deal and end at once (server admins not seated)")
     @app_commands.autocomplete(table=table_autocomplete)
-    async def end(self, interaction: discord.Interaction, table: int | None = None,
+    async def end(self, interaction: discord.Interaction[TapisBot], table: int | None = None,
                   now: bool = False) -> None:
         t = await resolve_table(self.bot, interaction, table, any_channel=True)
         user_id, admin = interaction.user.id, is_admin(interaction)
@@ -167,7 +173,7 @@ class Tables(commands.Cog):
     @table.command(name="status", description="Show a table: seats, stacks, pot, whose turn")
     @app_commands.describe(table=TABLE_ARG)
     @app_commands.autocomplete(table=table_autocomplete)
-    async def status(self, interaction: discord.Interaction, table: int | None = None) -> None:
+    async def status(self, interaction: discord.Interaction[TapisBot], table: int | None = None) -> None:
         t = await resolve_table(self.bot, interaction, table)
         presenter = self.bot.presenter
         tr = await reader(self.bot, interaction)
@@ -178,7 +184,7 @@ class Tables(commands.Cog):
     @app_commands.describe(table=TABLE_ARG)
     @app_commands.autocomplete(table=table_autocomplete)
     @app_commands.guild_only()
-    async def hand(self, interaction: discord.Interaction, table: int | None = None) -> None:
+    async def hand(self, interaction: discord.Interaction[TapisBot], table: int | None = None) -> None:
         if table is None:
             mine = [t for t in await open_tables(self.bot, interaction.channel_id or 0)
                     if t.seat_of(interaction.user.id) is not None]
@@ -188,5 +194,5 @@ class Tables(commands.Cog):
         await show_hand(interaction, t)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: TapisBot) -> None:
     await bot.add_cog(Tables(bot))

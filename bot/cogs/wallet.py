@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
-from typing import Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -13,11 +13,14 @@ from discord.ext import commands
 
 from bot.cogs.common import GAME_CHOICES, guild_only
 from bot.cogs.errors import UserError
-from bot.i18n import table_language, translator
+from bot.i18n import Translator, table_language, translator
 from bot.rules import GAMES
 from bot.views.display import safe_name
 from bot.views.locale import reader
 from bot.views.respond import run_soon, send
+
+if TYPE_CHECKING:
+    from bot.app import TapisBot
 
 BY_CHOICES = [app_commands.Choice(name=n, value=n) for n in ("jetons", "rating", "wins")]
 
@@ -29,12 +32,13 @@ class Wallet(commands.Cog):
     the work is not done within a second (the answer is then a follow-up).
     """
 
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: TapisBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="balance", description="How many jetons you (or someone) have here")
     @app_commands.describe(user="Whose balance (default: yours)")
-    async def balance(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+    async def balance(self, interaction: discord.Interaction[TapisBot],
+                      user: discord.User | None = None) -> None:
         guild_id = guild_only(interaction)
         tr = await reader(self.bot, interaction)
         who = user or interaction.user
@@ -53,7 +57,7 @@ class Wallet(commands.Cog):
                                          who=name, jetons=tr.jetons(self.bot.config.starting_grant)))
 
     @app_commands.command(name="daily", description="Collect your daily grant of jetons")
-    async def daily(self, interaction: discord.Interaction) -> None:
+    async def daily(self, interaction: discord.Interaction[TapisBot]) -> None:
         guild_id = guild_only(interaction)
 
         async def work() -> tuple[int, int]:
@@ -71,7 +75,7 @@ class Wallet(commands.Cog):
                            by="Rank by jetons (default), rating (per game) or sessions won",
                            season="With by:rating, an earlier season (default: the current one)")
     @app_commands.choices(game=GAME_CHOICES, by=BY_CHOICES)
-    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None,
+    async def leaderboard(self, interaction: discord.Interaction[TapisBot], game: str | None = None,
                           by: str = "jetons", season: app_commands.Range[int, 1] | None = None) -> None:
         guild_id = guild_only(interaction)
         if by != "jetons":
@@ -105,8 +109,9 @@ class Wallet(commands.Cog):
                    file=discord.File(io.BytesIO(png), "leaderboard.png", description=title),
                    allowed_mentions=discord.AllowedMentions.none())
 
-    async def _leaderboard_png(self, interaction: discord.Interaction, guild_id: int,
-                               rows: list[tuple[int, int]], game: str | None, tr: Any = None) -> bytes:
+    async def _leaderboard_png(self, interaction: discord.Interaction[TapisBot], guild_id: int,
+                               rows: list[tuple[int, int]], game: str | None,
+                               tr: Translator | None = None) -> bytes:
         """The leaderboard image (rendered off the event loop); the embed is its text alternative."""
         from bot.render import leaderboard_image
         from bot.store.stats import sessions_played
@@ -120,7 +125,8 @@ class Wallet(commands.Cog):
 
     @app_commands.command(name="stats", description="A profile card: sessions, wins, rating per game")
     @app_commands.describe(user="Whose statistics (default: yours)")
-    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+    async def stats(self, interaction: discord.Interaction[TapisBot],
+                    user: discord.User | None = None) -> None:
         from bot.views.boards import profile_message
 
         guild_id = guild_only(interaction)
@@ -129,11 +135,11 @@ class Wallet(commands.Cog):
         await send(interaction, ephemeral=True, **message)
 
 
-def _signed(value: int, tr: Any) -> str:
+def _signed(value: int, tr: Translator) -> str:
     return ("+" if value >= 0 else "-") + tr.number(abs(value))
 
 
-def _display_name(interaction: discord.Interaction, user_id: int) -> str:
+def _display_name(interaction: discord.Interaction[TapisBot], user_id: int) -> str:
     """A member's display name from the cache, else the user's name, else a neutral label."""
     member = interaction.guild.get_member(user_id) if interaction.guild else None
     if member is not None:
@@ -142,5 +148,5 @@ def _display_name(interaction: discord.Interaction, user_id: int) -> str:
     return user.display_name if user is not None else f"player …{str(user_id)[-4:]}"
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: TapisBot) -> None:
     await bot.add_cog(Wallet(bot))

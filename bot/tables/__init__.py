@@ -1,7 +1,8 @@
 """Live tables: rules state + event log + timers + one asyncio.Lock each. No Discord types.
 
 ``TableService`` is the API of the Discord layer; see ``bot/tables/service.py`` for the flow and
-the events listeners receive.
+the events listeners receive (its lobby, autoplay and resume parts are mixins in ``lobby.py``,
+``autoplay.py`` and ``resume.py``).
 """
 
 from bot.tables.errors import TableError

@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bot.rules.base import Game, State
+
+
+def capacity(rules: Game, options: Mapping[str, Any]) -> int:
+    """How many seats a table of ``rules`` with ``options`` has (its ``players`` option, else the default)."""
+    players = options.get("players")
+    if isinstance(players, int) and not isinstance(players, bool):
+        return players
+    return rules.default_seats or rules.max_seats
 
 
 @dataclass

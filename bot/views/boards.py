@@ -5,12 +5,15 @@ from __future__ import annotations
 import asyncio
 import io
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.rules import GAMES
 from bot.views.display import safe_name
+
+if TYPE_CHECKING:
+    from bot.app import TapisBot
 
 TEXT = {
     "rating_title": "Leaderboard — {game} rating · season {season}",
@@ -34,7 +37,7 @@ TEXT = {
 FAVOURITE_SESSIONS = 20
 
 
-def display_name(interaction: discord.Interaction, user_id: int) -> str:
+def display_name(interaction: discord.Interaction[TapisBot], user_id: int) -> str:
     """A member's display name from the cache, else the user's name, else a neutral label."""
     member = interaction.guild.get_member(user_id) if interaction.guild else None
     if member is not None:
@@ -50,8 +53,8 @@ def _title(game: str | None) -> str:
 
 
 async def leaderboard_message(
-    bot: Any,
-    interaction: discord.Interaction,
+    bot: TapisBot,
+    interaction: discord.Interaction[TapisBot],
     guild_id: int,
     game: str | None,
     by: str,
@@ -103,7 +106,7 @@ async def leaderboard_message(
     return {"embed": embed, "file": discord.File(io.BytesIO(png), "leaderboard.png", description=title)}
 
 
-async def favourites(bot: Any, guild_id: int, user_id: int, game: str) -> str | None:
+async def favourites(bot: TapisBot, guild_id: int, user_id: int, game: str) -> str | None:
     """The contract or bid the player chose most in their latest sessions of ``game`` (replayed)."""
     from bot.store import tables as store
     from bot.store.boards import recent_tables
@@ -122,6 +125,8 @@ async def favourites(bot: Any, guild_id: int, user_id: int, game: str) -> str | 
         tally: Counter[str] = Counter()
         for row, seat, actions in logs:
             try:
+                if row.seed is None:
+                    continue  # a session never dealt: nothing to count
                 opts = rules.validate_options(row.options)
                 tally.update(contracts_of(rules, len(row.seats), opts, row.seed, actions, seat))
             except Exception:
@@ -132,7 +137,7 @@ async def favourites(bot: Any, guild_id: int, user_id: int, game: str) -> str | 
 
 
 async def profile_message(
-    bot: Any, interaction: discord.Interaction, guild_id: int, who: discord.abc.User
+    bot: TapisBot, interaction: discord.Interaction[TapisBot], guild_id: int, who: discord.abc.User
 ) -> dict[str, Any]:
     """``{"embed", "file"?}`` of a profile card (per game: sessions, rate, rating, best, favourite)."""
     from bot.render.profile import profile_image

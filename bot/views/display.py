@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -16,6 +16,9 @@ from bot.render.words import phase_name
 from bot.rules import GAMES
 from bot.rules.cards import JOKERS
 from bot.views.vocab import view_field, view_value
+
+if TYPE_CHECKING:
+    from bot.tables import Table
 
 COLOUR = {"lobby": 0x3B82F6, "playing": 0x16A34A, "finished": 0x6B7280, "cancelled": 0x6B7280}
 STANDARD_VIEW_KEYS = {"phase", "to_act", "stacks", "pot", "dealer", "deal", "closing", "hand"}
@@ -56,7 +59,7 @@ def safe_name(name: Any) -> str:
     return _MARKUP.sub(r"\\\1", str(name))
 
 
-def seat_name(table: Any, seat: int, tr: Translator | None = None) -> str:
+def seat_name(table: Table, seat: int, tr: Translator | None = None) -> str:
     """The seat's player name, escaped for a message (``safe_name``)."""
     try:
         return safe_name(table.seats[seat].name)
@@ -71,7 +74,7 @@ def _pot_text(pot: Any, tr: Translator) -> str:
     return tr.number(pot) if isinstance(pot, int) else str(pot)
 
 
-def _options_text(table: Any, tr: Translator) -> str:
+def _options_text(table: Table, tr: Translator) -> str:
     game = GAMES.get(table.game)
     hidden = {s.name for s in game.options if s.hidden} if game else set()
     parts = [f"{k}={v}" for k, v in (table.options or {}).items() if k not in hidden and v is not None]
@@ -84,7 +87,7 @@ def game_title(game_name: str, tr: Translator) -> str:
     return tr._(game.title) if game else game_name
 
 
-def table_embed(table: Any, log: Iterable[str] = (), notices: Iterable[str] = (),
+def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = (),
                 tr: Translator | None = None) -> discord.Embed:
     """The channel message of a table: status, seats, stacks, pot, whose turn, last events."""
     tr = tr or english()
@@ -99,9 +102,9 @@ def table_embed(table: Any, log: Iterable[str] = (), notices: Iterable[str] = ()
         marks = []
         if s.ai:
             marks.append(tr._("🤖 AI"))
-        if getattr(s, "away", False):
+        if s.away:
             marks.append(tr._("💤 away"))
-        if getattr(s, "dm_closed", False):
+        if s.dm_closed:
             marks.append(tr._("📪 DMs closed"))
         if i == view.get("dealer"):
             marks.append(tr._("dealer"))
@@ -174,9 +177,10 @@ def _value(value: Any, game: str, tr: Translator) -> str:
     return card(value, game, tr) if isinstance(value, str) else str(value)
 
 
-def hand_embed(table: Any, seat: int, guild: str, channel: str, note: str = "",
+def hand_embed(table: Table, seat: int, guild: str, channel: str, note: str = "",
                tr: Translator | None = None) -> discord.Embed:
     """A player's private message: where the table is, their cards, and whose turn it is."""
+    assert table.state is not None, "a hand is shown only once the table has started"
     tr = tr or english()
     view = table.state.view(seat)
     to_act = table.state.to_act()
@@ -205,7 +209,7 @@ def hand_embed(table: Any, seat: int, guild: str, channel: str, note: str = "",
     return embed
 
 
-def closing_text(table: Any, tr: Translator) -> str:
+def closing_text(table: Table, tr: Translator) -> str:
     """Why the table ends after this deal: the host's or an admin's close, or an automatic one."""
     if table.closed_by == "admin":
         return tr._("An admin closed the table: it ends after this deal.")

@@ -18,11 +18,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.sharding import HOLDERS_SQL, ShardLocks, ShardPlan, shard_of
+
+if TYPE_CHECKING:
+    from bot.app import TapisBot
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +38,8 @@ def channel_name(space: int, shard: int) -> str:
     return f"tapis_{space}_shard_{shard}"
 
 
-def trim(interaction: discord.Interaction, custom_id: str, values: list[str] | None) -> dict[str, Any]:
+def trim(interaction: discord.Interaction[TapisBot], custom_id: str, values: list[str] | None) -> dict[str,
+         Any]:
     """What the owner needs to answer a DM click by its token (ids as strings, as Discord sends them);
     the clicked message only by its id (a whole DM message would not fit a NOTIFY)."""
     user = interaction.user
@@ -48,7 +52,7 @@ def trim(interaction: discord.Interaction, custom_id: str, values: list[str] | N
             "message_id": str(interaction.message.id) if interaction.message is not None else None}
 
 
-def rebuild(bot: Any, p: dict[str, Any]) -> discord.Interaction:
+def rebuild(bot: TapisBot, p: dict[str, Any]) -> discord.Interaction[TapisBot]:
     """A ``discord.Interaction`` from a forwarded click, already answered (deferred update)."""
     data: dict[str, Any] = {
         "id": p["id"], "application_id": p["application_id"], "type": 3, "token": p["token"], "version": 1,
@@ -59,10 +63,11 @@ def rebuild(bot: Any, p: dict[str, Any]) -> discord.Interaction:
         "locale": p["locale"], "attachment_size_limit": 10 * 1024 * 1024, "context": 1,
         "entitlements": [], "authorizing_integration_owners": {}, "app_permissions": "0",
     }
-    if p.get("message_id"):  # the clicked DM, by id only (the presenter edits it through the token)
+    me = bot.user
+    if p.get("message_id") and me is not None:  # the clicked DM, by id only (the presenter edits it)
         data["message"] = {
             "id": p["message_id"], "channel_id": p["channel_id"], "type": 0, "content": "", "tts": False,
-            "author": {"id": str(bot.user.id), "username": bot.user.name, "discriminator": "0",
+            "author": {"id": str(me.id), "username": me.name, "discriminator": "0",
                        "avatar": None, "bot": True},
             "timestamp": "2024-01-01T00:00:00+00:00", "edited_timestamp": None, "mention_everyone": False,
             "mentions": [], "mention_roles": [], "attachments": [], "embeds": [], "components": [],
@@ -75,7 +80,7 @@ def rebuild(bot: Any, p: dict[str, Any]) -> discord.Interaction:
 class Forwarder:
     """Both ends of the hand-off: ``forward`` on the process that got the click, ``start`` on owners."""
 
-    def __init__(self, bot: Any, locks: ShardLocks, plan: ShardPlan) -> None:
+    def __init__(self, bot: TapisBot, locks: ShardLocks, plan: ShardPlan) -> None:
         self.bot = bot
         self.locks = locks
         self.plan = plan
@@ -88,7 +93,7 @@ class Forwarder:
         for shard in self.plan.ids:
             await conn.add_listener(channel_name(self.locks.space, shard), self._on_notify)
 
-    async def forward(self, interaction: discord.Interaction, custom_id: str, table_id: int,
+    async def forward(self, interaction: discord.Interaction[TapisBot], custom_id: str, table_id: int,
                       values: list[str] | None) -> bool:
         """Hand a DM click for a table this process does not hold to its owner; False if the table
         belongs to this process's own shards (then it really is unknown) or was forwarded already."""

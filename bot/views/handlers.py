@@ -1,5 +1,16 @@
 """What a click does: parse the id, check it against the live table, call the table service.
 
+Every click on a Tapis message arrives here through one of two ``DynamicItem`` s (the shape of
+discord.py's ``dynamic_counter.py`` example). ``TableItem`` matches any ``tapis:`` id and parses
+it; its ``interaction_check`` refuses a forged one (``tapis:`` but not an id Tapis makes) before
+anything is looked up, so a stale, forged or unknown id is still answered instead of dropped.
+``ForeignItem`` matches every other id (an old message, another bot version) and answers "no
+longer in use". discord.py runs every dynamic item whose template matches, so the two templates
+are disjoint: a click is answered by exactly one of them. A ``discord.ui.View`` registered by other
+code (``add_view``, or bound to its message) still answers its own components: ``ForeignItem``
+stays silent for those. The components themselves are plain buttons and selects
+(``bot.views.components``).
+
 Nothing is applied here: the service re-checks version and seat under the table's lock, so a
 stale, replayed or concurrent click is refused there too (``TableError``) and never applied twice.
 """
@@ -9,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
@@ -18,13 +29,19 @@ from bot.views import ids, texts
 from bot.views.components import moves_view
 from bot.views.display import hand_embed
 from bot.views.locale import reader
-from bot.views.respond import answer_lost, maybe, refuse, run_soon, send, update
+from bot.views.respond import answer_lost, refuse, run_soon, send, update
+
+if TYPE_CHECKING:
+    from bot.app import TapisBot
+    from bot.tables import Table
 
 log = logging.getLogger(__name__)
 
 STALE = N_("This move is out of date: the table has moved on. Use your latest message or **My hand**.")
 NOT_A_MOVE = N_("That is not one of your moves now.")
 INVALID = N_("This control is not valid.")
+TEMPLATE = r"(?s)tapis:.*"
+FOREIGN_TEMPLATE = r"(?s)(?!tapis:).*"
 #: A select value Tapis sent: the index of a legal action (ASCII digits, so never ``²`` or 5,000 digits).
 _INDEX = re.compile(r"[0-9]{1,4}")
 
@@ -37,7 +54,7 @@ def user_errors() -> tuple[type[BaseException], ...]:
     return (TableError, InsufficientFunds)
 
 
-def place_names(bot: Any, table: Any, tr: Translator | None = None) -> tuple[str, str]:
+def place_names(bot: TapisBot, table: Table, tr: Translator | None = None) -> tuple[str, str]:
     """Server and channel names of a table, for messages sent elsewhere (DMs)."""
     tr = tr or english()
     guild = bot.get_guild(table.guild_id)
@@ -45,12 +62,79 @@ def place_names(bot: Any, table: Any, tr: Translator | None = None) -> tuple[str
     return (guild.name if guild else tr._("a server"), getattr(channel, "name", None) or tr._("a channel"))
 
 
-async def handle_component(interaction: discord.Interaction, custom_id: str,
-                           values: list[str] | None) -> None:
-    """Entry point of every Tapis button and select."""
+class TableItem(discord.ui.DynamicItem[discord.ui.Item[discord.ui.View]], template=TEMPLATE):
+    """Any Tapis button or select (lobby, My hand, a move, history). One class, so one dispatch per
+    click; ``cid`` is its parsed id (None for a forged one, refused by ``interaction_check``)."""
+
+    def __init__(self, item: discord.ui.Item[discord.ui.View], cid: ids.ComponentId | None) -> None:
+        super().__init__(item)
+        self.cid = cid
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[discord.Client],
+                             item: discord.ui.Item[discord.ui.View], match: re.Match[str]) -> TableItem:
+        return cls(item, ids.parse(match.string))
+
+    async def interaction_check(self, interaction: discord.Interaction[discord.Client]) -> bool:
+        """A forged id is refused here (ephemerally), before any table is looked up."""
+        if self.cid is not None:
+            return True
+        try:
+            await refuse(ours(interaction), (await _reader(ours(interaction)))._(INVALID))
+        except discord.HTTPException as exc:
+            log.warning("could not refuse a forged component: %s", exc)
+        return False
+
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
+        values = self.item.values if isinstance(self.item, discord.ui.Select) else None
+        await handle_component(ours(interaction), self.custom_id, values, self.cid)
+
+
+class ForeignItem(discord.ui.DynamicItem[discord.ui.Item[discord.ui.View]], template=FOREIGN_TEMPLATE):
+    """Any component whose id is not Tapis's: an ephemeral "no longer in use", never silence."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[discord.Client],
+                             item: discord.ui.Item[discord.ui.View], match: re.Match[str]) -> ForeignItem:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
+        if not view_handles(interaction, self.custom_id):
+            await no_longer_in_use(ours(interaction))
+
+
+def ours(interaction: discord.Interaction[discord.Client]) -> discord.Interaction[TapisBot]:
+    """The interaction typed with its real client: the dynamic items are registered by ``TapisBot``
+    only (``setup_hook``), so the client of every interaction they receive is the ``TapisBot``."""
+    return cast("discord.Interaction[TapisBot]", interaction)
+
+
+def view_handles(interaction: discord.Interaction[discord.Client], custom_id: str) -> bool:
+    """Whether a ``discord.ui.View`` registered with the client (``add_view``, or sent bound to
+    its message) answers this component itself, so that ``ForeignItem`` must stay silent.
+
+    discord.py offers no public lookup for this; it reads the view store of discord.py 2.7.1
+    (pinned), and without it ``ForeignItem`` answers as if no view were there.
+    """
+    store = getattr(getattr(interaction.client, "_connection", None), "_view_store", None)
+    views = getattr(store, "_views", None)
+    if not isinstance(views, dict):
+        return False
+    data: dict[str, Any] = dict(interaction.data or {})
+    kind = data.get("component_type")
+    message_id = interaction.message.id if interaction.message is not None else None
+    return any((kind, custom_id) in views.get(key, {}) for key in (message_id, None))
+
+
+async def handle_component(interaction: discord.Interaction[TapisBot], custom_id: str,
+                           values: list[str] | None, cid: ids.ComponentId | None = None) -> None:
+    """Entry point of every Tapis button and select (``cid``: the id already parsed, if it was).
+
+    A forwarded click (``bot.views.forward``) comes here with its custom id only.
+    """
     try:
         try:
-            await _handle(interaction, custom_id, values)
+            await _handle(interaction, custom_id, cid or ids.parse(custom_id), values)
         except user_errors() as exc:
             await refuse(interaction, (await _reader(interaction))._(str(exc)))
     except Exception as exc:
@@ -64,7 +148,7 @@ async def handle_component(interaction: discord.Interaction, custom_id: str,
                 await refuse(interaction, (await _reader(interaction))._(texts.GENERIC_ERROR))
 
 
-async def _reader(interaction: discord.Interaction) -> Translator:
+async def _reader(interaction: discord.Interaction[TapisBot]) -> Translator:
     try:
         return await reader(interaction.client, interaction)
     except Exception:  # the language store must never hide the real answer
@@ -72,7 +156,7 @@ async def _reader(interaction: discord.Interaction) -> Translator:
         return english()
 
 
-async def no_longer_in_use(interaction: discord.Interaction) -> None:
+async def no_longer_in_use(interaction: discord.Interaction[TapisBot]) -> None:
     """The answer to a component whose id is not Tapis's (an old message, another bot version)."""
     try:
         await refuse(interaction, (await _reader(interaction))._(texts.NO_LONGER_IN_USE))
@@ -80,20 +164,20 @@ async def no_longer_in_use(interaction: discord.Interaction) -> None:
         log.warning("could not answer a foreign component: %s", exc)
 
 
-async def _handle(interaction: discord.Interaction, custom_id: str, values: list[str] | None) -> None:
-    bot: Any = interaction.client
+async def _handle(interaction: discord.Interaction[TapisBot], custom_id: str, cid: ids.ComponentId | None,
+                  values: list[str] | None) -> None:
+    bot: TapisBot = interaction.client
     tr = await _reader(interaction)
-    cid = ids.parse(custom_id)
     if cid is None:
         return await refuse(interaction, tr._(INVALID))
     if cid.verb in ids.HISTORY_VERBS:
         from bot.views.history import handle as history
 
         return await history(interaction, cid, values)
-    table = await maybe(bot.tables.get(cid.table_id))
+    table = await bot.tables.get(cid.table_id)
     in_dm = interaction.guild_id is None
     if table is None:
-        forwarder = getattr(bot, "forwarder", None)  # shard processes: the owner may be another one
+        forwarder = bot.forwarder  # shard processes: the owner may be another one
         if forwarder is not None and in_dm and cid.verb in ("mv", "sel") and await forwarder.forward(
                 interaction, custom_id, cid.table_id, values):
             return None
@@ -126,7 +210,8 @@ async def _handle(interaction: discord.Interaction, custom_id: str, values: list
         await show_hand(interaction, table, tr)
 
 
-async def show_hand(interaction: discord.Interaction, table: Any, tr: Translator | None = None) -> None:
+async def show_hand(interaction: discord.Interaction[TapisBot], table: Table,
+                    tr: Translator | None = None) -> None:
     """Ephemeral: the user's hand at this table and the moves they may make now (their language)."""
     tr = tr or await _reader(interaction)
     seat = table.seat_of(interaction.user.id)
@@ -137,10 +222,11 @@ async def show_hand(interaction: discord.Interaction, table: Any, tr: Translator
     guild, channel = place_names(interaction.client, table, tr)
     embed = hand_embed(table, seat, guild, channel, tr=tr)
     view = moves_view(table, seat, tr)
-    await send(interaction, embed=embed, **({"view": view} if view else {}))
+    extra: dict[str, Any] = {"view": view} if view else {}
+    await send(interaction, embed=embed, **extra)
 
 
-async def play(interaction: discord.Interaction, table: Any, cid: ids.ComponentId,
+async def play(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,
                values: list[str] | None, tr: Translator | None = None) -> None:
     """A move button or select: resolve the index at that version, then ask the service."""
     tr = tr or await _reader(interaction)
@@ -164,9 +250,9 @@ async def play(interaction: discord.Interaction, table: Any, cid: ids.ComponentI
         return await refuse(interaction, tr._(NOT_A_MOVE))
     action = legal[number]
     label = table.rules.label(action, tr)
-    presenter = interaction.client.presenter  # type: ignore[attr-defined]
+    presenter = interaction.client.presenter
     with presenter.answering_in_place(table.id, seat):  # this response shows the mover the new state
-        await run_soon(interaction, interaction.client.tables.act(table.id, interaction.user.id,  # type: ignore
+        await run_soon(interaction, interaction.client.tables.act(table.id, interaction.user.id,
                                                                   cid.version, action), update=True)
     guild, channel = place_names(interaction.client, table, tr)
     embed = hand_embed(table, seat, guild, channel, note=tr._("You played **{move}**.", move=label), tr=tr)

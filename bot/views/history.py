@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -27,6 +27,9 @@ from bot.rules import GAMES
 from bot.views import ids
 from bot.views.display import safe_name
 from bot.views.respond import refuse
+
+if TYPE_CHECKING:
+    from bot.app import TapisBot
 
 _NUMBER = re.compile(r"[0-9]{1,19}")  # a table id or deal number as Tapis sent it
 
@@ -93,28 +96,26 @@ def deltas_text(names: list[str], deltas: list[int] | None) -> str:
 
 
 def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
-    from bot.views.components import TableItem
-
     if not items:
         return None
     view = discord.ui.View(timeout=None)
     for item in items:
-        view.add_item(TableItem(item))  # type: ignore[arg-type]
-    view.stop()  # dispatch goes through the dynamic items only
+        view.add_item(item)
+    view.stop()  # never stored: dispatch goes through the dynamic items (bot.views.handlers) only
     return view
 
 
 # ---------------------------------------------------------------------------- a page of sessions
 
 
-async def page_message(bot: Any, guild_id: int, user_id: int, who: str, game: str | None, page: int,
+async def page_message(bot: TapisBot, guild_id: int, user_id: int, who: str, game: str | None, page: int,
                        upto: int | None) -> dict[str, Any]:
     """Embed and view of one page of a user's finished sessions (``page`` from 0)."""
     from bot.store.history import user_sessions
 
     if upto is None:
         row = await bot.db.fetchone("SELECT MAX(id) FROM sessions WHERE guild_id = ?", (guild_id,))
-        upto = int(row[0] or 0)
+        upto = int(row[0] or 0) if row is not None else 0
     lines, total = await user_sessions(bot.db, guild_id, user_id, game, limit=PAGE, offset=page * PAGE,
                                        up_to=upto)
     pages = max(1, -(-total // PAGE))
@@ -143,13 +144,15 @@ async def page_message(bot: Any, guild_id: int, user_id: int, who: str, game: st
 # ---------------------------------------------------------------------------- a session and a deal
 
 
-async def load_session(bot: Any, guild_id: int, table_id: int) -> tuple[Any, list[str], list[Any]] | None:
+async def load_session(bot: TapisBot, guild_id: int, table_id: int) -> tuple[Any, list[str],
+                       list[Any]] | None:
     """``(table row, seat names, deals)`` of a finished session of this guild, or None."""
     from bot.store import tables as store
     from bot.tables.deals import deals_of
 
     row = await bot.db.run(store.load_table, table_id)
-    if row is None or row.guild_id != guild_id or row.status != "finished" or row.game not in GAMES:
+    if (row is None or row.guild_id != guild_id or row.status != "finished" or row.game not in GAMES
+            or row.seed is None):
         return None
     actions = await bot.db.run(store.load_actions, table_id)
     names = [safe_name(s.get("name") or f"seat {i}") for i, s in enumerate(row.seats)]  # shown as text
@@ -211,9 +214,10 @@ def _fit(lines: list[str], size: int) -> str:
 # ---------------------------------------------------------------------------- clicks
 
 
-async def handle(interaction: discord.Interaction, cid: ids.ComponentId, values: list[str] | None) -> None:
+async def handle(interaction: discord.Interaction[TapisBot], cid: ids.ComponentId,
+                 values: list[str] | None) -> None:
     """A history button or select: re-check everything, then edit the history message."""
-    bot: Any = interaction.client
+    bot: TapisBot = interaction.client
     guild_id = interaction.guild_id
     context = parse_context(cid.arg)
     if guild_id is None or context is None:
@@ -228,8 +232,9 @@ async def handle(interaction: discord.Interaction, cid: ids.ComponentId, values:
         if cid.version * PAGE >= max(total, 1):
             return await refuse(interaction, TEXT["gone_page"])
         who = _who(interaction, user_id)
-        return await interaction.response.edit_message(
+        await interaction.response.edit_message(
             **await page_message(bot, guild_id, user_id, who, game, cid.version, upto))
+        return
     if not values or len(values) != 1 or not _NUMBER.fullmatch(values[0]):  # never "²" or 5,000 digits
         return await refuse(interaction, TEXT["bad"])
     if cid.verb == "hopen":
@@ -252,7 +257,8 @@ async def handle(interaction: discord.Interaction, cid: ids.ComponentId, values:
     row, names, deals = loaded
     arg = context_arg(user_id, game, upto)
     if cid.verb == "hopen":
-        return await interaction.response.edit_message(**session_message(row, names, deals, arg, back))
+        await interaction.response.edit_message(**session_message(row, names, deals, arg, back))
+        return
     if cid.version != row.version:
         return await refuse(interaction, TEXT["stale"])
     number = int(values[0])
@@ -262,7 +268,7 @@ async def handle(interaction: discord.Interaction, cid: ids.ComponentId, values:
     await interaction.response.edit_message(**session_message(row, names, deals, arg, back, chosen))
 
 
-def _who(interaction: discord.Interaction, user_id: int) -> str:
+def _who(interaction: discord.Interaction[TapisBot], user_id: int) -> str:
     member = interaction.guild.get_member(user_id) if interaction.guild else None
     if member is not None:
         return member.display_name

@@ -10,38 +10,32 @@ from the ``LanguageStore`` cache, so the presenter's synchronous listener can us
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+import discord
 
 from bot.i18n import Translator, translator
 
+if TYPE_CHECKING:
+    from bot.app import TapisBot
 
-def _store(bot: Any) -> Any:
-    return getattr(bot, "languages", None)
 
-
-async def reader(bot: Any, interaction: Any) -> Translator:
+async def reader(bot: TapisBot, interaction: discord.Interaction[TapisBot]) -> Translator:
     """The translator for an ephemeral answer to ``interaction``'s user."""
-    store = _store(bot)
-    if store is None:
-        return translator(None)
-    return translator(await store.reader(interaction.user.id, interaction.locale))
+    return translator(await bot.languages.reader(interaction.user.id, interaction.locale))
 
 
-def table_tr(bot: Any, table_id: int) -> Translator:
+def table_tr(bot: TapisBot, table_id: int) -> Translator:
     """The table's language, from the cache (English until it was loaded or for an old table)."""
-    store = _store(bot)
-    return translator(store.cached_table(table_id) if store is not None else None)
+    return translator(bot.languages.cached_table(table_id))
 
 
-async def load_table_tr(bot: Any, table_id: int) -> Translator:
+async def load_table_tr(bot: TapisBot, table_id: int) -> Translator:
     """The table's language, reading the database once if it is not cached yet."""
-    store = _store(bot)
-    return translator(await store.table(table_id) if store is not None else None)
+    return translator(await bot.languages.table(table_id))
 
 
-async def dm_tr(bot: Any, user_id: int, table_id: int) -> Translator:
+async def dm_tr(bot: TapisBot, user_id: int, table_id: int) -> Translator:
     """The translator for a DM to ``user_id`` about table ``table_id``."""
-    store = _store(bot)
-    if store is None:
-        return translator(None)
+    store = bot.languages
     return translator(await store.reader(user_id, None, await store.table(table_id)))

@@ -33,15 +33,19 @@ import json
 import logging
 from collections import OrderedDict, deque
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import Translator
 from bot.views.budget import PROMPT, REFRESH, RestBudget
 from bot.views.components import moves_view, table_view
 from bot.views.display import hand_embed, safe_name, table_embed
 from bot.views.locale import dm_tr, load_table_tr, table_tr
-from bot.views.respond import maybe
+
+if TYPE_CHECKING:
+    from bot.app import TapisBot
+    from bot.tables import Table
 
 log = logging.getLogger(__name__)
 DM_CLOSED = 50007
@@ -59,7 +63,7 @@ TOKEN_LIFE = 14 * 60.0  # seconds an interaction token is used for (Discord keep
 class Click:
     """A player's latest move click at a table: its interaction can edit the clicked DM for a while."""
 
-    interaction: discord.Interaction
+    interaction: discord.Interaction[TapisBot]
     message_id: int
     at: float
 
@@ -75,7 +79,7 @@ class DmJob:
 class Presenter:
     """Renders table changes to Discord without ever blocking the table service."""
 
-    def __init__(self, bot: Any, edit_interval: float = 1.0, images: bool = True) -> None:
+    def __init__(self, bot: TapisBot, edit_interval: float = 1.0, images: bool = True) -> None:
         self.bot = bot
         self.edit_interval = edit_interval
         self.images = images
@@ -113,7 +117,7 @@ class Presenter:
 
     # ------------------------------------------------------------------ listener
 
-    async def on_change(self, table: Any, events: list[dict[str, Any]]) -> None:
+    async def on_change(self, table: Table, events: list[dict[str, Any]]) -> None:
         """Service listener: note the events, mark the table dirty, queue DMs (never awaits I/O)."""
         if self.closed:
             return
@@ -133,7 +137,7 @@ class Presenter:
             else:
                 self.forget_clicks(table.id)
 
-    def _narrate(self, table: Any, event: dict[str, Any], tr: Any) -> str | None:
+    def _narrate(self, table: Table, event: dict[str, Any], tr: Translator) -> str | None:
         try:
             return table.rules.narrate(event, lambda seat: safe_name(table.name_of(seat)), tr)
         except Exception:
@@ -145,7 +149,7 @@ class Presenter:
         if table_id not in self.editors and not self.closed:
             self.editors[table_id] = asyncio.get_running_loop().create_task(self._editor(table_id))
 
-    def shown_key(self, table: Any) -> tuple[Any, ...]:
+    def shown_key(self, table: Table) -> tuple[Any, ...]:
         """Everything the table message depends on, cheaply: equal keys mean an identical message.
 
         Lobby changes (joins, leaves, AI seats, a new host) do not bump the version: the seats and
@@ -155,14 +159,14 @@ class Presenter:
         return (table.version, table.status, table.message_id, self.log_serial.get(table.id, 0),
                 tuple(self.notices(table)), seats, table.host_id)
 
-    def posted(self, table: Any, shown: tuple[Any, ...]) -> None:
+    def posted(self, table: Table, shown: tuple[Any, ...]) -> None:
         """The Discord layer posted the table message itself (``/table new``), showing the table as
         ``shown`` (a ``shown_key`` taken before building it) says; edit it if the table moved on
         since (a join, or even the end, before the message id was recorded)."""
         self.shown[table.id] = (*shown[:2], table.message_id, *shown[3:])
         self.mark_dirty(table.id)
 
-    def prime(self, table: Any) -> None:
+    def prime(self, table: Table) -> None:
         """Remember a resumed table's turn state, so a restart does not DM everybody again.
 
         Seats already known (a table live in this process) keep what was last planned for them.
@@ -184,7 +188,7 @@ class Presenter:
         Every open table, not only those resumed at start: an edit that failed while the
         connection was down is redone (a message already showing the state is not edited again).
         """
-        for table in await maybe(self.bot.tables.open_tables()):
+        for table in await self.bot.tables.open_tables():
             await load_table_tr(self.bot, table.id)  # cached for the listener's narration
             self.prime(table)
             self.mark_dirty(table.id)
@@ -243,7 +247,7 @@ class Presenter:
         if at > now:
             await asyncio.sleep(at - now)
 
-    def notices(self, table: Any, tr: Any = None) -> list[str]:
+    def notices(self, table: Table, tr: Translator | None = None) -> list[str]:
         tr = tr or table_tr(self.bot, table.id)
         out = []
         closed = self.dm_closed.get(table.id, ())
@@ -253,7 +257,7 @@ class Presenter:
                                 who=safe_name(info.name)))
         return out
 
-    def table_payload(self, table: Any) -> dict[str, Any]:
+    def table_payload(self, table: Table) -> dict[str, Any]:
         """Embed and components of the table message as it should look now (the table's language)."""
         tr = table_tr(self.bot, table.id)
         embed = table_embed(table, self.logs.get(table.id, ()), self.notices(table, tr), tr)
@@ -261,7 +265,7 @@ class Presenter:
 
     async def render_table(self, table_id: int) -> None:
         """Edit the table's channel message to show the table as it is now (if it changed)."""
-        table = await maybe(self.bot.tables.get(table_id))
+        table = await self.bot.tables.get(table_id)
         if table is None or not table.is_open:
             self.finals.add(table_id)  # after this attempt, the table is released
         if table is None or table.message_id is None or table_id in self.unreachable:
@@ -288,16 +292,16 @@ class Presenter:
         message = channel.get_partial_message(table.message_id)
         try:
             try:
-                await message.edit(embed=payload["embed"], view=view, allowed_mentions=NO_MENTIONS,
-                                   **({"attachments": files} if files else {}))
+                attach: dict[str, Any] = {"attachments": files} if files else {}
+                await message.edit(embed=payload["embed"], view=view, allowed_mentions=NO_MENTIONS, **attach)
             except discord.NotFound as exc:
                 if exc.code in CHANNEL_GONE:
                     raise
                 log.warning("table %s: its message is gone; posting a new one", table_id)
                 files = await self._table_files(table)  # the failed edit consumed the files
-                new = await channel.send(embed=payload["embed"], view=view,
-                                         **({"files": files} if files else {}))
-                await maybe(self.bot.tables.set_message(table_id, new.id))
+                with_files: dict[str, Any] = {"files": files} if files else {}
+                new = await channel.send(embed=payload["embed"], view=view, **with_files)
+                await self.bot.tables.set_message(table_id, new.id)
         except discord.HTTPException as exc:
             if exc.code in CHANNEL_GONE:
                 await self._channel_gone(table, f"{exc.status} {exc.code}")
@@ -309,11 +313,11 @@ class Presenter:
 
     async def channel_deleted(self, channel_id: int) -> None:
         """The gateway says a channel or thread was deleted: its open tables stop editing and close."""
-        for table in await maybe(self.bot.tables.tables_in_channel(channel_id)):
+        for table in await self.bot.tables.tables_in_channel(channel_id):
             if table.id not in self.unreachable:
                 await self._channel_gone(table, "deleted")
 
-    async def _channel_gone(self, table: Any, why: str) -> None:
+    async def _channel_gone(self, table: Table, why: str) -> None:
         """The table's channel was deleted or is out of reach: stop editing, close at the end of the deal.
 
         A lobby is cancelled (buy-ins refunded); a session ends at the end of the current deal.
@@ -325,15 +329,12 @@ class Presenter:
                     "and the table closes at the end of the deal", table.id, table.channel_id, why)
         if not table.is_open or table.closing:
             return
-        end = getattr(self.bot.tables, "end", None)
-        if end is None:
-            return
         from bot.tables import TableError
 
         with contextlib.suppress(TableError):
-            await end(table.id, 0, True, now=False)  # as a server admin who is not seated
+            await self.bot.tables.end(table.id, 0, True, now=False)  # as a server admin who is not seated
 
-    async def _table_files(self, table: Any) -> list[discord.File]:
+    async def _table_files(self, table: Table) -> list[discord.File]:
         fn = _render_fn("table_image") if self.images else None
         if fn is None or table.state is None:
             return []
@@ -355,7 +356,9 @@ class Presenter:
 
     # ------------------------------------------------------------------ DMs
 
-    def _plan_dms(self, table: Any) -> None:
+    def _plan_dms(self, table: Table) -> None:
+        if table.state is None:
+            return
         to_act = set(table.state.to_act())
         seen = self.seen.setdefault(table.id, {})
         for seat, info in enumerate(table.seats):
@@ -371,7 +374,7 @@ class Presenter:
                 continue
             self._queue_dm(table.id, DmJob(seat, info.user_id))
 
-    def _plan_final_dms(self, table: Any) -> None:
+    def _plan_final_dms(self, table: Table) -> None:
         """The session is over: every seated human's DM shows the final hand and stacks."""
         for seat, info in enumerate(table.seats):
             if info.user_id is not None and not info.dm_closed:
@@ -394,7 +397,8 @@ class Presenter:
             if not self.answering[key]:
                 del self.answering[key]
 
-    def answered_in_place(self, table: Any, seat: int, interaction: discord.Interaction, shown: bool) -> None:
+    def answered_in_place(self, table: Table, seat: int, interaction: discord.Interaction[TapisBot],
+                          shown: bool) -> None:
         """After a move's response: remember the click (for the next prompt), or DM if it failed."""
         message = interaction.message
         key = (table.id, interaction.user.id)
@@ -441,8 +445,8 @@ class Presenter:
             self.dm_channels.move_to_end(user_id)
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
-    def _dm_content(self, table: Any, job: DmJob,
-                    tr: Any = None) -> tuple[discord.Embed, discord.ui.View | None]:
+    def _dm_content(self, table: Table, job: DmJob,
+                    tr: Translator | None = None) -> tuple[discord.Embed, discord.ui.View | None]:
         from bot.views.handlers import place_names
 
         guild, channel = place_names(self.bot, table)
@@ -451,7 +455,7 @@ class Presenter:
     async def _send_dm(self, table_id: int, job: DmJob) -> None:
         if job.user_id in self.dm_closed.get(table_id, ()):
             return
-        table = await maybe(self.bot.tables.get(table_id))
+        table = await self.bot.tables.get(table_id)
         if table is None or table.state is None or table.seat_of(job.user_id) != job.seat:
             return
         tr = await dm_tr(self.bot, job.user_id, table_id)  # the player's language
@@ -489,9 +493,7 @@ class Presenter:
                 log.warning("DM to %s refused: %s", job.user_id, exc)
             self.dm_closed.setdefault(table_id, set()).add(job.user_id)
             self.mark_dirty(table_id)
-            setter = getattr(self.bot.tables, "set_dm_closed", None)
-            if setter is not None:
-                await setter(table_id, job.user_id, True)
+            await self.bot.tables.set_dm_closed(table_id, job.user_id, True)
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", job.user_id, exc)
 
@@ -510,9 +512,9 @@ class Presenter:
             del self.clicks[(table_id, user_id)]
             return False
         try:
+            attach: dict[str, Any] = {"attachments": files} if files else {}
             await click.interaction.edit_original_response(
-                embed=embed, view=view, allowed_mentions=NO_MENTIONS,
-                **({"attachments": files} if files else {}))
+                embed=embed, view=view, allowed_mentions=NO_MENTIONS, **attach)
         except discord.HTTPException as exc:
             log.info("DM edit for %s at table %s refused (%s): posting a new one", user_id, table_id, exc)
             self.clicks.pop((table_id, user_id), None)
@@ -520,9 +522,9 @@ class Presenter:
         return True
 
 
-def _playable(table: Any, seat: int) -> set[str]:
+def _playable(table: Table, seat: int) -> set[str]:
     """The cards the seat may play now (raised in its hand image); none when it is not its turn."""
-    if table.status != "playing" or seat not in table.state.to_act():
+    if table.state is None or table.status != "playing" or seat not in table.state.to_act():
         return set()
     from bot.render.hand import playable_cards
 

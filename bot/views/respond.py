@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 from collections.abc import Awaitable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
 from bot.views.texts import fit
+
+if TYPE_CHECKING:
+    from bot.app import TapisBot
 
 T = TypeVar("T")
 DEFER_AFTER = 1.0
@@ -28,12 +30,7 @@ def answer_lost(error: BaseException) -> bool:
     return isinstance(error, discord.NotFound) and error.code in ANSWER_LOST
 
 
-async def maybe(value: Any) -> Any:
-    """Await ``value`` if it is awaitable (for service calls that may be sync or async)."""
-    return await value if inspect.isawaitable(value) else value
-
-
-async def run_soon(interaction: discord.Interaction, work: Awaitable[T], *, update: bool = False,
+async def run_soon(interaction: discord.Interaction[TapisBot], work: Awaitable[T], *, update: bool = False,
                    ephemeral: bool = True) -> T:
     """Await ``work``; if it takes longer than ``DEFER_AFTER`` s, defer the interaction meanwhile.
 
@@ -57,7 +54,7 @@ async def run_soon(interaction: discord.Interaction, work: Awaitable[T], *, upda
                 await deferring[0]
 
 
-async def _defer(interaction: discord.Interaction, update: bool, ephemeral: bool) -> None:
+async def _defer(interaction: discord.Interaction[TapisBot], update: bool, ephemeral: bool) -> None:
     if interaction.response.is_done():
         return
     if update:
@@ -66,26 +63,26 @@ async def _defer(interaction: discord.Interaction, update: bool, ephemeral: bool
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
 
 
-async def send(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = True,
-               **kwargs: Any) -> None:
+async def send(interaction: discord.Interaction[TapisBot], content: str | None = None, *,
+               ephemeral: bool = True, **kwargs: Any) -> None:
     """Send a (by default ephemeral) message as the response or, if already answered, a follow-up.
 
     ``content`` is cut to Discord's 2,000 characters: a reply is never refused for its length.
     """
     if content is not None:
-        content = fit(content)
+        kwargs["content"] = fit(content)
     if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+        await interaction.followup.send(ephemeral=ephemeral, **kwargs)
     else:
-        await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+        await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
 
 
-async def refuse(interaction: discord.Interaction, reason: str) -> None:
+async def refuse(interaction: discord.Interaction[TapisBot], reason: str) -> None:
     """A short ephemeral refusal; nothing was changed."""
     await send(interaction, f"⚠️ {reason}", ephemeral=True)
 
 
-async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
+async def update(interaction: discord.Interaction[TapisBot], **kwargs: Any) -> None:
     """Edit the message the clicked component belongs to (as the response, or after a defer)."""
     kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())  # edits do not inherit it
     if interaction.response.is_done():

@@ -1,0 +1,297 @@
+"""The lobby of a table: create, join (or come back), leave, add an AI seat, start, expiry.
+
+A mixin of ``TableService`` (``bot.tables.service``): it uses the service's registry, store,
+commit path and listeners. Open-table caps (``bot.tables.limits``) are checked and the seat they
+allow committed under one lock (``_commit_within_caps``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from bot.ai import normalize_level
+from bot.config import Config
+from bot.rules.base import Event, Game
+from bot.store import tables as store
+from bot.store.db import Database
+from bot.store.ledger import InsufficientFunds
+from bot.tables import limits, settle
+from bot.tables.errors import TableError, sentence
+from bot.tables.model import SeatInfo, Table, capacity
+from bot.tables.timers import DeadlineScheduler
+
+log = logging.getLogger(__name__)
+
+
+class LobbyMixin:
+    """Lobby operations of ``TableService``; every refusal is a ``TableError``."""
+
+    db: Database
+    config: Config
+    clock: Callable[[], float]
+    games: Mapping[str, Game]
+    tables: dict[int, Table]
+    timers: DeadlineScheduler
+    _caps: asyncio.Lock
+
+    if TYPE_CHECKING:  # provided by TableService and the other mixins
+        _grant: int
+
+        def _table(self, table_id: int) -> Table: ...
+        async def _notify(self, table: Table, events: list[Event]) -> None: ...
+        def _kick(self, table: Table) -> None: ...
+        async def _save_seats(self, table: Table, seats: list[SeatInfo]) -> None: ...
+        async def _auto_close(self, table: Table) -> list[Event]: ...
+        def _forget_later(self, table: Table) -> None: ...
+
+    async def create(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        game: str,
+        options: Mapping[str, Any] | None = None,
+    ) -> Table:
+        """Open a lobby; the host takes seat 0 and pays the buy-in."""
+        rules = self.games.get(game)
+        if rules is None:
+            names = ", ".join(sorted(self.games)) or "none yet"
+            raise TableError(f"Unknown game {game!r}. Games: {names}.")
+        raw = {**self.config.options_for(game), **dict(options or {})}
+        try:
+            opts = rules.validate_options(raw)
+        except ValueError as exc:
+            raise TableError(sentence(str(exc))) from None
+        seat = SeatInfo(host_id, host_name)
+        now = self.clock()
+        table = Table(
+            id=0, guild_id=guild_id, channel_id=channel_id, message_id=None, host_id=host_id, game=game,
+            rules=rules, options=opts, seed=None, seats=[seat], status="lobby",
+            capacity=capacity(rules, opts), raw_options=raw,
+        )
+
+        expires = now + self.config.lobby_expiry_hours * 3600
+
+        def tx(conn: Any) -> int:
+            table.id = store.insert_table(
+                conn, guild_id=guild_id, channel_id=channel_id, game=game, options=opts, raw_options=raw,
+                seats=[seat.to_json()], host_id=host_id, now=now,
+            )
+            store.update_table(conn, table.id, now, deadline=expires)
+            settle.pay_in(conn, table, seat, now, self._grant)
+            return table.id
+
+        def register() -> None:
+            self.tables[table.id] = table
+
+        await self._commit_within_caps(table, tx, register, host_id, guild_id, channel_id)
+        table.deadline = expires
+        self.timers.set(table.id, expires)
+        await self._notify(table, [{"type": "lobby", "what": "create", "seat": 0}])
+        return table
+
+    async def _commit_within_caps(self, table: Table, tx: Callable[[Any], Any], adopt: Callable[[], None],
+                                  user_id: int, guild_id: int | None = None,
+                                  channel_id: int | None = None) -> None:
+        """Check the open-table caps, commit ``tx`` and ``adopt`` its result under one lock.
+
+        One lock for the check and the change, so two requests at once cannot both pass a cap.
+        """
+        async with self._caps:
+            refusal = limits.cap_refusal(self.tables.values(), self.config, user_id, guild_id, channel_id)
+            if refusal:
+                raise TableError(refusal)
+            try:
+                await self.db.transaction(tx)
+            except InsufficientFunds as exc:
+                raise TableError(self._short(exc, table)) from None
+            adopt()
+
+    @staticmethod
+    def _short(exc: InsufficientFunds, table: Table) -> str:
+        return f"Not enough jetons: you have {exc.balance}, the buy-in is {table.buy_in}."
+
+    async def join(self, table_id: int, user_id: int, name: str) -> Table:
+        """Sit down in a lobby (paying the buy-in), or take your seat back in a running game."""
+        table = self._table(table_id)
+        async with table.lock:
+            if table.status == "playing":
+                events = await self._come_back(table, user_id)
+            elif table.status != "lobby":
+                raise TableError("This table is closed.")
+            else:
+                events = await self._join_lobby(table, user_id, name)
+        await self._notify(table, events)
+        self._kick(table)
+        return table
+
+    async def _join_lobby(self, table: Table, user_id: int, name: str) -> list[Event]:
+        if table.seat_of(user_id) is not None:
+            raise TableError("You are already seated at this table.")
+        if len(table.seats) >= table.capacity:
+            raise TableError(f"This table is full ({table.capacity} seats).")
+        seat = SeatInfo(user_id, name)
+        seats = [*table.seats, seat]
+        now = self.clock()
+
+        def tx(conn: Any) -> None:
+            settle.pay_in(conn, table, seat, now, self._grant)
+            store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats])
+
+        def take_seat() -> None:
+            table.seats = seats
+
+        await self._commit_within_caps(table, tx, take_seat, user_id)
+        return [{"type": "lobby", "what": "join", "seat": len(seats) - 1}]
+
+    async def _come_back(self, table: Table, user_id: int) -> list[Event]:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("This game has already started; wait for the next one.")
+        if not table.seats[seat].away:
+            raise TableError("You are already playing at this table.")
+        seats = [replace(s) for s in table.seats]
+        seats[seat].away = False
+        seats[seat].timeouts_in_row = 0
+        await self._save_seats(table, seats)
+        return [{"type": "back", "seat": seat}]
+
+    async def add_ai(self, table_id: int, user_id: int, level: int | str = "easy") -> Table:
+        """The host adds an AI seat to the lobby (its buy-in comes from the house)."""
+        try:
+            level = normalize_level(level)
+        except ValueError as exc:
+            raise TableError(sentence(str(exc))) from None
+        table = self._table(table_id)
+        async with table.lock:
+            self._lobby_host(table, user_id, "add AI players")
+            if len(table.seats) >= table.capacity:
+                raise TableError(f"This table is full ({table.capacity} seats).")
+            n_ai = sum(1 for s in table.seats if s.ai)
+            seat = SeatInfo(None, f"AI {n_ai + 1}", ai=True, level=level)
+            seats = [*table.seats, seat]
+            now = self.clock()
+
+            def tx(conn: Any) -> None:
+                settle.pay_in(conn, table, seat, now, self._grant)
+                store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats])
+
+            await self.db.transaction(tx)
+            table.seats = seats
+        await self._notify(table, [{"type": "lobby", "what": "add_ai", "seat": len(seats) - 1}])
+        return table
+
+    def _lobby_host(self, table: Table, user_id: int, what: str) -> None:
+        if table.status != "lobby":
+            raise TableError("This table is no longer in its lobby.")
+        if user_id != table.host_id:
+            raise TableError(f"Only the host can {what}.")
+
+    async def leave(self, table_id: int, user_id: int) -> Table:
+        """Lobby: stand up and get the buy-in back. Playing: the AI plays your seat to the end."""
+        table = self._table(table_id)
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("You are not seated at this table.")
+            if table.status == "lobby":
+                events = await self._leave_lobby(table, seat)
+            elif table.status == "playing":
+                if table.seats[seat].away:
+                    raise TableError("You have already left this table; the AI plays your seat.")
+                seats = [replace(s) for s in table.seats]
+                seats[seat].away = True
+                await self._save_seats(table, seats)
+                events = [{"type": "away", "seat": seat, "reason": "left"}]
+                events += await self._auto_close(table)
+            else:
+                raise TableError("This table is closed.")
+        await self._notify(table, events)
+        self._kick(table)
+        return table
+
+    async def _leave_lobby(self, table: Table, seat: int) -> list[Event]:
+        leaving = table.seats[seat]
+        others = [s for i, s in enumerate(table.seats) if i != seat and not s.ai]
+        if leaving.user_id == table.host_id and not others:
+            await self._cancel_lobby(table)
+            return [{"type": "lobby", "what": "cancel"}]
+        seats = [s for i, s in enumerate(table.seats) if i != seat]
+        host = table.host_id if leaving.user_id != table.host_id else others[0].user_id
+        assert host is not None
+        now = self.clock()
+
+        def tx(conn: Any) -> None:
+            settle.refund(conn, table, leaving, now, self._grant)
+            store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats], host_id=host)
+
+        await self.db.transaction(tx)
+        table.seats, table.host_id = seats, host
+        return [{"type": "lobby", "what": "leave", "seat": seat, "host_id": host}]
+
+    async def _cancel_lobby(self, table: Table) -> None:
+        """Refund every seat and mark the lobby cancelled (the caller holds the lock)."""
+        now = self.clock()
+
+        def tx(conn: Any) -> None:
+            for s in table.seats:
+                settle.refund(conn, table, s, now, self._grant)
+            store.update_table(conn, table.id, now, status="cancelled", deadline=None)
+
+        await self.db.transaction(tx)
+        table.status = "cancelled"
+        self._forget_later(table)
+
+    async def start(self, table_id: int, user_id: int) -> Table:
+        """The host starts the session with the seats filled so far (at least the game's minimum)."""
+        table = self._table(table_id)
+        async with table.lock:
+            self._lobby_host(table, user_id, "start the game")
+            n, rules = len(table.seats), table.rules
+            if n < rules.min_seats:
+                raise TableError(
+                    f"{rules.title} needs at least {rules.min_seats} players; {n} seated. "
+                    "Wait for more players or add AI seats."
+                )
+            raw = dict(table.raw_options)
+            if any(spec.name == "players" for spec in rules.options):
+                raw["players"] = n
+            seed = secrets.randbits(63)
+            try:
+                opts = rules.validate_options(raw)
+                state = rules.new_table(n, opts, seed)
+            except ValueError as exc:
+                raise TableError(sentence(str(exc))) from None
+            if opts.get("buy_in", 0) != table.buy_in:
+                raise TableError("The buy-in would change with this number of players; set it explicitly.")
+            now = self.clock()
+            waiting = [s for s in state.to_act() if not table.seats[s].autoplayed]
+            deadline = now + self.config.turn_timeout if waiting else None
+            await self.db.transaction(
+                store.update_table, table.id, now,
+                status="playing", seed=seed, options=opts, deadline=deadline,
+            )
+            table.options, table.seed, table.state, table.status = opts, seed, state, "playing"
+            table.deadline = deadline
+            self.timers.set(table.id, deadline)
+        await self._notify(table, [{"type": "start"}])
+        self._kick(table)
+        return table
+
+    async def _expire_lobby(self, table: Table) -> None:
+        """A lobby nobody started before its deadline: cancelled, every buy-in refunded."""
+        async with table.lock:
+            if table.status != "lobby" or table.deadline is None:
+                return
+            if table.deadline > self.clock():
+                self.timers.set(table.id, table.deadline)
+                return
+            await self._cancel_lobby(table)
+        log.info("table %s: lobby expired unstarted; buy-ins refunded", table.id)
+        await self._notify(table, [{"type": "lobby", "what": "expire"}])
