@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.i18n import N_, Translator, english
+from bot.tables.errors import STALE  # one wording for a stale click, service and handler alike
 from bot.views import ids, texts
 from bot.views.components import moves_view
 from bot.views.display import hand_embed
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-STALE = N_("This move is out of date: the table has moved on. Use your latest message or **My hand**.")
 NOT_A_MOVE = N_("That is not one of your moves now.")
 INVALID = N_("This control is not valid.")
 TEMPLATE = r"(?s)tapis:.*"

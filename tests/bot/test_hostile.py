@@ -6,6 +6,7 @@ import asyncio
 from dataclasses import replace
 
 from bot.store import tables as store
+from bot.tables import STALE
 from tests.bot.test_session import GAME, open_table
 from tests.discord_stub import DiscordStub, Interaction, Message, User
 from tests.discord_stub.play import latest_dm_with_moves, move_controls
@@ -54,7 +55,7 @@ async def test_clicks_that_must_not_apply(stub: DiscordStub, tapis: TapisRun, pl
         (f"tapis:{table_id}:{version}:fold", "not valid"),
         (f"tapis:{table_id + 1000}:0:join", "does not exist"),
         ("tapis:not-an-id", "not valid"),
-        (f"tapis:{table_id}:{version + 5}:mv:{seat}.0", "out of date"),
+        (f"tapis:{table_id}:{version + 5}:mv:{seat}.0", STALE),  # one wording, handler or service
     ]
     for cid, words in forged:
         refused(await stub.click(dm, user, custom_id=cid), words)
@@ -70,7 +71,7 @@ async def test_clicks_that_must_not_apply(stub: DiscordStub, tapis: TapisRun, pl
         stub.click(dm, user, custom_id=control["custom_id"]),
         stub.click(dm, user, custom_id=control["custom_id"]))
     assert sorted([first.callback_type, second.callback_type]) == [4, 7]
-    refused(first if first.callback_type == 4 else second, "out of date")
+    refused(first if first.callback_type == 4 else second, STALE)
     await tapis.settle()
     actions = await tapis.db.run(store.load_actions, table_id)
     assert [a.seat for a in actions if a.version == version] == [seat]
@@ -78,7 +79,7 @@ async def test_clicks_that_must_not_apply(stub: DiscordStub, tapis: TapisRun, pl
 
     # Replaying the old click later: refused, nothing applied.
     after = await snapshot(tapis, stub, table_id, humans)
-    refused(await stub.click(dm, user, custom_id=control["custom_id"]), "out of date")
+    refused(await stub.click(dm, user, custom_id=control["custom_id"]), STALE)
     assert await snapshot(tapis, stub, table_id, humans) == after
     assert after[3] == 0
 
