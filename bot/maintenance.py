@@ -9,6 +9,7 @@ replaces the ``ratings`` and ``rating_changes`` tables in one transaction.
 Finished tables with no ``sessions`` row (sessions that ended before migration 0003) are first
 given one, in the order they ended (``updated_at``, then id), in the season that was running
 then; so the first rebuild after an upgrade brings the old sessions into history and ratings.
+Coached sessions (option ``hints`` on) are replayed and checked but not rated, as live.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ class RebuildReport:
     skipped: tuple[int, ...]
     #: Finished tables given their missing ``sessions`` row first (sessions from before 0003).
     backfilled: int = 0
+    #: Coached sessions (option ``hints`` on): checked against their log, never rated.
+    unrated: tuple[int, ...] = ()
 
 
 class SessionEnded(Exception):
@@ -62,14 +65,14 @@ async def _rebuild_once(db: object, games: Mapping[str, Game] | None) -> Rebuild
     from bot.store.ratings import apply_session_sync
     from bot.tables.model import SeatInfo
     from bot.tables.replay import rebuild
-    from bot.tables.settle import seat_results, session_results
+    from bot.tables.settle import is_rated, seat_results, session_results
 
     games = GAMES if games is None else games
     backfilled = await backfill_sessions(db, games)
     sessions = await db.fetchall(  # type: ignore[attr-defined]
         "SELECT id, table_id, guild_id, game, season FROM sessions ORDER BY id")
     plan = []
-    mismatched, skipped = [], []
+    mismatched, skipped, unrated = [], [], []
     for sid, table_id, guild_id, game, season in sessions:
         row = await db.run(store.load_table, table_id)  # type: ignore[attr-defined]
         actions = await db.run(store.load_actions, table_id)  # type: ignore[attr-defined]
@@ -90,7 +93,10 @@ async def _rebuild_once(db: object, games: Mapping[str, Game] | None) -> Rebuild
             "SELECT result FROM session_seats WHERE session_id = ? ORDER BY seat", (sid,))
         if [r[0] for r in recorded] != results:
             mismatched.append(sid)
-        plan.append((sid, guild_id, game, season, seat_rows))
+        if is_rated(options):
+            plan.append((sid, guild_id, game, season, seat_rows))
+        else:
+            unrated.append(sid)
 
     newest = max((row[0] for row in sessions), default=0)
 
@@ -104,7 +110,7 @@ async def _rebuild_once(db: object, games: Mapping[str, Game] | None) -> Rebuild
         return int(conn.execute("SELECT COUNT(*) FROM ratings").fetchone()[0])
 
     entries = await db.transaction(tx)  # type: ignore[attr-defined]
-    return RebuildReport(len(plan), entries, tuple(mismatched), tuple(skipped), backfilled)
+    return RebuildReport(len(plan), entries, tuple(mismatched), tuple(skipped), backfilled, tuple(unrated))
 
 
 async def backfill_sessions(db: object, games: Mapping[str, Game]) -> int:
@@ -183,6 +189,8 @@ def main(argv: list[str]) -> int:
     text = f"rebuilt {report.entries} rating entries from {report.sessions} sessions"
     if report.backfilled:
         text += f" ({report.backfilled} older session(s) added to the history first)"
+    if report.unrated:
+        text += f"; {len(report.unrated)} coached session(s) (hints on) left unrated"
     if report.skipped:
         text += f"; {len(report.skipped)} session(s) did not replay: {list(report.skipped)}"
     if report.mismatched:

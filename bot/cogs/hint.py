@@ -1,7 +1,8 @@
 """/hint: the strong AI's advice for the player whose turn it is (ephemeral, issue 17).
 
-Only on tables whose host allowed it (table option ``hints``, off by default: every session is
-rated), only for a seated player who has a move to make now. The search (``bot.ai.coach``)
+Only on tables whose host allowed it (table option ``hints``, off by default; a session with hints
+allowed is recorded but not rated, ``bot.tables.settle.is_rated``), only for a seated player who
+has a move to make now. The search (``bot.ai.coach``)
 runs on a clone of the state on the bot's AI pool (``bot.tables.ai_pool``, as urgent as a table
 with a human present), so the event loop keeps serving the tables;
 if a move is played meanwhile, the player is asked to try again rather than shown stale advice.

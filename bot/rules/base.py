@@ -414,9 +414,11 @@ def default_narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) 
 
 #: Options of the table rather than of the game's rules, appended to every game's options (the
 #: engines ignore them). ``hints``: players may ask ``/hint`` for the strong AI's advice on their
-#: turn; off by default, as every session is rated (issue 17).
+#: turn; off by default, and a session with hints allowed is not rated (issue 17).
 TABLE_OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("hints", "bool", False, "Let players ask /hint for the strong AI's advice on their turn."),
+    OptionSpec("hints", "bool", False,
+               "Let players ask /hint for the strong AI's advice on their turn "
+               "(the session is then not rated)."),
 )
 
 

@@ -17,13 +17,17 @@ from bot.store.ratings import SeatResult, apply_session_sync, current_season_syn
 
 
 def record_end_sync(conn: sqlite3.Connection, *, table_id: int, guild_id: int, channel_id: int, game: str,
-                    seats: Sequence[SeatResult], now: float) -> int:
-    """Record a finished session and rate it (caller's transaction); return the session id."""
+                    seats: Sequence[SeatResult], now: float, rated: bool = True) -> int:
+    """Record a finished session and, if ``rated``, rate it (caller's transaction); return the session id.
+
+    An unrated session (a coached table: option ``hints`` on) still has its history row.
+    """
     lock_guild_sync(conn, guild_id, now)
     season = current_season_sync(conn, guild_id)
     session_id = insert_session_sync(conn, table_id=table_id, guild_id=guild_id, channel_id=channel_id,
                                      game=game, season=season, seats=seats, ended_at=now)
-    apply_session_sync(conn, session_id, guild_id, game, season, seats)
+    if rated:
+        apply_session_sync(conn, session_id, guild_id, game, season, seats)
     return session_id
 
 

@@ -3,12 +3,15 @@
 Lobby: each seat's buy-in goes wallet → escrow (AI seats: house → escrow) and back on a refund.
 Session end: escrow pays each seat its final stack (a human's wallet, even if away; an AI
 seat's stack goes to the house), any remainder goes to the house, and stats, the session's history
-row and its rating update are recorded (same transaction).
+row and its rating update are recorded (same transaction). A coached session (option ``hints``
+on: players could ask the strong AI for its move) is recorded but not rated.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Mapping
+from typing import Any
 
 from bot.store import ledger as L
 from bot.store.history import record_end_sync
@@ -96,8 +99,18 @@ def pay_out(
     ]
     record_session_sync(conn, table.guild_id, table.game, humans)
     record_end_sync(conn, table_id=table.id, guild_id=table.guild_id, channel_id=table.channel_id,
-                    game=table.game, seats=seat_results(seats, results, won), now=now)
+                    game=table.game, seats=seat_results(seats, results, won), now=now,
+                    rated=is_rated(table.options))
     return results
+
+
+def is_rated(options: Mapping[str, Any]) -> bool:
+    """Whether a session with these options counts for ratings: not when hints were allowed.
+
+    Issue 17 asks for hints "off by default on rated tables"; Tapis has no other kind of unrated
+    table, so allowing hints is what makes a table unrated (its history and stats still count).
+    """
+    return not options.get("hints")
 
 
 def seat_results(seats: list[SeatInfo], results: list[int], won: list[bool]) -> list[SeatResult]:

@@ -26,10 +26,12 @@ SHORT = {"motz": {"rotations": 1}, "michigan": {"rotations": 1}, "marias": {"rou
          "maitre": {"tours": 1}}
 
 
-async def play_session(h: Harness, rng: random.Random, game: str, short: bool = False) -> int:
+async def play_session(h: Harness, rng: random.Random, game: str, short: bool = False,
+                       extra: dict | None = None) -> int:
     """One session of ``game``: 1–3 humans (who then leave: the AI plays them), AI seats of random levels."""
     humans = rng.sample(USERS, rng.randint(1, 3))
-    t = await h.svc.create(G, CH, humans[0], f"P{humans[0]}", game, SHORT.get(game, {}) if short else {})
+    options = {**(SHORT.get(game, {}) if short else {}), **(extra or {})}
+    t = await h.svc.create(G, CH, humans[0], f"P{humans[0]}", game, options)
     for u in humans[1:]:
         if len(t.seats) < t.capacity:
             await h.svc.join(t.id, u, f"P{u}")
@@ -105,6 +107,29 @@ async def test_session_end_records_history_and_rating_in_the_payout(database, cl
         humans = [r[1] for r in rows if r[1] is not None]
         lines, total = await user_sessions(h.db, G, humans[0], None, limit=5)
         assert total == 1 and lines[0].table_id == table_id and lines[0].game == "marias"
+    finally:
+        await h.close()
+
+
+async def test_a_coached_session_is_in_the_history_but_not_rated(tmp_path, clock, config):
+    """Option ``hints`` on: the session has its history row and payout, no rating; the rebuild agrees."""
+    h = await Harness(str(tmp_path / "c.db"), clock, config, dict(GAMES)).open()
+    try:
+        rng = random.Random(7)
+        coached = await play_session(h, rng, "marias", short=True, extra={"hints": True})
+        rated = await play_session(h, rng, "marias", short=True)
+        sessions = dict(await h.db.fetchall("SELECT table_id, id FROM sessions"))
+        assert set(sessions) == {coached, rated}
+        changed = {r[0] for r in await h.db.fetchall("SELECT DISTINCT session_id FROM rating_changes")}
+        assert changed == {sessions[rated]}
+        payouts = await h.db.fetchone("SELECT COUNT(*) FROM ledger WHERE table_id = ? AND reason = 'payout'",
+                                      (coached,))
+        assert payouts[0] == 3
+        live = await snapshot(h)
+        report = await rebuild_ratings(h.db)
+        assert report.sessions == 1 and report.unrated == (sessions[coached],)
+        assert not report.mismatched and not report.skipped
+        assert await snapshot(h) == live
     finally:
         await h.close()
 
