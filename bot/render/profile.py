@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, PANEL, RED, WHITE, Canvas
+from bot.render.fonts import text_width
 from bot.render.words import decimal, percent, signed, signed_decimal
 from bot.rules.base import PLAIN, Text
 
@@ -53,14 +54,16 @@ def profile_image(name: str, season: int, games: list[dict[str, Any]], tr: Text 
         if g.get("score") is None:
             c.text((WIDTH - 24, y + 14), tr._("Not rated this season"), 18, MUTED, anchor="ra")
             continue
-        c.text((440, y + 10), tr._("Rating {score}", score=decimal(float(g["score"]), tr)), 22, GOLD,
-               bold=True)
         trend = g.get("trend")
+        right = WIDTH - 24  # the rating ends where the trend begins (its word is longer in Czech)
         if trend is not None:
             arrow = "▲" if trend > 0.05 else "▼" if trend < -0.05 else "="
             colour = UP if trend > 0.05 else RED if trend < -0.05 else MUTED
-            c.text((WIDTH - 24, y + 14), f"{arrow} {signed_decimal(trend, tr)}", 18, colour, bold=True,
-                   anchor="ra")
+            shown = f"{arrow} {signed_decimal(trend, tr)}"
+            c.text((right, y + 14), shown, 18, colour, bold=True, anchor="ra")
+            right -= text_width(shown, 18, True) + 12
+        c.text((right, y + 10), tr._("Rating {score}", score=decimal(float(g["score"]), tr)), 22, GOLD,
+               bold=True, anchor="ra", max_width=right - 340)
         sparkline(c, list(g.get("scores") or []), 440, y + 40, WIDTH - 34 - 440, 24)
     return c.png()
 
