@@ -123,9 +123,12 @@ def replay_cases(name: str, sessions: int) -> list[tuple[Any, list[str]]]:
     return out
 
 
-def bench_replays(name: str, sessions: int) -> dict[str, Any]:
+def bench_replays(name: str, sessions: int, lang: str | None = None) -> dict[str, Any]:
+    from bot.i18n import translator
     from bot.render.replay import replay_image
+    from bot.rules.base import PLAIN
 
+    tr = translator(lang) if lang else PLAIN
     cases = replay_cases(name, sessions)
     replay_image(name, cases[0][0].views[:2], cases[0][1])  # warm the sprites
     out: dict[str, Any] = {"game": name, "frames": max(len(df.views) for df, _ in cases)}
@@ -134,7 +137,7 @@ def bench_replays(name: str, sessions: int) -> dict[str, Any]:
         for df, names in cases:
             t0, c0 = time.perf_counter(), time.process_time()
             data = replay_image(name, df.views, names, df.hands if kind == "revealed" else None,
-                                "gif" if kind == "gif" else "webp")
+                                "gif" if kind == "gif" else "webp", tr)
             ms.append((time.perf_counter() - t0) * 1000)
             cpu.append((time.process_time() - c0) * 1000)
             kb.append(len(data) / 1000)
@@ -174,7 +177,7 @@ def main() -> None:
         print(f"replays: longest deal of {args.replays} sessions; wall ms p50 / max (CPU ms p50), kB max "
               "(targets 1500 ms, 2000 kB)")
         for name in ("marias", "maitre"):
-            r = bench_replays(name, args.replays)
+            r = bench_replays(name, args.replays, args.lang)
             cells = "  ".join(f"{k} {r[k][0]:.0f}/{r[k][1]:.0f} ({r[k][3]:.0f}) ms {r[k][2]:.0f} kB"
                               for k in ("webp", "revealed", "gif"))
             print(f"{name:9} {r['frames']:>3} frames  {cells}")

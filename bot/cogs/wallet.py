@@ -15,6 +15,7 @@ from bot.cogs.common import GAME_CHOICES, guild_only
 from bot.cogs.errors import UserError
 from bot.i18n import Translator, table_language, translator
 from bot.rules import GAMES
+from bot.views.boards import display_name
 from bot.views.display import safe_name
 from bot.views.locale import reader
 from bot.views.respond import run_soon, send
@@ -78,18 +79,18 @@ class Wallet(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction[TapisBot], game: str | None = None,
                           by: str = "jetons", season: app_commands.Range[int, 1] | None = None) -> None:
         guild_id = guild_only(interaction)
+        tr = translator(table_language(None, interaction.guild_locale))  # public: the server's language
         if by != "jetons":
             from bot.views.boards import leaderboard_message
 
             try:
                 message = await run_soon(interaction, leaderboard_message(
-                    self.bot, interaction, guild_id, game, by, season), ephemeral=False)
+                    self.bot, interaction, guild_id, game, by, season, tr), ephemeral=False)
             except ValueError as exc:
-                raise UserError(str(exc)) from None
+                raise UserError(str(exc)) from None  # a message id: the refusal is in the asker's language
             none = discord.AllowedMentions.none()
             await send(interaction, ephemeral=False, allowed_mentions=none, **message)
             return
-        tr = translator(table_language(None, interaction.guild_locale))  # public: the server's language
 
         async def work() -> tuple[list[tuple[int, int]], bytes]:
             rows = await self.bot.ledger.leaderboard(guild_id, game, 10)
@@ -110,17 +111,14 @@ class Wallet(commands.Cog):
                    allowed_mentions=discord.AllowedMentions.none())
 
     async def _leaderboard_png(self, interaction: discord.Interaction[TapisBot], guild_id: int,
-                               rows: list[tuple[int, int]], game: str | None,
-                               tr: Translator | None = None) -> bytes:
+                               rows: list[tuple[int, int]], game: str | None, tr: Translator) -> bytes:
         """The leaderboard image (rendered off the event loop); the embed is its text alternative."""
         from bot.render import leaderboard_image
         from bot.store.stats import sessions_played
 
         played = await sessions_played(self.bot.db, guild_id, [uid for uid, _ in rows], game)
-        image_rows = [{"rank": i + 1, "name": _display_name(interaction, uid), "jetons": value,
+        image_rows = [{"rank": i + 1, "name": display_name(interaction, uid, tr), "jetons": value,
                        "games": played.get(uid, 0)} for i, (uid, value) in enumerate(rows)]
-        if tr is None:
-            return await asyncio.to_thread(leaderboard_image, image_rows)
         return await asyncio.to_thread(functools.partial(leaderboard_image, image_rows, tr=tr))
 
     @app_commands.command(name="stats", description="A profile card: sessions, wins, rating per game")
@@ -130,22 +128,14 @@ class Wallet(commands.Cog):
         from bot.views.boards import profile_message
 
         guild_id = guild_only(interaction)
+        tr = await reader(self.bot, interaction)  # only for the asker: their language
         who = user or interaction.user
-        message = await run_soon(interaction, profile_message(self.bot, interaction, guild_id, who))
+        message = await run_soon(interaction, profile_message(self.bot, interaction, guild_id, who, tr))
         await send(interaction, ephemeral=True, **message)
 
 
 def _signed(value: int, tr: Translator) -> str:
     return ("+" if value >= 0 else "-") + tr.number(abs(value))
-
-
-def _display_name(interaction: discord.Interaction[TapisBot], user_id: int) -> str:
-    """A member's display name from the cache, else the user's name, else a neutral label."""
-    member = interaction.guild.get_member(user_id) if interaction.guild else None
-    if member is not None:
-        return member.display_name
-    user = interaction.client.get_user(user_id)
-    return user.display_name if user is not None else f"player …{str(user_id)[-4:]}"
 
 
 async def setup(bot: TapisBot) -> None:

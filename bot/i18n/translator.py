@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from babel import Locale
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 
 from bot.i18n.catalog import translations
 from bot.i18n.languages import LANGUAGES, PSEUDO, SOURCE
@@ -86,6 +86,20 @@ class Translator:
                     self._numbers[value] = cached
             return cached
         return format_decimal(value, locale=self._locale, group_separator=self.lang != SOURCE)
+
+    def decimal(self, value: float, digits: int = 1) -> str:
+        """``value`` with exactly ``digits`` decimals in the language (``12.3``, ``12,3``): ratings."""
+        pattern = "#,##0." + "0" * digits if digits > 0 else "#,##0"
+        return format_decimal(value, format=pattern, locale=self._locale, group_separator=self.lang != SOURCE)
+
+    def signed_decimal(self, value: float, digits: int = 1) -> str:
+        """``+1.5`` / ``-0.3`` (``+1,5`` in French): a rating's trend."""
+        text = self.decimal(abs(value), digits)
+        return ("-" if round(value, digits) < 0 else "+") + text
+
+    def percent(self, value: float) -> str:
+        """A ratio as a whole percentage in the language (``50%``, ``50 %``)."""
+        return format_percent(value, locale=self._locale)
 
     def card(self, code: str, spanish: bool = False) -> str:
         """A card, short: ``"D♥"`` in French; Spanish-deck cards in full (``"rey de copas"``)."""

@@ -2,8 +2,10 @@
 
 Each frame is the channel's table image of a spectator view (``table_canvas``, mapped to the
 shared 256-colour palette exactly as ``table_image`` encodes it), so the last frame is pixel for
-pixel the table image the channel showed after the deal's last move. A revealed replay (a finished session,
-asked by one of its players) adds a band under the table with every seat's hand as dealt.
+pixel the table image the channel showed after the deal's last move (when drawn in the table's
+language: ``/replay`` answers only its asker, so its words are in the asker's language). A revealed
+replay (a finished session, asked by one of its players) adds a band under the table with every
+seat's hand as dealt.
 
 Pure functions of their arguments, safe in a worker thread (``asyncio.to_thread``).
 """
@@ -19,6 +21,7 @@ from PIL import Image
 from bot.render.canvas import GOLD, PANEL, WHITE, Canvas
 from bot.render.palette import palette_image
 from bot.render.table import HEIGHT, WIDTH, table_canvas
+from bot.rules.base import PLAIN, Text
 
 FRAME_MS = 700
 LAST_MS = 3000
@@ -26,12 +29,11 @@ BAND_ROW = 74
 CARD_W = 40
 FORMATS = ("webp", "gif")
 SPANISH = {"mus"}
-TEXT = {"hands": "Every hand of this deal"}
 
 
-def spectator_frame(game: str, view: dict[str, Any], names: Sequence[str]) -> Image.Image:
+def spectator_frame(game: str, view: dict[str, Any], names: Sequence[str], tr: Text = PLAIN) -> Image.Image:
     """The table image of ``view`` as ``table_image`` encodes it ("P" on the shared palette), unencoded."""
-    return _on_palette(table_canvas(game, view, list(names)).img)
+    return _on_palette(table_canvas(game, view, list(names), tr).img)
 
 
 def _on_palette(img: Image.Image) -> Image.Image:
@@ -39,24 +41,26 @@ def _on_palette(img: Image.Image) -> Image.Image:
     return img.quantize(palette=pal, dither=Image.Dither.NONE) if pal is not None else img
 
 
-def hands_band(game: str, names: Sequence[str], hands: Sequence[Sequence[str]]) -> Image.Image:
+def hands_band(game: str, names: Sequence[str], hands: Sequence[Sequence[str]],
+               tr: Text = PLAIN) -> Image.Image:
     """The band under a revealed replay: every seat's cards of the deal, two seats per row."""
     rows = -(-len(hands) // 2)
     c = Canvas(WIDTH, 34 + rows * BAND_ROW, PANEL)
-    c.text((16, 8), TEXT["hands"], 20, GOLD, bold=True)
+    c.text((16, 8), tr._("Every hand of this deal"), 20, GOLD, bold=True)
     half = WIDTH // 2
     for seat, hand in enumerate(hands):
         x = 16 + (seat % 2) * half
         y = 34 + (seat // 2) * BAND_ROW
-        c.text((x, y + 4), str(names[seat]) if seat < len(names) else f"seat {seat}", 17, WHITE, bold=True,
-               max_width=110)
+        name = str(names[seat]) if seat < len(names) else tr._("seat {n}", n=seat)
+        c.text((x, y + 4), name, 17, WHITE, bold=True, max_width=110)
         c.card_row(list(hand), x + 118, y, CARD_W, half - 150, game in SPANISH)
     return _on_palette(c.img)
 
 
-def revealed_frame(game: str, view: dict[str, Any], names: Sequence[str], band: Image.Image) -> Image.Image:
+def revealed_frame(game: str, view: dict[str, Any], names: Sequence[str], band: Image.Image,
+                   tr: Text = PLAIN) -> Image.Image:
     """The table image of ``view`` with ``band`` (``hands_band``) pasted below it."""
-    top = spectator_frame(game, view, names)
+    top = spectator_frame(game, view, names, tr)
     if top.mode != band.mode:
         top, band = top.convert("RGB"), band.convert("RGB")
     out = Image.new(top.mode, (WIDTH, HEIGHT + band.height))
@@ -68,11 +72,12 @@ def revealed_frame(game: str, view: dict[str, Any], names: Sequence[str], band: 
 
 
 def frames(game: str, views: Iterable[dict[str, Any]], names: Sequence[str],
-           hands: Sequence[Sequence[str]] | None = None) -> Iterator[Image.Image]:
-    """One image per view, spectator only unless ``hands`` is given."""
-    band = None if hands is None else hands_band(game, names, hands)
+           hands: Sequence[Sequence[str]] | None = None, tr: Text = PLAIN) -> Iterator[Image.Image]:
+    """One image per view, spectator only unless ``hands`` is given; words in ``tr``'s language."""
+    band = None if hands is None else hands_band(game, names, hands, tr)
     for view in views:
-        yield spectator_frame(game, view, names) if band is None else revealed_frame(game, view, names, band)
+        yield (spectator_frame(game, view, names, tr) if band is None
+               else revealed_frame(game, view, names, band, tr))
 
 
 def encode(images: Sequence[Image.Image], fmt: str = "webp") -> bytes:
@@ -98,9 +103,9 @@ def encode(images: Sequence[Image.Image], fmt: str = "webp") -> bytes:
 
 
 def replay_image(game: str, views: Sequence[dict[str, Any]], names: Sequence[str],
-                 hands: Sequence[Sequence[str]] | None = None, fmt: str = "webp") -> bytes:
-    """The animated replay of a deal's views (see the module docstring)."""
-    return encode(list(frames(game, views, names, hands)), fmt)
+                 hands: Sequence[Sequence[str]] | None = None, fmt: str = "webp", tr: Text = PLAIN) -> bytes:
+    """The animated replay of a deal's views (see the module docstring), drawn in ``tr``'s language."""
+    return encode(list(frames(game, views, names, hands, tr)), fmt)
 
 
 def decode_frames(data: bytes) -> list[Image.Image]:

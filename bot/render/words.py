@@ -36,3 +36,21 @@ def deltas_text(names: list[str], deltas: list[int], tr: Text) -> str:
     """``"Ann +20, Bob -10"`` for the non-zero deltas (or "no change")."""
     parts = [f"{names[i]} {signed(d, tr)}" for i, d in enumerate(deltas) if d]
     return ", ".join(parts) or tr._("no change")
+
+
+def decimal(value: float, tr: Text, digits: int = 1) -> str:
+    """``12.3`` / ``12,3``: a rating with the language's decimal sign (``tr`` a ``Translator``)."""
+    fmt = getattr(tr, "decimal", None)
+    return fmt(value, digits) if fmt is not None else f"{value:.{digits}f}"
+
+
+def signed_decimal(value: float, tr: Text, digits: int = 1) -> str:
+    """``+1.5`` / ``-0.3``: a rating's trend, with the language's decimal sign."""
+    fmt = getattr(tr, "signed_decimal", None)
+    return fmt(value, digits) if fmt is not None else f"{value:+.{digits}f}"
+
+
+def percent(value: float, tr: Text) -> str:
+    """``50%`` / ``50 %``: a win rate in the language."""
+    fmt = getattr(tr, "percent", None)
+    return fmt(value) if fmt is not None else f"{value:.0%}"

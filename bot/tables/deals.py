@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.rules.base import Event, Game, State
+from bot.rules.base import PLAIN, Event, Game, State, Text
 from bot.store.tables import ActionRow
 from bot.tables.replay import apply_logged
 
@@ -53,8 +53,8 @@ def walk(game: Game, seats: int, options: dict[str, Any], seed: int, log: Sequen
 
 
 def deals_of(game: Game, seats: int, options: dict[str, Any], seed: int, log: Sequence[ActionRow],
-             name: Callable[[int], str]) -> list[Deal]:
-    """Every deal of the session, in order (see the module docstring)."""
+             name: Callable[[int], str], tr: Text = PLAIN) -> list[Deal]:
+    """Every deal of the session, in order (see the module docstring); narration in ``tr``'s language."""
     out: list[Deal] = []
     current: list[Deal | None] = [None]
     carried: list[str] = []  # lines after a deal's end in the same action: the next deal's opening
@@ -69,7 +69,7 @@ def deals_of(game: Game, seats: int, options: dict[str, Any], seed: int, log: Se
         deal.last = version
         for event in events:
             try:
-                line = game.narrate(event, name)
+                line = game.narrate(event, name, tr)
             except Exception:
                 line = None
             if line:
@@ -100,13 +100,14 @@ class DealFrames:
 
 
 def deal_frames(game: Game, seats: int, options: dict[str, Any], seed: int, log: Sequence[ActionRow],
-                number: int, reveal: bool, name: Callable[[int], str] = str) -> DealFrames | None:
+                number: int, reveal: bool, name: Callable[[int], str] = str,
+                tr: Text = PLAIN) -> DealFrames | None:
     """The frames of deal ``number`` (from 1), or None if the log has no such deal yet.
 
     With ``reveal`` the seats' hands come too (a finished session's revealed replay); without
     it, only spectator views (``view(None)``) are ever taken.
     """
-    deals = deals_of(game, seats, options, seed, log, name)
+    deals = deals_of(game, seats, options, seed, log, name, tr)
     if not 1 <= number <= len(deals):
         return None
     deal = deals[number - 1]

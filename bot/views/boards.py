@@ -3,53 +3,52 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import N_, Translator, english
 from bot.rules import GAMES
 from bot.views.display import safe_name
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
 
-TEXT = {
-    "rating_title": "Leaderboard — {game} rating · season {season}",
-    "wins_title": "Leaderboard — {game} wins",
-    "all_games": "all games",
-    "rating_line": "`{rank:>2}.` <@{uid}> — **{score:.1f}** (μ {mu:.1f} ± {sigma:.1f}) · {sessions} sessions",
-    "wins_line": "`{rank:>2}.` <@{uid}> — **{wins}** won of {sessions}",
-    "nobody": "Nobody yet.",
-    "image_title": "{game} · {by}",
-    "rating_columns": "rating · sessions",
-    "wins_columns": "wins · sessions",
-    "need_game": "Choose a game to rank by rating: ratings are per game.",
-    "profile_title": "Statistics — {name}",
-    "profile_none": "No finished session yet.",
-    "profile_field": "{sessions} played · {wins} won ({rate:.0%}) · {net:+d} jetons",
-    "profile_rating": "\nrating {score:.1f}{trend} (μ {mu:.1f} ± {sigma:.1f})",
-    "profile_best": "\nbest {best:+d} (table #{table})",
-    "profile_fav": "\nfavourite: {fav}",
-}
+#: Refusal of ``/leaderboard by:rating`` without a game (a message id, translated by the cog).
+NEED_GAME = N_("Choose a game to rank by rating: ratings are per game.")
 #: Sessions replayed per game to find a player's favourite contract or bid.
 FAVOURITE_SESSIONS = 20
 
 
-def display_name(interaction: discord.Interaction[TapisBot], user_id: int) -> str:
+def display_name(interaction: discord.Interaction[TapisBot], user_id: int, tr: Translator) -> str:
     """A member's display name from the cache, else the user's name, else a neutral label."""
     member = interaction.guild.get_member(user_id) if interaction.guild else None
     if member is not None:
         return member.display_name
     user = interaction.client.get_user(user_id)
-    return user.display_name if user is not None else f"player …{str(user_id)[-4:]}"
+    return user.display_name if user is not None else tr._("player …{digits}", digits=str(user_id)[-4:])
 
 
-def _title(game: str | None) -> str:
+def _title(game: str | None, tr: Translator) -> str:
     if game is None:
-        return TEXT["all_games"]
-    return GAMES[game].title if game in GAMES else game
+        return tr._("all games")
+    return tr._(GAMES[game].title) if game in GAMES else game
+
+
+def rating_line(rank: int, r: Any, tr: Translator) -> str:
+    """One line of the rating board: rank, mention, score (μ ± σ), sessions."""
+    sessions = tr.n_("{n} session", "{n} sessions", r.sessions)
+    return (f"`{rank:>2}.` <@{r.user_id}> — **{tr.decimal(r.score)}** "
+            f"(μ {tr.decimal(r.mu)} ± {tr.decimal(r.sigma)}) · {sessions}")
+
+
+def wins_line(rank: int, user_id: int, wins: int, sessions: int, tr: Translator) -> str:
+    """One line of the wins board: rank, mention, sessions won of sessions played."""
+    won = tr.n_("**{n}** won of {sessions}", "**{n}** won of {sessions}", wins, sessions=tr.number(sessions))
+    return f"`{rank:>2}.` <@{user_id}> — {won}"
 
 
 async def leaderboard_message(
@@ -59,49 +58,49 @@ async def leaderboard_message(
     game: str | None,
     by: str,
     season: int | None = None,
+    tr: Translator | None = None,
 ) -> dict[str, Any]:
-    """``{"embed", "file"}`` of the board ``by`` rating or wins; ``ValueError`` (for the user) if unusable."""
+    """``{"embed", "file"}`` of the board ``by`` rating or wins; ``ValueError`` (for the user) if unusable.
+
+    Public, so in ``tr``'s language: the server's (as ``/leaderboard by:jetons``).
+    """
     from bot.render.leaderboard import leaderboard_image
     from bot.store.boards import current_season, rating_board, wins_board
 
+    tr = tr or english()
     if by == "rating":
         if game is None:
-            raise ValueError(TEXT["need_game"])
+            raise ValueError(NEED_GAME)
         season = season or await current_season(bot.db, guild_id)
         rated = await rating_board(bot.db, guild_id, game, season)
-        title = TEXT["rating_title"].format(game=_title(game), season=season)
-        lines = [
-            TEXT["rating_line"].format(
-                rank=i + 1, uid=r.user_id, score=r.score, mu=r.mu, sigma=r.sigma, sessions=r.sessions
-            )
-            for i, r in enumerate(rated)
-        ]
+        title = tr._("Leaderboard — {game} rating · season {season}", game=_title(game, tr), season=season)
+        lines = [rating_line(i + 1, r, tr) for i, r in enumerate(rated)]
         rows = [
             {
                 "rank": i + 1,
-                "name": display_name(interaction, r.user_id),
+                "name": display_name(interaction, r.user_id, tr),
                 "value": r.score,
-                "shown": f"{r.score:.1f}",
+                "shown": tr.decimal(r.score),
                 "games": r.sessions,
             }
             for i, r in enumerate(rated)
         ]
-        columns = TEXT["rating_columns"]
+        columns = tr._("rating · sessions")
+        by_word = tr.p_("leaderboard by", "rating")
     else:
         won = await wins_board(bot.db, guild_id, game)
-        title = TEXT["wins_title"].format(game=_title(game))
-        lines = [
-            TEXT["wins_line"].format(rank=i + 1, uid=uid, wins=w, sessions=n)
-            for i, (uid, w, n) in enumerate(won)
-        ]
+        title = tr._("Leaderboard — {game} wins", game=_title(game, tr))
+        lines = [wins_line(i + 1, uid, w, n, tr) for i, (uid, w, n) in enumerate(won)]
         rows = [
-            {"rank": i + 1, "name": display_name(interaction, uid), "value": w, "shown": str(w), "games": n}
+            {"rank": i + 1, "name": display_name(interaction, uid, tr), "value": w, "shown": tr.number(w),
+             "games": n}
             for i, (uid, w, n) in enumerate(won)
         ]
-        columns = TEXT["wins_columns"]
-    image_title = TEXT["image_title"].format(game=_title(game), by=by)
-    png = await asyncio.to_thread(leaderboard_image, rows, image_title, columns)
-    embed = discord.Embed(title=title, description="\n".join(lines) or TEXT["nobody"], colour=0xEAB308)
+        columns = tr._("wins · sessions")
+        by_word = tr.p_("leaderboard by", "wins")
+    image_title = f"{_title(game, tr)} · {by_word}"
+    png = await asyncio.to_thread(functools.partial(leaderboard_image, rows, image_title, columns, tr=tr))
+    embed = discord.Embed(title=title, description="\n".join(lines) or tr._("Nobody yet."), colour=0xEAB308)
     embed.set_image(url="attachment://leaderboard.png")
     return {"embed": embed, "file": discord.File(io.BytesIO(png), "leaderboard.png", description=title)}
 
@@ -136,31 +135,63 @@ async def favourites(bot: TapisBot, guild_id: int, user_id: int, game: str) -> s
     return await asyncio.to_thread(count)
 
 
+def favourite_name(game: str, favourite: str, tr: Translator) -> str:
+    """A favourite contract or bid (``contracts_of``'s text) in the reader's language."""
+    from bot.views.history import contract_name
+    from bot.views.vocab import MOVE_KINDS
+
+    pair = MOVE_KINDS.get(favourite.replace(" ", "_")) if game in ("mus", "motz") else None
+    if pair is not None:
+        return tr.p_(*pair)
+    return contract_name(game, favourite, tr) or favourite
+
+
+def profile_field(g: Any, tr: Translator) -> str:
+    """A game's block of the ``/stats`` embed: sessions, wins, rate, net; rating, best, favourite."""
+    rate = g.wins / g.sessions if g.sessions else 0.0
+    value = " · ".join((
+        tr.n_("{n} session played", "{n} sessions played", g.sessions),
+        tr.n_("{n} won ({rate})", "{n} won ({rate})", g.wins, rate=tr.percent(rate)),
+        tr.n_("{signed} jeton", "{signed} jetons", abs(g.net), signed=_signed(g.net, tr)),
+    ))
+    if g.score is not None:
+        trend = f" {tr.signed_decimal(g.trend)}" if g.trend is not None else ""
+        value += "\n" + tr._("rating {score}{trend} (μ {mu} ± {sigma})", score=tr.decimal(g.score),
+                             trend=trend, mu=tr.decimal(g.mu), sigma=tr.decimal(g.sigma))
+    if g.best is not None:
+        value += "\n" + tr._("best {best} (table #{table})", best=_signed(g.best, tr), table=g.best_table)
+    if g.favourite:
+        value += "\n" + tr._("favourite: {favourite}", favourite=favourite_name(g.game, g.favourite, tr))
+    return value
+
+
+def _signed(value: int, tr: Translator) -> str:
+    """``+12`` / ``-3`` / ``+0`` with the language's digits (as ``{:+d}`` wrote it in English)."""
+    return ("+" if value >= 0 else "-") + tr.number(abs(value))
+
+
 async def profile_message(
-    bot: TapisBot, interaction: discord.Interaction[TapisBot], guild_id: int, who: discord.abc.User
+    bot: TapisBot, interaction: discord.Interaction[TapisBot], guild_id: int, who: discord.abc.User,
+    tr: Translator | None = None,
 ) -> dict[str, Any]:
-    """``{"embed", "file"?}`` of a profile card (per game: sessions, rate, rating, best, favourite)."""
+    """``{"embed", "file"?}`` of a profile card (per game: sessions, rate, rating, best, favourite).
+
+    Only for the asker (ephemeral), so in ``tr``'s language: theirs.
+    """
     from bot.render.profile import profile_image
     from bot.store.boards import profile
 
+    tr = tr or english()
     season, games = await profile(bot.db, guild_id, who.id)
-    title = TEXT["profile_title"].format(name=safe_name(who.display_name))
+    title = tr._("Statistics — {name}", name=safe_name(who.display_name))
     embed = discord.Embed(title=title, colour=0x8B5CF6)
     cards = []
     for g in games:
         g.favourite = await favourites(bot, guild_id, who.id, g.game)
-        value = TEXT["profile_field"].format(sessions=g.sessions, wins=g.wins, rate=g.win_rate, net=g.net)
-        if g.score is not None:
-            trend = f" {g.trend:+.1f}" if g.trend is not None else ""
-            value += TEXT["profile_rating"].format(score=g.score, trend=trend, mu=g.mu, sigma=g.sigma)
-        if g.best is not None:
-            value += TEXT["profile_best"].format(best=g.best, table=g.best_table)
-        if g.favourite:
-            value += TEXT["profile_fav"].format(fav=g.favourite)
-        embed.add_field(name=_title(g.game), value=value[:1024], inline=False)
+        embed.add_field(name=_title(g.game, tr), value=profile_field(g, tr)[:1024], inline=False)
         cards.append(
             {
-                "title": _title(g.game),
+                "title": _title(g.game, tr),
                 "sessions": g.sessions,
                 "wins": g.wins,
                 "net": g.net,
@@ -169,12 +200,12 @@ async def profile_message(
                 "scores": g.scores,
                 "best": g.best,
                 "best_table": g.best_table,
-                "favourite": g.favourite,
+                "favourite": favourite_name(g.game, g.favourite, tr) if g.favourite else None,
             }
         )
     if not games:
-        embed.description = TEXT["profile_none"]
+        embed.description = tr._("No finished session yet.")
         return {"embed": embed}
-    png = await asyncio.to_thread(profile_image, who.display_name, season, cards)
+    png = await asyncio.to_thread(functools.partial(profile_image, who.display_name, season, cards, tr=tr))
     embed.set_image(url="attachment://profile.png")
     return {"embed": embed, "file": discord.File(io.BytesIO(png), "profile.png", description=embed.title)}

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import N_, Translator
 from bot.rules import GAMES
 from bot.views import ids
 from bot.views.display import safe_name
@@ -37,38 +38,47 @@ log = logging.getLogger(__name__)
 PAGE = 5
 ANY = "any"
 SELECT = 25  # options in one select menu (Discord's limit)
-TEXT = {
-    "title": "History — {who}",
-    "title_game": "History — {who} · {game}",
-    "none": "No finished session yet.",
-    "line": "**#{table}** {game} · <t:{at}:d> · **{result:+d}** jetons · {place} of {seats}",
-    "footer": "Page {page} of {pages} · {total} session(s)",
-    "prev": "◀ Newer",
-    "next": "Older ▶",
-    "open": "Open a session…",
-    "deals": "Open a deal ({first}–{last})…",
-    "back": "Back to the list",
-    "session_title": "Table #{table} · {game}",
-    "deal_line": "Deal {n}{contract}: {deltas}",
-    "unfinished": "not finished",
-    "deal_title": "Table #{table} · {game} · deal {n}",
-    "result": "Result",
-    "bad": "This control is not valid.",
-    "gone_page": "That page does not exist any more: run /history again.",
-    "no_session": "Table #{table} has no finished session in this server.",
-    "stale": "This list is out of date: run /history again.",
-    "no_deal": "That deal does not exist.",
-    "log_missing": "The log of table #{table} does not replay; it cannot be shown.",
-}
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+#: Refusals of a history click (message ids, translated in the clicker's language).
+BAD = N_("This control is not valid.")
+GONE_PAGE = N_("That page does not exist any more: run /history again.")
+NO_SESSION = N_("Table #{table} has no finished session in this server.")
+STALE = N_("This list is out of date: run /history again.")
+NO_DEAL = N_("That deal does not exist.")
+LOG_MISSING = N_("The log of table #{table} does not replay; it cannot be shown.")
 
 
-def _ordinal(n: int) -> str:
-    return ORDINALS.get(n, f"{n}th")
+def ordinal(n: int, tr: Translator) -> str:
+    """A finishing place: "1st", "2e" (French), "3.º" (Spanish), "4." (Czech)."""
+    if n == 1:
+        return tr.p_("ordinal", "1st")
+    if n == 2:
+        return tr.p_("ordinal", "2nd")
+    if n == 3:
+        return tr.p_("ordinal", "3rd")
+    return tr.p_("ordinal", "{n}th", n=tr.number(n))
 
 
-def _title(game: str) -> str:
-    return GAMES[game].title if game in GAMES else game
+def signed(value: int, tr: Translator) -> str:
+    """``+12`` / ``-3`` / ``+0`` with the language's digits (as ``{:+d}`` wrote it in English)."""
+    return ("+" if value >= 0 else "-") + tr.number(abs(value))
+
+
+def game_title(game: str, tr: Translator) -> str:
+    return tr._(GAMES[game].title) if game in GAMES else game
+
+
+def contract_name(game: str, contract: str | None, tr: Translator) -> str | None:
+    """A deal's contract (``Deal.contract``, the rules' code) in the reader's language."""
+    if not contract:
+        return None
+    if game == "marias":
+        from bot.rules.marias.text import contract as marias_contract
+
+        return marias_contract(contract, tr)
+    if game == "maitre" and contract.isdigit():
+        return tr._("Contract {value}", value=tr.number(int(contract)))
+    return contract
 
 
 def context_arg(user_id: int, game: str | None, upto: int) -> str:
@@ -89,10 +99,18 @@ def parse_context(arg: str | None) -> tuple[int, str | None, int] | None:
     return int(parts[0]), game, int(parts[2])
 
 
-def deltas_text(names: list[str], deltas: list[int] | None) -> str:
+def deltas_text(names: list[str], deltas: list[int] | None, tr: Translator) -> str:
+    """``"Ann +20 · Bob -10"``, every seat's result of a deal ("not finished" if it did not end)."""
     if deltas is None:
-        return TEXT["unfinished"]
-    return " · ".join(f"{n} {d:+d}" for n, d in zip(names, deltas, strict=False))
+        return tr._("not finished")
+    return " · ".join(f"{n} {signed(d, tr)}" for n, d in zip(names, deltas, strict=False))
+
+
+def session_line(s: Any, tr: Translator) -> str:
+    """One finished session of a history page."""
+    result = tr.n_("**{signed}** jeton", "**{signed}** jetons", abs(s.result), signed=signed(s.result, tr))
+    place = tr._("{place} of {seats}", place=ordinal(s.place, tr), seats=tr.number(s.seats))
+    return f"**#{s.table_id}** {game_title(s.game, tr)} · <t:{int(s.ended_at)}:d> · {result} · {place}"
 
 
 def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
@@ -109,8 +127,8 @@ def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
 
 
 async def page_message(bot: TapisBot, guild_id: int, user_id: int, who: str, game: str | None, page: int,
-                       upto: int | None) -> dict[str, Any]:
-    """Embed and view of one page of a user's finished sessions (``page`` from 0)."""
+                       upto: int | None, tr: Translator) -> dict[str, Any]:
+    """Embed and view of one page of a user's finished sessions (``page`` from 0), in ``tr``'s language."""
     from bot.store.history import user_sessions
 
     if upto is None:
@@ -120,23 +138,28 @@ async def page_message(bot: TapisBot, guild_id: int, user_id: int, who: str, gam
                                        up_to=upto)
     pages = max(1, -(-total // PAGE))
     who = safe_name(who)
-    title = TEXT["title_game"].format(who=who, game=_title(game)) if game else TEXT["title"].format(who=who)
-    text = [TEXT["line"].format(table=s.table_id, game=_title(s.game), at=int(s.ended_at), result=s.result,
-                                place=_ordinal(s.place), seats=s.seats) for s in lines]
-    embed = discord.Embed(title=title, description="\n".join(text) or TEXT["none"], colour=0x0EA5E9)
-    embed.set_footer(text=TEXT["footer"].format(page=page + 1, pages=pages, total=total))
+    if game:
+        title = tr._("History — {who} · {game}", who=who, game=game_title(game, tr))
+    else:
+        title = tr._("History — {who}", who=who)
+    text = [session_line(s, tr) for s in lines]
+    embed = discord.Embed(title=title, description="\n".join(text) or tr._("No finished session yet."),
+                          colour=0x0EA5E9)
+    footer = tr._("Page {page} of {pages}", page=tr.number(page + 1), pages=tr.number(pages))
+    embed.set_footer(text=f"{footer} · {tr.n_('{n} session', '{n} sessions', total)}")
     arg = context_arg(user_id, game, upto)
     items: list[discord.ui.Item[Any]] = []
     if lines:
         items.append(discord.ui.Select(
-            custom_id=str(ids.ComponentId(0, page, "hopen", arg)), placeholder=TEXT["open"], row=0,
-            options=[discord.SelectOption(label=f"#{s.table_id} {_title(s.game)} ({s.result:+d})"[:100],
-                                          value=str(s.table_id)) for s in lines]))
+            custom_id=str(ids.ComponentId(0, page, "hopen", arg)), placeholder=tr._("Open a session…"), row=0,
+            options=[discord.SelectOption(
+                label=f"#{s.table_id} {game_title(s.game, tr)} ({signed(s.result, tr)})"[:100],
+                value=str(s.table_id)) for s in lines]))
     if page > 0:
-        items.append(discord.ui.Button(label=TEXT["prev"], style=discord.ButtonStyle.secondary, row=1,
+        items.append(discord.ui.Button(label=tr._("◀ Newer"), style=discord.ButtonStyle.secondary, row=1,
                                        custom_id=str(ids.ComponentId(0, page - 1, "hist", arg))))
     if page + 1 < pages:
-        items.append(discord.ui.Button(label=TEXT["next"], style=discord.ButtonStyle.secondary, row=1,
+        items.append(discord.ui.Button(label=tr._("Older ▶"), style=discord.ButtonStyle.secondary, row=1,
                                        custom_id=str(ids.ComponentId(0, page + 1, "hist", arg))))
     return {"embed": embed, "view": _view(items)}
 
@@ -144,9 +167,9 @@ async def page_message(bot: TapisBot, guild_id: int, user_id: int, who: str, gam
 # ---------------------------------------------------------------------------- a session and a deal
 
 
-async def load_session(bot: TapisBot, guild_id: int, table_id: int) -> tuple[Any, list[str],
+async def load_session(bot: TapisBot, guild_id: int, table_id: int, tr: Translator) -> tuple[Any, list[str],
                        list[Any]] | None:
-    """``(table row, seat names, deals)`` of a finished session of this guild, or None."""
+    """``(table row, seat names, deals)`` of a finished session here (narration in ``tr``), or None."""
     from bot.store import tables as store
     from bot.tables.deals import deals_of
 
@@ -155,29 +178,35 @@ async def load_session(bot: TapisBot, guild_id: int, table_id: int) -> tuple[Any
             or row.seed is None):
         return None
     actions = await bot.db.run(store.load_actions, table_id)
-    names = [safe_name(s.get("name") or f"seat {i}") for i, s in enumerate(row.seats)]  # shown as text
+    names = [safe_name(s.get("name") or tr._("seat {n}", n=i)) for i, s in enumerate(row.seats)]  # as text
     rules = GAMES[row.game]
     deals = await asyncio.to_thread(  # a whole session's replay: off the event loop
         deals_of, rules, len(row.seats), rules.validate_options(row.options), row.seed, actions,
-        lambda s: names[s] if 0 <= s < len(names) else f"seat {s}")
+        lambda s: names[s] if 0 <= s < len(names) else tr._("seat {n}", n=s), tr)
     return row, names, deals
 
 
+def deal_label(game: str, deal: Any, tr: Translator) -> str:
+    """"Deal 3" or "Deal 3 (Betl)": a deal in a line, a title or a select option."""
+    contract = contract_name(game, deal.contract, tr)
+    if contract:
+        return tr._("Deal {n} ({contract})", n=tr.number(deal.number), contract=contract)
+    return tr._("Deal {n}", n=tr.number(deal.number))
+
+
 def session_message(row: Any, names: list[str], deals: list[Any], arg: str, back_page: int,
-                    chosen: Any | None = None) -> dict[str, Any]:
+                    tr: Translator, chosen: Any | None = None) -> dict[str, Any]:
     """A session's deals (one line each) or, with ``chosen``, that deal's story; deal selects below."""
-    game = _title(row.game)
+    game = game_title(row.game, tr)
     if chosen is None:
-        lines = [TEXT["deal_line"].format(n=d.number, contract=f" ({d.contract})" if d.contract else "",
-                                          deltas=deltas_text(names, d.deltas)) for d in deals]
-        embed = discord.Embed(title=TEXT["session_title"].format(table=row.id, game=game), colour=0x0EA5E9)
+        lines = [f"{deal_label(row.game, d, tr)}: {deltas_text(names, d.deltas, tr)}" for d in deals]
+        embed = discord.Embed(title=tr._("Table #{table} · {game}", table=row.id, game=game), colour=0x0EA5E9)
         embed.description = _fit(lines, 4000)
     else:
-        title = TEXT["deal_title"].format(table=row.id, game=game, n=chosen.number)
-        if chosen.contract:
-            title += f" ({chosen.contract})"
+        title = tr._("Table #{table} · {game} · {deal}", table=row.id, game=game,
+                     deal=deal_label(row.game, chosen, tr))
         embed = discord.Embed(title=title[:256], description=_fit(chosen.lines, 3800), colour=0x0EA5E9)
-        embed.add_field(name=TEXT["result"], value=deltas_text(names, chosen.deltas)[:1024], inline=False)
+        embed.add_field(name=tr._("Result"), value=deltas_text(names, chosen.deltas, tr)[:1024], inline=False)
     items: list[discord.ui.Item[Any]] = []
     if deals:
         # One select of at most 25 deals: the first ones, or a window around the chosen deal.
@@ -185,16 +214,13 @@ def session_message(row: Any, names: list[str], deals: list[Any], arg: str, back
         chunk = deals[at:at + SELECT]
         items.append(discord.ui.Select(
             custom_id=str(ids.ComponentId(row.id, row.version, "hdeal", arg)),
-            placeholder=TEXT["deals"].format(first=chunk[0].number, last=chunk[-1].number), row=0,
-            options=[discord.SelectOption(label=_deal_label(d), value=str(d.number), default=chosen is d)
-                     for d in chunk]))
-    items.append(discord.ui.Button(label=TEXT["back"], style=discord.ButtonStyle.secondary, row=1,
+            placeholder=tr._("Open a deal ({first}–{last})…", first=tr.number(chunk[0].number),
+                             last=tr.number(chunk[-1].number)), row=0,
+            options=[discord.SelectOption(label=deal_label(row.game, d, tr)[:100], value=str(d.number),
+                                          default=chosen is d) for d in chunk]))
+    items.append(discord.ui.Button(label=tr._("Back to the list"), style=discord.ButtonStyle.secondary, row=1,
                                    custom_id=str(ids.ComponentId(0, back_page, "hist", arg))))
     return {"embed": embed, "view": _view(items)}
-
-
-def _deal_label(deal: Any) -> str:
-    return (f"Deal {deal.number}" + (f" ({deal.contract})" if deal.contract else ""))[:100]
 
 
 def _fit(lines: list[str], size: int) -> str:
@@ -216,27 +242,31 @@ def _fit(lines: list[str], size: int) -> str:
 
 async def handle(interaction: discord.Interaction[TapisBot], cid: ids.ComponentId,
                  values: list[str] | None) -> None:
-    """A history button or select: re-check everything, then edit the history message."""
+    """A history button or select: re-check everything, then edit the history message (in the
+    clicker's language: the message is ephemeral, only they see it)."""
+    from bot.views.locale import reader
+
     bot: TapisBot = interaction.client
+    tr = await reader(bot, interaction)
     guild_id = interaction.guild_id
     context = parse_context(cid.arg)
     if guild_id is None or context is None:
-        return await refuse(interaction, TEXT["bad"])
+        return await refuse(interaction, tr._(BAD))
     user_id, game, upto = context
     if cid.verb == "hist":
         if cid.table_id != 0 or values is not None:
-            return await refuse(interaction, TEXT["bad"])
+            return await refuse(interaction, tr._(BAD))
         from bot.store.history import user_sessions
 
         _, total = await user_sessions(bot.db, guild_id, user_id, game, limit=1, up_to=upto)
         if cid.version * PAGE >= max(total, 1):
-            return await refuse(interaction, TEXT["gone_page"])
-        who = _who(interaction, user_id)
+            return await refuse(interaction, tr._(GONE_PAGE))
+        who = who_name(interaction, user_id, tr)
         await interaction.response.edit_message(
-            **await page_message(bot, guild_id, user_id, who, game, cid.version, upto))
+            **await page_message(bot, guild_id, user_id, who, game, cid.version, upto, tr))
         return
     if not values or len(values) != 1 or not _NUMBER.fullmatch(values[0]):  # never "²" or 5,000 digits
-        return await refuse(interaction, TEXT["bad"])
+        return await refuse(interaction, tr._(BAD))
     if cid.verb == "hopen":
         table_id = int(values[0])
         back = cid.version
@@ -246,31 +276,32 @@ async def handle(interaction: discord.Interaction[TapisBot], cid: ids.ComponentI
         "SELECT s.id FROM sessions s JOIN session_seats ss ON ss.session_id = s.id WHERE s.table_id = ? "
         "AND s.guild_id = ? AND ss.user_id = ? AND s.id <= ?", (table_id, guild_id, user_id, upto))
     if owned is None:
-        return await refuse(interaction, TEXT["no_session"].format(table=table_id))
+        return await refuse(interaction, tr._(NO_SESSION, table=table_id))
     try:
-        loaded = await load_session(bot, guild_id, table_id)
+        loaded = await load_session(bot, guild_id, table_id, tr)
     except Exception:
         log.warning("history: table %s does not replay", table_id, exc_info=True)
-        return await refuse(interaction, TEXT["log_missing"].format(table=table_id))
+        return await refuse(interaction, tr._(LOG_MISSING, table=table_id))
     if loaded is None:
-        return await refuse(interaction, TEXT["no_session"].format(table=table_id))
+        return await refuse(interaction, tr._(NO_SESSION, table=table_id))
     row, names, deals = loaded
     arg = context_arg(user_id, game, upto)
     if cid.verb == "hopen":
-        await interaction.response.edit_message(**session_message(row, names, deals, arg, back))
+        await interaction.response.edit_message(**session_message(row, names, deals, arg, back, tr))
         return
     if cid.version != row.version:
-        return await refuse(interaction, TEXT["stale"])
+        return await refuse(interaction, tr._(STALE))
     number = int(values[0])
     chosen = next((d for d in deals if d.number == number), None)
     if chosen is None:
-        return await refuse(interaction, TEXT["no_deal"])
-    await interaction.response.edit_message(**session_message(row, names, deals, arg, back, chosen))
+        return await refuse(interaction, tr._(NO_DEAL))
+    await interaction.response.edit_message(**session_message(row, names, deals, arg, back, tr, chosen))
 
 
-def _who(interaction: discord.Interaction[TapisBot], user_id: int) -> str:
+def who_name(interaction: discord.Interaction[TapisBot], user_id: int, tr: Translator) -> str:
+    """A member's display name from the cache, else the user's name, else a neutral label."""
     member = interaction.guild.get_member(user_id) if interaction.guild else None
     if member is not None:
         return member.display_name
     user = interaction.client.get_user(user_id)
-    return user.display_name if user is not None else f"player …{str(user_id)[-4:]}"
+    return user.display_name if user is not None else tr._("player …{digits}", digits=str(user_id)[-4:])

@@ -22,7 +22,7 @@ async def test_audit_reports_escrow_stranded_by_a_closed_table(stub: DiscordStub
     report = await stub.slash("admin audit", alice, stub.channel)
     assert report.ephemeral and report.text.startswith("❌ NOT balanced")
     assert "sum of all accounts = 0" in report.text  # double entry alone would not notice
-    assert f"Escrow held by 1 table(s) that are not open: {held} jetons." in report.text
+    assert f"Escrow held by 1 table that is not open: {held} jetons." in report.text
     assert f"table #{lobby.id} (finished): {held} jetons" in report.text
     assert await tapis.ledger.stranded_escrow() == [(lobby.id, held, "finished")]
     assert await tapis.ledger.stranded_escrow(stub.guild.id + 1) == []

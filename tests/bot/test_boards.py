@@ -91,7 +91,7 @@ async def test_stats_is_a_profile_card(stub: DiscordStub, tapis: TapisRun, playe
     [field] = inter.last.embeds[0]["fields"]
     assert field["name"] == GAMES["marias"].title
     stat = await tapis.db.fetchone("SELECT sessions, wins, net FROM stats WHERE user_id = ?", (alice.id,))
-    assert field["value"].startswith(f"{stat[0]} played · {stat[1]} won")
+    assert field["value"].startswith(f"{stat[0]} sessions played · {stat[1]} won (")
     rating = await tapis.db.fetchone("SELECT score FROM ratings WHERE player = ?", (f"user:{alice.id}",))
     assert f"rating {rating[0]:.1f}" in field["value"]
     best = await tapis.db.fetchone(
@@ -105,6 +105,8 @@ async def test_stats_is_a_profile_card(stub: DiscordStub, tapis: TapisRun, playe
         tally.update(contracts_of(GAMES["marias"], 3, row.options, row.seed, actions, seat))
     if tally:
         top = max(tally.values())
-        assert any(f"favourite: {c}" in field["value"] for c, n in tally.items() if n == top)
+        named = {"hra": "Hra", "kilo_sedma": "Kilo + sedma", "sedma": "Sedma", "kilo": "Kilo", "betl": "Betl",
+                 "durch": "Durch"}  # the contracts as Tapis names them (bot.rules.marias.text.contract)
+        assert any(f"favourite: {named[c]}" in field["value"] for c, n in tally.items() if n == top)
     else:
         assert "favourite" not in field["value"]

@@ -51,7 +51,9 @@ async def test_history_lists_opens_a_session_and_tells_a_deal(stub: DiscordStub,
 
     inter = await stub.slash("history", alice, stub.channel)
     msg = inter.last
-    assert inter.ephemeral and f"**#{table_id}** {TITLE}" in msg.text and f"**{mine:+d}** jetons" in msg.text
+    jetons = "jeton" if abs(mine) == 1 else "jetons"
+    assert inter.ephemeral and f"**#{table_id}** {TITLE}" in msg.text
+    assert f"**{mine:+d}** {jetons} · " in msg.text
     assert not [b for b in msg.items() if b.get("type") == 2]  # one page: no page buttons
 
     # open the session: one line per deal, replayed from the log
@@ -70,7 +72,7 @@ async def test_history_lists_opens_a_session_and_tells_a_deal(stub: DiscordStub,
     assert deal_select["custom_id"] == f"tapis:{table_id}:{table.version}:hdeal:{alice.id}.any.1"
     await stub.choose(msg, alice, ["1"])
     first = deals[0]
-    assert "deal 1" in msg.text and first.lines[-1][:200] in msg.text
+    assert "· Deal 1" in msg.text and first.lines[-1][:200] in msg.text
     assert " · ".join(f"{n} {d:+d}" for n, d in zip(names, first.deltas, strict=True)) in msg.text
 
     # out-of-date and forged ids are refused, nothing edited
@@ -99,7 +101,7 @@ async def test_history_pages_are_frozen_at_the_first_page(stub: DiscordStub, tap
     tables = [await service_session(tapis, stub, alice) for _ in range(6)]
     inter = await stub.slash("history", alice, stub.channel, game="motz")
     msg = inter.last
-    assert "Page 1 of 2 · 6 session(s)" in msg.text
+    assert "Page 1 of 2 · 6 sessions" in msg.text
     assert all(f"**#{t}**" in msg.text for t in tables[1:]) and f"**#{tables[0]}**" not in msg.text
     newer = await service_session(tapis, stub, alice)  # ends while the list is open
     await stub.click(msg, alice, "Older ▶")

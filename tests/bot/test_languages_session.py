@@ -182,8 +182,7 @@ async def test_every_text_of_a_session_goes_through_the_catalogue(
     await play_all(stub, tapis, table_id, {u.id: u for u in humans}, random.Random(1), each)
     await stub.slash("rules", humans[0], stub.channel, game=game)
     await stub.slash("balance", humans[0], stub.channel)
-    # not /stats, /history, /replay, /leaderboard by:rating: issue 16's profile and history texts
-    # came after this routing and are still English (see the README, "Languages")
+    # /stats, /history, /replay, /leaderboard and /admin: tests/bot/test_languages_boards.py
     for message in list(stub.store.values()):
         seen.update(texts_of(message))
     ai_names = {s.name for s in (await tapis.tables.get(table_id)).seats}

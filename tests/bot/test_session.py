@@ -105,4 +105,4 @@ async def test_full_session_three_humans_one_ai(stub: DiscordStub, tapis: TapisR
         assert balance == 1000 + table.results[seats[user.id]]
     assert await tapis.ledger.accounts_total() == 0
     stats = await stub.slash("stats", alice, stub.channel)
-    assert "1 played" in stats.text
+    assert "1 session played" in stats.text
