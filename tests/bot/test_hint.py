@@ -22,6 +22,8 @@ async def test_hint_for_the_player_to_move_only(stub: DiscordStub, tapis: TapisR
     version = table.version
 
     advice = await stub.slash("hint", mover, stub.channel)
+    # On a busy machine the search outlasts the answer window: the bot defers, then edits the answer.
+    await stub.wait_for(lambda: advice.text, what="the advice")
     assert advice.ephemeral
     assert advice.text.startswith("The strong AI would play **"), advice.text
     best = advice.text.split("**")[1]
