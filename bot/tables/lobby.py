@@ -16,16 +16,22 @@ from typing import TYPE_CHECKING, Any
 
 from bot.ai import normalize_level
 from bot.config import Config
+from bot.i18n.lazy import N_, Amount, Msg, msg, nmsg
 from bot.rules.base import Event, Game
 from bot.store import tables as store
 from bot.store.db import Database
 from bot.store.ledger import InsufficientFunds
 from bot.tables import limits, settle
-from bot.tables.errors import TableError, sentence
+from bot.tables.errors import TableError, option_error, sentence
 from bot.tables.model import SeatInfo, Table, capacity
 from bot.tables.timers import DeadlineScheduler
 
 log = logging.getLogger(__name__)
+
+
+def _full(table: Table) -> Msg:
+    """The refusal "This table is full (4 seats).", with the reader's plural form."""
+    return nmsg("This table is full ({n} seat).", "This table is full ({n} seats).", table.capacity)
 
 
 class LobbyMixin:
@@ -62,12 +68,12 @@ class LobbyMixin:
         rules = self.games.get(game)
         if rules is None:
             names = ", ".join(sorted(self.games)) or "none yet"
-            raise TableError(f"Unknown game {game!r}. Games: {names}.")
+            raise TableError(msg("Unknown game {name}. Games: {games}.", name=repr(game), games=names))
         raw = {**self.config.options_for(game), **dict(options or {})}
         try:
             opts = rules.validate_options(raw)
         except ValueError as exc:
-            raise TableError(sentence(str(exc))) from None
+            raise option_error(exc) from None
         seat = SeatInfo(host_id, host_name)
         now = self.clock()
         table = Table(
@@ -114,8 +120,10 @@ class LobbyMixin:
             adopt()
 
     @staticmethod
-    def _short(exc: InsufficientFunds, table: Table) -> str:
-        return f"Not enough jetons: you have {exc.balance}, the buy-in is {table.buy_in}."
+    def _short(exc: InsufficientFunds, table: Table) -> Msg:
+        return nmsg("Not enough jetons: you have {n} jeton, the buy-in is {buy_in}.",
+                    "Not enough jetons: you have {n} jetons, the buy-in is {buy_in}.", exc.balance,
+                    buy_in=Amount(table.buy_in))
 
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
         """Sit down in a lobby (paying the buy-in), or take your seat back in a running game."""
@@ -135,7 +143,7 @@ class LobbyMixin:
         if table.seat_of(user_id) is not None:
             raise TableError("You are already seated at this table.")
         if len(table.seats) >= table.capacity:
-            raise TableError(f"This table is full ({table.capacity} seats).")
+            raise TableError(_full(table))
         seat = SeatInfo(user_id, name)
         seats = [*table.seats, seat]
         now = self.clock()
@@ -170,9 +178,9 @@ class LobbyMixin:
             raise TableError(sentence(str(exc))) from None
         table = self._table(table_id)
         async with table.lock:
-            self._lobby_host(table, user_id, "add AI players")
+            self._lobby_host(table, user_id, N_("Only the host can add AI players."))
             if len(table.seats) >= table.capacity:
-                raise TableError(f"This table is full ({table.capacity} seats).")
+                raise TableError(_full(table))
             n_ai = sum(1 for s in table.seats if s.ai)
             seat = SeatInfo(None, f"AI {n_ai + 1}", ai=True, level=level)
             seats = [*table.seats, seat]
@@ -187,11 +195,11 @@ class LobbyMixin:
         await self._notify(table, [{"type": "lobby", "what": "add_ai", "seat": len(seats) - 1}])
         return table
 
-    def _lobby_host(self, table: Table, user_id: int, what: str) -> None:
+    def _lobby_host(self, table: Table, user_id: int, refusal: str) -> None:
         if table.status != "lobby":
             raise TableError("This table is no longer in its lobby.")
         if user_id != table.host_id:
-            raise TableError(f"Only the host can {what}.")
+            raise TableError(refusal)
 
     async def leave(self, table_id: int, user_id: int) -> Table:
         """Lobby: stand up and get the buy-in back. Playing: the AI plays your seat to the end."""
@@ -252,13 +260,15 @@ class LobbyMixin:
         """The host starts the session with the seats filled so far (at least the game's minimum)."""
         table = self._table(table_id)
         async with table.lock:
-            self._lobby_host(table, user_id, "start the game")
+            self._lobby_host(table, user_id, N_("Only the host can start the game."))
             n, rules = len(table.seats), table.rules
             if n < rules.min_seats:
-                raise TableError(
-                    f"{rules.title} needs at least {rules.min_seats} players; {n} seated. "
-                    "Wait for more players or add AI seats."
-                )
+                raise TableError(nmsg(
+                    "{game} needs at least {n} player; {seated} seated. "
+                    "Wait for more players or add AI seats.",
+                    "{game} needs at least {n} players; {seated} seated. "
+                    "Wait for more players or add AI seats.",
+                    rules.min_seats, game=Msg(rules.title), seated=Amount(n)))
             raw = dict(table.raw_options)
             if any(spec.name == "players" for spec in rules.options):
                 raw["players"] = n
@@ -267,7 +277,7 @@ class LobbyMixin:
                 opts = rules.validate_options(raw)
                 state = rules.new_table(n, opts, seed)
             except ValueError as exc:
-                raise TableError(sentence(str(exc))) from None
+                raise option_error(exc) from None
             if opts.get("buy_in", 0) != table.buy_in:
                 raise TableError("The buy-in would change with this number of players; set it explicitly.")
             now = self.clock()
