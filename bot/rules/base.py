@@ -21,16 +21,31 @@ class IllegalMove(Exception):
     Like ``OptionError``, the reason is data: ``msgid`` (an English sentence with
     ``{placeholders}``, marked with ``N_`` so it is in the catalogue) and ``params``. ``reason``
     and ``str(exc)`` are that sentence in English ("it is not seat 2's turn (waiting for
-    seat 0)"), built once when the refusal is raised; :meth:`text` writes it in a reader's
-    language. A parameter is plain data, or one of :class:`CardRef`, :class:`SeatRef`,
-    :class:`MoveRef`, which name a card, seats or the refused move in the reader's words.
+    seat 0)"), written when first read, so an AI or a test that only catches the refusal never
+    pays for it; :meth:`text` writes it in a reader's language. A parameter is plain data, or
+    one of :class:`CardRef`, :class:`SeatRef`, :class:`MoveRef`, which name a card, seats or the
+    refused move in the reader's words (the table service gives the players' names and the
+    game's move labels).
     """
 
     def __init__(self, msgid: str, /, **params: Any):
+        super().__init__(msgid)
         self.msgid = msgid
         self.params = params
-        self.reason = self.text()
-        super().__init__(self.reason)
+        self._reason: str | None = None
+
+    @property
+    def reason(self) -> str:
+        """The English sentence, written the first time it is read (a refusal stays cheap)."""
+        if self._reason is None:
+            self._reason = self.text()
+        return self._reason
+
+    def __str__(self) -> str:
+        return self.reason
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _illegal_move, (self.msgid, self.params)
 
     def text(self, tr: Text | None = None, name: Callable[[int], str] | None = None,
              label: Callable[[Action, Text], str] | None = None) -> str:
@@ -42,6 +57,11 @@ class IllegalMove(Exception):
         params = {k: v.render(tr, name, label) if isinstance(v, (CardRef, SeatRef, MoveRef)) else v
                   for k, v in self.params.items()}
         return tr._(self.msgid, **params)
+
+
+def _illegal_move(msgid: str, params: dict[str, Any]) -> IllegalMove:
+    """Unpickle an ``IllegalMove`` with its parameters (``Exception`` would keep ``args`` only)."""
+    return IllegalMove(msgid, **params)
 
 
 @dataclass(frozen=True, slots=True)

@@ -165,3 +165,13 @@ def test_a_seat_without_a_name_and_a_move_without_a_label() -> None:
     exc = refusal(new("motz", 3), 1, {"type": "play", "card": "??"})
     assert exc.text(translator("fr"), label=GAMES["motz"].label) == (
         "ce genre de coup n'est pas possible maintenant : play card=??")
+
+
+def test_a_refusal_crosses_a_process_boundary_whole() -> None:
+    """Pickled (an AI worker process), a refusal keeps its parameters and so its sentence."""
+    import pickle
+
+    exc = refusal(new("motz", 3), 0, {"type": "pass"})
+    back = pickle.loads(pickle.dumps(exc))
+    assert (back.msgid, back.params, str(back)) == (exc.msgid, exc.params, exc.reason)
+    assert Refusal(back, NAMES, None).render(translator("cs")) == "Ann není na tahu (čeká se na: Bob)."
