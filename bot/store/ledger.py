@@ -18,7 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.config import Config
-from bot.i18n.lazy import Amount, msg, nmsg
 from bot.rules.base import Text
 from bot.store.db import Database
 
@@ -34,6 +33,8 @@ class InsufficientFunds(Exception):
         self.account = account
         self.balance = balance
         self.amount = amount
+        from bot.i18n.lazy import Amount, nmsg  # when refused only: the AI's workers import the store
+
         if account.kind == "wallet":
             self.message = nmsg("Not enough jetons: you have {n} jeton, this needs {amount}.",
                                 "Not enough jetons: you have {n} jetons, this needs {amount}.", balance,
@@ -54,6 +55,8 @@ class DailyNotReady(Exception):
 
     def __init__(self, seconds_left: float):
         self.seconds_left = seconds_left
+        from bot.i18n.lazy import msg
+
         self.message = msg("Your next daily grant is ready in {time}.", time=format_duration(seconds_left))
         super().__init__(str(self.message))
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bot.i18n.lazy import Msg
 from bot.rules.base import Action, IllegalMove, Text
+
+if TYPE_CHECKING:
+    from bot.i18n.lazy import Msg
 
 STALE = "Those buttons are out of date: the table has moved on. Use the latest message or /hand."
 
@@ -55,11 +57,11 @@ class TableError(Exception):
     def render(self, tr: Text, literal: Callable[[str], str] = _same) -> str:
         """The refusal in ``tr``'s language; ``literal`` escapes player names for the medium."""
         message = self.message
+        if isinstance(message, str):
+            return tr._(message)
         if isinstance(message, Refusal):
             return message.render(tr, literal)
-        if isinstance(message, Msg):
-            return message.render(tr)
-        return tr._(message)
+        return message.render(tr)
 
 
 def illegal(error: IllegalMove, names: list[str] | tuple[str, ...],
@@ -72,8 +74,51 @@ def option_error(error: ValueError) -> TableError:
     """The ``TableError`` for refused options: translated when the rules core gave its message id."""
     msgid = getattr(error, "msgid", None)
     if isinstance(msgid, str):
-        return TableError(Msg(msgid, dict(getattr(error, "params", {}))))
+        return TableError(_lazy().Msg(msgid, dict(getattr(error, "params", {}))))
     return TableError(sentence(str(error)))
+
+
+# Refusals with numbers, built when raised. ``bot.i18n`` (Babel) is imported then, not with this
+# module: the AI's worker processes import ``bot.tables`` and never show a refusal.
+
+
+def _lazy() -> Any:
+    from bot.i18n import lazy
+
+    return lazy
+
+
+def no_table(table_id: int) -> TableError:
+    """There is no table #12."""
+    return TableError(_lazy().msg("There is no table #{id}.", id=table_id))
+
+
+def unknown_game(game: str, names: str) -> TableError:
+    """Unknown game 'poker'. Games: …"""
+    return TableError(_lazy().msg("Unknown game {name}. Games: {games}.", name=repr(game), games=names))
+
+
+def table_full(capacity: int) -> TableError:
+    """This table is full (4 seats)."""
+    return TableError(_lazy().nmsg("This table is full ({n} seat).", "This table is full ({n} seats).",
+                                   capacity))
+
+
+def short_of_jetons(balance: int, buy_in: int) -> TableError:
+    """Not enough jetons for the buy-in: the balance in the reader's plural form, numbers grouped."""
+    lazy = _lazy()
+    return TableError(lazy.nmsg("Not enough jetons: you have {n} jeton, the buy-in is {buy_in}.",
+                                "Not enough jetons: you have {n} jetons, the buy-in is {buy_in}.", balance,
+                                buy_in=lazy.Amount(buy_in)))
+
+
+def needs_players(title: str, minimum: int, seated: int) -> TableError:
+    """Motz needs at least 3 players; 2 seated. …"""
+    lazy = _lazy()
+    return TableError(lazy.nmsg(
+        "{game} needs at least {n} player; {seated} seated. Wait for more players or add AI seats.",
+        "{game} needs at least {n} players; {seated} seated. Wait for more players or add AI seats.",
+        minimum, game=lazy.Msg(title), seated=lazy.Amount(seated)))
 
 
 def sentence(text: str, tr: Text | None = None) -> str:

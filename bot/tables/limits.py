@@ -12,11 +12,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.config import Config
-from bot.i18n.lazy import Amount, Msg, nmsg
 from bot.tables.model import Table
+
+if TYPE_CHECKING:
+    from bot.i18n.lazy import Msg
 
 
 def open_ended(game: str, options: Mapping[str, Any]) -> bool:
@@ -40,7 +42,13 @@ def cap_refusal(
     tables: Iterable[Table], config: Config, user_id: int, guild_id: int | None = None,
     channel_id: int | None = None,
 ) -> Msg | None:
-    """The refusal of one more open table for this member (and channel/guild, if given)."""
+    """The refusal of one more open table for this member (and channel/guild, if given).
+
+    A message id with its number and plural form (``bot.i18n`` is imported only then: the AI's
+    worker processes import ``bot.tables`` and never refuse a table).
+    """
+    from bot.i18n.lazy import Amount, nmsg
+
     live = [t for t in tables if t.is_open]
     mine = sum(1 for t in live if sits_at(t, user_id))
     if mine >= config.tables_per_member:

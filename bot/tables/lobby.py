@@ -16,22 +16,24 @@ from typing import TYPE_CHECKING, Any
 
 from bot.ai import normalize_level
 from bot.config import Config
-from bot.i18n.lazy import N_, Amount, Msg, msg, nmsg
-from bot.rules.base import Event, Game
+from bot.rules.base import N_, Event, Game
 from bot.store import tables as store
 from bot.store.db import Database
 from bot.store.ledger import InsufficientFunds
 from bot.tables import limits, settle
-from bot.tables.errors import TableError, option_error, sentence
+from bot.tables.errors import (
+    TableError,
+    needs_players,
+    option_error,
+    sentence,
+    short_of_jetons,
+    table_full,
+    unknown_game,
+)
 from bot.tables.model import SeatInfo, Table, capacity
 from bot.tables.timers import DeadlineScheduler
 
 log = logging.getLogger(__name__)
-
-
-def _full(table: Table) -> Msg:
-    """The refusal "This table is full (4 seats).", with the reader's plural form."""
-    return nmsg("This table is full ({n} seat).", "This table is full ({n} seats).", table.capacity)
 
 
 class LobbyMixin:
@@ -68,7 +70,7 @@ class LobbyMixin:
         rules = self.games.get(game)
         if rules is None:
             names = ", ".join(sorted(self.games)) or "none yet"
-            raise TableError(msg("Unknown game {name}. Games: {games}.", name=repr(game), games=names))
+            raise unknown_game(game, names)
         raw = {**self.config.options_for(game), **dict(options or {})}
         try:
             opts = rules.validate_options(raw)
@@ -116,14 +118,8 @@ class LobbyMixin:
             try:
                 await self.db.transaction(tx)
             except InsufficientFunds as exc:
-                raise TableError(self._short(exc, table)) from None
+                raise short_of_jetons(exc.balance, table.buy_in) from None
             adopt()
-
-    @staticmethod
-    def _short(exc: InsufficientFunds, table: Table) -> Msg:
-        return nmsg("Not enough jetons: you have {n} jeton, the buy-in is {buy_in}.",
-                    "Not enough jetons: you have {n} jetons, the buy-in is {buy_in}.", exc.balance,
-                    buy_in=Amount(table.buy_in))
 
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
         """Sit down in a lobby (paying the buy-in), or take your seat back in a running game."""
@@ -143,7 +139,7 @@ class LobbyMixin:
         if table.seat_of(user_id) is not None:
             raise TableError("You are already seated at this table.")
         if len(table.seats) >= table.capacity:
-            raise TableError(_full(table))
+            raise table_full(table.capacity)
         seat = SeatInfo(user_id, name)
         seats = [*table.seats, seat]
         now = self.clock()
@@ -180,7 +176,7 @@ class LobbyMixin:
         async with table.lock:
             self._lobby_host(table, user_id, N_("Only the host can add AI players."))
             if len(table.seats) >= table.capacity:
-                raise TableError(_full(table))
+                raise table_full(table.capacity)
             n_ai = sum(1 for s in table.seats if s.ai)
             seat = SeatInfo(None, f"AI {n_ai + 1}", ai=True, level=level)
             seats = [*table.seats, seat]
@@ -263,12 +259,7 @@ class LobbyMixin:
             self._lobby_host(table, user_id, N_("Only the host can start the game."))
             n, rules = len(table.seats), table.rules
             if n < rules.min_seats:
-                raise TableError(nmsg(
-                    "{game} needs at least {n} player; {seated} seated. "
-                    "Wait for more players or add AI seats.",
-                    "{game} needs at least {n} players; {seated} seated. "
-                    "Wait for more players or add AI seats.",
-                    rules.min_seats, game=Msg(rules.title), seated=Amount(n)))
+                raise needs_players(rules.title, rules.min_seats, n)
             raw = dict(table.raw_options)
             if any(spec.name == "players" for spec in rules.options):
                 raw["players"] = n

@@ -47,7 +47,6 @@ from dataclasses import replace
 from typing import Any
 
 from bot.config import Config
-from bot.i18n.lazy import msg
 from bot.rules import GAMES
 from bot.rules.base import Event, Game, IllegalMove
 from bot.store import tables as store
@@ -56,7 +55,7 @@ from bot.store.ledger import Ledger
 from bot.tables import settle
 from bot.tables.ai_pool import AiPool
 from bot.tables.autoplay import AutoplayMixin
-from bot.tables.errors import STALE, TableError, illegal
+from bot.tables.errors import STALE, TableError, illegal, no_table
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import SeatInfo, Table
 from bot.tables.replay import CLOSE, apply_logged, close_action
@@ -127,7 +126,7 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
     def _table(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
         if table is None:
-            raise TableError(msg("There is no table #{id}.", id=table_id))
+            raise no_table(table_id)
         return table
 
     # ================================================================== messages and play
