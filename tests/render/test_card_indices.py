@@ -77,3 +77,19 @@ def _flat(sprite: Image.Image, background: tuple[int, ...]) -> bytes:
     out = Image.new("RGB", sprite.size, background[:3])
     out.paste(sprite, (0, 0), sprite)
     return out.tobytes()
+
+
+def test_a_replays_hands_band_prints_the_faces_in_its_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.render.replay import hands_band
+    from bot.rules.base import PLAIN
+
+    printed: list[str] = []
+    face = cards.face
+
+    def record(code: str, spanish: bool, width: int, highlight: bool = False, tr=PLAIN):  # type: ignore[no-untyped-def]
+        printed.append(cards.marks(code, spanish, tr))
+        return face(code, spanish, width, highlight, tr)
+
+    monkeypatch.setattr(cards, "face", record)
+    hands_band("motz", ["Ann", "Bob"], [["QH", "9S"], ["KD"]], translator("fr"))
+    assert sorted(printed) == ["", "D", "R"]
