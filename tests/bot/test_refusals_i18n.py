@@ -75,3 +75,31 @@ async def test_not_enough_jetons_in_each_czech_plural_form(
     # Czech groups thousands with a no-break space (Babel's cs locale)
     assert answer.ephemeral and answer.text == f"⚠️ Nemáte dost žetonů: {said}, vklad je 2\xa0500."
     assert await tapis.ledger.balance(stub.guild.id, alice.id) == left
+
+
+async def test_refusals_with_numbers_go_through_the_catalogue(stub: DiscordStub, tapis: TapisRun,
+                                                              players: list[User]) -> None:
+    """In the pseudo-locale every word of these refusals is marked (nothing English leaks)."""
+    from tests.bot.test_languages_session import _click_verb, unmarked
+
+    alice, bob, carol, dave = players
+    for u in players:
+        u.locale = "pseudo"
+    names = [u.name for u in players]
+    await stub.slash("table new", alice, stub.channel, game="motz", players=3, buy_in=100)
+    lobby = stub.messages(stub.channel)[-1]
+    refusals = [await _click_verb(stub, lobby, alice, "start")]  # Motz needs at least 3 players
+    for guest in (bob, carol):
+        await _click_verb(stub, lobby, guest, "join")
+    refusals.append(await _click_verb(stub, lobby, dave, "join"))  # the table is full (3 seats)
+    await stub.slash("balance", dave, stub.channel)
+    grant = await tapis.ledger.balance(stub.guild.id, dave.id)
+    await tapis.ledger.transfer(wallet(stub.guild.id, dave.id), house(stub.guild.id), grant - 3, "spent")
+    refusals.append(await stub.slash("table new", dave, stub.channel, game="motz", buy_in=100))
+    texts = [r.text for r in refusals]
+    assert all(r.ephemeral for r in refusals) and [t for t in texts if unmarked(t, names) is not None] == []
+    assert texts == [
+        "⚠️ ⟦⟦Motz⟧ needs at least 3 players; 1 seated. Wait for more players or add AI seats.⟧",
+        "⚠️ ⟦This table is full (3 seats).⟧",
+        "⚠️ ⟦Not enough jetons: you have 3 jetons, the buy-in is 100.⟧",
+    ]
