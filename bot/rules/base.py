@@ -260,8 +260,8 @@ def match_action(action: Any, legal: Sequence[Action]) -> Action:
     if not legal:
         raise IllegalMove(N_("you have no move to make now"))
     if not same_type:
-        raise IllegalMove(N_("that kind of move is not possible now: {move}"), move=MoveRef(action))
-    raise IllegalMove(N_("that move is not allowed now: {move}"), move=MoveRef(action))
+        raise IllegalMove(N_("that kind of move is not possible now: {move}"), move=MoveRef(dict(action)))
+    raise IllegalMove(N_("that move is not allowed now: {move}"), move=MoveRef(dict(action)))
 
 
 def describe(action: Mapping[str, Any]) -> str:
