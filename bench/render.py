@@ -10,9 +10,13 @@ Maître, rendered whole (one frame per move) as animated WebP (spectator and rev
 Targets: ≤ 1.5 s and ≤ 2 MB per replay.
 
     .venv/bin/python bench/render.py [--views 40] [--repeat 3] [--replays 5] [--lang cs]
+                                     [--cpu] [--root ../other-checkout]
 
 ``--lang`` draws the table and hand words in a language of the catalogues (default: the English
-source text, no catalogue), to measure what the translation lookups cost.
+source text, no catalogue), to measure what the translation lookups cost. ``--cpu`` times the
+images with this process's CPU time instead of the wall clock (a shared machine's load moves
+wall-clock figures 2–3×, CPU time far less), and ``--root`` renders with another checkout's
+``bot`` (as ``bench/engines.py --root``), so two versions compare under the same conditions.
 """
 
 from __future__ import annotations
@@ -25,13 +29,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+#: The checkout whose ``bot`` is measured: ``--root`` is read before ``bot`` is imported.
+ROOT = next((sys.argv[i + 1] for i, a in enumerate(sys.argv[:-1]) if a == "--root"),
+            str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(ROOT).resolve()))
 
 from bot.render import hand_image, table_image  # noqa: E402
 from bot.render.hand import playable_cards  # noqa: E402
 from bot.rules import GAMES  # noqa: E402
 
 ORDER = ("motz", "michigan", "mus", "marias", "maitre")
+clock = time.perf_counter  # time.process_time with --cpu
 
 
 def real_views(name: str, count: int, seed: int = 1) -> list[tuple[dict[str, Any], dict[str, Any], set[str]]]:
@@ -80,11 +88,11 @@ def bench(name: str, views: int, repeat: int, lang: str | None = None) -> dict[s
     table_ms, hand_ms, table_bytes, hand_bytes = [], [], [], []
     for _ in range(repeat):
         for spectator, own, playable in cases:
-            t0 = time.perf_counter()
+            t0 = clock()
             png = table_image(name, spectator, names, *words)
-            t1 = time.perf_counter()
+            t1 = clock()
             hpng = hand_image(name, own, playable, *words)
-            t2 = time.perf_counter()
+            t2 = clock()
             table_ms.append((t1 - t0) * 1000)
             hand_ms.append((t2 - t1) * 1000)
             table_bytes.append(len(png))
@@ -159,18 +167,27 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="timed passes over the views")
     parser.add_argument("--replays", type=int, default=5, help="sessions per game for the replay figures")
     parser.add_argument("--lang", default=None, help="words in this catalogue language (en, fr, es, cs)")
+    parser.add_argument("--cpu", action="store_true", help="time with CPU time, not the wall clock")
+    parser.add_argument("--root", default=ROOT, help="checkout whose bot/ to measure (default: this one)")
     args = parser.parse_args()
+    global clock
+    if args.cpu:
+        clock = time.process_time
     lang = f" --lang {args.lang}" if args.lang else ""
+    extra = (" --cpu" if args.cpu else "") + (f" --root {args.root}" if "--root" in sys.argv else "")
     print(f"command: .venv/bin/python bench/render.py --views {args.views} --repeat {args.repeat} "
-          f"--replays {args.replays}{lang}")
-    print(f"yardstick: range(10**7) loop {loop_ms():.0f} ms")
+          f"--replays {args.replays}{lang}{extra}")
+    import bot
+
+    print(f"yardstick: range(10**7) loop {loop_ms():.0f} ms; bot from {Path(bot.__file__).parent.parent}; "
+          f"{'CPU time' if args.cpu else 'wall clock'}")
     head = f"{'game':9} {'src':6} {'n':>4}  {'table p50':>9} {'p95':>6}  {'hand p50':>8} {'p95':>6}  " \
            f"{'table kB mean':>13} {'max':>6}  {'hand kB max':>11}"
     print(head)
     for name in ORDER:
         r = bench(name, args.views, args.repeat, args.lang)
-        print(f"{r['game']:9} {r['source']:6} {r['samples']:>4}  {r['table_p50']:>7.1f}ms "
-              f"{r['table_p95']:>4.1f}ms  {r['hand_p50']:>6.1f}ms {r['hand_p95']:>4.1f}ms  "
+        print(f"{r['game']:9} {r['source']:6} {r['samples']:>4}  {r['table_p50']:>7.2f}ms "
+              f"{r['table_p95']:>4.1f}ms  {r['hand_p50']:>6.2f}ms {r['hand_p95']:>4.1f}ms  "
               f"{r['table_kb_mean']:>13.1f} "
               f"{r['table_kb_max']:>6.1f}  {r['hand_kb_max']:>11.1f}")
     if args.replays:

@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import Msg, Translator, english
+from bot.views.display import refusal_text
 from bot.views.locale import reader
 from bot.views.respond import answer_lost, send
 from bot.views.texts import GENERIC_ERROR, echo
@@ -41,7 +42,7 @@ def user_message(error: BaseException, tr: Translator | None = None) -> str | No
     if isinstance(error, UserError):
         return error.message.render(tr) if isinstance(error.message, Msg) else tr._(error.message)
     if isinstance(error, (TableError, InsufficientFunds, DailyNotReady)):
-        return tr._(str(error))  # translated when the sentence is in the catalogue
+        return refusal_text(error, tr)  # numbers, plural forms and names in the reader's language
     if isinstance(error, app_commands.CheckFailure):
         return tr._(str(error)) if str(error) else tr._("You cannot use this command here.")
     if isinstance(error, app_commands.TransformerError):

@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs.errors import UserError
-from bot.i18n import Msg, msg
+from bot.i18n import Amount, Msg, msg
 from bot.rules import GAMES
 from bot.rules.base import Game, OptionError
 from bot.views.texts import echo
@@ -80,7 +80,7 @@ def check_options(game: Game, defaults: dict[str, Any], raw: dict[str, Any]) -> 
         raise UserError(echo_free(str(exc))) from None
     buy_in = options.get("buy_in")
     if isinstance(buy_in, int) and buy_in > MAX_BUY_IN:
-        raise UserError(msg("The buy-in may be at most {amount} jetons.", amount=f"{MAX_BUY_IN:,}"))
+        raise UserError(msg("The buy-in may be at most {amount} jetons.", amount=Amount(MAX_BUY_IN)))
     return options
 
 

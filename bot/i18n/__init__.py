@@ -25,12 +25,12 @@ from bot.i18n.languages import (
     table_language,
     user_language,
 )
-from bot.i18n.lazy import N_, NP_, Msg, msg, nmsg
+from bot.i18n.lazy import N_, NP_, Amount, Msg, msg, nmsg
 from bot.i18n.translator import CLOSE, OPEN, PseudoTranslator, Translator, english, translator
 
 __all__ = [
     "CLOSE", "DISCORD_LOCALES", "LANGUAGES", "NATIVE_NAMES", "NP_", "N_", "OPEN", "PSEUDO", "SOURCE",
-    "Msg", "PseudoTranslator", "Translator", "english", "language_of", "msg", "nmsg", "reload",
+    "Amount", "Msg", "PseudoTranslator", "Translator", "english", "language_of", "msg", "nmsg", "reload",
     "table_language", "translator", "user_language",
 ]
 

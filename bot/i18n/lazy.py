@@ -28,7 +28,8 @@ def NP_(context: str, msgid: str) -> tuple[str, str]:  # noqa: N802 - the gettex
 class Msg:
     """A message id and its parameters, rendered in a reader's language by ``render(tr)``.
 
-    Parameters that are themselves ``Msg`` are rendered in the same language first.
+    Parameters that are themselves ``Msg`` are rendered in the same language first, an
+    ``Amount`` with the language's digit grouping.
     ``plural`` and ``n`` select a plural form (``n`` is passed to the text as ``{n}``).
     """
 
@@ -39,7 +40,7 @@ class Msg:
     context: str | None = None
 
     def render(self, tr: Text) -> str:
-        params = {k: v.render(tr) if isinstance(v, Msg) else v for k, v in self.params.items()}
+        params = {k: v.render(tr) if isinstance(v, (Msg, Amount)) else v for k, v in self.params.items()}
         if self.plural is not None and self.n is not None:
             if self.context is not None:
                 return tr.np_(self.context, self.msgid, self.plural, self.n, **params)
@@ -51,6 +52,19 @@ class Msg:
     def __str__(self) -> str:
         """The English source text (no catalogue)."""
         return self.render(PLAIN)
+
+
+@dataclass(frozen=True)
+class Amount:
+    """A whole number in a ``Msg``, written with the reader's digit grouping (``12 345`` in French)."""
+
+    value: int
+
+    def render(self, tr: Text) -> str:
+        return tr.number(self.value)
+
+    def __str__(self) -> str:
+        return str(self.value)
 
 
 def msg(msgid: str, /, **params: Any) -> Msg:

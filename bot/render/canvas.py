@@ -8,6 +8,7 @@ from bot.render import cards
 from bot.render.fonts import fit
 from bot.render.palette import encode_png
 from bot.render.text import text_mask
+from bot.rules.base import PLAIN, Text
 
 Colour = tuple[int, int, int]
 
@@ -28,10 +29,11 @@ PNG_LEVEL = 1  # zlib level: flat-colour art compresses well even at level 1, an
 class Canvas:
     """An RGB image with the few drawing primitives the renderers need."""
 
-    def __init__(self, width: int, height: int, background: Colour = FELT):
+    def __init__(self, width: int, height: int, background: Colour = FELT, tr: Text = PLAIN):
         self.img = Image.new("RGB", (width, height), background)
         self.draw = ImageDraw.Draw(self.img)
         self.width, self.height = width, height
+        self.tr = tr  # the reader's language: the words printed on the card faces
 
     # ------------------------------------------------------------------ text and shapes
     def text(self, xy: tuple[float, float], s: str, size: int, fill: Colour = WHITE, bold: bool = False,
@@ -59,12 +61,12 @@ class Canvas:
     def card(self, code: str, x: float, y: float, width: int, spanish: bool = False,
              highlight: bool = False) -> None:
         """Paste the face of ``code`` with its top-left corner at ``(x, y)``."""
-        sprite = cards.face(code, spanish, width, highlight)
+        sprite = cards.face(code, spanish, width, highlight, self.tr)
         self.img.paste(sprite, (round(x), round(y)), sprite)
 
     def layout_card(self, code: str, x: float, y: float, width: int) -> None:
         """Paste a card of the table's layout (not from any hand), e.g. a Michigan pay card."""
-        sprite = cards.layout_face(code, width)
+        sprite = cards.layout_face(code, width, self.tr)
         self.img.paste(sprite, (round(x), round(y)), sprite)
 
     def back(self, x: float, y: float, width: int) -> None:

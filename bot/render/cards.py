@@ -1,19 +1,34 @@
 """Card sprites: every face, the jokers and the back, drawn once per size and cached.
 
 Faces are drawn at 3× and downsampled (cheap antialiasing), once per ``(code, deck, width,
-highlight)``; the cache is shared by all threads and guarded by a lock. Callers must treat a
-sprite as read-only (paste it, never draw on it). Every face a renderer draws goes through
-:func:`face`, so tests can check that no hidden card is ever requested.
+highlight)`` and per the words printed on it in the reader's language (:func:`marks`); the
+cache is shared by all threads and guarded by a lock. Callers must treat a sprite as read-only
+(paste it, never draw on it). Every face a renderer draws goes through :func:`face`, so tests
+can check that no hidden card is ever requested.
+
+What a face prints, per deck and language (the catalogue decides, msgctxt in brackets):
+
+- French deck: the corner index and the big centre letter of a court card are the rank index
+  of the language [rank index], the same letters as the cards in text: J Q K A in English and
+  Spanish, V D R A in French (valet, dame, roi, as), Sp Sv K A in Czech (spodek, svršek, král,
+  as Czech Marias players write a hand: "A K Sv Sp X 9"), whatever the game. Number cards
+  print their digits in every language.
+- Spanish deck (Mus): the numbers 1–7, 10–12 as printed on Spanish cards, in every language;
+  the figures' captions [card figure] are the source's SOTA / CABALLO / REY, translated
+  (VALET / CAVALIER / ROI in French, SPODEK / JEZDEC / KRÁL in Czech).
+- Jokers: a star, and the caption JOKER [card figure] (COMODÍN, ŽOLÍK).
 """
 
 from __future__ import annotations
 
 import threading
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
+from bot.i18n.lazy import NP_
 from bot.render import suits
 from bot.render.fonts import font
+from bot.rules.base import PLAIN, Text
 from bot.rules.cards import FRENCH_CODES, JOKERS, SPANISH_CODES, SUIT_SYMBOLS
 
 SS = 3  # supersampling factor
@@ -26,7 +41,13 @@ HIGHLIGHT = (255, 200, 0)
 BACK_BLUE = (32, 58, 130)
 BACK_LINE = (86, 116, 196)
 FACE_TINT = {"J": (230, 238, 252), "Q": (252, 232, 238), "K": (250, 244, 220)}
-SPANISH_FIGURES = {"10": "SOTA", "11": "CABALLO", "12": "REY"}
+#: Rank index of a French-deck court card or ace (msgctxt "rank index", as in ``bot.i18n.cards``).
+INDEX_CONTEXT = "rank index"
+COURT = ("J", "Q", "K", "A")
+#: Captions printed on the figures of the Spanish deck and on the jokers (msgctxt "card figure").
+SPANISH_FIGURES = {"10": NP_("card figure", "SOTA"), "11": NP_("card figure", "CABALLO"),
+                   "12": NP_("card figure", "REY")}
+JOKER_CAPTION = NP_("card figure", "JOKER")
 
 _cache: dict[tuple, Image.Image] = {}
 _lock = threading.Lock()
@@ -37,24 +58,38 @@ def size_for(width: int) -> tuple[int, int]:
     return width, round(width * RATIO)
 
 
-def face(code: str, spanish: bool, width: int, highlight: bool = False) -> Image.Image:
-    """The RGBA sprite of card ``code`` (French/joker, or Spanish if ``spanish``)."""
-    key = ("face", code, spanish, width, highlight)
+def marks(code: str, spanish: bool, tr: Text = PLAIN) -> str:
+    """The word printed on a face in ``tr``'s language: a French-deck court card's or ace's rank
+    index ("D" for a queen in French), a Spanish figure's or a joker's caption; else ``""``."""
+    if spanish:
+        caption = SPANISH_FIGURES.get(code[:-1])
+        return tr.p_(*caption) if caption else ""
+    if code in JOKERS:
+        return tr.p_(*JOKER_CAPTION)
+    rank = code[:-1]
+    return tr.p_(INDEX_CONTEXT, rank) if rank in COURT else ""
+
+
+def face(code: str, spanish: bool, width: int, highlight: bool = False, tr: Text = PLAIN) -> Image.Image:
+    """The RGBA sprite of card ``code`` (French/joker, or Spanish if ``spanish``), its words in
+    ``tr``'s language (the cache key holds the words, so no language sees another's sprite)."""
+    word = marks(code, spanish, tr)
+    key = ("face", code, spanish, width, highlight, word)
     sprite = _cache.get(key)
     if sprite is None:
         with _lock:
             sprite = _cache.get(key)
             if sprite is None:
-                sprite = _cache[key] = _draw_face(code, spanish, width, highlight)
+                sprite = _cache[key] = _draw_face(code, spanish, width, highlight, word)
     return sprite
 
 
-def layout_face(code: str, width: int) -> Image.Image:
+def layout_face(code: str, width: int, tr: Text = PLAIN) -> Image.Image:
     """A French face that belongs to the table's layout, not to any hand (Michigan's pay cards).
 
     Same sprite as :func:`face`; a separate entry so that leak tests can tell them apart.
     """
-    return face(code, False, width)
+    return face(code, False, width, tr=tr)
 
 
 def back(width: int) -> Image.Image:
@@ -95,16 +130,16 @@ def _blank(d: ImageDraw.ImageDraw, w: int, h: int, highlight: bool) -> None:
         d.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, outline=HIGHLIGHT, width=bw)
 
 
-def _draw_face(code: str, spanish: bool, width: int, highlight: bool) -> Image.Image:
+def _draw_face(code: str, spanish: bool, width: int, highlight: bool, word: str) -> Image.Image:
     if spanish:
         if code not in SPANISH_CODES:
             raise ValueError(f"not a Spanish card code: {code!r}")
-        return _draw_spanish(code, width, highlight)
+        return _draw_spanish(code, width, highlight, word)
     if code not in FRENCH_CODES:
         raise ValueError(f"not a French card code: {code!r}")
     if code in JOKERS:
-        return _draw_joker(code, width, highlight)
-    return _draw_french(code, width, highlight)
+        return _draw_joker(code, width, highlight, word)
+    return _draw_french(code, width, highlight, word)
 
 
 def _corner(img: Image.Image, w: int, h: int, draw_index) -> None:
@@ -116,20 +151,36 @@ def _corner(img: Image.Image, w: int, h: int, draw_index) -> None:
     img.alpha_composite(layer.rotate(180), (w - cw, h - ch))
 
 
-def _draw_french(code: str, width: int, highlight: bool) -> Image.Image:
+def _fitted(text: str, size: int, room: float) -> tuple[ImageFont.FreeTypeFont, float]:
+    """The bold font at ``size`` or smaller so that ``text`` is at most ``room`` wide; its width."""
+    f = font(size, bold=True)
+    tw = f.getlength(text)
+    while tw > room and size > 8:
+        size = max(8, int(size * room / tw))
+        f = font(size, bold=True)
+        tw = f.getlength(text)
+    return f, tw
+
+
+def _draw_french(code: str, width: int, highlight: bool, word: str = "") -> Image.Image:
     rank, suit = code[:-1], code[-1]
+    text = word or rank  # the rank index in the reader's language ("D"), digits for a number card
     ink = RED if suit in "HD" else BLACK
     sym = SUIT_SYMBOLS[suit]
     img, d, w, h = _canvas(width)
     _blank(d, w, h, highlight)
     pad = w * 0.07 + (w * 0.04 if highlight else 0)
-    rs = round(w * (0.34 if rank == "10" else 0.38))
+    wide = len(text) > 1
+    rs = round(w * (0.34 if wide else 0.38))
 
     def index(dd: ImageDraw.ImageDraw) -> None:
-        text = rank
-        f = font(rs, bold=True)
-        tw = f.getlength(text)
-        x = pad + (w * 0.24 - tw) / 2 if rank != "10" else pad - w * 0.02
+        if text == "10" or not wide:  # the historical layout (digits "10", one letter)
+            f = font(rs, bold=True)
+            tw = f.getlength(text)
+            x = pad + (w * 0.24 - tw) / 2 if text != "10" else pad - w * 0.02
+        else:  # two letters ("Sv"): as wide as "10" at most, centred on the suit symbol's column
+            f, tw = _fitted(text, rs, w * 0.30)
+            x = max(pad - w * 0.02, pad + w * 0.12 - tw / 2)
         dd.text((x, pad - w * 0.04), text, font=f, fill=ink)
         fs = font(round(w * 0.30))
         dd.text((pad + w * 0.12, pad + w * 0.36), sym, font=fs, fill=ink, anchor="mt")
@@ -139,7 +190,8 @@ def _draw_french(code: str, width: int, highlight: bool) -> Image.Image:
     if rank in FACE_TINT:
         fw, fh = w * 0.27, h * 0.23
         d.rectangle((cx - fw, cy - fh, cx + fw, cy + fh), fill=FACE_TINT[rank], outline=ink, width=SS * 2)
-        d.text((cx, cy - h * 0.02), rank, font=font(round(w * 0.40), bold=True), fill=ink, anchor="ms")
+        big = font(round(w * 0.40), bold=True) if not wide else _fitted(text, round(w * 0.34), w * 0.48)[0]
+        d.text((cx, cy - h * 0.02), text, font=big, fill=ink, anchor="ms")
         d.text((cx, cy + h * 0.01), sym, font=font(round(w * 0.34)), fill=ink, anchor="mt")
     else:
         size = round(w * (0.78 if rank == "A" else 0.56))
@@ -147,7 +199,7 @@ def _draw_french(code: str, width: int, highlight: bool) -> Image.Image:
     return _finish(img, width)
 
 
-def _draw_joker(code: str, width: int, highlight: bool) -> Image.Image:
+def _draw_joker(code: str, width: int, highlight: bool, word: str = JOKER_CAPTION[1]) -> Image.Image:
     ink = BLACK if code == "X1" else RED
     img, d, w, h = _canvas(width)
     _blank(d, w, h, highlight)
@@ -159,7 +211,8 @@ def _draw_joker(code: str, width: int, highlight: bool) -> Image.Image:
     _corner(img, w, h, index)
     cx, cy = w / 2, h / 2
     d.text((cx, cy - h * 0.06), "★", font=font(round(w * 0.62)), fill=ink, anchor="mm")
-    d.text((cx, cy + h * 0.20), "JOKER", font=font(round(w * 0.18), bold=True), fill=ink, anchor="mm")
+    caption = _fitted(word, round(w * 0.18), w * 0.84)[0]
+    d.text((cx, cy + h * 0.20), word, font=caption, fill=ink, anchor="mm")
     return _finish(img, width)
 
 
@@ -174,7 +227,7 @@ _PIPS = {
 }
 
 
-def _draw_spanish(code: str, width: int, highlight: bool) -> Image.Image:
+def _draw_spanish(code: str, width: int, highlight: bool, word: str = "") -> Image.Image:
     rank, suit = code[:-1], code[-1]
     ink = suits.SPANISH_INK[suit]
     pip = suits.SPANISH_PIPS[suit]
@@ -202,8 +255,8 @@ def _draw_spanish(code: str, width: int, highlight: bool) -> Image.Image:
         fw, fh = w * 0.25, h * 0.27
         d.rectangle((cx - fw, cy - fh, cx + fw, cy + fh), fill=(250, 240, 215), outline=ink, width=SS * 2)
         pip(d, cx, cy - h * 0.06, h * 0.34)
-        label = SPANISH_FIGURES[rank]
-        f = font(round(w * (0.11 if len(label) > 4 else 0.15)), bold=True)
+        label = word or SPANISH_FIGURES[rank][1]
+        f = _fitted(label, round(w * (0.11 if len(label) > 4 else 0.15)), w * 0.84)[0]
         d.text((cx, cy + fh - h * 0.03), label, font=f, fill=ink, anchor="ms")
     return _finish(img, width)
 

@@ -52,7 +52,7 @@ def hand_image(game: str, view: dict[str, Any], playable: set[str] | None = None
         gap = 0
         step = min(natural, (MAX_WIDTH - 2 * PAD - w) / max(1, len(hand) - 1))
     width = round(2 * PAD + w + (len(hand) - 1) * step + groups * gap)
-    c = Canvas(width, h + 2 * PAD + LIFT, BACKGROUND)
+    c = Canvas(width, h + 2 * PAD + LIFT, BACKGROUND, tr)
     x = PAD
     for i, code in enumerate(hand):
         if i and key(hand[i - 1])[0] != key(code)[0]:

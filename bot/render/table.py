@@ -102,7 +102,7 @@ def table_canvas(game: str, view: dict[str, Any], names: list[str], tr: Text = P
     if layout is None:
         raise ValueError(f"no table layout for game {game!r}")
     n = len(view.get("stacks") or names)
-    c = Canvas(WIDTH, HEIGHT)
+    c = Canvas(WIDTH, HEIGHT, tr=tr)
     draw_felt(c)
     t = TableCtx(c=c, view=view, names=list(names), n=max(1, n), spanish=layout.SPANISH,
                  side=Sidebar(c, SIDEBAR_X + 12, WIDTH - SIDEBAR_X - 24), plates=[Plate() for _ in range(n)],

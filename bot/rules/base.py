@@ -18,12 +18,91 @@ View = dict[str, Any]
 class IllegalMove(Exception):
     """An action refused by the rules; the state is left exactly as it was.
 
-    ``reason`` is a short sentence a player can read ("it is seat 2's turn").
+    Like ``OptionError``, the reason is data: ``msgid`` (an English sentence with
+    ``{placeholders}``, marked with ``N_`` so it is in the catalogue) and ``params``. ``reason``
+    and ``str(exc)`` are that sentence in English ("it is not seat 2's turn (waiting for
+    seat 0)"), written when first read, so an AI or a test that only catches the refusal never
+    pays for it; :meth:`text` writes it in a reader's language. A parameter is plain data, or
+    one of :class:`CardRef`, :class:`SeatRef`, :class:`MoveRef`, which name a card, seats or the
+    refused move in the reader's words (the table service gives the players' names and the
+    game's move labels).
     """
 
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, msgid: str, /, **params: Any):
+        super().__init__(msgid)
+        self.msgid = msgid
+        self.params = params
+        self._reason: str | None = None
+
+    @property
+    def reason(self) -> str:
+        """The English sentence, written the first time it is read (a refusal stays cheap)."""
+        if self._reason is None:
+            self._reason = self.text()
+        return self._reason
+
+    def __str__(self) -> str:
+        return self.reason
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _illegal_move, (self.msgid, self.params)
+
+    def text(self, tr: Text | None = None, name: Callable[[int], str] | None = None,
+             label: Callable[[Action, Text], str] | None = None) -> str:
+        """The reason in ``tr``'s language (English without one); ``name(seat)`` names a seat
+        (a player's name), ``label(action, tr)`` a move (the game's button text)."""
+        tr = tr or PLAIN
+        if not self.params:
+            return tr._(self.msgid)
+        params = {k: v.render(tr, name, label) if isinstance(v, (CardRef, SeatRef, MoveRef)) else v
+                  for k, v in self.params.items()}
+        return tr._(self.msgid, **params)
+
+
+def _illegal_move(msgid: str, params: dict[str, Any]) -> IllegalMove:
+    """Unpickle an ``IllegalMove`` with its parameters (``Exception`` would keep ``args`` only)."""
+    return IllegalMove(msgid, **params)
+
+
+@dataclass(frozen=True, slots=True)
+class CardRef:
+    """A card named in a refusal: its code, and whether it is of the Spanish deck (Mus)."""
+
+    code: str
+    spanish: bool = False
+
+    def render(self, tr: Text, name: Callable[[int], str] | None = None,
+               label: Callable[[Action, Text], str] | None = None) -> str:
+        return tr.card(self.code, self.spanish)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRef:
+    """Seats named in a refusal: the players' names when known, else "seat 2" (numbered from 0)."""
+
+    seats: tuple[int, ...]
+
+    def render(self, tr: Text, name: Callable[[int], str] | None = None,
+               label: Callable[[Action, Text], str] | None = None) -> str:
+        if name is not None:
+            return ", ".join(name(s) for s in self.seats)
+        return ", ".join(tr._("seat {n}", n=s) for s in self.seats)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRef:
+    """The refused move, shown as its button text when the game can label it, else as data."""
+
+    action: Mapping[str, Any]
+
+    def render(self, tr: Text, name: Callable[[int], str] | None = None,
+               label: Callable[[Action, Text], str] | None = None) -> str:
+        if label is not None:
+            try:
+                return label(dict(self.action), tr)
+            except Exception:  # noqa: BLE001 - a refused move may be anything: fall back to its data
+                pass
+        return describe(self.action)
 
 
 # --------------------------------------------------------------------------- options
@@ -165,10 +244,10 @@ def match_action(action: Any, legal: Sequence[Action]) -> Action:
     a readable reason, never a ``KeyError``/``TypeError``.
     """
     if not isinstance(action, dict):
-        raise IllegalMove(f"an action must be a dict with a 'type', not {type(action).__name__}")
+        raise IllegalMove(N_("that is not a move"))
     kind = action.get("type")
     if not isinstance(kind, str):
-        raise IllegalMove("an action needs a 'type' naming the move")
+        raise IllegalMove(N_("that is not a move"))
     same_type = False
     for cand in legal:
         if cand["type"] != kind:
@@ -179,11 +258,10 @@ def match_action(action: Any, legal: Sequence[Action]) -> Action:
         ):
             return cand
     if not legal:
-        raise IllegalMove("you have no move to make now")
+        raise IllegalMove(N_("you have no move to make now"))
     if not same_type:
-        kinds = sorted({c["type"] for c in legal})
-        raise IllegalMove(f"'{kind}' is not a move you can make now (you can: {', '.join(kinds)})")
-    raise IllegalMove(f"that '{kind}' is not allowed here: {describe(action)}")
+        raise IllegalMove(N_("that kind of move is not possible now: {move}"), move=MoveRef(dict(action)))
+    raise IllegalMove(N_("that move is not allowed now: {move}"), move=MoveRef(dict(action)))
 
 
 def describe(action: Mapping[str, Any]) -> str:
@@ -196,11 +274,11 @@ def describe(action: Mapping[str, Any]) -> str:
 def not_your_turn(seat: Any, to_act: Sequence[int]) -> IllegalMove:
     """The standard refusal for a seat acting out of turn (or an invalid seat)."""
     if not isinstance(seat, int) or isinstance(seat, bool):
-        return IllegalMove(f"{seat!r} is not a seat")
+        return IllegalMove(N_("that is not a seat"))
     if not to_act:
-        return IllegalMove("the session is over: no more moves")
-    who = ", ".join(f"seat {s}" for s in to_act)
-    return IllegalMove(f"it is not seat {seat}'s turn (waiting for {who})")
+        return IllegalMove(N_("the session is over: no more moves"))
+    return IllegalMove(N_("it is not {seat}'s turn (waiting for {waiting})"), seat=SeatRef((seat,)),
+                       waiting=SeatRef(tuple(to_act)))
 
 
 # --------------------------------------------------------------------------- protocols

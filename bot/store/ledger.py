@@ -18,18 +18,36 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.config import Config
+from bot.rules.base import Text
 from bot.store.db import Database
 
 
 class InsufficientFunds(Exception):
-    """A debit larger than the account's balance; nothing was moved."""
+    """A debit larger than the account's balance; nothing was moved.
+
+    ``message`` is the refusal as data (plural form and numbers in the reader's language:
+    ``render(tr)``); ``str(exc)`` is the English sentence.
+    """
 
     def __init__(self, account: Account, balance: int, amount: int):
         self.account = account
         self.balance = balance
         self.amount = amount
-        who = "you have" if account.kind == "wallet" else f"{account.key} has"
-        super().__init__(f"Not enough jetons: {who} {balance}, this needs {amount}.")
+        from bot.i18n.lazy import Amount, nmsg  # when refused only: the AI's workers import the store
+
+        if account.kind == "wallet":
+            self.message = nmsg("Not enough jetons: you have {n} jeton, this needs {amount}.",
+                                "Not enough jetons: you have {n} jetons, this needs {amount}.", balance,
+                                amount=Amount(amount))
+        else:
+            self.message = nmsg("Not enough jetons: {account} has {n} jeton, this needs {amount}.",
+                                "Not enough jetons: {account} has {n} jetons, this needs {amount}.", balance,
+                                account=account.key, amount=Amount(amount))
+        super().__init__(str(self.message))
+
+    def render(self, tr: Text) -> str:
+        """The refusal in ``tr``'s language."""
+        return self.message.render(tr)
 
 
 class DailyNotReady(Exception):
@@ -37,7 +55,14 @@ class DailyNotReady(Exception):
 
     def __init__(self, seconds_left: float):
         self.seconds_left = seconds_left
-        super().__init__(f"Your next daily grant is ready in {format_duration(seconds_left)}.")
+        from bot.i18n.lazy import msg
+
+        self.message = msg("Your next daily grant is ready in {time}.", time=format_duration(seconds_left))
+        super().__init__(str(self.message))
+
+    def render(self, tr: Text) -> str:
+        """The refusal in ``tr``'s language (the units h, min, s are the same in every language)."""
+        return self.message.render(tr)
 
 
 def format_duration(seconds: float) -> str:

@@ -1,16 +1,130 @@
-"""The one error a player may see from a table, and the wording of its refusals."""
+"""The one error a player may see from a table, and the wording of its refusals.
+
+The table service writes for every caller, so a refusal is kept as data until a reader's
+language is known: a fixed sentence of the catalogue, a ``Msg`` (a message id with numbers,
+plural forms, names) or the rules core's ``IllegalMove`` (:class:`Refusal`). ``str(exc)`` is
+the English sentence; ``exc.render(tr)`` the reader's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.rules.base import Action, IllegalMove, Text
+
+if TYPE_CHECKING:
+    from bot.i18n.lazy import Msg
 
 STALE = "Those buttons are out of date: the table has moved on. Use the latest message or /hand."
 
 
+def _same(text: str) -> str:
+    return text
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """The rules' refusal of a move at a table: the seats by their players' names, the refused
+    move by its button text, the whole as a sentence (capital first, final stop)."""
+
+    error: IllegalMove
+    names: tuple[str, ...] = ()
+    label: Callable[[Action, Text], str] | None = None
+
+    def render(self, tr: Text, literal: Callable[[str], str] = _same) -> str:
+        def name(seat: int) -> str:
+            return literal(self.names[seat]) if 0 <= seat < len(self.names) else tr._("seat {n}", n=seat)
+
+        return sentence(self.error.text(tr, name, self.label), tr)
+
+    def __str__(self) -> str:
+        return sentence(self.error.reason)
+
+
 class TableError(Exception):
-    """A refused table operation; ``str(exc)`` is a sentence for the player (shown ephemerally)."""
+    """A refused table operation, shown to the player ephemerally.
+
+    ``message`` is a fixed English sentence (translated when the catalogue has it: see
+    ``bot.views.vocab.TABLE_REFUSALS``), a ``Msg`` or a :class:`Refusal`.
+    """
+
+    def __init__(self, message: str | Msg | Refusal) -> None:
+        super().__init__(str(message))
+        self.message = message
+
+    def render(self, tr: Text, literal: Callable[[str], str] = _same) -> str:
+        """The refusal in ``tr``'s language; ``literal`` escapes player names for the medium."""
+        message = self.message
+        if isinstance(message, str):
+            return tr._(message)
+        if isinstance(message, Refusal):
+            return message.render(tr, literal)
+        return message.render(tr)
 
 
-def sentence(text: str) -> str:
+def illegal(error: IllegalMove, names: list[str] | tuple[str, ...],
+            label: Callable[..., Any] | None) -> TableError:
+    """The ``TableError`` for a move the rules refused at a table with these seat ``names``."""
+    return TableError(Refusal(error, tuple(names), label))
+
+
+def option_error(error: ValueError) -> TableError:
+    """The ``TableError`` for refused options: translated when the rules core gave its message id."""
+    msgid = getattr(error, "msgid", None)
+    if isinstance(msgid, str):
+        return TableError(_lazy().Msg(msgid, dict(getattr(error, "params", {}))))
+    return TableError(sentence(str(error)))
+
+
+# Refusals with numbers, built when raised. ``bot.i18n`` (Babel) is imported then, not with this
+# module: the AI's worker processes import ``bot.tables`` and never show a refusal.
+
+
+def _lazy() -> Any:
+    from bot.i18n import lazy
+
+    return lazy
+
+
+def no_table(table_id: int) -> TableError:
+    """There is no table #12."""
+    return TableError(_lazy().msg("There is no table #{id}.", id=table_id))
+
+
+def unknown_game(game: str, names: str) -> TableError:
+    """Unknown game 'poker'. Games: …"""
+    return TableError(_lazy().msg("Unknown game {name}. Games: {games}.", name=repr(game), games=names))
+
+
+def table_full(capacity: int) -> TableError:
+    """This table is full (4 seats)."""
+    return TableError(_lazy().nmsg("This table is full ({n} seat).", "This table is full ({n} seats).",
+                                   capacity))
+
+
+def short_of_jetons(balance: int, buy_in: int) -> TableError:
+    """Not enough jetons for the buy-in: the balance in the reader's plural form, numbers grouped."""
+    lazy = _lazy()
+    return TableError(lazy.nmsg("Not enough jetons: you have {n} jeton, the buy-in is {buy_in}.",
+                                "Not enough jetons: you have {n} jetons, the buy-in is {buy_in}.", balance,
+                                buy_in=lazy.Amount(buy_in)))
+
+
+def needs_players(title: str, minimum: int, seated: int) -> TableError:
+    """Motz needs at least 3 players; 2 seated. …"""
+    lazy = _lazy()
+    return TableError(lazy.nmsg(
+        "{game} needs at least {n} player; {seated} seated. Wait for more players or add AI seats.",
+        "{game} needs at least {n} players; {seated} seated. Wait for more players or add AI seats.",
+        minimum, game=lazy.Msg(title), seated=lazy.Amount(seated)))
+
+
+def sentence(text: str, tr: Text | None = None) -> str:
     """A rules or options message as a player-facing sentence (capital first, final stop)."""
     text = text.strip()
     if not text:
-        return "That move is not allowed."
+        return tr._("That move is not allowed.") if tr is not None else "That move is not allowed."
     text = text[0].upper() + text[1:]
     return text if text[-1] in ".!?" else text + "."

@@ -12,10 +12,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.config import Config
 from bot.tables.model import Table
+
+if TYPE_CHECKING:
+    from bot.i18n.lazy import Msg
 
 
 def open_ended(game: str, options: Mapping[str, Any]) -> bool:
@@ -38,21 +41,33 @@ def sits_at(table: Table, user_id: int) -> bool:
 def cap_refusal(
     tables: Iterable[Table], config: Config, user_id: int, guild_id: int | None = None,
     channel_id: int | None = None,
-) -> str | None:
-    """The sentence refusing one more open table for this member (and channel/guild, if given)."""
+) -> Msg | None:
+    """The refusal of one more open table for this member (and channel/guild, if given).
+
+    A message id with its number and plural form (``bot.i18n`` is imported only then: the AI's
+    worker processes import ``bot.tables`` and never refuse a table).
+    """
+    from bot.i18n.lazy import Amount, nmsg
+
     live = [t for t in tables if t.is_open]
     mine = sum(1 for t in live if sits_at(t, user_id))
     if mine >= config.tables_per_member:
-        return (f"You already sit at {mine} open tables (the limit is {config.tables_per_member}): "
-                "finish or leave one first.")
+        return nmsg("You already sit at {n} open table (the limit is {limit}): finish or leave one first.",
+                    "You already sit at {n} open tables (the limit is {limit}): finish or leave one first.",
+                    mine, limit=Amount(config.tables_per_member))
     if channel_id is not None:
         here = sum(1 for t in live if t.channel_id == channel_id)
         if here >= config.tables_per_channel:
-            return (f"This channel already has {here} open tables (the limit is "
-                    f"{config.tables_per_channel}): use another channel or wait for one to end.")
+            return nmsg("This channel already has {n} open table (the limit is {limit}): "
+                        "use another channel or wait for one to end.",
+                        "This channel already has {n} open tables (the limit is {limit}): "
+                        "use another channel or wait for one to end.",
+                        here, limit=Amount(config.tables_per_channel))
     if guild_id is not None:
         there = sum(1 for t in live if t.guild_id == guild_id)
         if there >= config.tables_per_guild:
-            return (f"This server already has {there} open tables (the limit is "
-                    f"{config.tables_per_guild}): wait for one to end.")
+            return nmsg("This server already has {n} open table (the limit is {limit}): "
+                        "wait for one to end.",
+                        "This server already has {n} open tables (the limit is {limit}): "
+                        "wait for one to end.", there, limit=Amount(config.tables_per_guild))
     return None

@@ -16,12 +16,20 @@ from typing import TYPE_CHECKING, Any
 
 from bot.ai import normalize_level
 from bot.config import Config
-from bot.rules.base import Event, Game
+from bot.rules.base import N_, Event, Game
 from bot.store import tables as store
 from bot.store.db import Database
 from bot.store.ledger import InsufficientFunds
 from bot.tables import limits, settle
-from bot.tables.errors import TableError, sentence
+from bot.tables.errors import (
+    TableError,
+    needs_players,
+    option_error,
+    sentence,
+    short_of_jetons,
+    table_full,
+    unknown_game,
+)
 from bot.tables.model import SeatInfo, Table, capacity
 from bot.tables.timers import DeadlineScheduler
 
@@ -62,12 +70,12 @@ class LobbyMixin:
         rules = self.games.get(game)
         if rules is None:
             names = ", ".join(sorted(self.games)) or "none yet"
-            raise TableError(f"Unknown game {game!r}. Games: {names}.")
+            raise unknown_game(game, names)
         raw = {**self.config.options_for(game), **dict(options or {})}
         try:
             opts = rules.validate_options(raw)
         except ValueError as exc:
-            raise TableError(sentence(str(exc))) from None
+            raise option_error(exc) from None
         seat = SeatInfo(host_id, host_name)
         now = self.clock()
         table = Table(
@@ -110,12 +118,8 @@ class LobbyMixin:
             try:
                 await self.db.transaction(tx)
             except InsufficientFunds as exc:
-                raise TableError(self._short(exc, table)) from None
+                raise short_of_jetons(exc.balance, table.buy_in) from None
             adopt()
-
-    @staticmethod
-    def _short(exc: InsufficientFunds, table: Table) -> str:
-        return f"Not enough jetons: you have {exc.balance}, the buy-in is {table.buy_in}."
 
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
         """Sit down in a lobby (paying the buy-in), or take your seat back in a running game."""
@@ -135,7 +139,7 @@ class LobbyMixin:
         if table.seat_of(user_id) is not None:
             raise TableError("You are already seated at this table.")
         if len(table.seats) >= table.capacity:
-            raise TableError(f"This table is full ({table.capacity} seats).")
+            raise table_full(table.capacity)
         seat = SeatInfo(user_id, name)
         seats = [*table.seats, seat]
         now = self.clock()
@@ -170,9 +174,9 @@ class LobbyMixin:
             raise TableError(sentence(str(exc))) from None
         table = self._table(table_id)
         async with table.lock:
-            self._lobby_host(table, user_id, "add AI players")
+            self._lobby_host(table, user_id, N_("Only the host can add AI players."))
             if len(table.seats) >= table.capacity:
-                raise TableError(f"This table is full ({table.capacity} seats).")
+                raise table_full(table.capacity)
             n_ai = sum(1 for s in table.seats if s.ai)
             seat = SeatInfo(None, f"AI {n_ai + 1}", ai=True, level=level)
             seats = [*table.seats, seat]
@@ -187,11 +191,11 @@ class LobbyMixin:
         await self._notify(table, [{"type": "lobby", "what": "add_ai", "seat": len(seats) - 1}])
         return table
 
-    def _lobby_host(self, table: Table, user_id: int, what: str) -> None:
+    def _lobby_host(self, table: Table, user_id: int, refusal: str) -> None:
         if table.status != "lobby":
             raise TableError("This table is no longer in its lobby.")
         if user_id != table.host_id:
-            raise TableError(f"Only the host can {what}.")
+            raise TableError(refusal)
 
     async def leave(self, table_id: int, user_id: int) -> Table:
         """Lobby: stand up and get the buy-in back. Playing: the AI plays your seat to the end."""
@@ -252,13 +256,10 @@ class LobbyMixin:
         """The host starts the session with the seats filled so far (at least the game's minimum)."""
         table = self._table(table_id)
         async with table.lock:
-            self._lobby_host(table, user_id, "start the game")
+            self._lobby_host(table, user_id, N_("Only the host can start the game."))
             n, rules = len(table.seats), table.rules
             if n < rules.min_seats:
-                raise TableError(
-                    f"{rules.title} needs at least {rules.min_seats} players; {n} seated. "
-                    "Wait for more players or add AI seats."
-                )
+                raise needs_players(rules.title, rules.min_seats, n)
             raw = dict(table.raw_options)
             if any(spec.name == "players" for spec in rules.options):
                 raw["players"] = n
@@ -267,7 +268,7 @@ class LobbyMixin:
                 opts = rules.validate_options(raw)
                 state = rules.new_table(n, opts, seed)
             except ValueError as exc:
-                raise TableError(sentence(str(exc))) from None
+                raise option_error(exc) from None
             if opts.get("buy_in", 0) != table.buy_in:
                 raise TableError("The buy-in would change with this number of players; set it explicitly.")
             now = self.clock()

@@ -55,7 +55,7 @@ from bot.store.ledger import Ledger
 from bot.tables import settle
 from bot.tables.ai_pool import AiPool
 from bot.tables.autoplay import AutoplayMixin
-from bot.tables.errors import STALE, TableError, sentence
+from bot.tables.errors import STALE, TableError, illegal, no_table
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import SeatInfo, Table
 from bot.tables.replay import CLOSE, apply_logged, close_action
@@ -126,7 +126,7 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
     def _table(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
         if table is None:
-            raise TableError(f"There is no table #{table_id}.")
+            raise no_table(table_id)
         return table
 
     # ================================================================== messages and play
@@ -239,7 +239,7 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         try:
             events = apply_logged(state, seat, action)
         except IllegalMove as exc:
-            raise TableError(sentence(exc.reason)) from None
+            raise illegal(exc, [s.name for s in table.seats], table.rules.label) from None
         now = self.clock()
         over = state.is_over()
         version = table.version

@@ -59,6 +59,18 @@ def safe_name(name: Any) -> str:
     return _MARKUP.sub(r"\\\1", str(name))
 
 
+def refusal_text(error: BaseException, tr: Translator) -> str:
+    """A table, ledger or daily refusal in the reader's language (numbers, plurals, names)."""
+    from bot.store.ledger import DailyNotReady, InsufficientFunds
+    from bot.tables.errors import TableError
+
+    if isinstance(error, TableError):
+        return error.render(tr, safe_name)
+    if isinstance(error, (InsufficientFunds, DailyNotReady)):
+        return error.render(tr)
+    return tr._(str(error))
+
+
 def seat_name(table: Table, seat: int, tr: Translator | None = None) -> str:
     """The seat's player name, escaped for a message (``safe_name``)."""
     try:

@@ -28,7 +28,7 @@ from bot.i18n import N_, Translator, english
 from bot.tables.errors import STALE  # one wording for a stale click, service and handler alike
 from bot.views import ids, texts
 from bot.views.components import moves_view
-from bot.views.display import hand_embed
+from bot.views.display import hand_embed, refusal_text
 from bot.views.locale import reader
 from bot.views.respond import answer_lost, refuse, run_soon, send, update
 
@@ -136,7 +136,7 @@ async def handle_component(interaction: discord.Interaction[TapisBot], custom_id
         try:
             await _handle(interaction, custom_id, cid or ids.parse(custom_id), values)
         except user_errors() as exc:
-            await refuse(interaction, (await _reader(interaction))._(str(exc)))
+            await refuse(interaction, refusal_text(exc, await _reader(interaction)))
     except Exception as exc:
         if answer_lost(exc):  # Discord's 3 s (or 15 min) were over: nobody is listening any more
             log.warning("the answer to component %s was lost (the interaction expired): %s",

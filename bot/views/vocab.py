@@ -94,6 +94,7 @@ TABLE_REFUSALS = (
     N_("You have already left this table; the AI plays your seat."),
     N_("The buy-in would change with this number of players; set it explicitly."),
     N_("This table is not playing."),
+    N_("This game is over."),
     N_("Those buttons are out of date: the table has moved on. Use the latest message or /hand."),
     N_("You left this table and the AI plays your seat: join to take it back."),
     N_("It is not your turn."),

@@ -92,3 +92,30 @@ def test_table_golden_in_czech_michigan_and_spanish_leaderboard() -> None:
     rows = [{"name": "Begoña", "jetons": 12500, "games": 40}, {"name": "Iñaki", "jetons": -60, "games": 3}]
     check_golden("leaderboard_es", leaderboard_image(rows, tr=translator("es")))
     check_golden("hand_mus_es", hand_image("mus", {**SAMPLES["mus"], "hand": []}, None, translator("es")))
+
+
+@pytest.mark.parametrize("game", sorted(SAMPLES))
+def test_the_words_on_the_card_faces_go_through_the_catalogue(game: str,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rank indices, Spanish figures' and jokers' captions printed on the sprites (issue 14)."""
+    from bot.render import cards
+
+    printed: list[str] = []
+    marks = cards.marks
+
+    def record(code: str, spanish: bool, tr=None):  # type: ignore[no-untyped-def]
+        word = marks(code, spanish, tr) if tr is not None else marks(code, spanish)
+        printed.append(word)
+        return word
+
+    monkeypatch.setattr(cards, "marks", record)
+    pseudo = translator("pseudo")
+    view, names = VARIANTS[game]
+    table_image(game, SAMPLES[game], NAMES[game], pseudo)
+    table_image(game, view, names, pseudo)
+    figures = ["10O", "11C", "12E", "1B"] if game == "mus" else ["JH", "QS", "KD", "AC", "X1"]
+    if game != "maitre":
+        figures = figures[:4]
+    hand_image(game, {**SAMPLES[game], "hand": figures}, None, pseudo)
+    words = [w for w in printed if w]
+    assert words and all(w.startswith("⟦") and w.endswith("⟧") for w in words), words

@@ -18,6 +18,7 @@ from bot.render.canvas import Canvas
 from bot.render.games.michigan import BOODLE
 from bot.render.hand import playable_cards
 from bot.rules import GAMES
+from bot.rules.base import PLAIN
 from bot.rules.cards import DECK_54, DECK_ES_40
 from tests.render.samples import HANDS, NAMES, SAMPLES, VARIANTS
 
@@ -43,13 +44,13 @@ class Recorder:
         self.layout: set[str] = set()
         face = cards.face  # the real cache; layout_face below must not count as a face request
 
-        def record_face(code: str, spanish: bool, width: int, highlight: bool = False):
+        def record_face(code: str, spanish: bool, width: int, highlight: bool = False, tr=PLAIN):
             self.faces.add(code)
-            return face(code, spanish, width, highlight)
+            return face(code, spanish, width, highlight, tr)
 
-        def record_layout(code: str, width: int):
+        def record_layout(code: str, width: int, tr=PLAIN):
             self.layout.add(code)
-            return face(code, False, width)
+            return face(code, False, width, tr=tr)
 
         monkeypatch.setattr(cards, "face", record_face)
         monkeypatch.setattr(cards, "layout_face", record_layout)

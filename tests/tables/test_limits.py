@@ -181,3 +181,20 @@ async def test_bounded_sessions_ignore_the_deal_cap(tmp_path, clock, config):
         assert not any(e["type"] == "auto_close" for _, evs in h.events for e in evs)
     finally:
         await h.close()
+
+
+@pytest.mark.parametrize(("cap", "czech"), [
+    (1, "Už sedíte u 1 otevřeného stolu (limit je 1): nejdřív některý dohrajte, nebo od něj odejděte."),
+    (3, "Už sedíte u 3 otevřených stolů (limit je 3): nejdřív některý dohrajte, nebo od něj odejděte."),
+])
+async def test_the_member_cap_refusal_in_czech(h, cap, czech):
+    """The refusal keeps its number and plural form until the reader's language is known."""
+    from bot.i18n import translator
+
+    limit(h, tables_per_member=cap)
+    for i in range(cap):
+        await h.svc.create(G, 20 + i, HOST, "Ann", "high", {})
+    with pytest.raises(TableError) as info:
+        await h.svc.create(G, 30, HOST, "Ann", "high", {})
+    assert info.value.render(translator("cs")) == czech
+    assert info.value.render(translator("fr")).startswith(f"Vous jouez déjà à {cap} table")

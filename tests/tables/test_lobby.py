@@ -52,7 +52,7 @@ async def test_join_refusals(h):
     with pytest.raises(TableError, match="no table #999"):
         await h.svc.join(999, BOB, "Bob")
     await h.ledger.transfer(h.ledger.wallet(G, BOB), h.ledger.house(G), 1, "spent")
-    with pytest.raises(TableError, match="you have 999, the buy-in is 1000"):
+    with pytest.raises(TableError, match="you have 999 jetons, the buy-in is 1000"):
         await h.svc.join(t.id, BOB, "Bob")
     assert await h.ledger.balance(G, BOB) == 999
     await h.svc.join(t.id, CAT, "Cat")

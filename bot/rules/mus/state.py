@@ -19,7 +19,17 @@ import random
 from itertools import combinations
 from typing import Any
 
-from bot.rules.base import Action, BaseState, Event, IllegalMove, View, match_action
+from bot.rules.base import (
+    N_,
+    Action,
+    BaseState,
+    CardRef,
+    Event,
+    IllegalMove,
+    View,
+    match_action,
+    not_your_turn,
+)
 from bot.rules.cards import deal_rng, deck_for_deal, first_dealer
 from bot.rules.mus.tables import CODES, INDEX, LANCES, STRENGTH, lance_winner, read_hand, team_bonus
 
@@ -129,7 +139,7 @@ class MusState(BaseState):
     def timeout_action(self, seat: int) -> Action:
         """MUS → no_mus; DISCARD → the weakest card; betting → no_quiero if a bet is pending, else paso."""
         if self.over or seat != self.actor:
-            raise IllegalMove(f"seat {seat} has nothing to time out")
+            raise not_your_turn(seat, self.to_act())
         if self.phase == "mus":
             return {"type": "no_mus"}
         if self.phase == "discard":
@@ -341,18 +351,20 @@ class MusState(BaseState):
     def _match_discard(self, seat: int, action: Any) -> list[int]:
         if type(action) is not dict or action.get("type") != "discard" or set(action) != {"type", "cards"}:
             match_action(action, self.legal_actions(seat))  # raises with a readable reason
-            raise IllegalMove("a discard is {'type': 'discard', 'cards': [...]}")
+            raise IllegalMove(N_("a discard is 1 to 4 cards of your hand"))
         cards = action["cards"]
         if not isinstance(cards, (list, tuple)) or not 1 <= len(cards) <= 4:
-            raise IllegalMove("discard 'cards' must be a list of 1 to 4 of your cards")
+            raise IllegalMove(N_("a discard is 1 to 4 cards of your hand"))
         hand = self.hands[seat]
         out: list[int] = []
         for code in cards:
             idx = INDEX.get(code) if type(code) is str else None
-            if idx is None or idx not in hand:
-                raise IllegalMove(f"{code!r} is not a card of your hand")
+            if idx is None:
+                raise IllegalMove(N_("that is not a card"))
+            if idx not in hand:
+                raise IllegalMove(N_("{card} is not in your hand"), card=CardRef(code, spanish=True))
             if idx in out:
-                raise IllegalMove(f"{code} is listed twice")
+                raise IllegalMove(N_("{card} is named twice"), card=CardRef(code, spanish=True))
             out.append(idx)
         out.sort()
         return out
