@@ -22,15 +22,18 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import N_
 from bot.sharding import HOLDERS_SQL, ShardLocks, ShardPlan, shard_of
+from bot.views.locale import reader
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
 
 log = logging.getLogger(__name__)
 
-RESTARTING = "This table's server is restarting; try again in a moment."
-GONE = "Table #{} does not exist any more."
+#: Refusals of a forwarded click, translated for the clicking player (``tr._``).
+RESTARTING = N_("This table's server is restarting; try again in a moment.")
+GONE = N_("Table #{id} does not exist any more.")
 
 
 def channel_name(space: int, shard: int) -> str:
@@ -102,14 +105,16 @@ class Forwarder:
         await interaction.response.defer()  # deferred update: answered now, edited by the owner
         row = await self.bot.db.fetchone("SELECT guild_id FROM tables WHERE id = ?", (table_id,))
         if row is None:
-            await interaction.followup.send(f"⚠️ {GONE.format(table_id)}", ephemeral=True)
+            tr = await reader(self.bot, interaction)
+            await interaction.followup.send(f"⚠️ {tr._(GONE, id=table_id)}", ephemeral=True)
             return True
         shard = shard_of(row[0], self.plan.count)
         if shard in self.plan.ids:
             return False
         held = await self.bot.db.fetchall(HOLDERS_SQL, (self.locks.space,))
         if shard not in {r[0] for r in held}:
-            await interaction.followup.send(f"⚠️ {RESTARTING}", ephemeral=True)
+            tr = await reader(self.bot, interaction)
+            await interaction.followup.send(f"⚠️ {tr._(RESTARTING)}", ephemeral=True)
             return True
         payload = json.dumps(trim(interaction, custom_id, values), separators=(",", ":"))
         await self.bot.db.fetchone("SELECT pg_notify(?, ?)", (channel_name(self.locks.space, shard), payload))

@@ -268,6 +268,10 @@ async def test_dm_click_for_another_process_table_is_forwarded_and_applied_once(
         assert down.callback_type == 6
         await sharded.wait_for(lambda: down.followups, what="the restarting notice")
         assert "restarting" in down.text and down.last.ephemeral
+        waiting.locale = "fr"  # the notice is in the clicking player's language
+        again = await sharded.click(dm2, waiting, custom_id=move_controls(dm2, table_id, now)[0]["custom_id"])
+        await sharded.wait_for(lambda: again.followups, what="the restarting notice in French")
+        assert "redémarre" in again.text and again.last.ephemeral
     finally:
         await b.stop()
         await a.stop()
