@@ -26,10 +26,9 @@ PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
 def sizes(run: TapisRun) -> dict[str, int]:
     presenter, service = run.bot.presenter, run.tables  # type: ignore[union-attr]
     out = {name: len(getattr(presenter, name)) for name in PRESENTER_PER_TABLE}
-    out |= {"service._drivers": len(service._drivers), "service._pending": len(service._pending),
-            "service._draining": len(service._draining),
-            "timers": len(service.timers.deadlines), "open tables": len([t for t in service.tables.values()
-                                                                        if t.is_open]),
+    # One session per running table holds all the service keeps for it: the registry is the measure.
+    out |= {"service.sessions": len(service.sessions),
+            "ended sessions still busy": sum(not s.idle for s in service._ended.values()),
             "bot._background": len(run.bot._background)}  # type: ignore[union-attr]
     return out
 
