@@ -6,9 +6,9 @@ the events listeners receive (its lobby, autoplay and resume parts are mixins in
 ``TableSession`` (``session.py``), in one registry, ``TableService.sessions``.
 """
 
-from bot.tables.errors import TableError
+from bot.tables.errors import STALE, TableError
 from bot.tables.model import SeatInfo, Table
-from bot.tables.service import STALE, Listener, TableService
+from bot.tables.service import Listener, TableService
 from bot.tables.session import TableSession
 
 __all__ = ["STALE", "Listener", "SeatInfo", "Table", "TableError", "TableService", "TableSession"]

@@ -14,12 +14,12 @@ import logging
 import random
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bot.ai import policy_for
-from bot.ai.policy import decide, searches
+from bot.ai.policy import Policy, decide, searches
 from bot.config import Config
-from bot.rules.base import Event
+from bot.rules.base import Action, Event, State
 from bot.tables import heal, limits
 from bot.tables.ai_pool import AiPool, search_move
 from bot.tables.errors import TableError
@@ -29,6 +29,20 @@ from bot.tables.session import TableSession
 from bot.tables.timers import DeadlineScheduler
 
 log = logging.getLogger(__name__)
+
+
+class AiJob(NamedTuple):
+    """What the AI needs to choose a seat's move, taken under the table's lock (``_ai_job``)."""
+
+    policy: Policy
+    level: int | str
+    view: dict[str, Any]
+    legal: list[Action]
+    rng: random.Random
+    #: A clone of the state for a searching policy (None: the policy decides from the view).
+    clone: State | None
+    #: The timeout move, played if the policy fails.
+    fallback: Action
 
 
 class AutoplayMixin:
@@ -157,7 +171,7 @@ class AutoplayMixin:
         await self._notify(s, events)
         return True
 
-    def _ai_job(self, table: Table, seat: int) -> tuple[Any, ...]:
+    def _ai_job(self, table: Table, seat: int) -> AiJob:
         """What the AI needs to choose for ``seat`` now (taken under the lock; the state is cloned)."""
         assert table.state is not None
         state = table.state
@@ -169,9 +183,9 @@ class AutoplayMixin:
         rng = random.Random(f"{table.seed}:{table.version}:{seat}")
         view, legal = state.view(seat), state.legal_actions(seat)
         clone = state.clone() if searches(policy) and len(legal) > 1 else None
-        return policy, level, view, legal, rng, clone, state.timeout_action(seat)
+        return AiJob(policy, level, view, legal, rng, clone, state.timeout_action(seat))
 
-    async def _ai_choice(self, table: Table, seat: int, job: tuple[Any, ...]) -> dict[str, Any]:
+    async def _ai_choice(self, table: Table, seat: int, job: AiJob) -> Action:
         """The AI's move for ``seat`` from ``_ai_job``; the timeout move if the policy fails.
 
         A searching policy (level "strong") runs on the AI pool with the cloned state, behind the
@@ -181,7 +195,7 @@ class AutoplayMixin:
         policy, level, view, legal, rng, clone, fallback = job
         try:
             if clone is not None:
-                urgent = any(s.human and not s.away for s in table.seats)
+                urgent = any(info.human and not info.away for info in table.seats)
                 return await self.ai.run(search_move, table.game, level, view, legal, rng, clone,
                                          urgent=urgent)
             return decide(policy, view, legal, rng)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -49,7 +50,8 @@ class LobbyMixin:
     _caps: asyncio.Lock
 
     if TYPE_CHECKING:  # provided by TableService and the other mixins
-        _grant: int
+        @property
+        def _grant(self) -> int: ...
 
         def _session(self, table_id: int) -> TableSession: ...
         async def _notify(self, s: TableSession, events: list[Event]) -> None: ...
@@ -87,7 +89,7 @@ class LobbyMixin:
 
         expires = now + self.config.lobby_expiry_hours * 3600
 
-        def tx(conn: Any) -> int:
+        def tx(conn: sqlite3.Connection) -> int:
             table.id = store.insert_table(
                 conn, guild_id=guild_id, channel_id=channel_id, game=game, options=opts, raw_options=raw,
                 seats=[seat.to_json()], host_id=host_id, now=now,
@@ -107,8 +109,8 @@ class LobbyMixin:
         await self._notify(session, [{"type": "lobby", "what": "create", "seat": 0}])
         return table
 
-    async def _commit_within_caps(self, table: Table, tx: Callable[[Any], Any], adopt: Callable[[], None],
-                                  user_id: int, guild_id: int | None = None,
+    async def _commit_within_caps(self, table: Table, tx: Callable[[sqlite3.Connection], object],
+                                  adopt: Callable[[], None], user_id: int, guild_id: int | None = None,
                                   channel_id: int | None = None) -> None:
         """Check the open-table caps, commit ``tx`` and ``adopt`` its result under one lock.
 
@@ -149,7 +151,7 @@ class LobbyMixin:
         seats = [*table.seats, seat]
         now = self.clock()
 
-        def tx(conn: Any) -> None:
+        def tx(conn: sqlite3.Connection) -> None:
             settle.pay_in(conn, table, seat, now, self._grant)
             store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats])
 
@@ -189,7 +191,7 @@ class LobbyMixin:
             seats = [*table.seats, seat]
             now = self.clock()
 
-            def tx(conn: Any) -> None:
+            def tx(conn: sqlite3.Connection) -> None:
                 settle.pay_in(conn, table, seat, now, self._grant)
                 store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats])
 
@@ -240,7 +242,7 @@ class LobbyMixin:
         assert host is not None
         now = self.clock()
 
-        def tx(conn: Any) -> None:
+        def tx(conn: sqlite3.Connection) -> None:
             settle.refund(conn, table, leaving, now, self._grant)
             store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats], host_id=host)
 
@@ -253,7 +255,7 @@ class LobbyMixin:
         table = s.table
         now = self.clock()
 
-        def tx(conn: Any) -> None:
+        def tx(conn: sqlite3.Connection) -> None:
             for info in table.seats:
                 settle.refund(conn, table, info, now, self._grant)
             store.update_table(conn, table.id, now, status="cancelled", deadline=None)

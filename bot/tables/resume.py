@@ -10,8 +10,9 @@ deadline is ``max(stored, now + turn_timeout)``.
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.config import Config
 from bot.rules.base import Game
@@ -38,7 +39,8 @@ class ResumeMixin:
     shards: tuple[tuple[int, ...], int] | None
 
     if TYPE_CHECKING:  # provided by TableService and the other mixins
-        _grant: int
+        @property
+        def _grant(self) -> int: ...
 
         def _find(self, table_id: int) -> TableSession | None: ...
         def _kick(self, s: TableSession) -> None: ...
@@ -112,7 +114,7 @@ class ResumeMixin:
         """
         now = self.clock()
 
-        def tx(conn: Any) -> list[tuple[str, int]]:
+        def tx(conn: sqlite3.Connection) -> list[tuple[str, int]]:
             refunds = settle.void(conn, table_id, now, self._grant)
             store.update_table(conn, table_id, now, status="cancelled", deadline=None)
             return refunds

@@ -47,6 +47,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
@@ -275,7 +276,7 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         stacks = list(state.stacks)
         box: list[list[int]] = []
 
-        def tx(conn: Any) -> None:
+        def tx(conn: sqlite3.Connection) -> None:
             store.append_action(conn, table.id, version, seat, action, actor, now)
             if over:
                 box.append(settle.pay_out(conn, table, seats, stacks, now, self._grant))
