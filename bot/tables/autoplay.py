@@ -87,7 +87,7 @@ class AutoplayMixin:
                     if table.status != "playing" or seat not in table.waiting_seats():
                         continue
                     assert table.state is not None
-                    seats = [replace(s) for s in table.seats]
+                    seats = [replace(info) for info in table.seats]
                     seats[seat].timeouts_in_row += 1
                     pre: list[Event] = [{"type": "timeout", "seat": seat}]
                     if seats[seat].timeouts_in_row >= 2:
@@ -213,7 +213,7 @@ class AutoplayMixin:
         if table.status != "playing" or table.closing or table.state is None:
             return []
         reason = None
-        if not any(s.human and not s.away for s in table.seats):
+        if not any(info.human and not info.away for info in table.seats):
             reason = "unattended"
         elif (limits.open_ended(table.game, table.options)
               and limits.deals_played(table.state.view(None)) >= self.config.deal_cap):

@@ -186,14 +186,14 @@ class LobbyMixin:
             self._lobby_host(table, user_id, N_("Only the host can add AI players."))
             if len(table.seats) >= table.capacity:
                 raise table_full(table.capacity)
-            n_ai = sum(1 for s in table.seats if s.ai)
+            n_ai = sum(1 for info in table.seats if info.ai)
             seat = SeatInfo(None, f"AI {n_ai + 1}", ai=True, level=level)
             seats = [*table.seats, seat]
             now = self.clock()
 
             def tx(conn: sqlite3.Connection) -> None:
                 settle.pay_in(conn, table, seat, now, self._grant)
-                store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats])
+                store.update_table(conn, table.id, now, seats=[info.to_json() for info in seats])
 
             await self.db.transaction(tx)
             table.seats = seats

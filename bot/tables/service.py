@@ -267,7 +267,7 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         try:
             events = apply_logged(state, seat, action)
         except IllegalMove as exc:
-            raise illegal(exc, [s.name for s in table.seats], table.rules.label) from None
+            raise illegal(exc, [info.name for info in table.seats], table.rules.label) from None
         now = self.clock()
         over = state.is_over()
         version = table.version
