@@ -16,8 +16,8 @@ LAYER = [*sorted((ROOT / "bot" / "views").glob("*.py")), *sorted((ROOT / "bot" /
 NAMES = {"table", "bot", "interaction"}
 
 
-def loose_annotations(source: str) -> list[str]:
-    """``name: annotation`` of every parameter/variable in ``NAMES`` left untyped or typed ``Any``."""
+def loose_annotations(source: str, names: set[str] = NAMES) -> list[str]:
+    """``name: annotation`` of every parameter/variable in ``names`` left untyped or typed ``Any``."""
     out = []
     for node in ast.walk(ast.parse(source)):
         pairs: list[tuple[str, ast.expr | None]] = []
@@ -27,7 +27,7 @@ def loose_annotations(source: str) -> list[str]:
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             pairs = [(node.target.id, node.annotation)]
         for name, annotation in pairs:
-            if name not in NAMES:
+            if name not in names:
                 continue
             text = ast.unparse(annotation) if annotation is not None else "(none)"
             if annotation is None or "Any" in re.findall(r"\w+", text):
@@ -53,3 +53,18 @@ def test_the_checker_sees_loose_annotations() -> None:
            "def g(interaction: discord.Interaction[Any], table: 'Table') -> None: ...\n")
     assert sorted(loose_annotations(src)) == sorted(
         ["table: Any", "bot: (none)", "bot: Any", "interaction: discord.Interaction[Any]"])
+
+
+#: bot/tables: what holds a running table is typed too (``mypy --strict`` there as well).
+TABLES = sorted((ROOT / "bot" / "tables").glob("*.py"))
+TABLE_NAMES = {"table", "s", "session", "state", "rules", "clone", "job", "conn"}
+
+
+def test_the_table_service_is_typed_without_any() -> None:
+    """Tables, sessions, rules states and games are never ``Any`` in bot/tables, and mypy checks it."""
+    loose = {p.name: found for p in TABLES
+             if (found := loose_annotations(p.read_text(encoding="utf-8"), TABLE_NAMES))}
+    assert not loose, f"untyped or Any: {loose}"
+    config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    files = re.search(r"^files = \[(.*)\]$", config, re.M)
+    assert files is not None and '"bot/tables"' in files.group(1)

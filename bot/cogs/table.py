@@ -177,7 +177,7 @@ class Tables(commands.Cog):
         t = await resolve_table(self.bot, interaction, table)
         presenter = self.bot.presenter
         tr = await reader(self.bot, interaction)
-        embed = table_embed(t, presenter.logs.get(t.id, ()), presenter.notices(t, tr), tr)
+        embed = table_embed(t, presenter.log_of(t.id), presenter.notices(t, tr), tr)
         await send(interaction, embed=embed)
 
     @app_commands.command(name="hand", description="Your hand and your moves, only for you")

@@ -28,13 +28,14 @@ from typing import Any, TypeVar
 
 from bot.ai import policy_for
 from bot.ai.policy import decide
+from bot.rules.base import Action, State
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-def search_move(game: str, level: int | str, view: dict[str, Any], legal: list[dict[str, Any]],
-                rng: random.Random, state: Any) -> dict[str, Any]:
+def search_move(game: str, level: int | str, view: dict[str, Any], legal: list[Action],
+                rng: random.Random, state: State) -> Action:
     """One AI decision with the real state (runs in a worker): the policy is looked up there."""
     return decide(policy_for(game, level), view, legal, rng, state)
 

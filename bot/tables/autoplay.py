@@ -14,20 +14,35 @@ import logging
 import random
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bot.ai import policy_for
-from bot.ai.policy import decide, searches
+from bot.ai.policy import Policy, decide, searches
 from bot.config import Config
-from bot.rules.base import Event
+from bot.rules.base import Action, Event, State
 from bot.tables import heal, limits
 from bot.tables.ai_pool import AiPool, search_move
 from bot.tables.errors import TableError
 from bot.tables.model import SeatInfo, Table
 from bot.tables.replay import close_action
+from bot.tables.session import TableSession
 from bot.tables.timers import DeadlineScheduler
 
 log = logging.getLogger(__name__)
+
+
+class AiJob(NamedTuple):
+    """What the AI needs to choose a seat's move, taken under the table's lock (``_ai_job``)."""
+
+    policy: Policy
+    level: int | str
+    view: dict[str, Any]
+    legal: list[Action]
+    rng: random.Random
+    #: A clone of the state for a searching policy (None: the policy decides from the view).
+    clone: State | None
+    #: The timeout move, played if the policy fails.
+    fallback: Action
 
 
 class AutoplayMixin:
@@ -35,18 +50,16 @@ class AutoplayMixin:
 
     config: Config
     clock: Callable[[], float]
-    tables: dict[int, Table]
     timers: DeadlineScheduler
     ai: AiPool
-    _drivers: dict[int, asyncio.Task[None]]
     _closed: bool
 
     if TYPE_CHECKING:  # provided by TableService and the other mixins
-        async def _notify(self, table: Table, events: list[Event]) -> None: ...
-        async def _save_seats(self, table: Table, seats: list[SeatInfo]) -> None: ...
-        async def _expire_lobby(self, table: Table) -> None: ...
+        async def _notify(self, s: TableSession, events: list[Event]) -> None: ...
+        async def _save_seats(self, s: TableSession, seats: list[SeatInfo]) -> None: ...
+        async def _expire_lobby(self, s: TableSession) -> None: ...
         async def _commit_action(
-            self, table: Table, seat: int | None, action: dict[str, Any], actor: str,
+            self, s: TableSession, seat: int | None, action: dict[str, Any], actor: str,
             seats: list[SeatInfo] | None = None, pre_events: list[Event] | None = None,
         ) -> list[Event]: ...
 
@@ -54,70 +67,69 @@ class AutoplayMixin:
         """Play the timeout of every table whose deadline has passed (by the injected clock)."""
         return await self.timers.fire_due()
 
-    async def _on_deadline(self, table_id: int) -> None:
-        table = self.tables.get(table_id)
-        if table is None:
-            return
+    async def _on_deadline(self, s: TableSession) -> None:
+        """The scheduler's ``fire``: expire a lobby, or play the timeout of every seat overdue."""
+        table = s.table
         if table.status == "lobby":
-            await self._expire_lobby(table)
+            await self._expire_lobby(s)
             return
         if table.status != "playing":
             return
         batches: list[list[Event]] = []
         try:
-            async with table.lock:
+            async with s.lock:
                 if table.deadline is None:
                     return
                 if table.deadline > self.clock():
-                    self.timers.set(table.id, table.deadline)
+                    self.timers.set(s, table.deadline)
                     return
                 for seat in sorted(table.waiting_seats()):
                     if table.status != "playing" or seat not in table.waiting_seats():
                         continue
                     assert table.state is not None
-                    seats = [replace(s) for s in table.seats]
+                    seats = [replace(info) for info in table.seats]
                     seats[seat].timeouts_in_row += 1
                     pre: list[Event] = [{"type": "timeout", "seat": seat}]
                     if seats[seat].timeouts_in_row >= 2:
                         seats[seat].away = True
                         pre.append({"type": "away", "seat": seat, "reason": "timeout"})
                     action = table.state.timeout_action(seat)
-                    batches.append(await self._commit_action(table, seat, action, "timeout", seats, pre))
+                    batches.append(await self._commit_action(s, seat, action, "timeout", seats, pre))
                 late = table.deadline is not None and table.deadline <= self.clock()
                 if table.status == "playing" and late:
-                    await self._save_seats(table, table.seats)  # nothing left to time out: re-arm afresh
+                    await self._save_seats(s, table.seats)  # nothing left to time out: re-arm afresh
         finally:  # what committed is delivered even if a later step failed (the timer retries it)
             for events in batches:
-                await self._notify(table, events)
-            self._kick(table)
+                await self._notify(s, events)
+            self._kick(s)
 
-    def _kick(self, table: Table) -> None:
+    def _kick(self, s: TableSession) -> None:
         """Start the AI driver of a table if an AI-played seat is to act."""
-        if self._closed or table.status != "playing" or table.autoplay_seat() is None:
+        table = s.table
+        if self._closed or table.status != "playing" or table.autoplay_seat() is None or s.driving:
             return
-        task = self._drivers.get(table.id)
-        if task is not None and not task.done():
-            return
-        task = asyncio.get_running_loop().create_task(self._drive(table), name=f"tapis-ai-{table.id}")
-        self._drivers[table.id] = task
-        task.add_done_callback(functools.partial(self._driver_done, table.id))
+        task = asyncio.get_running_loop().create_task(self._drive(s), name=f"tapis-ai-{table.id}")
+        s.driver = task
+        task.add_done_callback(functools.partial(self._driver_done, s))
 
-    def _driver_done(self, table_id: int, task: asyncio.Task[None]) -> None:
-        if self._drivers.get(table_id) is task:
-            del self._drivers[table_id]  # a finished driver is not kept (memory stays flat)
+    @staticmethod
+    def _driver_done(s: TableSession, task: asyncio.Task[None]) -> None:
+        if s.driver is task:
+            s.driver = None  # a finished driver is not kept (memory stays flat)
         if not task.cancelled() and task.exception() is not None:
             log.error("AI driver failed", exc_info=task.exception())
 
-    async def _drive(self, table: Table) -> None:
+    async def _drive(self, s: TableSession) -> None:
         """Play every AI/away seat to act, one move per ``ai_delay``, through the same commit path.
 
         A transient store fault is retried with backoff (one WARNING per run of failures).
         """
+        table = s.table
         failures = 0
         while True:
             await asyncio.sleep(self.config.ai_delay)
             try:
-                more = await self._drive_once(table)
+                more = await self._drive_once(s)
             except Exception as exc:
                 if not heal.is_transient(exc):
                     raise
@@ -133,9 +145,10 @@ class AutoplayMixin:
             if not more:
                 return
 
-    async def _drive_once(self, table: Table) -> bool:
+    async def _drive_once(self, s: TableSession) -> bool:
         """Choose and commit one AI move; False once no AI-played seat is to act."""
-        async with table.lock:
+        table = s.table
+        async with s.lock:
             if table.status != "playing":
                 return False
             seat = table.autoplay_seat()
@@ -144,21 +157,21 @@ class AutoplayMixin:
             version = table.version
             job = self._ai_job(table, seat)
         action = await self._ai_choice(table, seat, job)  # outside the lock: a search takes time
-        async with table.lock:
+        async with s.lock:
             if (table.status != "playing" or table.version != version or seat not in table.to_act()
                     or not table.seats[seat].autoplayed):
                 return True  # the table moved on meanwhile (a player came back, a close): look again
             try:
-                events = await self._commit_action(table, seat, action, "ai")
+                events = await self._commit_action(s, seat, action, "ai")
             except TableError as exc:
                 log.warning("table %s: AI move %r refused (%s); playing the timeout move", table.id,
                             action, exc)
                 assert table.state is not None
-                events = await self._commit_action(table, seat, table.state.timeout_action(seat), "ai")
-        await self._notify(table, events)
+                events = await self._commit_action(s, seat, table.state.timeout_action(seat), "ai")
+        await self._notify(s, events)
         return True
 
-    def _ai_job(self, table: Table, seat: int) -> tuple[Any, ...]:
+    def _ai_job(self, table: Table, seat: int) -> AiJob:
         """What the AI needs to choose for ``seat`` now (taken under the lock; the state is cloned)."""
         assert table.state is not None
         state = table.state
@@ -170,9 +183,9 @@ class AutoplayMixin:
         rng = random.Random(f"{table.seed}:{table.version}:{seat}")
         view, legal = state.view(seat), state.legal_actions(seat)
         clone = state.clone() if searches(policy) and len(legal) > 1 else None
-        return policy, level, view, legal, rng, clone, state.timeout_action(seat)
+        return AiJob(policy, level, view, legal, rng, clone, state.timeout_action(seat))
 
-    async def _ai_choice(self, table: Table, seat: int, job: tuple[Any, ...]) -> dict[str, Any]:
+    async def _ai_choice(self, table: Table, seat: int, job: AiJob) -> Action:
         """The AI's move for ``seat`` from ``_ai_job``; the timeout move if the policy fails.
 
         A searching policy (level "strong") runs on the AI pool with the cloned state, behind the
@@ -182,7 +195,7 @@ class AutoplayMixin:
         policy, level, view, legal, rng, clone, fallback = job
         try:
             if clone is not None:
-                urgent = any(s.human and not s.away for s in table.seats)
+                urgent = any(info.human and not info.away for info in table.seats)
                 return await self.ai.run(search_move, table.game, level, view, legal, rng, clone,
                                          urgent=urgent)
             return decide(policy, view, legal, rng)
@@ -190,23 +203,24 @@ class AutoplayMixin:
             log.exception("table %s: AI policy failed; playing the timeout move", table.id)
             return fallback
 
-    async def _auto_close(self, table: Table) -> list[Event]:
+    async def _auto_close(self, s: TableSession) -> list[Event]:
         """Close at the end of the deal a session nobody attends, or an open-ended one past the cap.
 
         Logged as the host's close is (a system action, actor ``system``), so a replay agrees.
         The caller holds the lock.
         """
+        table = s.table
         if table.status != "playing" or table.closing or table.state is None:
             return []
         reason = None
-        if not any(s.human and not s.away for s in table.seats):
+        if not any(info.human and not info.away for info in table.seats):
             reason = "unattended"
         elif (limits.open_ended(table.game, table.options)
               and limits.deals_played(table.state.view(None)) >= self.config.deal_cap):
             reason = "deal_cap"
         if reason is None:
             return []
-        return await self._commit_action(table, None, close_action(False), "system",
+        return await self._commit_action(s, None, close_action(False), "system",
                                          pre_events=[{"type": "auto_close", "reason": reason}])
 
     def _next_deadline(

@@ -27,4 +27,4 @@ def is_transient(exc: BaseException) -> bool:
 
 def delay(failures: int) -> float:
     """Seconds to wait before retry number ``failures`` (1 = the first retry)."""
-    return min(MAX_DELAY, FIRST_DELAY * 2 ** max(0, failures - 1))
+    return float(min(MAX_DELAY, FIRST_DELAY * 2.0 ** max(0, failures - 1)))

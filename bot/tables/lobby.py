@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,7 @@ from bot.tables.errors import (
     unknown_game,
 )
 from bot.tables.model import SeatInfo, Table, capacity
+from bot.tables.session import TableSession
 from bot.tables.timers import DeadlineScheduler
 
 log = logging.getLogger(__name__)
@@ -43,19 +45,20 @@ class LobbyMixin:
     config: Config
     clock: Callable[[], float]
     games: Mapping[str, Game]
-    tables: dict[int, Table]
+    sessions: dict[int, TableSession]
     timers: DeadlineScheduler
     _caps: asyncio.Lock
 
     if TYPE_CHECKING:  # provided by TableService and the other mixins
-        _grant: int
+        @property
+        def _grant(self) -> int: ...
 
-        def _table(self, table_id: int) -> Table: ...
-        async def _notify(self, table: Table, events: list[Event]) -> None: ...
-        def _kick(self, table: Table) -> None: ...
-        async def _save_seats(self, table: Table, seats: list[SeatInfo]) -> None: ...
-        async def _auto_close(self, table: Table) -> list[Event]: ...
-        def _forget_later(self, table: Table) -> None: ...
+        def _session(self, table_id: int) -> TableSession: ...
+        async def _notify(self, s: TableSession, events: list[Event]) -> None: ...
+        def _kick(self, s: TableSession) -> None: ...
+        async def _save_seats(self, s: TableSession, seats: list[SeatInfo]) -> None: ...
+        async def _auto_close(self, s: TableSession) -> list[Event]: ...
+        def _end_session(self, s: TableSession) -> None: ...
 
     async def create(
         self,
@@ -86,7 +89,7 @@ class LobbyMixin:
 
         expires = now + self.config.lobby_expiry_hours * 3600
 
-        def tx(conn: Any) -> int:
+        def tx(conn: sqlite3.Connection) -> int:
             table.id = store.insert_table(
                 conn, guild_id=guild_id, channel_id=channel_id, game=game, options=opts, raw_options=raw,
                 seats=[seat.to_json()], host_id=host_id, now=now,
@@ -95,24 +98,27 @@ class LobbyMixin:
             settle.pay_in(conn, table, seat, now, self._grant)
             return table.id
 
+        session = TableSession(table)
+
         def register() -> None:
-            self.tables[table.id] = table
+            self.sessions[table.id] = session
 
         await self._commit_within_caps(table, tx, register, host_id, guild_id, channel_id)
         table.deadline = expires
-        self.timers.set(table.id, expires)
-        await self._notify(table, [{"type": "lobby", "what": "create", "seat": 0}])
+        self.timers.set(session, expires)
+        await self._notify(session, [{"type": "lobby", "what": "create", "seat": 0}])
         return table
 
-    async def _commit_within_caps(self, table: Table, tx: Callable[[Any], Any], adopt: Callable[[], None],
-                                  user_id: int, guild_id: int | None = None,
+    async def _commit_within_caps(self, table: Table, tx: Callable[[sqlite3.Connection], object],
+                                  adopt: Callable[[], None], user_id: int, guild_id: int | None = None,
                                   channel_id: int | None = None) -> None:
         """Check the open-table caps, commit ``tx`` and ``adopt`` its result under one lock.
 
         One lock for the check and the change, so two requests at once cannot both pass a cap.
         """
         async with self._caps:
-            refusal = limits.cap_refusal(self.tables.values(), self.config, user_id, guild_id, channel_id)
+            live = (s.table for s in self.sessions.values())
+            refusal = limits.cap_refusal(live, self.config, user_id, guild_id, channel_id)
             if refusal:
                 raise TableError(refusal)
             try:
@@ -123,16 +129,17 @@ class LobbyMixin:
 
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
         """Sit down in a lobby (paying the buy-in), or take your seat back in a running game."""
-        table = self._table(table_id)
-        async with table.lock:
+        s = self._session(table_id)
+        table = s.table
+        async with s.lock:
             if table.status == "playing":
-                events = await self._come_back(table, user_id)
+                events = await self._come_back(s, user_id)
             elif table.status != "lobby":
                 raise TableError("This table is closed.")
             else:
                 events = await self._join_lobby(table, user_id, name)
-        await self._notify(table, events)
-        self._kick(table)
+        await self._notify(s, events)
+        self._kick(s)
         return table
 
     async def _join_lobby(self, table: Table, user_id: int, name: str) -> list[Event]:
@@ -144,7 +151,7 @@ class LobbyMixin:
         seats = [*table.seats, seat]
         now = self.clock()
 
-        def tx(conn: Any) -> None:
+        def tx(conn: sqlite3.Connection) -> None:
             settle.pay_in(conn, table, seat, now, self._grant)
             store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats])
 
@@ -154,16 +161,17 @@ class LobbyMixin:
         await self._commit_within_caps(table, tx, take_seat, user_id)
         return [{"type": "lobby", "what": "join", "seat": len(seats) - 1}]
 
-    async def _come_back(self, table: Table, user_id: int) -> list[Event]:
+    async def _come_back(self, s: TableSession, user_id: int) -> list[Event]:
+        table = s.table
         seat = table.seat_of(user_id)
         if seat is None:
             raise TableError("This game has already started; wait for the next one.")
         if not table.seats[seat].away:
             raise TableError("You are already playing at this table.")
-        seats = [replace(s) for s in table.seats]
+        seats = [replace(info) for info in table.seats]
         seats[seat].away = False
         seats[seat].timeouts_in_row = 0
-        await self._save_seats(table, seats)
+        await self._save_seats(s, seats)
         return [{"type": "back", "seat": seat}]
 
     async def add_ai(self, table_id: int, user_id: int, level: int | str = "easy") -> Table:
@@ -172,23 +180,24 @@ class LobbyMixin:
             level = normalize_level(level)
         except ValueError as exc:
             raise TableError(sentence(str(exc))) from None
-        table = self._table(table_id)
-        async with table.lock:
+        s = self._session(table_id)
+        table = s.table
+        async with s.lock:
             self._lobby_host(table, user_id, N_("Only the host can add AI players."))
             if len(table.seats) >= table.capacity:
                 raise table_full(table.capacity)
-            n_ai = sum(1 for s in table.seats if s.ai)
+            n_ai = sum(1 for info in table.seats if info.ai)
             seat = SeatInfo(None, f"AI {n_ai + 1}", ai=True, level=level)
             seats = [*table.seats, seat]
             now = self.clock()
 
-            def tx(conn: Any) -> None:
+            def tx(conn: sqlite3.Connection) -> None:
                 settle.pay_in(conn, table, seat, now, self._grant)
-                store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats])
+                store.update_table(conn, table.id, now, seats=[info.to_json() for info in seats])
 
             await self.db.transaction(tx)
             table.seats = seats
-        await self._notify(table, [{"type": "lobby", "what": "add_ai", "seat": len(seats) - 1}])
+        await self._notify(s, [{"type": "lobby", "what": "add_ai", "seat": len(seats) - 1}])
         return table
 
     def _lobby_host(self, table: Table, user_id: int, refusal: str) -> None:
@@ -199,39 +208,41 @@ class LobbyMixin:
 
     async def leave(self, table_id: int, user_id: int) -> Table:
         """Lobby: stand up and get the buy-in back. Playing: the AI plays your seat to the end."""
-        table = self._table(table_id)
-        async with table.lock:
+        s = self._session(table_id)
+        table = s.table
+        async with s.lock:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("You are not seated at this table.")
             if table.status == "lobby":
-                events = await self._leave_lobby(table, seat)
+                events = await self._leave_lobby(s, seat)
             elif table.status == "playing":
                 if table.seats[seat].away:
                     raise TableError("You have already left this table; the AI plays your seat.")
-                seats = [replace(s) for s in table.seats]
+                seats = [replace(info) for info in table.seats]
                 seats[seat].away = True
-                await self._save_seats(table, seats)
+                await self._save_seats(s, seats)
                 events = [{"type": "away", "seat": seat, "reason": "left"}]
-                events += await self._auto_close(table)
+                events += await self._auto_close(s)
             else:
                 raise TableError("This table is closed.")
-        await self._notify(table, events)
-        self._kick(table)
+        await self._notify(s, events)
+        self._kick(s)
         return table
 
-    async def _leave_lobby(self, table: Table, seat: int) -> list[Event]:
+    async def _leave_lobby(self, s: TableSession, seat: int) -> list[Event]:
+        table = s.table
         leaving = table.seats[seat]
-        others = [s for i, s in enumerate(table.seats) if i != seat and not s.ai]
+        others = [info for i, info in enumerate(table.seats) if i != seat and not info.ai]
         if leaving.user_id == table.host_id and not others:
-            await self._cancel_lobby(table)
+            await self._cancel_lobby(s)
             return [{"type": "lobby", "what": "cancel"}]
-        seats = [s for i, s in enumerate(table.seats) if i != seat]
+        seats = [info for i, info in enumerate(table.seats) if i != seat]
         host = table.host_id if leaving.user_id != table.host_id else others[0].user_id
         assert host is not None
         now = self.clock()
 
-        def tx(conn: Any) -> None:
+        def tx(conn: sqlite3.Connection) -> None:
             settle.refund(conn, table, leaving, now, self._grant)
             store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats], host_id=host)
 
@@ -239,23 +250,25 @@ class LobbyMixin:
         table.seats, table.host_id = seats, host
         return [{"type": "lobby", "what": "leave", "seat": seat, "host_id": host}]
 
-    async def _cancel_lobby(self, table: Table) -> None:
+    async def _cancel_lobby(self, s: TableSession) -> None:
         """Refund every seat and mark the lobby cancelled (the caller holds the lock)."""
+        table = s.table
         now = self.clock()
 
-        def tx(conn: Any) -> None:
-            for s in table.seats:
-                settle.refund(conn, table, s, now, self._grant)
+        def tx(conn: sqlite3.Connection) -> None:
+            for info in table.seats:
+                settle.refund(conn, table, info, now, self._grant)
             store.update_table(conn, table.id, now, status="cancelled", deadline=None)
 
         await self.db.transaction(tx)
         table.status = "cancelled"
-        self._forget_later(table)
+        self._end_session(s)
 
     async def start(self, table_id: int, user_id: int) -> Table:
         """The host starts the session with the seats filled so far (at least the game's minimum)."""
-        table = self._table(table_id)
-        async with table.lock:
+        s = self._session(table_id)
+        table = s.table
+        async with s.lock:
             self._lobby_host(table, user_id, N_("Only the host can start the game."))
             n, rules = len(table.seats), table.rules
             if n < rules.min_seats:
@@ -280,19 +293,20 @@ class LobbyMixin:
             )
             table.options, table.seed, table.state, table.status = opts, seed, state, "playing"
             table.deadline = deadline
-            self.timers.set(table.id, deadline)
-        await self._notify(table, [{"type": "start"}])
-        self._kick(table)
+            self.timers.set(s, deadline)
+        await self._notify(s, [{"type": "start"}])
+        self._kick(s)
         return table
 
-    async def _expire_lobby(self, table: Table) -> None:
+    async def _expire_lobby(self, s: TableSession) -> None:
         """A lobby nobody started before its deadline: cancelled, every buy-in refunded."""
-        async with table.lock:
+        table = s.table
+        async with s.lock:
             if table.status != "lobby" or table.deadline is None:
                 return
             if table.deadline > self.clock():
-                self.timers.set(table.id, table.deadline)
+                self.timers.set(s, table.deadline)
                 return
-            await self._cancel_lobby(table)
+            await self._cancel_lobby(s)
         log.info("table %s: lobby expired unstarted; buy-ins refunded", table.id)
-        await self._notify(table, [{"type": "lobby", "what": "expire"}])
+        await self._notify(s, [{"type": "lobby", "what": "expire"}])

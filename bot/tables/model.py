@@ -1,8 +1,10 @@
-"""A live table in memory: its seats, rules state, version and lock. No Discord types."""
+"""A live table in memory: its seats, rules state and version. No Discord types.
+
+What the service needs to run it (lock, AI driver, timer, event queue) is its ``TableSession``.
+"""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -73,7 +75,6 @@ class Table:
     extra_messages: dict[str, int] = field(default_factory=dict)
     #: Options as chosen (config defaults + host), re-validated at the start with the real seat count.
     raw_options: dict[str, Any] = field(default_factory=dict)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     #: Results of a finished session: per seat, final stack − buy_in.
     results: list[int] | None = None
 

@@ -10,8 +10,9 @@ deadline is ``max(stored, now + turn_timeout)``.
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.config import Config
 from bot.rules.base import Game
@@ -20,6 +21,7 @@ from bot.store.db import Database
 from bot.tables import settle
 from bot.tables.model import SeatInfo, Table, capacity
 from bot.tables.replay import CLOSE, rebuild
+from bot.tables.session import TableSession
 from bot.tables.timers import DeadlineScheduler
 
 log = logging.getLogger(__name__)
@@ -32,14 +34,16 @@ class ResumeMixin:
     config: Config
     clock: Callable[[], float]
     games: Mapping[str, Game]
-    tables: dict[int, Table]
+    sessions: dict[int, TableSession]
     timers: DeadlineScheduler
     shards: tuple[tuple[int, ...], int] | None
 
     if TYPE_CHECKING:  # provided by TableService and the other mixins
-        _grant: int
+        @property
+        def _grant(self) -> int: ...
 
-        def _kick(self, table: Table) -> None: ...
+        def _find(self, table_id: int) -> TableSession | None: ...
+        def _kick(self, s: TableSession) -> None: ...
 
     async def resume_all(self) -> list[Table]:
         """Rebuild every lobby/playing table from the store (replaying its log) and re-arm timers/AI.
@@ -48,25 +52,25 @@ class ResumeMixin:
         a log that no longer replays) is voided with every buy-in refunded (``_void``).
         """
         rows, bad = await self.db.run(store.load_open_rows, self.shards)
-        resumed: list[Table] = []
+        resumed: list[TableSession] = []
         for table_id, reason in bad:
             await self._void(table_id, reason)
         for row in rows:
-            if row.id in self.tables:
+            if self._find(row.id) is not None:
                 continue  # already live: never replayed twice
             try:
                 table = await self._resume_one(row)
             except Exception as exc:
                 await self._void(row.id, f"{type(exc).__name__}: {exc}")
                 continue
-            self.tables[row.id] = table
-            resumed.append(table)
-        for table in resumed:
-            if table.deadline is not None:
-                self.timers.set(table.id, table.deadline)
-            self._kick(table)
+            session = self.sessions[row.id] = TableSession(table)
+            resumed.append(session)
+        for session in resumed:
+            if session.table.deadline is not None:
+                self.timers.set(session, session.table.deadline)
+            self._kick(session)
         log.info("resumed %d table(s)", len(resumed))
-        return resumed
+        return [session.table for session in resumed]
 
     async def _resume_one(self, row: store.TableRow) -> Table:
         """The live table of one stored row; raises if it cannot be rebuilt."""
@@ -110,7 +114,7 @@ class ResumeMixin:
         """
         now = self.clock()
 
-        def tx(conn: Any) -> list[tuple[str, int]]:
+        def tx(conn: sqlite3.Connection) -> list[tuple[str, int]]:
             refunds = settle.void(conn, table_id, now, self._grant)
             store.update_table(conn, table_id, now, status="cancelled", deadline=None)
             return refunds

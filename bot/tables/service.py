@@ -1,5 +1,11 @@
 """``TableService``: every live table of the bot, its lobby, its play, its AI seats and timers.
 
+Each running table is one ``TableSession`` (``bot.tables.session``: the ``Table``, its lock, AI
+driver, pending listener batches and timer alarm) in one registry, ``TableService.sessions``.
+Ending a table (finished, cancelled) takes its session out of the registry; the last
+``KEEP_CLOSED`` ended ones are kept aside (``get`` still finds them) for the final render and late
+clicks, then forgotten, so memory is freed by the structure.
+
 Flow of a change: take the table's lock → check → apply on a ``clone()`` of the rules state →
 commit the action row, the table row and any ledger movement in ONE transaction → adopt the
 new state and bump the version → release the lock → call the listeners (in commit order).
@@ -41,7 +47,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -60,21 +68,22 @@ from bot.tables.lobby import LobbyMixin
 from bot.tables.model import SeatInfo, Table
 from bot.tables.replay import CLOSE, apply_logged, close_action
 from bot.tables.resume import ResumeMixin
+from bot.tables.session import TableSession
 from bot.tables.timers import DeadlineScheduler
 
 log = logging.getLogger(__name__)
 
 Listener = Callable[[Table, list[Event]], Awaitable[None]]
-#: Finished/cancelled tables kept in memory (for a last render) before being forgotten.
+#: Ended (finished/cancelled) tables kept in memory (for a last render, late clicks) before being forgotten.
 KEEP_CLOSED = 256
 
 
 class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
     """All tables of the bot. Construct once, ``await resume_all()`` at start, ``await close()`` at exit.
 
-    The registry, the commit path (``_commit_action``) and the listeners live here; the lobby
-    (``bot.tables.lobby``), the AI driver and deadlines (``bot.tables.autoplay``) and the resume
-    (``bot.tables.resume``) are mixins over the same attributes.
+    The registry of sessions, the commit path (``_commit_action``) and the listeners live here;
+    the lobby (``bot.tables.lobby``), the AI driver and deadlines (``bot.tables.autoplay``) and
+    the resume (``bot.tables.resume``) are mixins over the same attributes.
     """
 
     #: ``(shard ids, shard count)`` of a shard process: it resumes only its guilds' tables.
@@ -94,13 +103,12 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         self.config = config
         self.clock = clock
         self.games = GAMES if games is None else games
-        self.tables: dict[int, Table] = {}
+        #: The registry: one session per open (lobby or playing) table, oldest first.
+        self.sessions: dict[int, TableSession] = {}
+        #: Sessions of the last ``KEEP_CLOSED`` ended tables, oldest first (no driver, alarm or queue).
+        self._ended: OrderedDict[int, TableSession] = OrderedDict()
         self.listeners: list[Listener] = []
-        self.timers = DeadlineScheduler(clock, self._on_deadline)
-        self._drivers: dict[int, asyncio.Task[None]] = {}
-        self._pending: dict[int, list[list[Event]]] = {}
-        self._draining: set[int] = set()
-        self._closed_order: list[int] = []
+        self.timers = DeadlineScheduler(clock, self._on_deadline, self.sessions)
         self._closed = False
         self.ai = ai_pool if ai_pool is not None else AiPool(config.ai_workers)
         self._caps = asyncio.Lock()  # cap checks and the seat they allow commit together
@@ -111,30 +119,46 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
 
     # ================================================================== queries
 
+    @property
+    def tables(self) -> dict[int, Table]:
+        """Every table in memory by id: the open ones, then the recently ended (a snapshot)."""
+        return {i: s.table for i, s in (*self.sessions.items(), *self._ended.items())}
+
     async def get(self, table_id: int) -> Table | None:
         """The table with that id (open, or recently finished/cancelled), or None."""
-        return self.tables.get(table_id)
+        session = self._find(table_id)
+        return None if session is None else session.table
 
     async def tables_in_channel(self, channel_id: int) -> list[Table]:
         """Open (lobby or playing) tables of a channel, oldest first."""
-        return [t for t in self.tables.values() if t.channel_id == channel_id and t.is_open]
+        return [t for t in await self.open_tables() if t.channel_id == channel_id]
 
     async def open_tables(self) -> list[Table]:
         """Every open table, oldest first."""
-        return [t for t in self.tables.values() if t.is_open]
+        return [s.table for s in self.sessions.values() if s.table.is_open]
 
-    def _table(self, table_id: int) -> Table:
-        table = self.tables.get(table_id)
-        if table is None:
+    def drivers(self) -> list[asyncio.Task[None]]:
+        """The AI driver tasks running now (tests and benchmarks wait for them)."""
+        return [s.driver for s in (*self.sessions.values(), *self._ended.values())
+                if s.driver is not None and not s.driver.done()]
+
+    def _find(self, table_id: int) -> TableSession | None:
+        session = self.sessions.get(table_id)
+        return session if session is not None else self._ended.get(table_id)
+
+    def _session(self, table_id: int) -> TableSession:
+        session = self._find(table_id)
+        if session is None:
             raise no_table(table_id)
-        return table
+        return session
 
     # ================================================================== messages and play
 
     async def set_message(self, table_id: int, message_id: int | None, key: str | None = None) -> None:
         """Record the table message (or, with ``key``, another message id the Discord layer keeps)."""
-        table = self._table(table_id)
-        async with table.lock:
+        s = self._session(table_id)
+        table = s.table
+        async with s.lock:
             if key is None:
                 await self.db.transaction(store.update_table, table.id, self.clock(), message_id=message_id)
                 table.message_id = message_id
@@ -149,8 +173,9 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
 
     async def act(self, table_id: int, user_id: int, version: int, action: dict[str, Any]) -> list[Event]:
         """Play ``action`` for the user's seat at table ``version``; return the rules' events."""
-        table = self._table(table_id)
-        async with table.lock:
+        s = self._session(table_id)
+        table = s.table
+        async with s.lock:
             if table.status != "playing":
                 raise TableError("This table is not playing." if table.status == "lobby" else
                                  "This game is over.")
@@ -165,11 +190,11 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
                 raise TableError("It is not your turn.")
             seats = table.seats
             if seats[seat].timeouts_in_row:
-                seats = [replace(s) for s in seats]
+                seats = [replace(info) for info in seats]
                 seats[seat].timeouts_in_row = 0
-            events = await self._commit_action(table, seat, action, "player", seats)
-        await self._notify(table, events)
-        self._kick(table)
+            events = await self._commit_action(s, seat, action, "player", seats)
+        await self._notify(s, events)
+        self._kick(s)
         return events
 
     async def end(self, table_id: int, user_id: int, is_admin: bool, now: bool = False) -> list[Event]:
@@ -179,23 +204,24 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         sees their cards and could void every deal that turns against them. Everyone else's
         ``now`` becomes an end at the close of the deal (see ``may_end_now``).
         """
-        table = self._table(table_id)
-        async with table.lock:
+        s = self._session(table_id)
+        table = s.table
+        async with s.lock:
             if user_id != table.host_id and not is_admin:
                 raise TableError("Only the host or an admin can end this table.")
             if table.status == "lobby":
-                await self._cancel_lobby(table)
+                await self._cancel_lobby(s)
                 events: list[Event] = [{"type": "lobby", "what": "cancel"}]
             elif table.status == "playing":
                 now = now and self.may_end_now(table, user_id, is_admin)
                 if table.closing and not now:
                     raise TableError("This table already closes at the end of the current deal.")
                 actor = "host" if user_id == table.host_id else "admin"
-                events = await self._commit_action(table, None, close_action(now), actor)
+                events = await self._commit_action(s, None, close_action(now), actor)
             else:
                 raise TableError("This table is already closed.")
-        await self._notify(table, events)
-        self._kick(table)
+        await self._notify(s, events)
+        self._kick(s)
         return events
 
     @staticmethod
@@ -208,21 +234,22 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
 
         A no-op for an unknown table or a user who is not seated there.
         """
-        table = self.tables.get(table_id)
-        if table is None:
+        s = self._find(table_id)
+        if s is None:
             return
-        async with table.lock:
+        table = s.table
+        async with s.lock:
             seat = table.seat_of(user_id)
             if seat is None or table.seats[seat].dm_closed == closed:
                 return
-            seats = [replace(s) for s in table.seats]
+            seats = [replace(info) for info in table.seats]
             seats[seat].dm_closed = closed
-            await self._save_seats(table, seats)
-        await self._notify(table, [{"type": "dm_closed", "seat": seat, "closed": closed}])
+            await self._save_seats(s, seats)
+        await self._notify(s, [{"type": "dm_closed", "seat": seat, "closed": closed}])
 
     async def _commit_action(
         self,
-        table: Table,
+        s: TableSession,
         seat: int | None,
         action: dict[str, Any],
         actor: str,
@@ -231,15 +258,16 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
     ) -> list[Event]:
         """Apply on a clone, commit log + table row (+ payouts at the end) in one transaction, adopt.
 
-        The caller holds ``table.lock``. ``IllegalMove`` becomes a ``TableError``; nothing changes.
+        The caller holds ``s.lock``. ``IllegalMove`` becomes a ``TableError``; nothing changes.
         """
+        table = s.table
         assert table.state is not None
         seats = table.seats if seats is None else seats
         state = table.state.clone()
         try:
             events = apply_logged(state, seat, action)
         except IllegalMove as exc:
-            raise illegal(exc, [s.name for s in table.seats], table.rules.label) from None
+            raise illegal(exc, [info.name for info in table.seats], table.rules.label) from None
         now = self.clock()
         over = state.is_over()
         version = table.version
@@ -248,71 +276,72 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         stacks = list(state.stacks)
         box: list[list[int]] = []
 
-        def tx(conn: Any) -> None:
+        def tx(conn: sqlite3.Connection) -> None:
             store.append_action(conn, table.id, version, seat, action, actor, now)
             if over:
                 box.append(settle.pay_out(conn, table, seats, stacks, now, self._grant))
-            store.update_table(conn, table.id, now, version=version + 1, seats=[s.to_json() for s in seats],
-                               status=status, deadline=deadline)
+            store.update_table(conn, table.id, now, version=version + 1,
+                               seats=[info.to_json() for info in seats], status=status, deadline=deadline)
 
         await self.db.transaction(tx)
         table.state, table.version, table.seats, table.status = state, version + 1, seats, status
         table.deadline = deadline
         if seat is None and action.get("type") == CLOSE:
             table.closing, table.closed_by = True, actor
-        self.timers.set(table.id, deadline)
+        self.timers.set(s, deadline)
         events = [*(pre_events or []), *events]
         if over:
             table.results = box[0]
             events.append({"type": "table_end", "status": "finished", "results": box[0], "payouts": stacks})
-            self._forget_later(table)
+            self._end_session(s)
         else:
-            events += await self._auto_close(table)
+            events += await self._auto_close(s)
         return events
 
-    async def _save_seats(self, table: Table, seats: list[SeatInfo]) -> None:
-        """Persist a seat change during play (no action, same version) and re-arm the deadline."""
+    async def _save_seats(self, s: TableSession, seats: list[SeatInfo]) -> None:
+        """Persist a seat change (no action, same version) and, during play, re-arm the deadline."""
+        table = s.table
         now = self.clock()
         deadline = None
         if table.status == "playing":
             deadline = self._next_deadline(table, table.to_act(), seats, None, now)
         await self.db.transaction(
-            store.update_table, table.id, now, seats=[s.to_json() for s in seats], deadline=deadline
+            store.update_table, table.id, now, seats=[info.to_json() for info in seats], deadline=deadline
         )
         table.seats, table.deadline = seats, deadline
-        self.timers.set(table.id, deadline)
+        self.timers.set(s, deadline)
 
     # ================================================================== listeners and memory
 
-    async def _notify(self, table: Table, events: list[Event]) -> None:
+    async def _notify(self, s: TableSession, events: list[Event]) -> None:
         """Deliver ``events`` to every listener, in commit order per table; errors are only logged."""
-        queue = self._pending.setdefault(table.id, [])
-        queue.append(events)
-        if table.id in self._draining:
+        s.pending.append(events)
+        if s.draining:
             return  # the running drain delivers it after the batches before it
-        self._draining.add(table.id)
+        s.draining = True
         try:
-            while queue:
-                batch = queue.pop(0)
+            while s.pending:
+                batch = s.pending.popleft()
                 for cb in list(self.listeners):
                     try:
-                        await cb(table, batch)
+                        await cb(s.table, batch)
                     except Exception:
-                        log.exception("table %s: listener %r failed", table.id, cb)
+                        log.exception("table %s: listener %r failed", s.id, cb)
         finally:
-            self._draining.discard(table.id)
-            if not queue:
-                self._pending.pop(table.id, None)
+            s.draining = False
 
-    def _forget_later(self, table: Table) -> None:
-        """Keep a closed table for a while (last renders), then drop it from memory."""
-        self.timers.set(table.id, None)
-        self._closed_order.append(table.id)
-        while len(self._closed_order) > KEEP_CLOSED:
-            old = self._closed_order.pop(0)
-            t = self.tables.get(old)
-            if t is not None and not t.is_open:
-                del self.tables[old]
+    def _end_session(self, s: TableSession) -> None:
+        """The table ended: its session leaves the registry (kept aside a while for last renders).
+
+        Its alarm is disarmed; its driver stops by itself (the table no longer plays) and its
+        pending batches are still delivered by the running ``_notify``: the session object stays
+        the same, so its lock and its queue keep their order until the last event.
+        """
+        self.timers.set(s, None)
+        self.sessions.pop(s.id, None)
+        self._ended[s.id] = s
+        while len(self._ended) > KEEP_CLOSED:
+            self._ended.popitem(last=False)
 
     # ================================================================== close
 
@@ -320,11 +349,12 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         """Stop the timer and AI tasks (the database stays open; its owner closes it)."""
         self._closed = True
         await self.timers.close()
-        tasks = [t for t in self._drivers.values() if not t.done()]
+        tasks = self.drivers()
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        self._drivers.clear()
+        for s in (*self.sessions.values(), *self._ended.values()):
+            s.driver = None
         self.ai.close()

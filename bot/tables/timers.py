@@ -1,10 +1,11 @@
-"""Durable turn deadlines, RoboDanny style: one task sleeps until the earliest deadline.
+"""Durable turn deadlines, RoboDanny style: one task sleeps until the earliest alarm.
 
 The deadlines themselves are stored in the ``tables`` rows (the service writes them with each
-commit); this scheduler only keeps an in-memory index of them and wakes the service when one is
-due. A new, earlier deadline wakes the sleeping task so it re-arms.
+commit); each running table's ``TableSession.alarm`` says when to wake it, and this scheduler
+only sleeps until the earliest alarm of the registry it is given and wakes the service then.
+A new, earlier alarm wakes the sleeping task so it re-arms.
 
-A transient store fault while firing (``bot.tables.heal``) re-arms that table's deadline with
+A transient store fault while firing (``bot.tables.heal``) re-arms that table's alarm with
 backoff and logs one WARNING per run of failures: a timer is never dropped by a passing fault.
 """
 
@@ -13,9 +14,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
 from bot.tables import heal
+from bot.tables.session import TableSession
 
 log = logging.getLogger(__name__)
 
@@ -24,63 +26,71 @@ MAX_SLEEP = 30.0
 
 
 class DeadlineScheduler:
-    """Calls ``fire(table_id)`` once the injected ``clock()`` reaches that table's deadline."""
+    """Calls ``fire(session)`` once the injected ``clock()`` reaches that session's ``alarm``.
 
-    def __init__(self, clock: Callable[[], float], fire: Callable[[int], Awaitable[None]]):
+    ``sessions`` is the service's registry, read (never written) here: a session that leaves it
+    is no longer woken.
+    """
+
+    def __init__(self, clock: Callable[[], float], fire: Callable[[TableSession], Awaitable[None]],
+                 sessions: Mapping[int, TableSession]):
         self.clock = clock
         self.fire = fire
-        self.deadlines: dict[int, float] = {}
-        self.failures: dict[int, int] = {}  # table id -> transient failures in a row
+        self.sessions = sessions
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
-    def set(self, table_id: int, deadline: float | None) -> None:
-        """Arm (or with None, disarm) the deadline of a table."""
-        old = self.deadlines.get(table_id)
-        if deadline is None:
-            self.deadlines.pop(table_id, None)
-            self.failures.pop(table_id, None)
+    def set(self, session: TableSession, alarm: float | None) -> None:
+        """Arm (or with None, disarm) the alarm of a table."""
+        old = session.alarm
+        session.alarm = alarm
+        if alarm is None:
+            session.timer_failures = 0
             return
-        self.deadlines[table_id] = deadline
-        if old is None or deadline < old:
+        if old is None or alarm < old:
             self._wake.set()
         self._ensure_running()
 
-    def due(self, now: float | None = None) -> list[int]:
-        """Tables whose deadline has passed, earliest first."""
+    def armed(self) -> dict[int, float]:
+        """Table id -> alarm, for every armed table of the registry (diagnostics and tests)."""
+        return {s.id: s.alarm for s in self.sessions.values() if s.alarm is not None}
+
+    def due(self, now: float | None = None) -> list[TableSession]:
+        """Sessions whose alarm has passed, earliest first."""
         now = self.clock() if now is None else now
-        return [t for t, d in sorted(self.deadlines.items(), key=lambda kv: kv[1]) if d <= now]
+        due = [s for s in self.sessions.values() if s.alarm is not None and s.alarm <= now]
+        return sorted(due, key=lambda s: s.alarm or 0.0)
 
     async def fire_due(self) -> int:
-        """Fire every due deadline now; return how many fired. Used by the loop and by tests."""
+        """Fire every due alarm now; return how many fired. Used by the loop and by tests."""
         fired = 0
-        for table_id in self.due():
-            self.deadlines.pop(table_id, None)  # the service re-arms it if still needed
+        for session in self.due():
+            session.alarm = None  # the service re-arms it if still needed
             try:
-                await self.fire(table_id)
+                await self.fire(session)
             except Exception as exc:
                 if not heal.is_transient(exc):
-                    self.failures.pop(table_id, None)
-                    log.exception("timer of table %s failed", table_id)
+                    session.timer_failures = 0
+                    log.exception("timer of table %s failed", session.id)
                 else:
-                    self._retry(table_id, exc)
+                    self._retry(session, exc)
             else:
-                if self.failures.pop(table_id, 0):
-                    log.info("timer of table %s works again", table_id)
+                if session.timer_failures:
+                    session.timer_failures = 0
+                    log.info("timer of table %s works again", session.id)
             fired += 1
         return fired
 
-    def _retry(self, table_id: int, exc: BaseException) -> None:
-        """Re-arm a deadline whose firing hit a transient fault, after a growing delay."""
-        n = self.failures.get(table_id, 0) + 1
-        self.failures[table_id] = n
+    def _retry(self, session: TableSession, exc: BaseException) -> None:
+        """Re-arm an alarm whose firing hit a transient fault, after a growing delay."""
+        n = session.timer_failures = session.timer_failures + 1
         wait = heal.delay(n)
         if n == 1:
-            log.warning("timer of table %s hit %s: %s; retrying with backoff", table_id,
+            log.warning("timer of table %s hit %s: %s; retrying with backoff", session.id,
                         type(exc).__name__, exc)
         retry_at = self.clock() + wait
-        current = self.deadlines.get(table_id)
-        self.set(table_id, retry_at if current is None else min(current, retry_at))
+        current = session.alarm
+        self.set(session, retry_at if current is None else min(current, retry_at))
 
     def _ensure_running(self) -> None:
         if self._task is None or self._task.done():
@@ -89,10 +99,11 @@ class DeadlineScheduler:
     async def _run(self) -> None:
         while True:
             self._wake.clear()
-            if not self.deadlines:
+            alarms = [s.alarm for s in self.sessions.values() if s.alarm is not None]
+            if not alarms:
                 await self._wake.wait()
                 continue
-            delay = min(self.deadlines.values()) - self.clock()
+            delay = min(alarms) - self.clock()
             if delay <= 0:
                 await self.fire_due()
                 await asyncio.sleep(0)

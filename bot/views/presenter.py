@@ -18,10 +18,12 @@ webhook (exempt from the global limit) while it is still their latest DM and the
 else it is a new DM; every other request waits its turn in :class:`RestBudget`, turn prompts
 before table refreshes; tables sharing a channel edit one per ``edit_interval`` in that channel.
 
-Memory stays flat: once a closed table's final message is sent and its DM task is done, every
-per-table structure here forgets it (``_release``). A table whose channel was deleted or became
-unreachable (404/10003, 403/50001) is no longer edited (one WARNING); its play goes on by DM and
-the service is asked to close it at the end of the deal.
+Memory stays flat: everything kept about one table is one ``TableRecord`` (its log, what its
+message shows, its editor and DM tasks, its clicks...); once a closed table's final message is
+sent and its DM task is done, the record is dropped (``_release``) and all of it with it.
+A table whose channel was deleted or became unreachable (404/10003, 403/50001) is no longer
+edited (one WARNING); its play goes on by DM and the service is asked to close it at the end of
+the deal.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ import io
 import json
 import logging
 from collections import OrderedDict, deque
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -76,6 +79,51 @@ class DmJob:
     user_id: int
 
 
+def _log() -> deque[str]:
+    return deque(maxlen=LOG_KEEP)
+
+
+@dataclass(eq=False)
+class TableRecord:
+    """Everything the presenter keeps about one table; dropped with the table's last message and DMs."""
+
+    #: The narration shown on the table message (its last ``LOG_KEEP`` lines) and how many so far.
+    log: deque[str] = field(default_factory=_log)
+    log_serial: int = 0
+    #: The message must be edited; the task editing it (at most once per ``edit_interval``).
+    dirty: bool = False
+    editor: asyncio.Task[None] | None = None
+    #: DMs to send, in order, and the task sending them.
+    dm_jobs: deque[DmJob] = field(default_factory=deque)
+    dm_worker: asyncio.Task[None] | None = None
+    #: Per seat, what its last DM was planned for: (deal, whether the seat was to act).
+    seen: dict[int, tuple[Any, bool]] = field(default_factory=dict)
+    #: Users whose DMs turned out closed.
+    dm_closed: set[int] = field(default_factory=set)
+    #: The last message sent (its JSON) and the cheap key of the table it showed (``shown_key``).
+    rendered: str | None = None
+    shown: tuple[Any, ...] | None = None
+    #: Per seat (None: the table image), the last image rendered and its cache key.
+    images: dict[int | None, tuple[str, Any]] = field(default_factory=dict)
+    #: The table was seen closed: the record goes once its last message and DMs are out.
+    final: bool = False
+    #: The channel is gone (deleted or out of reach): no more edits.
+    unreachable: bool = False
+    #: Per user, their latest move click in a DM (its interaction edits the next prompt).
+    clicks: dict[int, Click] = field(default_factory=dict)
+    #: Per seat, moves being answered in place by the interaction's response.
+    answering: dict[int, int] = field(default_factory=dict)
+
+    def tasks(self) -> Iterator[asyncio.Task[None]]:
+        """The editor and DM tasks running for this table."""
+        yield from (t for t in (self.editor, self.dm_worker) if t is not None)
+
+    @property
+    def busy(self) -> bool:
+        """Something is still to be sent: an edit or a DM."""
+        return self.dirty or self.editor is not None or self.dm_worker is not None
+
+
 class Presenter:
     """Renders table changes to Discord without ever blocking the table service."""
 
@@ -83,37 +131,30 @@ class Presenter:
         self.bot = bot
         self.edit_interval = edit_interval
         self.images = images
-        self.logs: dict[int, deque[str]] = {}
-        self.dirty: set[int] = set()
-        self.editors: dict[int, asyncio.Task[None]] = {}
-        self.dm_jobs: dict[int, deque[DmJob]] = {}
-        self.dm_workers: dict[int, asyncio.Task[None]] = {}
-        self.seen: dict[int, dict[int, tuple[Any, bool]]] = {}  # table id -> seat -> (deal, to act)
-        self.dm_closed: dict[int, set[int]] = {}  # table id -> user ids whose DMs are closed
-        self.rendered: dict[int, str] = {}
-        self.shown: dict[int, tuple[Any, ...]] = {}  # table id -> what its message showed (cheap key)
-        self.log_serial: dict[int, int] = {}  # table id -> lines narrated so far
-        self.images_done: dict[int, dict[int | None, tuple[str, Any]]] = {}  # table -> seat -> (key, png)
-        self.finals: set[int] = set()  # closed tables whose last message is done: to release
-        self.unreachable: set[int] = set()  # tables whose channel is gone: no more edits
+        #: One record per table shown (by table id): everything kept about it.
+        self.records: dict[int, TableRecord] = {}
         self.dm_channels: OrderedDict[int, int] = OrderedDict()  # user id -> DM channel id
         self.budget = RestBudget()
         self.channel_next: dict[int, float] = {}  # channel id -> earliest time of its next table edit
-        self.answering: dict[tuple[int, int], int] = {}  # (table, seat) -> moves being answered in place
-        self.clicks: dict[tuple[int, int], Click] = {}  # (table, user) -> latest move click in a DM
         self.last_dm: OrderedDict[int, int] = OrderedDict()  # user id -> the latest DM posted to them
         self.closed = False
 
-    def per_table(self) -> dict[str, Any]:
-        """Every structure keyed by table id (for ``_release``, tests and diagnostics).
+    def record(self, table_id: int) -> TableRecord:
+        """The table's record, created on first use."""
+        rec = self.records.get(table_id)
+        if rec is None:
+            rec = self.records[table_id] = TableRecord()
+        return rec
 
-        ``clicks`` and ``answering`` are keyed by ``(table, seat or user)``: ``_release`` drops
-        a table's clicks through ``forget_clicks``; ``answering`` empties itself after each move.
-        """
-        return {"logs": self.logs, "dirty": self.dirty, "editors": self.editors, "dm_jobs": self.dm_jobs,
-                "dm_workers": self.dm_workers, "seen": self.seen, "dm_closed": self.dm_closed,
-                "rendered": self.rendered, "shown": self.shown, "log_serial": self.log_serial,
-                "images_done": self.images_done, "finals": self.finals, "unreachable": self.unreachable}
+    def log_of(self, table_id: int) -> tuple[str, ...]:
+        """The narration lines the table message shows now (none for a table without a record)."""
+        rec = self.records.get(table_id)
+        return tuple(rec.log) if rec is not None else ()
+
+    def click(self, table_id: int, user_id: int) -> Click | None:
+        """The user's latest move click at that table still kept for their next prompt."""
+        rec = self.records.get(table_id)
+        return rec.clicks.get(user_id) if rec is not None else None
 
     # ------------------------------------------------------------------ listener
 
@@ -121,13 +162,13 @@ class Presenter:
         """Service listener: note the events, mark the table dirty, queue DMs (never awaits I/O)."""
         if self.closed:
             return
-        lines = self.logs.setdefault(table.id, deque(maxlen=LOG_KEEP))
+        rec = self.record(table.id)
         tr = table_tr(self.bot, table.id)  # the log is public: the table's language
         for event in events or ():
             line = self._narrate(table, event, tr)
             if line:
-                lines.append(line)
-                self.log_serial[table.id] = self.log_serial.get(table.id, 0) + 1
+                rec.log.append(line)
+                rec.log_serial += 1
         self.mark_dirty(table.id)
         if table.state is not None and table.status == "playing":
             self._plan_dms(table)
@@ -145,9 +186,11 @@ class Presenter:
             return None
 
     def mark_dirty(self, table_id: int) -> None:
-        self.dirty.add(table_id)
-        if table_id not in self.editors and not self.closed:
-            self.editors[table_id] = asyncio.get_running_loop().create_task(self._editor(table_id))
+        """The table message must show a change: start its editor task if none runs."""
+        rec = self.record(table_id)
+        rec.dirty = True
+        if rec.editor is None and not self.closed:
+            rec.editor = asyncio.get_running_loop().create_task(self._editor(table_id, rec))
 
     def shown_key(self, table: Table) -> tuple[Any, ...]:
         """Everything the table message depends on, cheaply: equal keys mean an identical message.
@@ -156,14 +199,15 @@ class Presenter:
         the host are part of the key.
         """
         seats = tuple((s.user_id, s.name, s.ai, s.away, s.dm_closed) for s in table.seats)
-        return (table.version, table.status, table.message_id, self.log_serial.get(table.id, 0),
+        rec = self.records.get(table.id)
+        return (table.version, table.status, table.message_id, rec.log_serial if rec is not None else 0,
                 tuple(self.notices(table)), seats, table.host_id)
 
     def posted(self, table: Table, shown: tuple[Any, ...]) -> None:
         """The Discord layer posted the table message itself (``/table new``), showing the table as
         ``shown`` (a ``shown_key`` taken before building it) says; edit it if the table moved on
         since (a join, or even the end, before the message id was recorded)."""
-        self.shown[table.id] = (*shown[:2], table.message_id, *shown[3:])
+        self.record(table.id).shown = (*shown[:2], table.message_id, *shown[3:])
         self.mark_dirty(table.id)
 
     def prime(self, table: Table) -> None:
@@ -174,13 +218,14 @@ class Presenter:
         if table.state is None or not table.is_open:
             return
         to_act = set(table.state.to_act())
-        seen = self.seen.setdefault(table.id, {})
+        seen = self.record(table.id).seen
         for seat, info in enumerate(table.seats):
             if info.user_id is not None and not info.ai and seat not in seen:
                 seen[seat] = (table.state.view(seat).get("deal"), seat in to_act)
 
     def pending(self) -> set[asyncio.Task[Any]]:
-        return set(self.editors.values()) | set(self.dm_workers.values())
+        """Every editor and DM task running now."""
+        return {task for rec in self.records.values() for task in rec.tasks()}
 
     async def refresh_open_tables(self) -> None:
         """After (re)connecting: refresh every open table's message from the service's state.
@@ -205,33 +250,29 @@ class Presenter:
 
     # ------------------------------------------------------------------ channel message
 
-    async def _editor(self, table_id: int) -> None:
+    async def _editor(self, table_id: int, rec: TableRecord) -> None:
         try:
             await asyncio.sleep(0)  # let the interaction being answered go first
-            while table_id in self.dirty:
-                self.dirty.discard(table_id)
+            while rec.dirty:
+                rec.dirty = False
                 try:
                     await self.render_table(table_id)
                 except Exception:
                     log.exception("could not update the message of table %s", table_id)
-                if table_id in self.finals and table_id not in self.dirty:
+                if rec.final and not rec.dirty:
                     break  # the last message of a closed table: nothing will follow
                 await asyncio.sleep(self.edit_interval)
         finally:
-            self.editors.pop(table_id, None)
-            self._release(table_id)
+            rec.editor = None
+            self._release(table_id, rec)
 
-    def _release(self, table_id: int) -> None:
-        """Forget a closed table once its last message is done and no DM for it is pending."""
-        if (table_id not in self.finals or table_id in self.dirty or table_id in self.editors
-                or table_id in self.dm_workers):
-            return
-        for structure in self.per_table().values():
-            if isinstance(structure, dict):
-                structure.pop(table_id, None)
-            else:
-                structure.discard(table_id)
-        self.forget_clicks(table_id)
+    def _release(self, table_id: int, rec: TableRecord) -> None:
+        """Drop a closed table's record once its last message is done and no DM for it is pending.
+
+        The record goes whole: its log, images, clicks (and their interactions) with it.
+        """
+        if rec.final and not rec.busy and self.records.get(table_id) is rec:
+            del self.records[table_id]
 
     async def _channel_turn(self, channel_id: int) -> None:
         """Wait for this channel's next edit slot: one table edit per ``edit_interval`` per channel.
@@ -250,7 +291,8 @@ class Presenter:
     def notices(self, table: Table, tr: Translator | None = None) -> list[str]:
         tr = tr or table_tr(self.bot, table.id)
         out = []
-        closed = self.dm_closed.get(table.id, ())
+        rec = self.records.get(table.id)
+        closed = rec.dm_closed if rec is not None else set()
         for info in table.seats:
             if info.user_id is not None and (info.dm_closed or info.user_id in closed):
                 out.append(tr._("📪 {who} has closed DMs: use **My hand** on this message.",
@@ -260,30 +302,31 @@ class Presenter:
     def table_payload(self, table: Table) -> dict[str, Any]:
         """Embed and components of the table message as it should look now (the table's language)."""
         tr = table_tr(self.bot, table.id)
-        embed = table_embed(table, self.logs.get(table.id, ()), self.notices(table, tr), tr)
+        embed = table_embed(table, self.log_of(table.id), self.notices(table, tr), tr)
         return {"embed": embed, "view": table_view(table, tr)}
 
     async def render_table(self, table_id: int) -> None:
         """Edit the table's channel message to show the table as it is now (if it changed)."""
+        rec = self.record(table_id)
         table = await self.bot.tables.get(table_id)
         if table is None or not table.is_open:
-            self.finals.add(table_id)  # after this attempt, the table is released
-        if table is None or table.message_id is None or table_id in self.unreachable:
+            rec.final = True  # after this attempt, the table is released
+        if table is None or table.message_id is None or rec.unreachable:
             return
-        if self.shown.get(table_id) == self.shown_key(table):
+        if rec.shown == self.shown_key(table):
             return
         await self._channel_turn(table.channel_id)
         await self.budget.take(REFRESH)  # while it waits, the table may move on: render after it
-        if table_id in self.unreachable:
+        if rec.unreachable:
             return
         shown = self.shown_key(table)
-        if self.shown.get(table_id) == shown:
+        if rec.shown == shown:
             return
         payload = self.table_payload(table)
         view = payload["view"]
         key = json.dumps([payload["embed"].to_dict(), view.to_components() if view else []], sort_keys=True)
-        if self.rendered.get(table_id) == key:
-            self.shown[table_id] = shown
+        if rec.rendered == key:
+            rec.shown = shown
             return
         files = await self._table_files(table)
         if files:
@@ -308,23 +351,22 @@ class Presenter:
             else:
                 log.warning("table %s: message edit failed: %s", table_id, exc)
             return
-        self.rendered[table_id] = key
-        self.shown[table_id] = shown
+        rec.rendered, rec.shown = key, shown
 
     async def channel_deleted(self, channel_id: int) -> None:
         """The gateway says a channel or thread was deleted: its open tables stop editing and close."""
         for table in await self.bot.tables.tables_in_channel(channel_id):
-            if table.id not in self.unreachable:
-                await self._channel_gone(table, "deleted")
+            await self._channel_gone(table, "deleted")
 
     async def _channel_gone(self, table: Table, why: str) -> None:
         """The table's channel was deleted or is out of reach: stop editing, close at the end of the deal.
 
         A lobby is cancelled (buy-ins refunded); a session ends at the end of the current deal.
         """
-        if table.id in self.unreachable:
+        rec = self.record(table.id)
+        if rec.unreachable:
             return  # already known (the gateway's delete and a failed edit may both tell)
-        self.unreachable.add(table.id)
+        rec.unreachable = True
         log.warning("table %s: channel %s is unreachable (%s); no more edits there, play goes on by DM "
                     "and the table closes at the end of the deal", table.id, table.channel_id, why)
         if not table.is_open or table.closing:
@@ -346,12 +388,13 @@ class Presenter:
     async def _image(self, table_id: int, seat: int | None, fn: Any, *args: Any) -> Any:
         """``fn(*args)`` in a thread, unless this table's seat (None: the table) last rendered the same."""
         key = json.dumps(args, sort_keys=True, default=_json_default)
-        done = self.images_done.get(table_id, {}).get(seat)
+        rec = self.records.get(table_id)
+        done = rec.images.get(seat) if rec is not None else None
         if done is not None and done[0] == key:
             return done[1]
         data = await asyncio.to_thread(fn, *args)
-        if isinstance(data, (bytes, bytearray)) and table_id not in self.finals:
-            self.images_done.setdefault(table_id, {})[seat] = (key, data)
+        if isinstance(data, (bytes, bytearray)) and rec is not None and not rec.final:
+            rec.images[seat] = (key, data)
         return data
 
     # ------------------------------------------------------------------ DMs
@@ -360,7 +403,8 @@ class Presenter:
         if table.state is None:
             return
         to_act = set(table.state.to_act())
-        seen = self.seen.setdefault(table.id, {})
+        rec = self.record(table.id)
+        seen = rec.seen
         for seat, info in enumerate(table.seats):
             if info.user_id is None or info.ai or info.away or info.dm_closed:
                 continue
@@ -370,7 +414,7 @@ class Presenter:
             seen[seat] = now
             if before is not None and before[0] == now[0] and (before[1] or not now[1]):
                 continue
-            if (table.id, seat) in self.answering:  # the interaction's response shows them this state
+            if rec.answering.get(seat):  # the interaction's response shows them this state
                 continue
             self._queue_dm(table.id, DmJob(seat, info.user_id))
 
@@ -382,55 +426,57 @@ class Presenter:
 
     def forget_clicks(self, table_id: int) -> None:
         """Drop a closed table's remembered clicks (and with them their interactions)."""
-        for key in [k for k in self.clicks if k[0] == table_id]:
-            del self.clicks[key]
+        rec = self.records.get(table_id)
+        if rec is not None:
+            rec.clicks.clear()
 
     @contextlib.contextmanager
-    def answering_in_place(self, table_id: int, seat: int) -> Any:
+    def answering_in_place(self, table_id: int, seat: int) -> Iterator[None]:
         """While a seat's move is applied, its DM is left to the interaction's response (type 7)."""
-        key = (table_id, seat)
-        self.answering[key] = self.answering.get(key, 0) + 1
+        answering = self.record(table_id).answering
+        answering[seat] = answering.get(seat, 0) + 1
         try:
             yield
         finally:
-            self.answering[key] -= 1
-            if not self.answering[key]:
-                del self.answering[key]
+            answering[seat] -= 1
+            if not answering[seat]:
+                del answering[seat]
 
     def answered_in_place(self, table: Table, seat: int, interaction: discord.Interaction[TapisBot],
                           shown: bool) -> None:
         """After a move's response: remember the click (for the next prompt), or DM if it failed."""
         message = interaction.message
-        key = (table.id, interaction.user.id)
         if not shown:
-            self.clicks.pop(key, None)
-            self._queue_dm(table.id, DmJob(seat, interaction.user.id))
+            rec = self.records.get(table.id)
+            if rec is not None:
+                rec.clicks.pop(interaction.user.id, None)
+            self._queue_dm(table.id, DmJob(seat, interaction.user.id))  # its worker releases a late record
         elif table.status == "playing" and interaction.guild_id is None and message is not None:
-            self.clicks[key] = Click(interaction, message.id, asyncio.get_running_loop().time())
+            now = asyncio.get_running_loop().time()
+            self.record(table.id).clicks[interaction.user.id] = Click(interaction, message.id, now)
 
     def _queue_dm(self, table_id: int, job: DmJob) -> None:
         """Queue a DM for a seat unless one for it is already waiting (it will show the latest state)."""
-        jobs = self.dm_jobs.setdefault(table_id, deque())
-        if any(j.seat == job.seat and j.user_id == job.user_id for j in jobs):
+        rec = self.record(table_id)
+        if any(j.seat == job.seat and j.user_id == job.user_id for j in rec.dm_jobs):
             return
-        jobs.append(job)
-        if table_id not in self.dm_workers:
-            self.dm_workers[table_id] = asyncio.get_running_loop().create_task(self._dm_worker(table_id))
+        rec.dm_jobs.append(job)
+        if rec.dm_worker is None:
+            rec.dm_worker = asyncio.get_running_loop().create_task(self._dm_worker(table_id, rec))
 
-    async def _dm_worker(self, table_id: int) -> None:
-        jobs = self.dm_jobs[table_id]
+    async def _dm_worker(self, table_id: int, rec: TableRecord) -> None:
         try:
             await asyncio.sleep(0)  # let the interaction being answered go first
-            while jobs:
-                job = jobs.popleft()
+            while rec.dm_jobs:
+                job = rec.dm_jobs.popleft()
                 try:
-                    await self._send_dm(table_id, job)
+                    await self._send_dm(table_id, rec, job)
                 except Exception:
                     log.exception("DM to %s for table %s failed", job.user_id, table_id)
         finally:
-            self.dm_workers.pop(table_id, None)
-            self.dm_jobs.pop(table_id, None)
-            self._release(table_id)
+            rec.dm_worker = None
+            rec.dm_jobs.clear()
+            self._release(table_id, rec)
 
     async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
         """The user's DM channel, opened once (discord.py keeps only 128 in its own cache)."""
@@ -452,10 +498,12 @@ class Presenter:
         guild, channel = place_names(self.bot, table)
         return hand_embed(table, job.seat, guild, channel, tr=tr), moves_view(table, job.seat, tr)
 
-    async def _send_dm(self, table_id: int, job: DmJob) -> None:
-        if job.user_id in self.dm_closed.get(table_id, ()):
+    async def _send_dm(self, table_id: int, rec: TableRecord, job: DmJob) -> None:
+        if job.user_id in rec.dm_closed:
             return
         table = await self.bot.tables.get(table_id)
+        if table is None or not table.is_open:
+            rec.final = True  # the record goes once this last DM is out
         if table is None or table.state is None or table.seat_of(job.user_id) != job.seat:
             return
         tr = await dm_tr(self.bot, job.user_id, table_id)  # the player's language
@@ -469,12 +517,12 @@ class Presenter:
                 files.append(_file(data, "hand.png"))
                 embed.set_image(url="attachment://hand.png")
         over = table.status != "playing"
-        if await self._edit_clicked(table_id, job.user_id, embed, view, files):
+        if await self._edit_clicked(table_id, rec, job.user_id, embed, view, files):
             if over:  # the final state is shown: this click will not be used again
-                self.clicks.pop((table_id, job.user_id), None)
+                rec.clicks.pop(job.user_id, None)
             return
         if over:
-            self.clicks.pop((table_id, job.user_id), None)
+            rec.clicks.pop(job.user_id, None)
         try:
             dm = await self._dm_channel(job.user_id)
             kwargs: dict[str, Any] = {"embed": embed, "files": files}
@@ -491,25 +539,25 @@ class Presenter:
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 log.warning("DM to %s refused: %s", job.user_id, exc)
-            self.dm_closed.setdefault(table_id, set()).add(job.user_id)
+            rec.dm_closed.add(job.user_id)
             self.mark_dirty(table_id)
             await self.bot.tables.set_dm_closed(table_id, job.user_id, True)
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", job.user_id, exc)
 
-    async def _edit_clicked(self, table_id: int, user_id: int, embed: discord.Embed,
+    async def _edit_clicked(self, table_id: int, rec: TableRecord, user_id: int, embed: discord.Embed,
                             view: discord.ui.View | None, files: list[discord.File]) -> bool:
         """Show a DM's new content in the DM the player last clicked, if that is still their latest.
 
         Goes through the click's interaction webhook (outside the global limit). False when there
         is no such DM, the token is too old, or Discord refused: the caller then posts a new DM.
         """
-        click = self.clicks.get((table_id, user_id))
+        click = rec.clicks.get(user_id)
         if click is None:
             return False
         loop = asyncio.get_running_loop()
         if click.message_id != self.last_dm.get(user_id) or loop.time() - click.at > TOKEN_LIFE:
-            del self.clicks[(table_id, user_id)]
+            del rec.clicks[user_id]
             return False
         try:
             attach: dict[str, Any] = {"attachments": files} if files else {}
@@ -517,7 +565,7 @@ class Presenter:
                 embed=embed, view=view, allowed_mentions=NO_MENTIONS, **attach)
         except discord.HTTPException as exc:
             log.info("DM edit for %s at table %s refused (%s): posting a new one", user_id, table_id, exc)
-            self.clicks.pop((table_id, user_id), None)
+            rec.clicks.pop(user_id, None)
             return False
         return True
 

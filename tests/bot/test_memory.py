@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -17,19 +18,15 @@ from tests.discord_stub.play import click_control, latest_dm_with_moves, move_co
 from tests.discord_stub.tapis import TapisRun
 
 TABLES = 300
-#: Every structure the presenter keeps per table (by attribute name, as on today's main too).
-PRESENTER_PER_TABLE = ("logs", "dirty", "editors", "dm_jobs", "dm_workers", "seen", "dm_closed", "rendered",
-                       "shown", "log_serial", "images_done", "clicks", "answering")
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
 
 
 def sizes(run: TapisRun) -> dict[str, int]:
     presenter, service = run.bot.presenter, run.tables  # type: ignore[union-attr]
-    out = {name: len(getattr(presenter, name)) for name in PRESENTER_PER_TABLE}
-    out |= {"service._drivers": len(service._drivers), "service._pending": len(service._pending),
-            "service._draining": len(service._draining),
-            "timers": len(service.timers.deadlines), "open tables": len([t for t in service.tables.values()
-                                                                        if t.is_open]),
+    # One presenter record and one service session per table hold all that is kept about it: the two
+    # registries are the measure (the presenter's per-user caches are bounded by USERS_KEEP).
+    out = {"presenter.records": len(presenter.records), "service.sessions": len(service.sessions),
+            "ended sessions still busy": sum(not s.idle for s in service._ended.values()),
             "bot._background": len(run.bot._background)}  # type: ignore[union-attr]
     return out
 
@@ -152,3 +149,27 @@ async def test_every_lobby_change_is_shown(stub: DiscordStub, tapis: TapisRun, p
     await stub.click(lobby, alice, "Add AI")
     await tapis.settle()
     assert "AI 1" in lobby.text
+
+
+async def test_one_presenter_record_per_table_dropped_after_its_last_message(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    """Everything the presenter keeps about a table is one record; it goes once the last message is out."""
+    alice, bob = players[:2]
+    await stub.slash("table new", alice, stub.channel, game="motz", players=3)
+    [lobby] = stub.messages(stub.channel)
+    await stub.click(lobby, bob, "Join")
+    await tapis.settle()
+    presenter = tapis.bot.presenter  # type: ignore[union-attr]
+    [table_id] = presenter.records
+    rec = presenter.records[table_id]
+    assert rec.shown is not None and rec.shown[0] == 0 and not rec.busy  # the lobby, bob in it: shown
+    assert "bob" in lobby.text and lobby.components
+    assert presenter.log_of(table_id) == tuple(rec.log)
+    await stub.slash("table end", alice, stub.channel, table=table_id)
+    await tapis.settle()
+    assert not lobby.components  # the last message went out...
+    assert presenter.records == {} and presenter.log_of(table_id) == ()  # ...and the record with it
+    # A move's answer arriving after the end does not bring the record back (nothing would drop it).
+    late = SimpleNamespace(message=SimpleNamespace(id=1), user=alice, guild_id=None)
+    presenter.answered_in_place(await tapis.tables.get(table_id), 0, late, shown=True)  # type: ignore[arg-type]
+    assert presenter.records == {}

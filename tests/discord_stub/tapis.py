@@ -66,12 +66,12 @@ class TapisRun:
     async def settle(self, rounds: int = 200) -> None:
         """Wait until the AI, interaction handlers, background work and the stand-in are all quiet."""
         for _ in range(rounds):
-            busy = [t for t in self.tables._drivers.values() if not t.done()] + handlers()
+            busy = self.tables.drivers() + handlers()
             if busy:
                 await asyncio.wait(busy)
             await self.bot.quiesce()  # type: ignore[union-attr]
             await self.stub.idle(quiet=0.01)
-            driving = [t for t in self.tables._drivers.values() if not t.done()] + handlers()
+            driving = self.tables.drivers() + handlers()
             if not driving and not self.bot.presenter.pending():  # type: ignore[union-attr]
                 return
         raise AssertionError("the bot never settled")
@@ -98,9 +98,10 @@ class TapisRun:
         assert self.bot is not None and self._task is not None
         bot = self.bot
         bot.presenter.closed = True
-        for task in [*bot.presenter.pending(), *bot._background, *bot.tables._drivers.values()]:
+        for task in [*bot.presenter.pending(), *bot._background, *bot.tables.drivers()]:
             task.cancel()
-        bot.tables.timers.deadlines.clear()
+        for session in bot.tables.sessions.values():
+            session.alarm = None
         with contextlib.suppress(Exception):
             await bot.tables.timers.close()
         await kill(bot, self._task)

@@ -57,7 +57,7 @@ class Harness:
     async def idle(self) -> None:
         """Wait until no AI driver is running (each AI move is one DB commit)."""
         for _ in range(10_000):
-            tasks = [t for t in self.svc._drivers.values() if not t.done()]
+            tasks = self.svc.drivers()
             if not tasks:
                 return
             await asyncio.wait(tasks)

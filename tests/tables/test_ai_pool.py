@@ -93,8 +93,9 @@ async def test_strong_tables_never_hold_the_default_executor(tmp_path, clock, co
         assert peak[0] == 1 and h.svc.ai.budget.waiting >= 1  # one search at a time, bot-wide
         # the table lock is free while its AI searches: a player's command is not held up
         waiting_table = next(t for t in tables if t.autoplay_seat() is not None)
-        await asyncio.wait_for(waiting_table.lock.acquire(), 1)
-        waiting_table.lock.release()
+        lock = h.svc.sessions[waiting_table.id].lock
+        await asyncio.wait_for(lock.acquire(), 1)
+        lock.release()
     finally:
         release.set()
         await h.close()

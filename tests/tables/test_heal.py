@@ -61,7 +61,7 @@ async def test_deadline_survives_a_locked_database(h, monkeypatch, caplog):
     h.clock.t = t.deadline
     await h.svc.fire_due_timers()
     assert failed == ["timeout"] and t.version == 0
-    retry_at = h.svc.timers.deadlines[t.id]
+    retry_at = h.svc.sessions[t.id].alarm
     assert h.clock.t < retry_at <= h.clock.t + 0.01  # re-armed with backoff, not dropped
     h.clock.t = retry_at
     await h.svc.fire_due_timers()
@@ -94,8 +94,8 @@ async def test_repeated_faults_warn_once_and_back_off(h, monkeypatch, caplog):
         await h.svc.fire_due_timers()
         if t.version:
             break
-        waits.append(h.svc.timers.deadlines[t.id] - h.clock.t)
-        h.clock.t = h.svc.timers.deadlines[t.id]
+        waits.append(h.svc.sessions[t.id].alarm - h.clock.t)
+        h.clock.t = h.svc.sessions[t.id].alarm
     assert waits == [0.5, 1.0, 2.0] and t.version == 1 and h.clock.t == start + 3.5
     warnings, errors = problems(caplog)
     assert errors == [] and len([w for w in warnings if "disk I/O error" in w]) == 1

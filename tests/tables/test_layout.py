@@ -11,8 +11,9 @@ import pytest
 from bot.tables import TableService
 
 HOMES = {
-    "bot.tables.service": ["get", "tables_in_channel", "open_tables", "act", "end", "set_message",
-                           "set_dm_closed", "_commit_action", "_save_seats", "_notify", "close"],
+    "bot.tables.service": ["get", "tables_in_channel", "open_tables", "drivers", "act", "end", "set_message",
+                           "set_dm_closed", "_commit_action", "_save_seats", "_notify", "_end_session",
+                           "close"],
     "bot.tables.lobby": ["create", "join", "leave", "add_ai", "start", "_expire_lobby",
                          "_commit_within_caps", "_cancel_lobby"],
     "bot.tables.autoplay": ["fire_due_timers", "_on_deadline", "_kick", "_drive", "_drive_once",

@@ -105,7 +105,7 @@ async def test_downtime_never_counts_against_a_player(h):
     h.clock.t = deadline + 3600  # the bot was down for an hour past the deadline
     (t2,) = await h.svc.resume_all()
     full_turn = h.clock.t + 120
-    assert t2.deadline == full_turn and h.svc.timers.deadlines[tid] == full_turn
+    assert t2.deadline == full_turn and h.svc.sessions[tid].alarm == full_turn
     assert await h.svc.fire_due_timers() == 0 and t2.version == 0  # nothing timed out at restart
     h.clock.t = full_turn - 1
     assert await h.svc.fire_due_timers() == 0 and t2.version == 0
@@ -123,7 +123,7 @@ async def test_resume_keeps_a_later_stored_deadline(h, config):
     h.svc.config = dataclasses.replace(config, turn_timeout=30)  # a stored deadline beyond now + timeout
     h.clock.t += 10
     (t2,) = await h.svc.resume_all()
-    assert t2.deadline == deadline == h.svc.timers.deadlines[tid]
+    assert t2.deadline == deadline == h.svc.sessions[tid].alarm
 
 
 async def test_ai_move_pending_at_shutdown_is_played_once_after_resume(h, config, tmp_path):
