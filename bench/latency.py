@@ -516,7 +516,8 @@ async def whole_sessions(stub: DiscordStub, bot: Any, args: argparse.Namespace, 
     print(f"{moves} moves, {moves / wall:.1f} moves/s (offered {args.load:g}); "
           f"non-callback REST calls per move: {(len(calls) - kinds['interaction callback']) * per:.2f}, "
           f"under the global limit **{under_global * per:.2f}**, through the interaction webhook "
-          f"{(exempt - kinds['interaction callback']) * per:.2f}; 429s: {dict(limited) or 0}")
+          f"{(exempt - kinds['interaction callback']) * per:.2f}; 429s: {dict(limited) or 0}, "
+          f"twice in a row for one bucket: {len(stub.repeated_429s())}")
     print("| kind of call | calls | per move | global limit |")
     print("|---|---|---|---|")
     for kind, n in sorted(kinds.items(), key=lambda kv: -kv[1]):

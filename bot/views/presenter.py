@@ -45,6 +45,7 @@ from bot.views.budget import PROMPT, REFRESH, RestBudget
 from bot.views.components import moves_view, table_view
 from bot.views.display import hand_embed, safe_name, table_embed
 from bot.views.locale import dm_tr, load_table_tr, table_tr
+from bot.views.tokens import TableTokens
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -135,6 +136,7 @@ class Presenter:
         self.records: dict[int, TableRecord] = {}
         self.dm_channels: OrderedDict[int, int] = OrderedDict()  # user id -> DM channel id
         self.budget = RestBudget()
+        self.table_tokens = TableTokens()  # table id -> an interaction that can edit its message
         self.channel_next: dict[int, float] = {}  # channel id -> earliest time of its next table edit
         self.last_dm: OrderedDict[int, int] = OrderedDict()  # user id -> the latest DM posted to them
         self.closed = False
@@ -273,6 +275,7 @@ class Presenter:
         """
         if rec.final and not rec.busy and self.records.get(table_id) is rec:
             del self.records[table_id]
+            self.table_tokens.drop(table_id)
 
     async def _channel_turn(self, channel_id: int) -> None:
         """Wait for this channel's next edit slot: one table edit per ``edit_interval`` per channel.
@@ -315,8 +318,10 @@ class Presenter:
             return
         if rec.shown == self.shown_key(table):
             return
-        await self._channel_turn(table.channel_id)
-        await self.budget.take(REFRESH)  # while it waits, the table may move on: render after it
+        token = self.table_tokens.fresh(table_id, table.message_id)  # exempt from the global limit
+        if token is None:
+            await self._channel_turn(table.channel_id)
+            await self.budget.take(REFRESH)  # while it waits, the table may move on: render after it
         if rec.unreachable:
             return
         shown = self.shown_key(table)
@@ -335,8 +340,17 @@ class Presenter:
         message = channel.get_partial_message(table.message_id)
         try:
             try:
-                attach: dict[str, Any] = {"attachments": files} if files else {}
-                await message.edit(embed=payload["embed"], view=view, allowed_mentions=NO_MENTIONS, **attach)
+                edit: dict[str, Any] = {"embed": payload["embed"], "view": view,
+                                        "allowed_mentions": NO_MENTIONS}
+                if files:
+                    edit["attachments"] = files
+                if token is None or not await self.table_tokens.edit(table_id, token, **edit):
+                    if token is not None:  # the token was refused: through the channel after all
+                        await self._channel_turn(table.channel_id)
+                        await self.budget.take(REFRESH)
+                        if files:
+                            edit["attachments"] = await self._table_files(table)  # those were consumed
+                    await message.edit(**edit)
             except discord.NotFound as exc:
                 if exc.code in CHANNEL_GONE:
                     raise
@@ -454,6 +468,9 @@ class Presenter:
         elif table.status == "playing" and interaction.guild_id is None and message is not None:
             now = asyncio.get_running_loop().time()
             self.record(table.id).clicks[interaction.user.id] = Click(interaction, message.id, now)
+        if interaction.guild_id is None and interaction.channel_id is not None:  # their DM channel: no
+            self.dm_channels[interaction.user.id] = interaction.channel_id  # need to open it after a restart
+            self.dm_channels.move_to_end(interaction.user.id)
 
     def _queue_dm(self, table_id: int, job: DmJob) -> None:
         """Queue a DM for a seat unless one for it is already waiting (it will show the latest state)."""
