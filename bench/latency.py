@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import collections
 import contextlib
 import json
@@ -503,6 +504,8 @@ async def whole_sessions(stub: DiscordStub, bot: Any, args: argparse.Namespace, 
     delays, unseen = update_delays(samples, shown)
     limited = collections.Counter("global" if c.bucket == "global" else c.route
                                   for c in stub.calls[first:] if c.status == 429)
+    counted = sorted(c.at for c in calls if c.global_counted)
+    peak = max((bisect.bisect_right(counted, t + 1.0) - i for i, t in enumerate(counted)), default=0)
     exempt = sum(n for k, n in kinds.items() if k in EXEMPT_KINDS)
     under_global = sum(n for k, n in kinds.items() if k not in EXEMPT_KINDS)
     print(f"command: python bench/latency.py --sessions{' --rate-limits' if args.rate_limits else ''} "
@@ -517,7 +520,9 @@ async def whole_sessions(stub: DiscordStub, bot: Any, args: argparse.Namespace, 
           f"non-callback REST calls per move: {(len(calls) - kinds['interaction callback']) * per:.2f}, "
           f"under the global limit **{under_global * per:.2f}**, through the interaction webhook "
           f"{(exempt - kinds['interaction callback']) * per:.2f}; 429s: {dict(limited) or 0}, "
-          f"twice in a row for one bucket: {len(stub.repeated_429s())}")
+          f"twice in a row for one bucket: {len(stub.repeated_429s())}; requests under the global limit "
+          f"in the busiest second: {peak}"
+          + (f" (all {args.processes} processes)" if args.processes > 1 else ""))
     print("| kind of call | calls | per move | global limit |")
     print("|---|---|---|---|")
     for kind, n in sorted(kinds.items(), key=lambda kv: -kv[1]):
