@@ -114,6 +114,8 @@ class TableRecord:
     clicks: dict[int, Click] = field(default_factory=dict)
     #: Per seat, moves being answered in place by the interaction's response.
     answering: dict[int, int] = field(default_factory=dict)
+    #: Per seat, what its player's latest DM shows (``Presenter._dm_key``): a job for it is skipped.
+    dm_shown: dict[int, tuple[int, int, str]] = field(default_factory=dict)
 
     def tasks(self) -> Iterator[asyncio.Task[None]]:
         """The editor and DM tasks running for this table."""
@@ -523,18 +525,13 @@ class Presenter:
             rec.final = True  # the record goes once this last DM is out
         if table is None or table.state is None or table.seat_of(job.user_id) != job.seat:
             return
-        tr = await dm_tr(self.bot, job.user_id, table_id)  # the player's language
-        embed, view = self._dm_content(table, job, tr)
-        files: list[discord.File] = []
-        fn = _render_fn("hand_image") if self.images else None
-        if fn is not None:
-            seen = table.state.view(job.seat)
-            data = await self._image(table_id, job.seat, fn, table.game, seen, _playable(table, job.seat), tr)
-            if data is not None:
-                files.append(_file(data, "hand.png"))
-                embed.set_image(url="attachment://hand.png")
+        if rec.dm_shown.get(job.seat) == self._dm_key(table, job):
+            return  # their latest DM already shows this very state (it waited its turn: see below)
+        shown = self._dm_key(table, job)  # what the DM shows, taken before any await
+        embed, view, files = await self._dm_payload(table, job)
         over = table.status != "playing"
         if await self._edit_clicked(table_id, rec, job.user_id, embed, view, files):
+            rec.dm_shown[job.seat] = shown
             if over:  # the final state is shown: this click will not be used again
                 rec.clicks.pop(job.user_id, None)
             return
@@ -542,13 +539,19 @@ class Presenter:
             rec.clicks.pop(job.user_id, None)
         try:
             dm = await self._dm_channel(job.user_id)
+            await self.budget.take(PROMPT)
+            # While it waited for the budget, the table may have moved on (the player's turn came):
+            # show the state of now, so one DM does what two would (the later job is then skipped).
+            if self._dm_key(table, job) != shown:
+                shown = self._dm_key(table, job)
+                embed, view, files = await self._dm_payload(table, job)
             kwargs: dict[str, Any] = {"embed": embed, "files": files}
             if view is not None:
                 kwargs["view"] = view
-            await self.budget.take(PROMPT)
             for f in files:
                 f.reset()
             sent = await dm.send(**kwargs)
+            rec.dm_shown[job.seat] = shown
             self.last_dm[job.user_id] = sent.id
             self.last_dm.move_to_end(job.user_id)
             while len(self.last_dm) > USERS_KEEP:
@@ -561,6 +564,26 @@ class Presenter:
             await self.bot.tables.set_dm_closed(table_id, job.user_id, True)
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", job.user_id, exc)
+
+    async def _dm_payload(self, table: Table, job: DmJob) -> tuple[discord.Embed, discord.ui.View | None,
+                                                                   list[discord.File]]:
+        """The DM's embed, buttons and hand image for the table as it is now, in the player's language."""
+        tr = await dm_tr(self.bot, job.user_id, table.id)
+        embed, view = self._dm_content(table, job, tr)
+        files: list[discord.File] = []
+        fn = _render_fn("hand_image") if self.images else None
+        if fn is not None and table.state is not None:
+            seen = table.state.view(job.seat)
+            data = await self._image(table.id, job.seat, fn, table.game, seen, _playable(table, job.seat), tr)
+            if data is not None:
+                files.append(_file(data, "hand.png"))
+                embed.set_image(url="attachment://hand.png")
+        return embed, view, files
+
+    @staticmethod
+    def _dm_key(table: Table, job: DmJob) -> tuple[int, int, str]:
+        """What a DM built now would show: whose it is, the table's version and status."""
+        return (job.user_id, table.version, table.status)
 
     async def _edit_clicked(self, table_id: int, rec: TableRecord, user_id: int, embed: discord.Embed,
                             view: discord.ui.View | None, files: list[discord.File]) -> bool:
