@@ -224,3 +224,49 @@ async def test_a_dm_click_tells_the_dm_channel_no_need_to_open_it(
     to = {c.path.split("/")[2] for c in stub.calls_to(*DM_SEND)[sends:]}
     assert to and to <= {str(stub.dm_channel(u).id) for u in clicked}  # to players who clicked since
     assert len(stub.calls_to("POST", "/users/@me/channels")) == opens  # their channel came with the click
+
+
+class GatedBudget(RestBudget):
+    """A budget that grants nothing until ``gate`` is set (Discord's global limit, all used up)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+
+    async def take(self, priority: int = REFRESH) -> None:
+        await self.gate.wait()
+        self.granted[priority] += 1
+
+
+async def test_a_dm_that_waited_for_the_budget_shows_the_state_it_is_sent_in(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    budget = tapis.bot.presenter.budget = GatedBudget()
+    try:
+        await dm_sent_after_waiting(stub, tapis, players, budget)
+    finally:
+        budget.gate.set()
+
+
+async def dm_sent_after_waiting(stub: DiscordStub, tapis: TapisRun, players: list[User],
+                                budget: GatedBudget) -> None:
+    alice, bob, carol, dave = players
+    table_id, lobby = await open_table(stub, alice, [bob, carol, dave], ai=0)
+    await stub.wait_for(lambda: any(c.get("label") == "My hand" for c in lobby.items()), what="the game")
+    assert not any(stub.dms(u) for u in players)  # the deal's DMs wait for the budget
+    users = {u.id: u for u in players}
+    rng = random.Random(1)
+    for _ in range(4):  # meanwhile the players play from My hand (the host's DM is being sent)
+        table = await tapis.tables.get(table_id)
+        mover = users[table.to_act_users()[0]]
+        hand = await stub.click(lobby, mover, "My hand")
+        control = rng.choice(move_controls(hand.last, table_id, table.version))
+        assert (await click_control(stub, hand.last, mover, control, rng)).callback_type == 7
+    budget.gate.set()
+    await tapis.settle()
+    table = await tapis.tables.get(table_id)
+    assert table.version == 4
+    for user in players:  # one DM each, showing the table as it is now: no stale state or buttons
+        [dm] = stub.dms(user)
+        assert f"version {table.version}" in dm.text, (user.name, dm.text)
+        versions = {int(c.split(":")[2]) for c in dm.custom_ids() if c.split(":")[3] in ("mv", "sel")}
+        assert versions == ({table.version} if user.id in table.to_act_users() else set()), user.name
