@@ -476,6 +476,8 @@ def kind_of(stub: DiscordStub, call: Any) -> str:
 
 async def whole_sessions(stub: DiscordStub, bot: Any, args: argparse.Namespace, seats: int) -> None:
     """Every table from ``/table new`` to its session's end, every REST call counted (cold start too)."""
+    from bot.store.pg import _safe_url
+
     if args.rate_limits:
         stub.enforce_rate_limits()
     shown = track(stub)
@@ -512,6 +514,7 @@ async def whole_sessions(stub: DiscordStub, bot: Any, args: argparse.Namespace, 
           f"--tables {args.tables} --game {args.game}"
           f"{f' --options {args.options!r}' if args.options else ''} --load {args.load:g}"
           f" --duration {args.duration:g}{' --images' if args.images else ''}"
+          f"{f' --database {_safe_url(args.database)}' if args.database else ''}"
           f"{f' --processes {args.processes}' if args.processes > 1 else ''}")
     print(f"{len(done)}/{len(tables)} sessions ended in {wall:.0f} s (setup of the lobbies {setup_s:.0f} s); "
           f"{len(complete)} with every player's last DM and the table message showing the end")
