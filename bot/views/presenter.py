@@ -470,8 +470,9 @@ class Presenter:
         elif table.status == "playing" and interaction.guild_id is None and message is not None:
             now = asyncio.get_running_loop().time()
             self.record(table.id).clicks[interaction.user.id] = Click(interaction, message.id, now)
-        if interaction.guild_id is None and interaction.channel_id is not None:  # their DM channel: no
-            self.dm_channels[interaction.user.id] = interaction.channel_id  # need to open it after a restart
+        channel_id: int | None = getattr(interaction, "channel_id", None)
+        if interaction.guild_id is None and channel_id is not None:  # their DM channel: no need to open
+            self.dm_channels[interaction.user.id] = channel_id  # it (after a restart)
             self.dm_channels.move_to_end(interaction.user.id)
 
     def _queue_dm(self, table_id: int, job: DmJob) -> None:
