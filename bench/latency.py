@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import collections
 import contextlib
 import json
@@ -53,6 +54,7 @@ from bot.rules import GAMES  # noqa: E402
 from tests.discord_stub import Channel, DiscordStub, Interaction, Message, User  # noqa: E402
 from tests.discord_stub.play import click_control, move_controls  # noqa: E402
 
+SESSION_OVER = "The session is over."
 STALL = 2.0  # seconds without a visible move before a player asks /hand
 SUSTAINABLE_P99 = 1.0  # seconds: the update delay a sustainable load keeps at p99
 READY_TIMEOUT = 60.0
@@ -225,6 +227,7 @@ class BenchTable:
     table_id: int
     channel: Channel
     users: list[User]
+    message: Message | None = None  # the table message (the lobby, edited in place)
     hands: dict[int, Message] = field(default_factory=dict)  # user id -> latest /hand answer
     tried: set[tuple[int, int]] = field(default_factory=set)  # (user id, version) already clicked
 
@@ -268,9 +271,9 @@ async def player_loop(stub: DiscordStub, bt: BenchTable, rng: random.Random, sto
                       samples: list[Interaction]) -> None:
     loop = asyncio.get_running_loop()
     last_move = loop.time()
-    while loop.time() < stop_at:
+    while loop.time() < stop_at and not finished(bt):
         await asyncio.sleep(min(rng.uniform(0, 2 * think), max(0.0, stop_at - loop.time())))
-        if loop.time() >= stop_at:
+        if loop.time() >= stop_at or finished(bt):
             return
         found = next_move(stub, bt)
         if found is None:
@@ -296,9 +299,13 @@ async def player_loop(stub: DiscordStub, bt: BenchTable, rng: random.Random, sto
         last_move = loop.time()
 
 
-async def open_table(stub: DiscordStub, channel: Channel, users: list[User], game: str) -> BenchTable:
+async def open_table(stub: DiscordStub, channel: Channel, users: list[User], game: str,
+                     table_options: str | None = None) -> BenchTable:
     host, *guests = users
-    options = {"players": len(users)} if any(s.name == "players" for s in GAMES[game].options) else {}
+    has_players = any(s.name == "players" for s in GAMES[game].options)
+    options: dict[str, Any] = {"players": len(users)} if has_players else {}
+    if table_options:
+        options["options"] = table_options
     await stub.slash("table new", host, channel, game=game, **options)
     lobby = stub.messages(channel)[-1]
     await stub.wait_for(lobby.custom_ids, timeout=30.0, what="the lobby's buttons")  # deferred when slow
@@ -306,7 +313,12 @@ async def open_table(stub: DiscordStub, channel: Channel, users: list[User], gam
     for guest in guests:
         await stub.click(lobby, guest, "Join")
     await stub.click(lobby, host, "Start")
-    return BenchTable(table_id, channel, users)
+    return BenchTable(table_id, channel, users, message=lobby)
+
+
+def finished(bt: BenchTable) -> bool:
+    """True once the table message says the session is over (what its players see)."""
+    return bt.message is not None and SESSION_OVER in bt.message.text
 
 
 async def open_tables(stub: DiscordStub, args: argparse.Namespace, seats: int) -> list[BenchTable]:
@@ -319,7 +331,7 @@ async def open_tables(stub: DiscordStub, args: argparse.Namespace, seats: int) -
         users = [stub.add_user(f"p{t}-{s}", guild) for s in range(seats)]
         async with gate:
             channel = stub.channels[guild.channels[t // len(guilds) + 1].id]
-            return await open_table(stub, channel, users, args.game)
+            return await open_table(stub, channel, users, args.game, args.options)
 
     return list(await asyncio.gather(*(one(t) for t in range(args.tables))))
 
@@ -428,6 +440,104 @@ def update_delays(samples: list[Interaction], shown: Shown) -> tuple[list[float]
     return delays, unseen
 
 
+# ====================================================================== whole sessions
+
+#: Kinds of REST call, for the whole-session report; the first three are outside the global limit.
+EXEMPT_KINDS = ("interaction callback", "table edit (interaction webhook)", "DM edit (interaction webhook)",
+                "ephemeral edit (interaction webhook)", "follow-up (interaction webhook)")
+
+
+def kind_of(stub: DiscordStub, call: Any) -> str:
+    """What a REST call was for: DM channel open, DM post/edit, table post/edit, through which route."""
+    if call.route.endswith("/callback"):
+        return "interaction callback"
+    if call.route == "/users/@me/channels":
+        return "DM channel open"
+    parts = call.path.split("/")
+    message: Message | None = None
+    if call.route.startswith("/webhooks/"):
+        if call.method == "POST":
+            return "follow-up (interaction webhook)"
+        mid = parts[-1]
+        inter = stub.by_token.get(parts[3])
+        message = (inter.original if inter is not None else None) if mid == "@original" \
+            else stub.store.get(int(mid)) if mid.isdigit() else None
+        channel = stub.channels.get(message.channel_id) if message is not None else None
+        where = ("DM" if channel is not None and channel.is_dm else
+                 "ephemeral" if message is not None and message.ephemeral else "table")
+        return f"{where} edit (interaction webhook)"
+    if call.route.startswith("/channels/{cid}/messages"):
+        channel = stub.channels.get(int(parts[2]))
+        where = "DM" if channel is not None and channel.is_dm else "table"
+        verb = {"POST": "post", "PATCH": "edit"}.get(call.method, call.method)
+        return f"{where} {verb}"
+    return f"{call.method} {call.route}"
+
+
+async def whole_sessions(stub: DiscordStub, bot: Any, args: argparse.Namespace, seats: int) -> None:
+    """Every table from ``/table new`` to its session's end, every REST call counted (cold start too)."""
+    from bot.store.pg import _safe_url
+
+    if args.rate_limits:
+        stub.enforce_rate_limits()
+    shown = track(stub)
+    first = len(stub.calls)  # not the bot's log-in and command sync
+    loop = asyncio.get_running_loop()
+    load0, cpu0 = os.getloadavg()[0], (await bot.ask("start"))["cpu"]
+    t0 = time.perf_counter()
+    tables = await open_tables(stub, args, seats)
+    setup_s = time.perf_counter() - t0
+    samples: list[Interaction] = []
+    rng = random.Random(args.seed)
+    stop_at = loop.time() + args.duration
+    think = args.tables / args.load
+    await asyncio.gather(*(player_loop(stub, bt, random.Random(rng.random()), stop_at, think, samples)
+                           for bt in tables))
+    with contextlib.suppress(AssertionError):  # the last edits and DMs of the last tables
+        await stub.idle(quiet=2.0, timeout=30.0)
+    wall = time.perf_counter() - t0
+    bot_cpu = (await bot.ask("stop"))["cpu"] - cpu0
+    calls = [c for c in stub.calls[first:] if c.status != 429]
+    kinds = collections.Counter(kind_of(stub, c) for c in calls)
+    moves = sum(1 for s in samples if s.type == 3 and s.callback_type in (6, 7))
+    done = [bt for bt in tables if finished(bt)]
+    complete = [bt for bt in done
+                if all(stub.dms(u) and SESSION_OVER in stub.dms(u)[-1].text for u in bt.users)]
+    delays, unseen = update_delays(samples, shown)
+    limited = collections.Counter("global" if c.bucket == "global" else c.route
+                                  for c in stub.calls[first:] if c.status == 429)
+    counted = sorted(c.at for c in calls if c.global_counted)
+    peak = max((bisect.bisect_right(counted, t + 1.0) - i for i, t in enumerate(counted)), default=0)
+    exempt = sum(n for k, n in kinds.items() if k in EXEMPT_KINDS)
+    under_global = sum(n for k, n in kinds.items() if k not in EXEMPT_KINDS)
+    print(f"command: python bench/latency.py --sessions{' --rate-limits' if args.rate_limits else ''} "
+          f"--tables {args.tables} --game {args.game}"
+          f"{f' --options {args.options!r}' if args.options else ''} --load {args.load:g}"
+          f" --duration {args.duration:g}{' --images' if args.images else ''}"
+          f"{f' --database {_safe_url(args.database)}' if args.database else ''}"
+          f"{f' --processes {args.processes}' if args.processes > 1 else ''}")
+    print(f"{len(done)}/{len(tables)} sessions ended in {wall:.0f} s (setup of the lobbies {setup_s:.0f} s); "
+          f"{len(complete)} with every player's last DM and the table message showing the end")
+    per = 1 / max(moves, 1)
+    print(f"{moves} moves, {moves / wall:.1f} moves/s (offered {args.load:g}); "
+          f"non-callback REST calls per move: {(len(calls) - kinds['interaction callback']) * per:.2f}, "
+          f"under the global limit **{under_global * per:.2f}**, through the interaction webhook "
+          f"{(exempt - kinds['interaction callback']) * per:.2f}; 429s: {dict(limited) or 0}, "
+          f"twice in a row for one bucket: {len(stub.repeated_429s())}; requests under the global limit "
+          f"in the busiest second: {peak}"
+          + (f" (all {args.processes} processes)" if args.processes > 1 else ""))
+    print("| kind of call | calls | per move | global limit |")
+    print("|---|---|---|---|")
+    for kind, n in sorted(kinds.items(), key=lambda kv: -kv[1]):
+        print(f"| {kind} | {n} | {n * per:.3f} | {'exempt' if kind in EXEMPT_KINDS else 'counted'} |")
+    if delays:
+        print("update delay (click -> table message and next player's prompt): "
+              f"p50 {pct(delays, .5):.0f} ms, "
+              f"p95 {pct(delays, .95):.0f} ms, p99 {pct(delays, .99):.0f} ms; not shown by the end: {unseen}")
+    print(f"CPU: bot {bot_cpu / wall:.0%} of a core; load average (1 min) {load0:.1f} -> "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+
+
 # ====================================================================== driver and report
 
 @dataclass
@@ -474,6 +584,8 @@ async def main(args: argparse.Namespace) -> None:
         else:
             bot = await BotProcess.spawn(stub.port, target, args)
         try:
+            if args.sessions:
+                return await whole_sessions(stub, bot, args, seats)
             t0 = time.perf_counter()
             tables = await open_tables(stub, args, seats)
             setup_s = time.perf_counter() - t0
@@ -498,7 +610,7 @@ async def main(args: argparse.Namespace) -> None:
                 samples, phase, calls = await play(stub, bot, tables, args)
         finally:
             await bot.stop()
-    await stub.stop()
+            await stub.stop()
     if args.loads:
         print_budget(args, rows)
     else:
@@ -659,6 +771,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--rate-limits", action="store_true", help="the stand-in enforces Discord's rate limits")
     p.add_argument("--loads", type=lambda v: [float(x) for x in v.split(",")], default=None,
                    help="comma-separated offered moves/s, one phase each (think = tables / load)")
+    p.add_argument("--sessions", action="store_true",
+                   help="whole sessions: every table from /table new to its end, all calls counted")
+    p.add_argument("--load", type=float, default=32.0, help="with --sessions: offered moves/s (all tables)")
+    p.add_argument("--options", default=None, help="table options for /table new, e.g. 'rotations=1'")
     p.add_argument("--database", default=None,
                    help="SQLite file (default: a temporary one) or postgresql:// URL (a fresh schema in it)")
     p.add_argument("--processes", type=int, default=1,

@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.cogs.errors import TapisTree
 from bot.i18n.slash import CatalogueTranslator
 from bot.store.languages import LanguageStore
+from bot.views.budget import budget_for
 from bot.views.handlers import ForeignItem, TableItem
 from bot.views.presenter import Presenter
 
@@ -51,6 +52,7 @@ class TapisBot(commands.Bot):
         self.languages = LanguageStore(db)
         self.sync_commands = sync_commands
         self.presenter = Presenter(self, edit_interval=edit_interval)
+        self.presenter.budget = budget_for(db)  # one budget for all shard processes on PostgreSQL
         self.failed_extensions: list[str] = []
         self.resumed_tables: list[Table] = []
         #: A shard process's forwarder of DM clicks to the shard that owns the table (``__main__``).

@@ -91,6 +91,7 @@ class Tables(commands.Cog):
         shown = self.bot.presenter.shown_key(table)
         tr = table_tr(self.bot, table.id)
         message_id: int | None
+        via: discord.Interaction[TapisBot] | None = interaction  # the lobby is its original response
         try:
             if interaction.response.is_done():
                 message = await interaction.followup.send(embed=table_embed(table, tr=tr),
@@ -104,6 +105,7 @@ class Tables(commands.Cog):
             log.warning("table %s: the answer to /table new was lost (%s); posting the lobby in the channel",
                         table.id, exc)
             channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+            via = None
             try:
                 posted = await channel.send(embed=table_embed(table, tr=tr), view=lobby_view(table, tr))
                 message_id = posted.id
@@ -113,6 +115,8 @@ class Tables(commands.Cog):
                 await self.service.end(table.id, table.host_id, False)
                 return
         await self.service.set_message(table.id, message_id)
+        if via is not None:  # its token edits the lobby for 14 minutes, outside the global limit
+            self.bot.presenter.table_tokens.note(table.id, via, message_id)
         self.bot.presenter.posted(table, shown)
 
     @commands.Cog.listener()

@@ -6,6 +6,10 @@ every request in flight is refused in turn), so the presenter asks this budget b
 its own requests and stays under it. When the budget is short a turn prompt (a DM with buttons)
 goes before a table-message refresh; a table refresh that waits simply shows the latest state
 when its turn comes, so it never sends an intermediate one.
+
+Discord's limit is per bot token, not per process: shard processes on PostgreSQL share one budget
+(:class:`SharedRestBudget`, slots reserved in the database a few at a time,
+``bot.store.rest_budget``); a single SQLite process keeps :class:`RestBudget` in memory.
 """
 
 from __future__ import annotations
@@ -13,12 +17,21 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+log = logging.getLogger(__name__)
 
 PROMPT = 0  # a DM with the player's buttons: never skipped, goes first
 REFRESH = 1  # a table message edit: may wait, and then shows only the latest state
 
 RATE = 45.0  # requests per second: Discord's 50 less a margin for commands and clock drift
 BURST = 10.0
+BATCH = 5  # slots a process reserves at most at once in the shared budget
+GRACE = 0.25  # seconds a reserved slot stays usable after its time (then it is given up)
+RETRY = 0.5  # seconds before reserving again after the database failed
 
 
 class RestBudget:
@@ -72,3 +85,83 @@ class RestBudget:
         for _, _, future in self.waiting:
             future.cancel()
         self.waiting.clear()
+
+
+#: ``reserve(n, interval, burst)`` -> when each of ``n`` slots may be used, in seconds from now.
+Reserve = Callable[[int, float, float], Awaitable[list[float]]]
+
+
+class SharedRestBudget(RestBudget):
+    """The same budget shared by every process of the bot: requests go out on slots reserved in a
+    common schedule (``reserve``, e.g. ``bot.store.rest_budget.PgSlots.reserve``), at most ``batch``
+    at a time and only when requests wait, so a process never hoards the others' share. A slot not
+    used within ``grace`` seconds of its time is given up (never spent late, bunched with later
+    ones). Priorities hold within a process: its turn prompts take its slots first.
+    """
+
+    def __init__(self, reserve: Reserve, rate: float = RATE, burst: float = BURST, batch: int = BATCH,
+                 grace: float = GRACE) -> None:
+        super().__init__(rate, burst)
+        self.reserve = reserve
+        self.batch = batch
+        self.grace = grace
+        self.slots: deque[float] = deque()  # loop times from which reserved slots may be used
+        self.given_up = 0  # slots reserved but not used in time (figures, tests)
+        self._failed = False
+
+    def _usable(self, now: float) -> bool:
+        while self.slots and self.slots[0] + self.grace < now:
+            self.slots.popleft()
+            self.given_up += 1
+        return bool(self.slots) and self.slots[0] <= now
+
+    async def take(self, priority: int = REFRESH) -> None:
+        """Wait until one request of this priority may go out (for the whole bot)."""
+        loop = asyncio.get_running_loop()
+        if not self.waiting and self._usable(loop.time()):
+            self.slots.popleft()
+            self.granted[priority] += 1
+            return
+        future: asyncio.Future[None] = loop.create_future()
+        heapq.heappush(self.waiting, (priority, next(self.order), future))
+        if self.pump is None or self.pump.done():
+            self.pump = loop.create_task(self._pump())
+        await future
+        self.granted[priority] += 1
+
+    async def _pump(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self.waiting:
+            now = loop.time()
+            if self._usable(now):
+                _, _, future = heapq.heappop(self.waiting)
+                if not future.done():  # a waiter that was cancelled leaves the slot to the next
+                    self.slots.popleft()
+                    future.set_result(None)
+                continue
+            if self.slots:
+                await asyncio.sleep(self.slots[0] - now)
+                continue
+            await self._reserve(min(self.batch, len(self.waiting)))
+
+    async def _reserve(self, n: int) -> None:
+        try:
+            delays = await self.reserve(n, 1.0 / self.rate, self.burst)
+        except Exception as exc:  # the shard lock's loss stops the process; until then, wait and retry
+            if not self._failed:
+                log.warning("could not reserve REST slots in the shared budget: %s", exc)
+            self._failed = True
+            await asyncio.sleep(RETRY)
+            return
+        self._failed = False
+        now = asyncio.get_running_loop().time()
+        self.slots.extend(now + max(0.0, d) for d in delays)
+
+
+def budget_for(db: Any) -> RestBudget:
+    """The REST budget for a bot on this store: shared through PostgreSQL, else in this process."""
+    if getattr(db, "dialect", "sqlite") != "postgresql":
+        return RestBudget()
+    from bot.store.rest_budget import PgSlots
+
+    return SharedRestBudget(PgSlots(db).reserve)

@@ -205,9 +205,28 @@ async def _handle(interaction: discord.Interaction[TapisBot], custom_id: str, ci
         await send(interaction, sits.get(level) or tr._("An AI player (easy) sits down."))
     elif cid.verb == "start":
         await run_soon(interaction, service.start(table.id, user.id))
-        await send(interaction, texts.starts(table.id, tr))
+        await answer_on_table(interaction, table, texts.starts(table.id, tr))
     elif cid.verb == "hand":
         await show_hand(interaction, table, tr)
+
+
+async def answer_on_table(interaction: discord.Interaction[TapisBot], table: Table, text: str) -> None:
+    """Answer a click on the table message with an ephemeral ``text``, acknowledging the click as a
+    message update first (type 6), so that its token can edit the table message for 14 minutes
+    outside the global limit (``bot.views.tokens``). An already deferred click is answered as usual."""
+    if interaction.response.is_done() or interaction.message is None \
+            or interaction.message.id != table.message_id:
+        return await send(interaction, text)
+    tokens = interaction.client.presenter.table_tokens
+    token = tokens.note(table.id, interaction, table.message_id, ready=False)  # before any await
+    try:
+        await interaction.response.defer()
+    except discord.HTTPException:
+        tokens.drop(table.id, token)
+        raise
+    if token is not None:
+        token.ready.set()
+    await send(interaction, text)
 
 
 async def show_hand(interaction: discord.Interaction[TapisBot], table: Table,

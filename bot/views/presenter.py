@@ -45,6 +45,7 @@ from bot.views.budget import PROMPT, REFRESH, RestBudget
 from bot.views.components import moves_view, table_view
 from bot.views.display import hand_embed, safe_name, table_embed
 from bot.views.locale import dm_tr, load_table_tr, table_tr
+from bot.views.tokens import TableTokens
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -113,6 +114,8 @@ class TableRecord:
     clicks: dict[int, Click] = field(default_factory=dict)
     #: Per seat, moves being answered in place by the interaction's response.
     answering: dict[int, int] = field(default_factory=dict)
+    #: Per seat, what its player's latest DM shows (``Presenter._dm_key``): a job for it is skipped.
+    dm_shown: dict[int, tuple[int, int, str]] = field(default_factory=dict)
 
     def tasks(self) -> Iterator[asyncio.Task[None]]:
         """The editor and DM tasks running for this table."""
@@ -135,6 +138,7 @@ class Presenter:
         self.records: dict[int, TableRecord] = {}
         self.dm_channels: OrderedDict[int, int] = OrderedDict()  # user id -> DM channel id
         self.budget = RestBudget()
+        self.table_tokens = TableTokens()  # table id -> an interaction that can edit its message
         self.channel_next: dict[int, float] = {}  # channel id -> earliest time of its next table edit
         self.last_dm: OrderedDict[int, int] = OrderedDict()  # user id -> the latest DM posted to them
         self.closed = False
@@ -273,6 +277,7 @@ class Presenter:
         """
         if rec.final and not rec.busy and self.records.get(table_id) is rec:
             del self.records[table_id]
+            self.table_tokens.drop(table_id)
 
     async def _channel_turn(self, channel_id: int) -> None:
         """Wait for this channel's next edit slot: one table edit per ``edit_interval`` per channel.
@@ -315,8 +320,10 @@ class Presenter:
             return
         if rec.shown == self.shown_key(table):
             return
-        await self._channel_turn(table.channel_id)
-        await self.budget.take(REFRESH)  # while it waits, the table may move on: render after it
+        token = self.table_tokens.fresh(table_id, table.message_id)  # exempt from the global limit
+        if token is None:
+            await self._channel_turn(table.channel_id)
+            await self.budget.take(REFRESH)  # while it waits, the table may move on: render after it
         if rec.unreachable:
             return
         shown = self.shown_key(table)
@@ -335,8 +342,17 @@ class Presenter:
         message = channel.get_partial_message(table.message_id)
         try:
             try:
-                attach: dict[str, Any] = {"attachments": files} if files else {}
-                await message.edit(embed=payload["embed"], view=view, allowed_mentions=NO_MENTIONS, **attach)
+                edit: dict[str, Any] = {"embed": payload["embed"], "view": view,
+                                        "allowed_mentions": NO_MENTIONS}
+                if files:
+                    edit["attachments"] = files
+                if token is None or not await self.table_tokens.edit(table_id, token, **edit):
+                    if token is not None:  # the token was refused: through the channel after all
+                        await self._channel_turn(table.channel_id)
+                        await self.budget.take(REFRESH)
+                        if files:
+                            edit["attachments"] = await self._table_files(table)  # those were consumed
+                    await message.edit(**edit)
             except discord.NotFound as exc:
                 if exc.code in CHANNEL_GONE:
                     raise
@@ -454,6 +470,10 @@ class Presenter:
         elif table.status == "playing" and interaction.guild_id is None and message is not None:
             now = asyncio.get_running_loop().time()
             self.record(table.id).clicks[interaction.user.id] = Click(interaction, message.id, now)
+        channel_id: int | None = getattr(interaction, "channel_id", None)
+        if interaction.guild_id is None and channel_id is not None:  # their DM channel: no need to open
+            self.dm_channels[interaction.user.id] = channel_id  # it (after a restart)
+            self.dm_channels.move_to_end(interaction.user.id)
 
     def _queue_dm(self, table_id: int, job: DmJob) -> None:
         """Queue a DM for a seat unless one for it is already waiting (it will show the latest state)."""
@@ -506,18 +526,13 @@ class Presenter:
             rec.final = True  # the record goes once this last DM is out
         if table is None or table.state is None or table.seat_of(job.user_id) != job.seat:
             return
-        tr = await dm_tr(self.bot, job.user_id, table_id)  # the player's language
-        embed, view = self._dm_content(table, job, tr)
-        files: list[discord.File] = []
-        fn = _render_fn("hand_image") if self.images else None
-        if fn is not None:
-            seen = table.state.view(job.seat)
-            data = await self._image(table_id, job.seat, fn, table.game, seen, _playable(table, job.seat), tr)
-            if data is not None:
-                files.append(_file(data, "hand.png"))
-                embed.set_image(url="attachment://hand.png")
+        if rec.dm_shown.get(job.seat) == self._dm_key(table, job):
+            return  # their latest DM already shows this very state (it waited its turn: see below)
+        shown = self._dm_key(table, job)  # what the DM shows, taken before any await
+        embed, view, files = await self._dm_payload(table, job)
         over = table.status != "playing"
         if await self._edit_clicked(table_id, rec, job.user_id, embed, view, files):
+            rec.dm_shown[job.seat] = shown
             if over:  # the final state is shown: this click will not be used again
                 rec.clicks.pop(job.user_id, None)
             return
@@ -525,13 +540,19 @@ class Presenter:
             rec.clicks.pop(job.user_id, None)
         try:
             dm = await self._dm_channel(job.user_id)
+            await self.budget.take(PROMPT)
+            # While it waited for the budget, the table may have moved on (the player's turn came):
+            # show the state of now, so one DM does what two would (the later job is then skipped).
+            if self._dm_key(table, job) != shown:
+                shown = self._dm_key(table, job)
+                embed, view, files = await self._dm_payload(table, job)
             kwargs: dict[str, Any] = {"embed": embed, "files": files}
             if view is not None:
                 kwargs["view"] = view
-            await self.budget.take(PROMPT)
             for f in files:
                 f.reset()
             sent = await dm.send(**kwargs)
+            rec.dm_shown[job.seat] = shown
             self.last_dm[job.user_id] = sent.id
             self.last_dm.move_to_end(job.user_id)
             while len(self.last_dm) > USERS_KEEP:
@@ -544,6 +565,26 @@ class Presenter:
             await self.bot.tables.set_dm_closed(table_id, job.user_id, True)
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", job.user_id, exc)
+
+    async def _dm_payload(self, table: Table, job: DmJob) -> tuple[discord.Embed, discord.ui.View | None,
+                                                                   list[discord.File]]:
+        """The DM's embed, buttons and hand image for the table as it is now, in the player's language."""
+        tr = await dm_tr(self.bot, job.user_id, table.id)
+        embed, view = self._dm_content(table, job, tr)
+        files: list[discord.File] = []
+        fn = _render_fn("hand_image") if self.images else None
+        if fn is not None and table.state is not None:
+            seen = table.state.view(job.seat)
+            data = await self._image(table.id, job.seat, fn, table.game, seen, _playable(table, job.seat), tr)
+            if data is not None:
+                files.append(_file(data, "hand.png"))
+                embed.set_image(url="attachment://hand.png")
+        return embed, view, files
+
+    @staticmethod
+    def _dm_key(table: Table, job: DmJob) -> tuple[int, int, str]:
+        """What a DM built now would show: whose it is, the table's version and status."""
+        return (job.user_id, table.version, table.status)
 
     async def _edit_clicked(self, table_id: int, rec: TableRecord, user_id: int, embed: discord.Embed,
                             view: discord.ui.View | None, files: list[discord.File]) -> bool:

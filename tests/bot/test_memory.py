@@ -97,6 +97,7 @@ async def test_reconnect_refreshes_tables_opened_since_start(stub: DiscordStub, 
     await tapis.settle()
     [lobby] = stub.messages(stub.channel)
     stub.fail("PATCH", "/channels/{cid}/messages/{mid}", 403, 50013, "Missing Permissions")
+    stub.fail("PATCH", "/webhooks/{app}/{token}/messages/{mid}", 404, 10015, "Unknown Webhook")  # its token
     await stub.click(lobby, bob, "Join")
     await tapis.settle()
     assert "bob" not in lobby.text  # the edit was lost while the connection was bad

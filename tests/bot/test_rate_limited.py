@@ -33,9 +33,14 @@ def version_of(message: Message) -> int:
     return int(found.group(2))
 
 
+@pytest.mark.parametrize("via", ["webhook", "channel"])
 @pytest.mark.parametrize("game", sorted(GAMES))
-async def test_full_session_under_rate_limits(game: str, stub: DiscordStub, tapis: TapisRun,
+async def test_full_session_under_rate_limits(game: str, via: str, stub: DiscordStub, tapis: TapisRun,
                                               players: list[User]) -> None:
+    """``via``: the table message is edited through the Start click's token (its first 14 minutes),
+    or through the channel (after them: its per-channel bucket and the global limit)."""
+    if via == "channel":
+        tapis.bot.presenter.table_tokens.life = 0.0
     limits = stub.enforce_rate_limits(fast_windows())
     rules = GAMES[game]
     humans = players[:2]  # the other seats are AI: fewer clicks, the same traffic per move
@@ -57,3 +62,6 @@ async def test_full_session_under_rate_limits(game: str, stub: DiscordStub, tapi
     assert table_id not in presenter.records  # let go: its clicks (and their interactions) with it
     assert not stub.repeated_429s()
     assert limits.refused == len(stub.rate_limited())
+    in_channel = [c for c in stub.calls_to("PATCH", "/channels/{cid}/messages/{mid}")
+                  if c.path.endswith(f"/{table_msg.id}")]
+    assert (len(in_channel) > 0) == (via == "channel")

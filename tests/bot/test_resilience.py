@@ -62,6 +62,7 @@ async def test_kill_and_resume(stub: DiscordStub, tapis: TapisRun, players: list
 async def test_closed_dms_and_rate_limits(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
     alice, bob, carol, _ = players
     humans = {u.id: u for u in (alice, bob, carol)}
+    tapis.bot.presenter.table_tokens.life = 0.0  # table edits through the channel (its 429 below)
     stub.close_dms(carol)
     stub.inject_429("POST", "/channels/{cid}/messages", retry_after=0.05, count=2)
     stub.inject_429("PATCH", "/channels/{cid}/messages/{mid}", retry_after=0.05, count=1)

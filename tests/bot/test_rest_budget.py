@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
+
 from bot.views.budget import PROMPT, REFRESH, RestBudget
 from tests.bot.test_session import open_table
 from tests.discord_stub import DiscordStub, User
@@ -65,6 +67,7 @@ async def test_prompts_edit_the_clicked_dm_and_the_mover_gets_no_dm(
 
 async def test_a_refused_dm_edit_falls_back_to_a_new_dm(stub: DiscordStub, tapis: TapisRun,
                                                         players: list[User]) -> None:
+    tapis.bot.presenter.table_tokens.life = 0.0  # table edits in the channel: the webhook fault is the DM's
     alice, bob, carol, dave = players
     table_id, _ = await open_table(stub, alice, [bob, carol, dave], ai=0)
     users = {u.id: u for u in players}
@@ -115,6 +118,7 @@ async def test_budget_serves_prompts_before_table_refreshes() -> None:
 async def test_tables_sharing_a_channel_take_turns_to_edit(stub: DiscordStub, tapis: TapisRun,
                                                            players: list[User]) -> None:
     tapis.bot.presenter.edit_interval = 0.2
+    tapis.bot.presenter.table_tokens.life = 0.0  # as 14 minutes after Start: edits through the channel
     alice, bob, carol, dave = players
     first, _ = await open_table(stub, alice, [bob], ai=1, game="motz")
     second, _ = await open_table(stub, carol, [dave], ai=1, game="motz")
@@ -133,3 +137,136 @@ async def test_tables_sharing_a_channel_take_turns_to_edit(stub: DiscordStub, ta
     assert len(edits) >= 6
     # one edit per interval in the channel, whichever table (arrival times jitter: count, not gaps)
     assert len(edits) - 1 <= (edits[-1] - edits[0]) / 0.2 + 1, edits
+
+
+CHANNEL_EDIT = ("PATCH", "/channels/{cid}/messages/{mid}")
+
+
+def table_edits(stub: DiscordStub, message_id: int) -> tuple[int, int]:
+    """(edits of the table message through the channel, through an interaction webhook)."""
+    channel = sum(1 for c in stub.calls_to(*CHANNEL_EDIT)
+                  if c.path.endswith(f"/{message_id}") and c.status == 200)
+    webhook = 0
+    for c in stub.calls_to(*WEBHOOK_EDIT):
+        inter = stub.by_token.get(c.path.split("/")[3])
+        if c.status == 200 and inter is not None and inter.original is not None \
+                and inter.original.id == message_id:
+            webhook += 1
+    return channel, webhook
+
+
+async def test_the_table_message_is_edited_through_the_lobby_and_start_tokens(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    alice, bob, carol, dave = players
+    await stub.slash("table new", alice, stub.channel, game="motz", players=4)
+    lobby = stub.messages(stub.channel)[-1]
+    for guest in (bob, carol):
+        await stub.click(lobby, guest, "Join")
+    await tapis.settle()
+    assert "bob" in lobby.text.lower() and "carol" in lobby.text.lower()  # the joins are shown
+    assert table_edits(stub, lobby.id)[0] == 0  # through /table new's token, not the channel
+    await stub.click(lobby, dave, "Join")
+    start = await stub.click(lobby, alice, "Start")
+    assert start.callback_type == 6 and start.ephemeral and "starts" in start.text  # acked as an update
+    table_id = int(lobby.custom_ids()[0].split(":")[1])
+    moves = await play_by_dm(stub, tapis, table_id, {u.id: u for u in players}, 12, random.Random(7))
+    await tapis.settle()
+    table = await tapis.tables.get(table_id)
+    assert moves == 12 and f"version {table.version}" in lobby.text  # the latest state is shown
+    channel, webhook = table_edits(stub, lobby.id)
+    assert channel == 0 and webhook >= 6, (channel, webhook)
+    assert tapis.bot.presenter.table_tokens.tokens[table_id].interaction.id == start.id
+
+
+@pytest.mark.parametrize("why", ["refused", "old"])
+async def test_a_refused_or_old_table_token_falls_back_to_the_channel(
+        why: str, stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    alice, bob, carol, dave = players
+    table_id, lobby = await open_table(stub, alice, [bob, carol, dave], ai=0)
+    users = {u.id: u for u in players}
+    await play_by_dm(stub, tapis, table_id, users, 2, random.Random(8))
+    await tapis.settle()
+    tokens = tapis.bot.presenter.table_tokens
+    assert table_edits(stub, lobby.id)[0] == 0
+    if why == "refused":
+        del stub.by_token[tokens.tokens[table_id].interaction.token]  # 404 Unknown Webhook from now on
+    else:
+        tokens.life = 0.0  # as 14 minutes after Start
+    await play_by_dm(stub, tapis, table_id, users, 1, random.Random(9))
+    await tapis.settle()
+    table = await tapis.tables.get(table_id)
+    assert f"version {table.version}" in lobby.text and table_id not in tokens.tokens
+    assert table_edits(stub, lobby.id)[0] == 1  # the edit went through the channel
+
+
+async def test_a_dm_click_tells_the_dm_channel_no_need_to_open_it(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    presenter = tapis.bot.presenter
+    presenter.table_tokens.life = 0.0  # the webhook faults below are for the DM edits
+    alice, bob, carol, dave = players
+    table_id, _ = await open_table(stub, alice, [bob, carol, dave], ai=0)
+    users = {u.id: u for u in players}
+    await play_by_dm(stub, tapis, table_id, users, 4, random.Random(11))
+    await tapis.settle()
+    presenter.dm_channels.clear()  # as after a restart (and past discord.py's own 128 DM channels)
+    tapis.bot._connection._private_channels.clear()
+    tapis.bot._connection._private_channels_by_user.clear()
+    seen = len(stub.interactions)
+    opens = len(stub.calls_to("POST", "/users/@me/channels"))
+    await play_by_dm(stub, tapis, table_id, users, 6, random.Random(12))
+    await tapis.settle()
+    clicked = {i.user.id for i in list(stub.interactions.values())[seen:]}
+    assert clicked and all(presenter.dm_channels[u] == stub.dm_channel(u).id for u in clicked)
+    sends = len(stub.calls_to(*DM_SEND))
+    stub.fail("PATCH", "/webhooks/{app}/{token}/messages/{mid}", 401, 50027, "Invalid Webhook Token", count=4)
+    await play_by_dm(stub, tapis, table_id, users, 1, random.Random(13))  # the next prompt: a new DM
+    await tapis.settle()
+    to = {c.path.split("/")[2] for c in stub.calls_to(*DM_SEND)[sends:]}
+    assert to and to <= {str(stub.dm_channel(u).id) for u in clicked}  # to players who clicked since
+    assert len(stub.calls_to("POST", "/users/@me/channels")) == opens  # their channel came with the click
+
+
+class GatedBudget(RestBudget):
+    """A budget that grants nothing until ``gate`` is set (Discord's global limit, all used up)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+
+    async def take(self, priority: int = REFRESH) -> None:
+        await self.gate.wait()
+        self.granted[priority] += 1
+
+
+async def test_a_dm_that_waited_for_the_budget_shows_the_state_it_is_sent_in(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    budget = tapis.bot.presenter.budget = GatedBudget()
+    try:
+        await dm_sent_after_waiting(stub, tapis, players, budget)
+    finally:
+        budget.gate.set()
+
+
+async def dm_sent_after_waiting(stub: DiscordStub, tapis: TapisRun, players: list[User],
+                                budget: GatedBudget) -> None:
+    alice, bob, carol, dave = players
+    table_id, lobby = await open_table(stub, alice, [bob, carol, dave], ai=0)
+    await stub.wait_for(lambda: any(c.get("label") == "My hand" for c in lobby.items()), what="the game")
+    assert not any(stub.dms(u) for u in players)  # the deal's DMs wait for the budget
+    users = {u.id: u for u in players}
+    rng = random.Random(1)
+    for _ in range(4):  # meanwhile the players play from My hand (the host's DM is being sent)
+        table = await tapis.tables.get(table_id)
+        mover = users[table.to_act_users()[0]]
+        hand = await stub.click(lobby, mover, "My hand")
+        control = rng.choice(move_controls(hand.last, table_id, table.version))
+        assert (await click_control(stub, hand.last, mover, control, rng)).callback_type == 7
+    budget.gate.set()
+    await tapis.settle()
+    table = await tapis.tables.get(table_id)
+    assert table.version == 4
+    for user in players:  # one DM each, showing the table as it is now: no stale state or buttons
+        [dm] = stub.dms(user)
+        assert f"version {table.version}" in dm.text, (user.name, dm.text)
+        versions = {int(c.split(":")[2]) for c in dm.custom_ids() if c.split(":")[3] in ("mv", "sel")}
+        assert versions == ({table.version} if user.id in table.to_act_users() else set()), user.name

@@ -380,6 +380,10 @@ class StubServer:
         message = inter.original if mid == "@original" else self.store.get(int(mid))
         if message is None or message.deleted:
             return error(404, 10008, "Unknown Message")
+        channel = self.channels.get(message.channel_id)
+        if channel is not None and channel.gone is not None:  # deleted: its messages with it; access
+            # removed: assumed refused as well (the stand-in's choice; Discord does not document it)
+            return error(404, 10008, "Unknown Message") if channel.gone[0] == 404 else error(*channel.gone)
         return await self._message_op(request, message)
 
     # ------------------------------------------------------------------ REST: messages

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -13,6 +14,7 @@ from tests.discord_stub.server import StubServer
 
 OPTION_TYPES = {"string": 3, "integer": 4, "boolean": 5, "user": 6, "number": 10}
 ANSWER_TIMEOUT = 5.0
+DEFERRED_ANSWER = 1.0  # seconds a click answered by a deferred update waits for what follows
 
 
 class DiscordStub(StubServer):
@@ -97,6 +99,13 @@ class DiscordStub(StubServer):
         except TimeoutError:
             raise AssertionError(f"the bot did not answer interaction {inter.type} {inter.id} "
                                  f"within {timeout}s") from None
+        if inter.callback_type == 6 and not inter.channel.is_dm and inter.original is not None:
+            # A click in a channel acknowledged as a message update (Start: its token then edits the
+            # table message): its visible answer is the follow-up or edit that comes right after.
+            edits = inter.original.edits
+            with contextlib.suppress(AssertionError):
+                await self.wait_for(lambda: inter.followups or inter.original.edits > edits,  # type: ignore
+                                    timeout=DEFERRED_ANSWER)
         return inter
 
     def _command_data(self, command: str, options: dict[str, Any], focused: str | None) -> dict[str, Any]:

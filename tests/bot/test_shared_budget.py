@@ -1,0 +1,132 @@
+"""One REST budget for the whole bot: shard processes on PostgreSQL draw from one schedule.
+
+Discord's global limit (50 requests/s) is per bot token, not per process. Two ``ShardRun`` bots
+(each its own database pool and HTTP client, as two ``python -m bot --shards …`` processes) send
+through their presenters' budgets to a stand-in that enforces a global limit; together they must
+stay under it. Counts only, never times: the stand-in is the referee (a request over its limit is
+a 429), and the slots handed out by the database are checked by their arithmetic.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.store import Database
+from bot.store.rest_budget import PgSlots
+from bot.views.budget import PROMPT, REFRESH, RestBudget, SharedRestBudget, budget_for
+from tests.backends import database_target
+from tests.discord_stub.client import ErrorLog
+from tests.discord_stub.ratelimit import RateLimits
+from tests.discord_stub.sharding import ShardedStub, ShardRun
+
+
+@pytest.fixture
+async def pg(tmp_path: Path) -> AsyncIterator[str]:
+    async with database_target("postgresql", tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+async def sharded(errors: ErrorLog) -> AsyncIterator[ShardedStub]:
+    s = ShardedStub(shard_count=2)
+    s.g0 = s.add_guild_on_shard("Zero", 0)  # type: ignore[attr-defined]
+    s.g1 = s.add_guild_on_shard("One", 1)  # type: ignore[attr-defined]
+    await s.start()
+    try:
+        yield s
+    finally:
+        await s.stop()
+
+
+async def test_two_pools_draw_distinct_slots_from_one_schedule(pg: str) -> None:
+    """Reservations from two processes interleave on one schedule: no slot is handed out twice."""
+    one, two = await Database.open(pg), await Database.open(pg)
+    try:
+        a, b = PgSlots(one), PgSlots(two)
+        interval = 1 / 45
+        got = await asyncio.gather(*(slots.reserve_at(3, interval, 0.0)
+                                     for _ in range(10) for slots in (a, b)))
+        times = sorted(t for ts, _ in got for t in ts)
+        assert len(times) == 60 and a.reserved == b.reserved == 30
+        gaps = [round((y - x) / interval, 3) for x, y in zip(times, times[1:], strict=False)]
+        assert gaps == [1.0] * 59  # one slot after the other, whichever process asked
+        # an idle budget (a new one) lends ``burst`` slots from the past: with the current one, 5 at
+        # once, then one per interval
+        lent, now = await PgSlots(one, "idle").reserve_at(8, 0.05, 4.0)
+        assert sum(1 for t in lent if t <= now + 1e-6) == 5
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_two_shard_processes_stay_under_the_global_limit_together(
+        sharded: ShardedStub, pg: str) -> None:
+    runs = [ShardRun(sharded, pg, (0,)), ShardRun(sharded, pg, (1,))]
+    for run in runs:
+        await run.start()
+    try:
+        budgets = [run.bot.presenter.budget for run in runs]  # type: ignore[union-attr]
+        assert all(isinstance(b, SharedRestBudget) for b in budgets)  # chosen for PostgreSQL
+        for budget in budgets:  # the stand-in allows 40/s; each process alone asks for 36/s
+            budget.rate, budget.burst = 36.0, 5.0
+        guilds = (sharded.g0, sharded.g1)  # type: ignore[attr-defined]
+        channels = [[sharded.add_channel(g, f"c{i}") for i in range(8)] for g in guilds]
+        sharded.enforce_rate_limits(RateLimits(global_rate=40.0, tokens=40.0,
+                                               refilled=asyncio.get_running_loop().time()))
+        first = len(sharded.calls)
+
+        async def send(run: ShardRun, channel_id: int, i: int) -> None:
+            await run.bot.presenter.budget.take(PROMPT if i % 2 else REFRESH)  # type: ignore[union-attr]
+            await run.bot.get_partial_messageable(channel_id).send(f"m{i}")  # type: ignore[union-attr]
+
+        # 40 requests from each process at once (5 per channel: within the per-channel buckets)
+        await asyncio.gather(*(send(run, ch.id, i) for run, chs in zip(runs, channels, strict=True)
+                               for i, ch in enumerate(c for c in chs for _ in range(5))))
+        calls = sharded.calls[first:]
+        assert sum(1 for c in calls if c.status == 200 and c.global_counted) == 80
+        assert not [c for c in calls if c.status == 429]  # together, under the limit: not one 429
+        assert not sharded.repeated_429s()
+        slots = [b.reserve.__self__ for b in budgets]  # type: ignore[attr-defined]
+        assert all(s.reserved >= 40 for s in slots)  # both drew from the database's schedule
+        assert all(sum(len(sharded.messages(ch)) for ch in chs) == 40 for chs in channels)
+    finally:
+        for run in runs:
+            await run.stop()
+
+
+async def test_shared_budget_reserves_only_for_waiting_requests_and_keeps_priorities() -> None:
+    asked: list[int] = []
+    clock = [0.0]
+
+    async def reserve(n: int, interval: float, burst: float) -> list[float]:
+        asked.append(n)
+        start = clock[0]
+        clock[0] += n * interval
+        return [start + k * interval for k in range(n)]  # as a database would: one after the other
+
+    budget = SharedRestBudget(reserve, rate=200.0, burst=0.0, batch=3)
+    order: list[str] = []
+
+    async def take(name: str, priority: int) -> None:
+        await budget.take(priority)
+        order.append(name)
+
+    waiting = [asyncio.create_task(take(f"table {i}", REFRESH)) for i in range(4)]
+    waiting.append(asyncio.create_task(take("prompt", PROMPT)))
+    await asyncio.gather(*waiting)
+    assert order[0] == "prompt" and sorted(order[1:]) == [f"table {i}" for i in range(4)]
+    assert asked == [3, 2] and budget.granted == [1, 4]  # no more slots than requests waiting
+    budget.close()
+
+
+async def test_sqlite_keeps_the_local_budget(tmp_path: Path) -> None:
+    db = await Database.open(str(tmp_path / "t.db"))
+    try:
+        budget = budget_for(db)
+        assert type(budget) is RestBudget
+    finally:
+        await db.close()
