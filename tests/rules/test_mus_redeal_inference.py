@@ -73,3 +73,24 @@ def test_without_readings_the_plain_redeal_is_unchanged() -> None:
     a = state.redeal(0, random.Random(9))
     b = state.redeal(0, random.Random(9), fits=None, accept=None)
     assert snapshot(a, 4) == snapshot(b, 4)
+
+
+def test_the_declarations_hold_even_when_no_draw_fits_the_reading() -> None:
+    """A reading no hand can meet (``fits`` always False) never breaks the public pares/juego
+    declarations: a redealt seat that declared no pares must not be dealt pares (an accepted
+    órdago in that lance would then have no winner)."""
+    states = [s for seed in range(30, 60) for s in points("mus", 4, seed=seed, every=1)]
+    checked = 0
+    for i, state in enumerate(states):
+        if state.over or state.readings is None or state.declared == (None, None):
+            continue
+        seat = i % 4
+        r = state.redeal(seat, random.Random(i), fits=lambda s, h: False, tries=3)
+        pares, juego = state.declared
+        for s in range(4):
+            if pares is not None:
+                assert bool(r.readings[s].pares[0]) == pares[s]
+            if juego is not None:
+                assert bool(r.readings[s].juego) == juego[s]
+        checked += 1
+    assert checked > 20

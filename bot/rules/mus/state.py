@@ -291,7 +291,8 @@ class MusState(BaseState):
         tries: int,
     ) -> list[int]:
         """Deal the other hands from ``pool`` (sorted) by a partial Fisher–Yates shuffle, each
-        hand redrawn up to ``REDEAL_TRIES`` times to fit the declarations and ``fits``, the
+        hand redrawn up to ``REDEAL_TRIES`` times to fit the declarations and ``fits`` (when no
+        draw fits both, the last one agreeing with the declarations is kept: they are facts), the
         whole deal up to ``tries`` times until ``accept(c.hands)``; return the other cards,
         shuffled."""
         rand = rng.random
@@ -304,13 +305,23 @@ class MusState(BaseState):
             at = 0
             for s, n in zip(others, sizes, strict=True):
                 hand: list[int] = []
+                public: list[int] | None = None  # the last draw agreeing with the declarations
                 for _ in range(per_hand):
                     for i in range(at, at + n):  # a uniform draw of n cards into pool[at:at+n]
                         j = i + int(rand() * (n_pool - i))
                         pool[i], pool[j] = pool[j], pool[i]
                     hand = pool[at:at + n]
-                    if (not declared or _fits(hand, pares, juego, s)) and (fits is None or fits(s, hand)):
+                    if declared and not _fits(hand, pares, juego, s):
+                        continue
+                    public = hand
+                    if fits is None or fits(s, hand):
                         break
+                else:
+                    if public is not None and public is not hand:  # the declarations always hold
+                        for k, card in enumerate(public):
+                            j = pool.index(card, at)
+                            pool[at + k], pool[j] = pool[j], pool[at + k]
+                        hand = public
                 hand.sort()
                 c.hands[s] = hand
                 at += n
