@@ -4,7 +4,8 @@
 determinizes the state: the advice depends on the seat's view and ``rng`` alone, like the AI's
 own moves) and returns a :class:`Hint`: the move strong would play, then up to two more of the
 most searched moves, each with the share of simulated deals in which the seat came out ahead
-and the mean gain over the rest of the deal (in jetons, or points for Mus and the Maître).
+and the mean gain over the rest of the deal (in jetons, points for the Maître, or percentage
+points of the chance to win the match for Mus).
 ``hint_sentence`` puts it in words. Pure Python, holding the GIL for the search's budget: the
 bot calls it off the event loop.
 """
@@ -79,6 +80,9 @@ def _odds(move: HintMove, unit: str, tr: Any) -> str:
     gain = f"{round(move.gain, 1) + 0.0:+.1f}"  # no "-0.0"
     if unit == "points":
         return tr._("ahead in {pct} of simulated deals, {gain} points on average", pct=pct, gain=gain)
+    if unit == "chance":  # Mus: the value is the chance to win the match, in percent
+        return tr._("ahead in {pct} of simulated deals, {gain} points of winning chance on average",
+                    pct=pct, gain=gain)
     return tr._("ahead in {pct} of simulated deals, {gain} jetons on average", pct=pct, gain=gain)
 
 

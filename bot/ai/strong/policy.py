@@ -56,6 +56,8 @@ class StrongPolicy:
         self.budget_ms = budget_ms
         self.max_iterations = max_iterations
         self.fallback = easy_policy(game)
+        #: The move kept unless the search beats it (``GameSpec.prior_policy``, else easy's).
+        self.prior = self.spec.prior_policy() if self.spec.prior_policy is not None else self.fallback
         self.rollout = self.fallback if self.spec.rollout_easy else None
         self.opponents = self.fallback if self.spec.model_opponents else None
 
@@ -70,13 +72,13 @@ class StrongPolicy:
         if len(legal) == 1:
             return legal[0], None
         if state is None:
-            return self.fallback.choose(view, legal, rng), None
+            return self.prior.choose(view, legal, rng), None
         spec = self.spec
         if spec.search_when is not None and not spec.search_when(view, legal):
-            return self.fallback.choose(view, legal, rng), None
+            return self.prior.choose(view, legal, rng), None
         easy = None
         if spec.prior_z is not None:
-            easy = self.fallback.choose(view, legal, random.Random(rng.getrandbits(64)))
+            easy = self.prior.choose(view, legal, random.Random(rng.getrandbits(64)))
         seat = view["to_act"][0] if view.get("to_act") else state.to_act()[0]
         result = search(
             self.game, self.spec, state, seat, random.Random(rng.getrandbits(64)),
