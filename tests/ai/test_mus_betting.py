@@ -94,3 +94,37 @@ def test_strong_keeps_the_bettor_move_and_values_the_match_chance() -> None:
     assert values(state)[0] > 40 and values(state)[1] == -values(state)[0]
     state.over, state.matches_won = True, [1, 0]
     assert values(state) == [50.0, -50.0, 50.0, -50.0]
+
+
+def test_the_search_considers_the_bettors_big_bet() -> None:
+    """The pruned bet ladder keeps the whole target (40, or 30), else the prior's envido 40 was
+    never searched and the search's 10 replaced it."""
+    prune = SPECS["mus"].prune
+    assert prune is not None
+    amounts = [a.get("amount") for a in prune(open_actions(40)) if a["type"] == "envido"]
+    assert amounts == [2, 3, 5, 10, 40]
+    assert [a.get("amount") for a in prune(open_actions(30)) if a["type"] == "envido"] == [2, 3, 5, 10, 30]
+    assert {"type": "envido", "amount": 35} in prune(pending_actions(40, 5))  # a raise to the target
+
+
+def test_strong_bets_from_the_tables_and_searches_the_mus_and_discards() -> None:
+    """Along an easy-played session: in the lances strong plays the bettor's move without a
+    search; at the mus and the discards it searches."""
+    g = GAMES["mus"]
+    state = g.new_table(seats=4, options=g.validate_options({}), seed=12)
+    strong, bettor, easy = StrongPolicy("mus", budget_ms=1e9, max_iterations=20), MusBettor(), EasyPolicy()
+    rng = random.Random(4)
+    kinds = set()
+    while not state.is_over() and len(kinds) < 2:
+        seat = state.to_act()[0]
+        view, legal = state.view(seat), state.legal_actions(seat)
+        if len(legal) > 1:
+            action, result = strong.choose_traced(view, legal, random.Random(1), state)
+            if legal[0]["type"] in ("paso", "quiero"):
+                assert result is None and action == bettor.choose(view, legal, random.Random(0))
+                kinds.add("bet")
+            else:
+                assert result is not None and result.iterations == 20
+                kinds.add("searched")
+        state.apply(seat, easy.choose(view, legal, rng))
+    assert kinds == {"bet", "searched"}

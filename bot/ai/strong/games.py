@@ -77,14 +77,21 @@ def _mus_bettor() -> Any:
     return MusBettor()
 
 
+def _mus_search_when(view: dict, legal: list[Action]) -> bool:
+    """Search the mus and the discards; bet from the equity tables (the prior policy) unsearched."""
+    return legal[0]["type"] in ("mus", "no_mus", "discard")
+
+
 _MUS_ENVIDOS = frozenset((2, 3, 5, 10))
 
 
 def _mus_prune(legal: list[Action]) -> list[Action]:
-    """Keep paso/quiero/no_quiero/ordago and envidos of 2, 3, 5, 10 (the rest rarely differ)."""
+    """Keep paso/quiero/no_quiero/ordago and envidos of 2, 3, 5, 10 and the largest one (the
+    whole game's points, the equity bettor's big bet; the rest rarely differ)."""
     if not legal or legal[0]["type"] not in ("paso", "quiero"):
         return legal
-    out = [a for a in legal if a["type"] != "envido" or a["amount"] in _MUS_ENVIDOS]
+    top = max((a["amount"] for a in legal if a["type"] == "envido"), default=0)
+    out = [a for a in legal if a["type"] != "envido" or a["amount"] in _MUS_ENVIDOS or a["amount"] == top]
     return out or legal
 
 
@@ -122,7 +129,8 @@ def _motz_values(s: State) -> list[float]:
 SPECS: dict[str, GameSpec] = {
     "mus": GameSpec(
         "mus", lambda s: s.k, _mus_chances, lambda s: 10.0, prune=_mus_prune, rollout_easy=True,
-        model_opponents=True, prior_z=1.0, prior_policy=_mus_bettor, unit="chance",
+        model_opponents=True, prior_z=1.0, prior_policy=_mus_bettor, search_when=_mus_search_when,
+        unit="chance",
     ),
     "michigan": GameSpec(
         "michigan", lambda s: s.deals_played, _michigan_values, lambda s: 15.0 * s.cfg.c, rollout_easy=True,
