@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.ai.policy import Action
-from bot.ai.strong.ismcts import action_key
+from bot.ai.strong.ismcts import action_key, search
 from bot.ai.strong.policy import DEFAULT_BUDGET_MS, DEFAULT_MAX_ITERATIONS, StrongPolicy
 
 #: Moves shown (the chosen one first).
@@ -54,6 +54,11 @@ def hint(
     if not legal:
         raise ValueError(f"seat {seat} has no move to make")
     action, result = policy.choose_traced(state.view(seat), legal, rng, state=state)
+    if result is None and len(legal) > 1:  # played without a search (Mus bets): weigh the moves anyway
+        result = search(
+            game, policy.spec, state, seat, random.Random(rng.getrandbits(64)), budget_ms=budget_ms,
+            max_iterations=max_iterations, rollout_policy=policy.rollout, opponent_policy=policy.opponents,
+        )
     if result is None:  # one legal move: nothing to weigh
         return Hint((HintMove(action, float("nan"), float("nan"), 0),), policy.spec.unit, 0)
     scale = policy.spec.scale(state) or 1.0

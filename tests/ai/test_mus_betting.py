@@ -128,3 +128,23 @@ def test_strong_bets_from_the_tables_and_searches_the_mus_and_discards() -> None
                 kinds.add("searched")
         state.apply(seat, easy.choose(view, legal, rng))
     assert kinds == {"bet", "searched"}
+
+
+def test_the_coach_weighs_the_bets_strong_plays_unsearched() -> None:
+    """A Mus bet: the coach's first move is strong's (the bettor's) and the moves are weighed by
+    a search all the same (not "your only move"), in points of winning chance."""
+    from bot.ai.coach import hint, hint_sentence
+
+    g = GAMES["mus"]
+    state = g.new_table(seats=4, options=g.validate_options({}), seed=12)
+    easy = EasyPolicy()
+    rng = random.Random(4)
+    while state.legal_actions(state.to_act()[0])[0]["type"] not in ("paso", "quiero"):
+        seat = state.to_act()[0]
+        state.apply(seat, easy.choose(state.view(seat), state.legal_actions(seat), rng))
+    seat = state.to_act()[0]
+    advice = hint("mus", state, seat, random.Random(3), budget_ms=1e9, max_iterations=60)
+    expected = MusBettor().choose(state.view(seat), state.legal_actions(seat), random.Random(0))
+    assert advice.moves[0].action == expected
+    assert advice.iterations == 60 and advice.unit == "chance" and len(advice.moves) > 1
+    assert "winning chance" in hint_sentence(advice, lambda a: a["type"])

@@ -37,24 +37,15 @@ class GameSpec:
     #: ``prior_policy()``: the policy whose move the prior keeps (and that plays without a state);
     #: None: the game's easy policy.
     prior_policy: Callable[[], Any] | None = None
-    #: ``search_when(view, legal)`` False: play the easy move without searching (None: always search).
+    #: ``search_when(view, legal)`` False: play the prior policy's move without searching (None:
+    #: always search).
     search_when: Callable[[dict, list[Action]], bool] | None = None
-    #: What ``values`` counts, for the coach's sentences: "jetons", or "points" (Mus, Maître).
+    #: What ``values`` counts, for the coach's sentences: "jetons", "points" (Maître), or "chance"
+    #: (Mus: percentage points of the chance to win the match).
     unit: str = "jetons"
 
 
 # ---------------------------------------------------------------------------- Mus
-
-
-def _mus_values(s: State) -> list[float]:
-    """Team standing: matches, then games, then points (a won match outweighs its games)."""
-    target = s.target
-    per_match = target * (s.need + 1)
-    team = [
-        per_match * s.matches_won[t] + target * s.games[t] + s.points[t] for t in (0, 1)
-    ]
-    diff = team[0] - team[1]
-    return [diff, -diff, diff, -diff]
 
 
 def _mus_chances(s: State) -> list[float]:
