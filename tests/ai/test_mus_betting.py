@@ -148,3 +148,25 @@ def test_the_coach_weighs_the_bets_strong_plays_unsearched() -> None:
     assert advice.moves[0].action == expected
     assert advice.iterations == 60 and advice.unit == "chance" and len(advice.moves) > 1
     assert "winning chance" in hint_sentence(advice, lambda a: a["type"])
+
+
+def test_the_expert_reads_a_big_bet_as_a_strong_hand() -> None:
+    """Grande, seat 1 answers an envido of 40 (held 1) with K C S 7 at 0–0: its team chance
+    (~0.78) beats the break-even (1 − 1/40)/2 ≈ 0.49, so the strong level's bettor accepts; the
+    expert's reads a bet of the game as a hand of at least 0.85 and refuses (0.78 − 0.85 < 0).
+    A bet of 2 is taken at face value by both."""
+    from bot.ai.strong.mus_bettor import MusReadingBettor
+    from bot.ai.strong.policy import expert_policy
+
+    hand = ["3O", "11C", "10E", "7B"]
+    big = _view(hand, "grande", 1, 0, [0, 0], {"total": 40, "held": 1, "team": 0})
+    odds = team_chance(big, "grande", (8, 7, 6, 5), 1)
+    assert 0.5 < odds < 0.85
+    assert MusBettor().choose(big, pending_actions(40, 40), random.Random(1)) == {"type": "quiero"}
+    assert MusReadingBettor().choose(big, pending_actions(40, 40), random.Random(1)) == {"type": "no_quiero"}
+    small = _view(hand, "grande", 1, 0, [0, 0], {"total": 2, "held": 1, "team": 0})
+    legal = pending_actions(40, 2)
+    assert MusReadingBettor().choose(small, legal, random.Random(1)) == MusBettor().choose(
+        small, legal, random.Random(1))
+    assert isinstance(expert_policy("mus").prior, MusReadingBettor)
+    assert type(StrongPolicy("mus").prior) is MusBettor

@@ -37,6 +37,8 @@ class GameSpec:
     #: ``prior_policy()``: the policy whose move the prior keeps (and that plays without a state);
     #: None: the game's easy policy.
     prior_policy: Callable[[], Any] | None = None
+    #: The expert level's prior policy (None: ``prior_policy``).
+    expert_prior_policy: Callable[[], Any] | None = None
     #: ``search_when(view, legal)`` False: play the prior policy's move without searching (None:
     #: always search).
     search_when: Callable[[dict, list[Action]], bool] | None = None
@@ -66,6 +68,12 @@ def _mus_bettor() -> Any:
     from bot.ai.strong.mus_bettor import MusBettor
 
     return MusBettor()
+
+
+def _mus_reading_bettor() -> Any:
+    from bot.ai.strong.mus_bettor import MusReadingBettor
+
+    return MusReadingBettor()
 
 
 def _mus_search_when(view: dict, legal: list[Action]) -> bool:
@@ -120,7 +128,8 @@ def _motz_values(s: State) -> list[float]:
 SPECS: dict[str, GameSpec] = {
     "mus": GameSpec(
         "mus", lambda s: s.k, _mus_chances, lambda s: 10.0, prune=_mus_prune, rollout_easy=True,
-        model_opponents=True, prior_z=1.0, prior_policy=_mus_bettor, search_when=_mus_search_when,
+        model_opponents=True, prior_z=1.0, prior_policy=_mus_bettor,
+        expert_prior_policy=_mus_reading_bettor, search_when=_mus_search_when,
         unit="chance",
     ),
     "michigan": GameSpec(

@@ -4,7 +4,8 @@
 equity (``bot.ai.mus_equity``: exact chances against the unseen cards, by lance, against one or
 both opposing hands) instead of the easy policy's percentile guess, and answers an órdago by
 comparing that chance with the chance to win the game after refusing it (``bot.ai.mus_race``).
-It sees only the seat's view (its own hand, the declarations, the score).
+It sees only the seat's view (its own hand, the declarations, the score, the bet).
+``MusReadingBettor`` (the expert level's) also reads a big bet as a strong hand.
 The strong policy plays this move unless its search measured another better (the easy prior,
 ``GameSpec.prior_policy``).
 """
@@ -61,6 +62,20 @@ def team_chance(view: View, lance: str, desc: Desc, seat: int) -> float:
 class MusBettor(EasyPolicy):
     """The easy policy with betting from the equity tables (see the module docstring)."""
 
+    #: Read a big bet (a total of ``READ_FROM`` or more, or an órdago) as coming from a hand of
+    #: at least ``READ_STRENGTH`` (None: take the bet at face value; ``MusReadingBettor``).
+    READ_STRENGTH: float | None = None
+    READ_FROM = 10
+
+    def _answer_chance(self, odds: float, total_bet: int | str) -> float:
+        """The team chance against a bet; a big bet read as a strong hand (``READ_STRENGTH``):
+        the other team's hand is then a uniform draw among the hands above that share, so the
+        chance falls to ``(odds − T) / (1 − T)``."""
+        t = self.READ_STRENGTH
+        if t is None or (total_bet != "ordago" and int(total_bet) < self.READ_FROM):
+            return odds
+        return max(0.0, (odds - t) / (1.0 - t))
+
     def _bet(self, view: View, legal: list[Action], desc: Desc, rng: random.Random) -> Action:
         seat = view["to_act"][0]
         lance = view["phase"]
@@ -78,6 +93,7 @@ class MusBettor(EasyPolicy):
                 return _envido(legal, amount) or _find(legal, "paso")
             return _find(legal, "paso")
         total_bet, held = bet["total"], bet["held"]
+        odds = self._answer_chance(odds, total_bet)
         if total_bet == "ordago":
             mano_us = view.get("mano", 0) % 2 == team
             refuse = game_chance(target, mine, min(theirs + held, target), mano_us)
@@ -88,3 +104,12 @@ class MusBettor(EasyPolicy):
         if mine + total_bet < target and theirs + total_bet >= target:
             need += 0.1  # losing this lance would lose the game
         return _find(legal, "quiero" if odds >= need else "no_quiero")
+
+
+class MusReadingBettor(MusBettor):
+    """The expert level's bettor: a bet of 10 or more (or an órdago) is read as coming from a
+    team with at least the chance that bets the game (``HUGE``), so it is answered with the
+    chance left against such a hand. Against the strong level's bettor: 80.2% of 3,000 sessions
+    (tuning seed 600); against easy: 78.7% (the bettor: 78.3%)."""
+
+    READ_STRENGTH = HUGE

@@ -50,6 +50,7 @@ class StrongPolicy:
         game: str,
         budget_ms: float = DEFAULT_BUDGET_MS,
         max_iterations: int | None = DEFAULT_MAX_ITERATIONS,
+        expert: bool = False,
     ):
         self.game = game
         self.spec = spec_for(game)
@@ -57,7 +58,8 @@ class StrongPolicy:
         self.max_iterations = max_iterations
         self.fallback = easy_policy(game)
         #: The move kept unless the search beats it (``GameSpec.prior_policy``, else easy's).
-        self.prior = self.spec.prior_policy() if self.spec.prior_policy is not None else self.fallback
+        make_prior = (expert and self.spec.expert_prior_policy) or self.spec.prior_policy
+        self.prior = make_prior() if make_prior is not None else self.fallback
         self.rollout = self.fallback if self.spec.rollout_easy else None
         self.opponents = self.fallback if self.spec.model_opponents else None
 
@@ -112,5 +114,8 @@ def strong_policy(game_name: str, budget_ms: float = DEFAULT_BUDGET_MS) -> Stron
 
 
 def expert_policy(game_name: str) -> StrongPolicy:
-    """The expert policy of ``game_name``: strong's search with ``EXPERT_BUDGET_MS`` per decision."""
-    return StrongPolicy(game_name, budget_ms=EXPERT_BUDGET_MS, max_iterations=EXPERT_MAX_ITERATIONS)
+    """The expert policy of ``game_name``: strong's search with ``EXPERT_BUDGET_MS`` per decision
+    (and the game's ``expert_prior_policy``, if any: Mus reads big bets)."""
+    return StrongPolicy(
+        game_name, budget_ms=EXPERT_BUDGET_MS, max_iterations=EXPERT_MAX_ITERATIONS, expert=True,
+    )

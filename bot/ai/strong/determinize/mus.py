@@ -28,10 +28,6 @@ _LANCES = ("grande", "chica", "pares", "juego", "punto")
 #: Also redraw deals where the seat that cut the mus holds a hand that would not cut, or a seat
 #: that said mus holds one that would (``bot.ai.easy.mus.wants_cut``: a plausible reading).
 CUT_INFERENCE = True
-#: A seat of the other team that said paso in a lance nobody bet in holds no hand stronger than
-#: this there (``strength``: a hand that strong bets; a plausible reading, never a peek).
-PASO_INFERENCE = False
-PASO_STRENGTH = 0.85
 
 
 def _bets(state: MusState, seat: int) -> list[str]:
@@ -60,35 +56,9 @@ def _calls(state: MusState, seat: int) -> tuple[int | None, list[int]]:
     return (cutter if cutter != seat else None), [s for s in said if s != seat]
 
 
-def _passes(state: MusState, seat: int) -> dict[int, list[str]]:
-    """Per seat of the other team: the lances of this deal in which it said paso and nobody bet
-    (closed en paso, or the open lance it already passed in)."""
-    out: dict[int, list[str]] = {}
-    if state.readings is None or not PASO_INFERENCE:
-        return out
-    them = [s for s in ((seat + 1) % 4, (seat + 3) % 4)]
-    pares, juego = state.declared
-    for r in state.lances:
-        if r["result"] != "paso":
-            continue
-        lance = r["lance"]
-        held = pares if lance == "pares" else juego if lance == "juego" else None
-        for s in them:
-            if held is None or held[s]:
-                out.setdefault(s, []).append(lance)
-    if not state.pending and state.lance in _LANCES:
-        for s in state.queue[:state.qi]:
-            if s in them:
-                out.setdefault(s, []).append(state.lance)
-    return out
-
-
-def _reading_fits(
-    cutter: int | None, said: list[int], passes: dict[int, list[str]],
-) -> Callable[[int, list[int]], bool] | None:
-    """Per-hand readings: the cutter would cut, the seats that said mus would not, and a seat
-    that passed in a lance without a bet holds no hand stronger than ``PASO_STRENGTH`` there."""
-    if cutter is None and not said and not passes:
+def _reading_fits(cutter: int | None, said: list[int]) -> Callable[[int, list[int]], bool] | None:
+    """Per-hand readings: the cutter would cut, the seats that said mus would not."""
+    if cutter is None and not said:
         return None
     said_set = frozenset(said)
 
@@ -98,9 +68,7 @@ def _reading_fits(
         desc = read_hand(hand).grande
         if s == cutter and not wants_cut(desc):
             return False
-        if s in said_set and wants_cut(desc):
-            return False
-        return all(strength(lance, desc) < PASO_STRENGTH for lance in passes.get(s, ()))
+        return not (s in said_set and wants_cut(desc))
 
     return fits
 
@@ -125,7 +93,7 @@ def determinize(state: MusState, seat: int, rng: random.Random) -> MusState:
     """
     lances = _bets(state, seat)
     cutter, said = _calls(state, seat) if CUT_INFERENCE else (None, [])
-    fits = _reading_fits(cutter, said, _passes(state, seat))
+    fits = _reading_fits(cutter, said)
     if not lances:
         if fits is None:
             return state.redeal(seat, rng)
