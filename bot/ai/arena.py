@@ -189,4 +189,4 @@ def _policy(game_name: str, level: str, budget_ms: float | None, max_iterations:
     cap = DEFAULT_MAX_ITERATIONS if max_iterations is None else max_iterations
     if level == "expert":
         budget, cap = budget * EXPERT_FACTOR, cap * EXPERT_FACTOR
-    return StrongPolicy(game_name, budget_ms=budget, max_iterations=cap)
+    return StrongPolicy(game_name, budget_ms=budget, max_iterations=cap, expert=level == "expert")

@@ -4,7 +4,8 @@
 determinizes the state: the advice depends on the seat's view and ``rng`` alone, like the AI's
 own moves) and returns a :class:`Hint`: the move strong would play, then up to two more of the
 most searched moves, each with the share of simulated deals in which the seat came out ahead
-and the mean gain over the rest of the deal (in jetons, or points for Mus and the Maître).
+and the mean gain over the rest of the deal (in jetons, points for the Maître, or percentage
+points of the chance to win the match for Mus).
 ``hint_sentence`` puts it in words. Pure Python, holding the GIL for the search's budget: the
 bot calls it off the event loop.
 """
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.ai.policy import Action
-from bot.ai.strong.ismcts import action_key
+from bot.ai.strong.ismcts import action_key, search
 from bot.ai.strong.policy import DEFAULT_BUDGET_MS, DEFAULT_MAX_ITERATIONS, StrongPolicy
 
 #: Moves shown (the chosen one first).
@@ -53,6 +54,11 @@ def hint(
     if not legal:
         raise ValueError(f"seat {seat} has no move to make")
     action, result = policy.choose_traced(state.view(seat), legal, rng, state=state)
+    if result is None and len(legal) > 1:  # played without a search (Mus bets): weigh the moves anyway
+        result = search(
+            game, policy.spec, state, seat, random.Random(rng.getrandbits(64)), budget_ms=budget_ms,
+            max_iterations=max_iterations, rollout_policy=policy.rollout, opponent_policy=policy.opponents,
+        )
     if result is None:  # one legal move: nothing to weigh
         return Hint((HintMove(action, float("nan"), float("nan"), 0),), policy.spec.unit, 0)
     scale = policy.spec.scale(state) or 1.0
@@ -79,6 +85,9 @@ def _odds(move: HintMove, unit: str, tr: Any) -> str:
     gain = f"{round(move.gain, 1) + 0.0:+.1f}"  # no "-0.0"
     if unit == "points":
         return tr._("ahead in {pct} of simulated deals, {gain} points on average", pct=pct, gain=gain)
+    if unit == "chance":  # Mus: the value is the chance to win the match, in percent
+        return tr._("ahead in {pct} of simulated deals, {gain} points of winning chance on average",
+                    pct=pct, gain=gain)
     return tr._("ahead in {pct} of simulated deals, {gain} jetons on average", pct=pct, gain=gain)
 
 

@@ -46,7 +46,10 @@ def drive(name: str, seats: int, seed: int, levels: list, check_views: bool) -> 
         policy = policy_for(name, level)
         view = state.view(seat)
         legal = state.legal_actions(seat)
-        if level == "strong" and searched < STRONG_SEARCHES and len(legal) > 1:
+        when = strong.spec.search_when  # Mus bets from its equity tables, unsearched
+        if level == "strong" and searched < STRONG_SEARCHES and len(legal) > 1 and (
+            when is None or when(view, legal)
+        ):
             before = [state.view(s) for s in range(seats)]
             action, result = strong.choose_traced(copy.deepcopy(view), copy.deepcopy(legal), rng, state)
             assert result is not None, f"{name}: the strong seat did not search"

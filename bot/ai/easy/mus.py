@@ -144,12 +144,12 @@ class EasyPolicy:
     """Rule-based Mus player (level "easy")."""
 
     def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
-        kinds = {a["type"] for a in legal}
+        first = legal[0]["type"]  # the phase: mus / no_mus, discard, or a bet (spec order)
         hand = view["hand"]
         desc = describe(hand)
-        if "mus" in kinds:
+        if first == "mus" or first == "no_mus":
             return _find(legal, "no_mus" if wants_cut(desc) else "mus")
-        if "discard" in kinds:
+        if first == "discard":
             return self._discard(hand, desc, legal)
         return self._bet(view, legal, desc, rng)
 
@@ -194,10 +194,14 @@ class EasyPolicy:
 
 def _target(legal: list[Action], bet: dict | None) -> int:
     """The game's target (30 or 40), read from the largest envido offered."""
-    amounts = [a["amount"] for a in legal if a["type"] == "envido"]
-    if not amounts:
+    top = 0
+    for a in reversed(legal):  # envidos come in increasing amounts, before ordago (spec 3.5)
+        if a["type"] == "envido":
+            top = a["amount"]
+            break
+    else:
         return 40
-    top = max(amounts) + (bet["total"] if bet and isinstance(bet["total"], int) else 0)
+    top += bet["total"] if bet and isinstance(bet["total"], int) else 0
     return 30 if top <= 30 else 40
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.ai.mus_race import game_chance, match_chance
 from bot.ai.policy import Action
 
 State = Any
@@ -33,34 +34,63 @@ class GameSpec:
     #: Easy prior: play the easy policy's move unless the searched move's mean reward beats it by
     #: this many standard errors (None: always play the search's choice).
     prior_z: float | None = None
-    #: ``search_when(view, legal)`` False: play the easy move without searching (None: always search).
+    #: ``prior_policy()``: the policy whose move the prior keeps (and that plays without a state);
+    #: None: the game's easy policy.
+    prior_policy: Callable[[], Any] | None = None
+    #: The expert level's prior policy (None: ``prior_policy``).
+    expert_prior_policy: Callable[[], Any] | None = None
+    #: ``search_when(view, legal)`` False: play the prior policy's move without searching (None:
+    #: always search).
     search_when: Callable[[dict, list[Action]], bool] | None = None
-    #: What ``values`` counts, for the coach's sentences: "jetons", or "points" (Mus, Maître).
+    #: What ``values`` counts, for the coach's sentences: "jetons", "points" (Maître), or "chance"
+    #: (Mus: percentage points of the chance to win the match).
     unit: str = "jetons"
 
 
 # ---------------------------------------------------------------------------- Mus
 
 
-def _mus_values(s: State) -> list[float]:
-    """Team standing: matches, then games, then points (a won match outweighs its games)."""
-    target = s.target
-    per_match = target * (s.need + 1)
-    team = [
-        per_match * s.matches_won[t] + target * s.games[t] + s.points[t] for t in (0, 1)
-    ]
-    diff = team[0] - team[1]
-    return [diff, -diff, diff, -diff]
+def _mus_chances(s: State) -> list[float]:
+    """Team standing in matches won, plus the chance to win the current match from the score
+    (``bot.ai.mus_race``: a point is worth more near the target, an órdago is weighed by the
+    chances it trades), in percentage points: ``50 * (matches won − lost + 2p − 1)``, so a
+    change within a match is the change of ``100 p``."""
+    diff = float(s.matches_won[0] - s.matches_won[1])
+    if not s.over:
+        mano_team0 = ((s.d + 1) % 4) % 2 == 0
+        game = game_chance(s.target, s.points[0], s.points[1], mano_team0)
+        diff += 2.0 * match_chance(s.need, s.games[0], s.games[1], game) - 1.0
+    v = 50.0 * diff
+    return [v, -v, v, -v]
+
+
+def _mus_bettor() -> Any:
+    from bot.ai.strong.mus_bettor import MusBettor
+
+    return MusBettor()
+
+
+def _mus_reading_bettor() -> Any:
+    from bot.ai.strong.mus_bettor import MusReadingBettor
+
+    return MusReadingBettor()
+
+
+def _mus_search_when(view: dict, legal: list[Action]) -> bool:
+    """Search the mus and the discards; bet from the equity tables (the prior policy) unsearched."""
+    return legal[0]["type"] in ("mus", "no_mus", "discard")
 
 
 _MUS_ENVIDOS = frozenset((2, 3, 5, 10))
 
 
 def _mus_prune(legal: list[Action]) -> list[Action]:
-    """Keep paso/quiero/no_quiero/ordago and envidos of 2, 3, 5, 10 (the rest rarely differ)."""
+    """Keep paso/quiero/no_quiero/ordago and envidos of 2, 3, 5, 10 and the largest one (the
+    whole game's points, the equity bettor's big bet; the rest rarely differ)."""
     if not legal or legal[0]["type"] not in ("paso", "quiero"):
         return legal
-    out = [a for a in legal if a["type"] != "envido" or a["amount"] in _MUS_ENVIDOS]
+    top = max((a["amount"] for a in legal if a["type"] == "envido"), default=0)
+    out = [a for a in legal if a["type"] != "envido" or a["amount"] in _MUS_ENVIDOS or a["amount"] == top]
     return out or legal
 
 
@@ -97,8 +127,10 @@ def _motz_values(s: State) -> list[float]:
 
 SPECS: dict[str, GameSpec] = {
     "mus": GameSpec(
-        "mus", lambda s: s.k, _mus_values, lambda s: 10.0, prune=_mus_prune, rollout_easy=True,
-        model_opponents=True, prior_z=1.0, unit="points",
+        "mus", lambda s: s.k, _mus_chances, lambda s: 10.0, prune=_mus_prune, rollout_easy=True,
+        model_opponents=True, prior_z=1.0, prior_policy=_mus_bettor,
+        expert_prior_policy=_mus_reading_bettor, search_when=_mus_search_when,
+        unit="chance",
     ),
     "michigan": GameSpec(
         "michigan", lambda s: s.deals_played, _michigan_values, lambda s: 15.0 * s.cfg.c, rollout_easy=True,

@@ -50,12 +50,16 @@ class StrongPolicy:
         game: str,
         budget_ms: float = DEFAULT_BUDGET_MS,
         max_iterations: int | None = DEFAULT_MAX_ITERATIONS,
+        expert: bool = False,
     ):
         self.game = game
         self.spec = spec_for(game)
         self.budget_ms = budget_ms
         self.max_iterations = max_iterations
         self.fallback = easy_policy(game)
+        #: The move kept unless the search beats it (``GameSpec.prior_policy``, else easy's).
+        make_prior = (expert and self.spec.expert_prior_policy) or self.spec.prior_policy
+        self.prior = make_prior() if make_prior is not None else self.fallback
         self.rollout = self.fallback if self.spec.rollout_easy else None
         self.opponents = self.fallback if self.spec.model_opponents else None
 
@@ -70,13 +74,13 @@ class StrongPolicy:
         if len(legal) == 1:
             return legal[0], None
         if state is None:
-            return self.fallback.choose(view, legal, rng), None
+            return self.prior.choose(view, legal, rng), None
         spec = self.spec
         if spec.search_when is not None and not spec.search_when(view, legal):
-            return self.fallback.choose(view, legal, rng), None
+            return self.prior.choose(view, legal, rng), None
         easy = None
         if spec.prior_z is not None:
-            easy = self.fallback.choose(view, legal, random.Random(rng.getrandbits(64)))
+            easy = self.prior.choose(view, legal, random.Random(rng.getrandbits(64)))
         seat = view["to_act"][0] if view.get("to_act") else state.to_act()[0]
         result = search(
             self.game, self.spec, state, seat, random.Random(rng.getrandbits(64)),
@@ -110,5 +114,8 @@ def strong_policy(game_name: str, budget_ms: float = DEFAULT_BUDGET_MS) -> Stron
 
 
 def expert_policy(game_name: str) -> StrongPolicy:
-    """The expert policy of ``game_name``: strong's search with ``EXPERT_BUDGET_MS`` per decision."""
-    return StrongPolicy(game_name, budget_ms=EXPERT_BUDGET_MS, max_iterations=EXPERT_MAX_ITERATIONS)
+    """The expert policy of ``game_name``: strong's search with ``EXPERT_BUDGET_MS`` per decision
+    (and the game's ``expert_prior_policy``, if any: Mus reads big bets)."""
+    return StrongPolicy(
+        game_name, budget_ms=EXPERT_BUDGET_MS, max_iterations=EXPERT_MAX_ITERATIONS, expert=True,
+    )

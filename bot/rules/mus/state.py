@@ -16,6 +16,7 @@ Readings of the spec where it is silent or loose (each also listed in the packag
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
@@ -179,7 +180,11 @@ class MusState(BaseState):
 
     # ------------------------------------------------------------------ redeal (AI search)
 
-    def redeal(self, seat: int, rng: random.Random) -> MusState:
+    def redeal(
+        self, seat: int, rng: random.Random,
+        fits: Callable[[int, list[int]], bool] | None = None,
+        accept: Callable[[list[list[int]]], bool] | None = None, tries: int = 1,
+    ) -> MusState:
         """A copy where every card hidden from ``seat`` is dealt again (OpenSpiel's
         ``ResampleFromInfostate``), from the hidden cards sorted then shuffled by ``rng`` (the
         result depends only on ``seat``'s view and ``rng``).
@@ -190,6 +195,13 @@ class MusState(BaseState):
         no reshuffle mixed it). During the lances the public ``declared`` flags (has pares / has
         juego) are respected. The seed, stacked decks and the stock's shuffler are replaced.
         ``self`` is left untouched.
+
+        AI inference (plausible readings of the other seats, never a peek): ``fits(s, hand)``
+        redraws one seat's hand until it holds (like the declarations, up to ``REDEAL_TRIES``
+        draws of that hand), and ``accept(hands)`` redraws the other seats' hands together, up
+        to ``tries`` times in all, until it holds (the last draw is kept otherwise). Only the
+        hands are redrawn, the rest of the hidden cards are laid out once, after. Without them
+        the draw is the plain one above.
         """
         c = self.clone()
         c.seed = rng.getrandbits(48)
@@ -208,11 +220,14 @@ class MusState(BaseState):
         pool += self.stock
         pool += [self.pile[i] for i in pile_free]
         pool.sort()  # canonical before shuffling: the result depends on no hidden order
-        rng.shuffle(pool)
         pares, juego = self.declared if self.readings is not None else (None, None)
-        if pares is not None or juego is not None:
+        if accept is not None or fits is not None:
+            pool = self._deal_accepted(c, others, pool, pares, juego, rng, fits, accept, tries)
+        elif pares is not None or juego is not None:
+            rng.shuffle(pool)
             pool = self._deal_declared(c, others, pool, pares, juego, rng)
         else:
+            rng.shuffle(pool)
             for s in others:
                 n = len(self.hands[s])
                 c.hands[s] = sorted(pool[:n])
@@ -268,6 +283,53 @@ class MusState(BaseState):
                 pool.pop(i)
             c.hands[s] = sorted(hand)
         return pool
+
+    def _deal_accepted(
+        self, c: MusState, others: list[int], pool: list[int],
+        pares: tuple[bool, ...] | None, juego: tuple[bool, ...] | None, rng: random.Random,
+        fits: Callable[[int, list[int]], bool] | None, accept: Callable[[list[list[int]]], bool] | None,
+        tries: int,
+    ) -> list[int]:
+        """Deal the other hands from ``pool`` (sorted) by a partial Fisher–Yates shuffle, each
+        hand redrawn up to ``REDEAL_TRIES`` times to fit the declarations and ``fits`` (when no
+        draw fits both, the last one agreeing with the declarations is kept: they are facts), the
+        whole deal up to ``tries`` times until ``accept(c.hands)``; return the other cards,
+        shuffled."""
+        rand = rng.random
+        declared = pares is not None or juego is not None
+        per_hand = REDEAL_TRIES if declared or fits is not None else 1
+        sizes = [len(self.hands[s]) for s in others]
+        n_pool = len(pool)
+        at = 0
+        for _ in range(max(1, tries)):
+            at = 0
+            for s, n in zip(others, sizes, strict=True):
+                hand: list[int] = []
+                public: list[int] | None = None  # the last draw agreeing with the declarations
+                for _ in range(per_hand):
+                    for i in range(at, at + n):  # a uniform draw of n cards into pool[at:at+n]
+                        j = i + int(rand() * (n_pool - i))
+                        pool[i], pool[j] = pool[j], pool[i]
+                    hand = pool[at:at + n]
+                    if declared and not _fits(hand, pares, juego, s):
+                        continue
+                    public = hand
+                    if fits is None or fits(s, hand):
+                        break
+                else:
+                    if public is not None and public is not hand:  # the declarations always hold
+                        for k, card in enumerate(public):
+                            j = pool.index(card, at)
+                            pool[at + k], pool[j] = pool[j], pool[at + k]
+                        hand = public
+                hand.sort()
+                c.hands[s] = hand
+                at += n
+            if accept is None or accept(c.hands):
+                break
+        rest = pool[at:]
+        rng.shuffle(rest)
+        return rest
 
     def request_close(self, now: bool = False) -> list[Event]:
         """Host close: at the end of this deal, or at once (deal voided) if ``now`` or nobody acted yet."""

@@ -2,23 +2,29 @@
 
 ``MusState.redeal`` reshuffles what ``seat`` cannot see, keeping the public facts (its own
 discards in the pile, the pares/juego declarations). On top of it, two plausible readings of the
-other players (never a peek), each redrawing the whole redeal up to ``_BET_TRIES`` times: a team
-that bet in a lance holds a strong hand for it, and the seats that said mus or cut it hold hands
-that would (``bot.ai.easy.mus``'s rules).
+other players (never a peek), checked on the redealt hands only, which are drawn again up to
+``_BET_TRIES`` times (``MusState.redeal``'s ``accept``: only the hands are redrawn, the clone
+and the rest of the layout are made once): a team that bet in a lance holds a hand strong for
+it by the equity tables (``bot.ai.mus_equity``), and the seats that said mus or cut it hold
+hands that would (``bot.ai.easy.mus.wants_cut``).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
-from bot.ai.easy.mus import PERCENTILE, describe, wants_cut
+from bot.ai.easy.mus import wants_cut
+from bot.ai.mus_equity import strength
 from bot.rules.mus.state import MusState
-from bot.rules.mus.tables import CODES
+from bot.rules.mus.tables import read_hand
 
 #: A team that bet in a lance is dealt, among its hands, one at least this strong in that lance
-#: (percentile over all hands, ``bot.ai.easy.mus.PERCENTILE``); redeals tried before giving up.
-BET_PERCENTILE = 0.6
+#: (``bot.ai.mus_equity.strength``: its chance against one opposing hand that plays the lance,
+#: from the shipped equity tables); draws of the hands tried before keeping the last.
+BET_STRENGTH = 0.6
 _BET_TRIES = 20
+_LANCES = ("grande", "chica", "pares", "juego", "punto")
 #: Also redraw deals where the seat that cut the mus holds a hand that would not cut, or a seat
 #: that said mus holds one that would (``bot.ai.easy.mus.wants_cut``: a plausible reading).
 CUT_INFERENCE = True
@@ -29,8 +35,8 @@ def _bets(state: MusState, seat: int) -> list[str]:
     if state.readings is None:
         return []
     them = 1 - (seat & 1)
-    out = [r["lance"] for r in state.lances if r.get("team") == them and r["lance"] in PERCENTILE]
-    if state.pending and state.bteam == them and state.lance in PERCENTILE:
+    out = [r["lance"] for r in state.lances if r.get("team") == them and r["lance"] in _LANCES]
+    if state.pending and state.bteam == them and state.lance in _LANCES:
         out.append(state.lance)
     return out
 
@@ -50,22 +56,29 @@ def _calls(state: MusState, seat: int) -> tuple[int | None, list[int]]:
     return (cutter if cutter != seat else None), [s for s in said if s != seat]
 
 
-def _desc(c: MusState, s: int) -> tuple[int, ...]:
-    return describe([CODES[x] for x in c.hands[s]])
+def _reading_fits(cutter: int | None, said: list[int]) -> Callable[[int, list[int]], bool] | None:
+    """Per-hand readings: the cutter would cut, the seats that said mus would not."""
+    if cutter is None and not said:
+        return None
+    said_set = frozenset(said)
+
+    def fits(s: int, hand: list[int]) -> bool:
+        if len(hand) != 4:
+            return True
+        desc = read_hand(hand).grande
+        if s == cutter and not wants_cut(desc):
+            return False
+        return not (s in said_set and wants_cut(desc))
+
+    return fits
 
 
-def _shows_calls(c: MusState, cutter: int | None, said: list[int]) -> bool:
-    if cutter is not None and not wants_cut(_desc(c, cutter)):
-        return False
-    return not any(wants_cut(_desc(c, s)) for s in said)
-
-
-def _shows_bets(c: MusState, seat: int, lances: list[str]) -> bool:
-    them = [s for s in range(4) if (s & 1) != (seat & 1)]
-    descs = [_desc(c, s) for s in them]
+def _shows_bets(hands: list[list[int]], them: tuple[int, int], lances: list[str]) -> bool:
+    if not lances:
+        return True
+    a, b = read_hand(hands[them[0]]).grande, read_hand(hands[them[1]]).grande
     for lance in lances:
-        table = PERCENTILE[lance]
-        if max(table.get(d, 0.0) for d in descs) < BET_PERCENTILE:
+        if max(strength(lance, a), strength(lance, b)) < BET_STRENGTH:
             return False
     return True
 
@@ -73,15 +86,21 @@ def _shows_bets(c: MusState, seat: int, lances: list[str]) -> bool:
 def determinize(state: MusState, seat: int, rng: random.Random) -> MusState:
     """A clone of ``state`` with every card hidden from ``seat`` dealt again at random.
 
-    When the other team bet in a lance of this deal, a deal where neither of its hands is
-    strong in that lance is redrawn (public inference from its bets, up to ``_BET_TRIES``).
+    Each hand of a seat that said mus or cut it is redrawn until it fits that call, and when
+    the other team bet in a lance of this deal, the deal is redrawn until one of its hands is
+    strong in that lance (public inferences, inside ``MusState.redeal``: up to
+    ``REDEAL_TRIES`` draws per hand, ``_BET_TRIES`` per deal).
     """
     lances = _bets(state, seat)
     cutter, said = _calls(state, seat) if CUT_INFERENCE else (None, [])
-    c = state.redeal(seat, rng)
-    if lances or cutter is not None or said:
-        for _ in range(_BET_TRIES):
-            if _shows_bets(c, seat, lances) and _shows_calls(c, cutter, said):
-                break
-            c = state.redeal(seat, rng)
-    return c
+    fits = _reading_fits(cutter, said)
+    if not lances:
+        if fits is None:
+            return state.redeal(seat, rng)
+        return state.redeal(seat, rng, fits=fits)
+    them = ((seat + 1) % 4, (seat + 3) % 4)
+
+    def accept(hands: list[list[int]]) -> bool:
+        return _shows_bets(hands, them, lances)
+
+    return state.redeal(seat, rng, fits=fits, accept=accept, tries=_BET_TRIES)
