@@ -13,7 +13,7 @@ from bot.ai.strong.endgame import Solver, solve, solve_moves
 from bot.ai.strong.games import spec_for
 from bot.ai.strong.ismcts import action_key
 from bot.rules import GAMES
-from tests.rules.test_motz import MUET, PASS, STAND, card, declare, deck_for, new, plays
+from tests.rules.test_motz import MUET, PASS, STAND, card, deck_for, declare, new, plays
 
 MOTZ = spec_for("motz")
 
