@@ -168,3 +168,25 @@ def test_the_exact_endgame_never_reads_hidden_cards(game: str) -> None:
         b, rb = policy.choose_traced(twin.view(seat), twin.legal_actions(seat), random.Random(n), twin)
         assert ra is not None and rb is not None and ra.exact and rb.exact
         assert a == b and ra.means == rb.means and ra.iterations == rb.iterations
+
+
+def test_the_easy_prior_compares_exact_moves_on_the_same_deals() -> None:
+    """After PIMC, the easy prior tests the paired differences: a move better on every deal by a
+    little is taken (unpaired, its spread would hide it), a move better on average by luck of one
+    deal is not."""
+    from bot.ai.strong.ismcts import SearchResult
+    from bot.ai.strong.policy import _with_prior
+
+    a, b = key("AH"), key("7S")
+    base = [0.5, -0.5, 0.3, -0.3, 0.1, -0.1]
+
+    def result(better: list[float]) -> SearchResult:
+        paired = {a: better, b: base}
+        means = {k: sum(v) / len(v) for k, v in paired.items()}
+        return SearchResult(card("AH"), 12, 0.0, {a: 6, b: 6}, means, None, None, exact=True, paired=paired)
+
+    always = [x + 0.01 for x in base]  # +0.01 on each deal
+    assert _with_prior(result(always), a, b, 1.0) == a
+    once = [base[0] + 0.3, *base[1:]]  # +0.05 on average, all of it from one deal
+    assert _with_prior(result(once), a, b, 1.0) == b
+    assert _with_prior(result(always), a, a, 1.0) == a

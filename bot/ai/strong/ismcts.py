@@ -72,6 +72,9 @@ class SearchResult:
     #: True when the endgame was solved exactly (PIMC): ``iterations`` then counts the leaves
     #: searched, which may pass the cap by the last determinization's.
     exact: bool = False
+    #: PIMC only: per root action, its exact reward on each determinization (the same deals for
+    #: every action, in order), so moves can be compared pair by pair.
+    paired: dict[tuple, list[float]] | None = None
 
 
 def search(
@@ -219,12 +222,14 @@ def _exact(
 ) -> SearchResult:
     """PIMC (``endgame.pimc``): every root move solved exactly over determinizations; the best
     mean wins (ties: the first legal). ``iterations`` counts the leaves searched; ``visits`` the
-    determinizations; no variances (the moves are compared on the same deals, so the policy's
-    easy prior keeps easy's move only when it is as good)."""
+    determinizations; ``paired`` the rewards per determinization (the policy's easy prior
+    compares two moves on the same deals)."""
     rewards, samples, leaves = pimc(spec, state, seat, legal, det, rng, deadline, cap)
     means = {k: sum(v) / len(v) for k, v in rewards.items()}
     visits = {k: len(v) for k, v in rewards.items()}
     win_rates = {k: sum(1 for x in v if x > 0) / len(v) for k, v in rewards.items()}
     best = max(means, key=lambda k: means[k])  # the first of equal means (legal order)
     action = next(a for a in legal if action_key(a) == best)
-    return SearchResult(action, leaves, time.perf_counter() - t0, visits, means, None, win_rates, exact=True)
+    return SearchResult(
+        action, leaves, time.perf_counter() - t0, visits, means, None, win_rates, exact=True, paired=rewards,
+    )

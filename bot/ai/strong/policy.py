@@ -97,9 +97,18 @@ class StrongPolicy:
 
 
 def _with_prior(result: SearchResult, best: tuple, easy: tuple, z: float) -> tuple:
-    """``best`` if its mean reward beats the easy move's by ``z`` standard errors, else ``easy``."""
+    """``best`` if its mean reward beats the easy move's by ``z`` standard errors, else ``easy``
+    (after an exact endgame: the standard error of their difference on the same deals)."""
     if best == easy or easy not in result.means:
         return best
+    if result.paired is not None:  # PIMC: the two moves on the same determinizations
+        diffs = [b - e for b, e in zip(result.paired[best], result.paired[easy], strict=True)]
+        n = len(diffs)
+        if n < 2:
+            return easy
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return best if mean > z * math.sqrt(var / n) and mean > 0 else easy
     var = result.variances or {}
     nb, ne = result.visits.get(best, 0), result.visits.get(easy, 0)
     if not nb or not ne:
