@@ -190,3 +190,25 @@ def test_the_easy_prior_compares_exact_moves_on_the_same_deals() -> None:
     once = [base[0] + 0.3, *base[1:]]  # +0.05 on average, all of it from one deal
     assert _with_prior(result(once), a, b, 1.0) == b
     assert _with_prior(result(always), a, a, 1.0) == a
+
+
+def test_modelled_opponents_play_the_model_in_the_exact_search() -> None:
+    """The three-card deal above, seat 0 leading 7♠: K♠ must take it and seat 1 chooses its lead.
+    Best for seat 1 is 8♦ (seat 0 cannot beat it, seat 1 takes two tricks, seat 0 keeps s = 1:
+    reward 0). An opponent modelled as "last legal card" leads 7♣ instead (the engine lists
+    8♦ then 7♣); A♣ and A♥ then take the last two tricks, P − s = 2 for seat 0: reward +0.1."""
+
+    class LastLegal:
+        def choose(self, view: dict, legal: list, rng: random.Random) -> dict:
+            return legal[-1]
+
+    deck = deck_for(3, 2, {0: ["AC", "AH", "7S"], 1: ["7C", "KS", "8D"], 2: ["9H", "9C", "9D"]},
+                    turn_up="10S")
+    st = new(3, dealer=2, decks=[deck], ante=1)
+    declare(st, STAND, STAND, PASS)
+    plays(st, (0, "7S"))
+    assert st.legal_actions(1) == [card("KS")] and sorted(st.hands[1]) == ["7C", "8D", "KS"]
+    args = (MOTZ, MOTZ.deal_no(st), MOTZ.values(st), MOTZ.scale(st))
+    assert Solver(*args).value(st)[0] == pytest.approx(0.0)
+    modelled = Solver(*args, seat=0, opponent=LastLegal(), rng=random.Random(1))
+    assert modelled.value(st)[0] == pytest.approx(0.1)

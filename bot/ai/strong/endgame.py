@@ -34,11 +34,25 @@ TIE = 1e-9
 
 
 class Solver:
-    """One determinization's exact search (max^n, ties averaged), counting the leaves it reaches."""
+    """One determinization's exact search (max^n, ties averaged), counting the leaves it reaches.
 
-    __slots__ = ("spec", "deal0", "start", "scale", "relative", "key", "tt", "leaves")
+    With an ``opponent`` policy (the game's opponent model, ``GameSpec.model_opponents``), every
+    seat but ``seat`` plays that policy's move from its own view of the determinization (drawing
+    on ``rng``) instead of its best reply: ``seat``'s moves are searched exactly against the
+    opponents the tree search assumes too.
+    """
 
-    def __init__(self, spec: GameSpec, deal0: int, start: list[float], scale: float):
+    __slots__ = (
+        "spec", "deal0", "start", "scale", "relative", "key", "tt", "leaves", "seat", "opponent", "rng",
+    )
+
+    def __init__(
+        self, spec: GameSpec, deal0: int, start: list[float], scale: float,
+        seat: int = -1, opponent: Any = None, rng: random.Random | None = None,
+    ):
+        self.seat = seat
+        self.opponent = opponent
+        self.rng = rng
         self.spec = spec
         self.deal0 = deal0
         self.start = start
@@ -72,6 +86,14 @@ class Solver:
                 return hit
         actor = state.to_act()[0]
         legal = state.legal_actions(actor)
+        if self.opponent is not None and actor != self.seat:
+            a = legal[0] if len(legal) == 1 else self.opponent.choose(state.view(actor), legal, self.rng)
+            c = state.clone()
+            c.apply(actor, a)
+            out = self.value(c)
+            if key is not None:
+                self.tt[key] = out
+            return out
         best: list[tuple[float, ...]] = []
         best_v = -math.inf
         for a in legal:
@@ -119,10 +141,12 @@ def pimc(
     rng: random.Random,
     deadline: float,
     cap: int,
+    opponent: Any = None,
 ) -> tuple[dict[tuple, list[float]], int, int]:
     """Solve every root move over determinizations until ``deadline`` (``time.perf_counter``) or
     ``cap`` leaves; return per move key its rewards (one per determinization), the number of
-    determinizations and the leaves searched. At least one determinization is always solved."""
+    determinizations and the leaves searched. At least one determinization is always solved.
+    ``opponent``: the other seats play this policy (see ``Solver``) instead of max^n."""
     from bot.ai.strong.ismcts import action_key
 
     deal0 = spec.deal_no(state)
@@ -135,7 +159,7 @@ def pimc(
     clock = time.perf_counter
     while True:
         d = determinize(state, seat, rng)
-        solver = Solver(spec, deal0, start, scale)
+        solver = Solver(spec, deal0, start, scale, seat, opponent, rng)
         for k, a in keys:
             c = d.clone()
             c.apply(seat, a)

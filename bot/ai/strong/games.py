@@ -53,6 +53,9 @@ class GameSpec:
     #: ``endgame_key(state)``: a hashable summary of everything that decides the deal's end from a
     #: fully known state, for the exact search's transposition table (None: no table).
     endgame_key: Callable[[State], Any] | None = None
+    #: In the exact endgame, every seat plays its best reply (max^n) even when the tree models the
+    #: opponents; False: the modelled opponents (``model_opponents``) play the model there too.
+    endgame_maxn: bool = False
 
 
 # ---------------------------------------------------------------------------- Mus

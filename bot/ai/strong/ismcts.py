@@ -116,7 +116,8 @@ def search(
     log, sqrt = math.log, math.sqrt
     rand = rng.random
     if spec.endgame is not None and spec.endgame(state):
-        return _exact(spec, state, seat, legal, det, rng, t0, deadline, cap)
+        model = None if spec.endgame_maxn else opponent_policy
+        return _exact(spec, state, seat, legal, det, rng, t0, deadline, cap, model)
     lo, hi = 0.0, 0.0  # range of the rewards seen: exploration scales with it
     explore = exploration
     it = 0
@@ -218,13 +219,13 @@ def search(
 
 def _exact(
     spec: GameSpec, state: Any, seat: int, legal: list[Action], det: Any, rng: random.Random,
-    t0: float, deadline: float, cap: int,
+    t0: float, deadline: float, cap: int, opponent: Any = None,
 ) -> SearchResult:
     """PIMC (``endgame.pimc``): every root move solved exactly over determinizations; the best
     mean wins (ties: the first legal). ``iterations`` counts the leaves searched; ``visits`` the
     determinizations; ``paired`` the rewards per determinization (the policy's easy prior
     compares two moves on the same deals)."""
-    rewards, samples, leaves = pimc(spec, state, seat, legal, det, rng, deadline, cap)
+    rewards, samples, leaves = pimc(spec, state, seat, legal, det, rng, deadline, cap, opponent)
     means = {k: sum(v) / len(v) for k, v in rewards.items()}
     visits = {k: len(v) for k, v in rewards.items()}
     win_rates = {k: sum(1 for x in v if x > 0) / len(v) for k, v in rewards.items()}
