@@ -15,7 +15,6 @@ from typing import Any
 
 from bot.ai.mus_race import game_chance, match_chance
 from bot.ai.policy import Action
-from bot.rules.michigan.tables import PLAY as MICHIGAN_PLAY
 from bot.rules.motz.tables import PLAY as MOTZ_PLAY
 
 State = Any
@@ -139,14 +138,6 @@ def _motz_key(s: State) -> tuple:
     return (tuple(map(tuple, s.hands)), tuple(s.trick), tuple(s.trick_winners), s.actor)
 
 
-#: Michigan: the rest of the hand is solved exactly once the seats hold this many cards in all.
-MICHIGAN_ENDGAME_CARDS = 20
-
-
-def _michigan_endgame(s: State) -> bool:
-    return s.phase == MICHIGAN_PLAY and sum(s.sizes) <= MICHIGAN_ENDGAME_CARDS
-
-
 #: Marias: the play is solved exactly once every hand holds at most this many cards.
 MARIAS_ENDGAME_CARDS = 3
 #: Jeu du Maître: the play is solved exactly once the hands hold this many cards in all.
@@ -176,7 +167,7 @@ SPECS: dict[str, GameSpec] = {
     ),
     "michigan": GameSpec(
         "michigan", lambda s: s.deals_played, _michigan_values, lambda s: 15.0 * s.cfg.c, rollout_easy=True,
-        model_opponents=True, prior_z=1.0, endgame=_michigan_endgame,
+        model_opponents=True, prior_z=1.0,
     ),
     "marias": GameSpec(
         "marias", lambda s: s.deals_played, _stacks, lambda s: 4.0 * s.stake, rollout_easy=True,
