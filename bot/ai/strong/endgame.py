@@ -28,6 +28,7 @@ from typing import Any
 
 from bot.ai.policy import Action
 from bot.ai.strong.games import GameSpec
+from bot.ai.strong.keys import action_key
 
 #: Moves within this of the best are equally good (rewards are in units of the game's scale).
 TIE = 1e-9
@@ -121,8 +122,6 @@ def solve(state: Any, spec: GameSpec, deal0: int | None = None) -> tuple[float, 
 
 def solve_moves(state: Any, seat: int, spec: GameSpec) -> dict[tuple, float]:
     """``seat``'s exact reward for each of its legal moves in the fully known ``state``."""
-    from bot.ai.strong.ismcts import action_key
-
     solver = Solver(spec, spec.deal_no(state), spec.values(state), spec.scale(state))
     out = {}
     for a in state.legal_actions(seat):
@@ -147,8 +146,6 @@ def pimc(
     ``cap`` leaves; return per move key its rewards (one per determinization), the number of
     determinizations and the leaves searched. At least one determinization is always solved.
     ``opponent``: the other seats play this policy (see ``Solver``) instead of max^n."""
-    from bot.ai.strong.ismcts import action_key
-
     deal0 = spec.deal_no(state)
     start = spec.values(state)
     scale = spec.scale(state)

@@ -27,20 +27,12 @@ from bot.ai.policy import Action
 from bot.ai.strong.determinize import determinizer
 from bot.ai.strong.endgame import pimc
 from bot.ai.strong.games import GameSpec
+from bot.ai.strong.keys import action_key
 
 #: UCB1 exploration constant, relative to the range of the rewards seen.
 EXPLORATION = 0.7
 #: Rollouts give up after this many actions (no deal of these games is that long).
 MAX_ROLLOUT = 2_000
-
-
-def action_key(action: Action) -> tuple:
-    """A hashable canonical form of an action dict.
-
-    Equivalent to ``json.dumps(action, sort_keys=True)`` as a key (sorted keys, lists as
-    tuples), and several times cheaper, which matters: keys are taken at every tree step.
-    """
-    return tuple(sorted((k, tuple(v) if type(v) is list else v) for k, v in action.items()))
 
 
 class Node:

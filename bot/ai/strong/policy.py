@@ -27,7 +27,8 @@ from typing import Any
 from bot.ai.easy import easy_policy
 from bot.ai.policy import Action, View
 from bot.ai.strong.games import spec_for
-from bot.ai.strong.ismcts import SearchResult, action_key, search
+from bot.ai.strong.ismcts import SearchResult, search
+from bot.ai.strong.keys import action_key
 
 DEFAULT_BUDGET_MS = 200.0
 DEFAULT_MAX_ITERATIONS = 20_000
