@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.ai.policy import Action
-from bot.ai.strong.ismcts import action_key, search
+from bot.ai.strong.ismcts import search
+from bot.ai.strong.keys import action_key
 from bot.ai.strong.policy import DEFAULT_BUDGET_MS, DEFAULT_MAX_ITERATIONS, StrongPolicy
 
 #: Moves shown (the chosen one first).

@@ -10,7 +10,9 @@ def test_strong_side_searches_with_the_given_cap_and_replays_exactly() -> None:
                   timed=False, budget_ms=60_000, max_iterations=6)
     b = run_arena("motz", "strong", "easy", 2, seats=3, seed=4, options={"rotations": 1},
                   timed=False, budget_ms=60_000, max_iterations=6)
-    assert a.iterations and set(a.iterations) == {6}  # every searched decision ran to the cap
+    # every searched decision ran to the cap: the declarations exactly, the exact trick play (PIMC,
+    # counted in leaves) to its last determinization past it
+    assert a.iterations and min(a.iterations) == 6 and 6 in a.iterations
     assert a.per_session == b.per_session and a.iterations == b.iterations
 
 
@@ -22,7 +24,7 @@ def test_other_levels_report_no_search() -> None:
 def test_expert_side_searches_five_times_strongs_cap() -> None:
     report = run_arena("motz", "expert", "easy", 2, seats=3, seed=4, options={"rotations": 1},
                        timed=False, budget_ms=60_000, max_iterations=3)
-    assert report.iterations and set(report.iterations) == {15}
+    assert report.iterations and min(report.iterations) == 15  # (the trick play: PIMC, see above)
 
 
 def test_bench_spec_override(monkeypatch) -> None:

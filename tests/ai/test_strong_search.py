@@ -52,7 +52,8 @@ def test_strong_returns_a_legal_action_and_leaves_the_state(game: str, seats: in
         assert action in legal
         when = policy.spec.search_when
         if when is None or when(state.view(seat), legal):
-            assert result is not None and result.iterations == 40
+            assert result is not None
+            assert result.iterations == 40 or (result.exact and result.iterations >= 40)
         else:
             assert result is None  # Mus bets from its equity tables, unsearched
         assert views(state) == before

@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.ai.mus_race import game_chance, match_chance
 from bot.ai.policy import Action
+from bot.rules.motz.tables import PLAY as MOTZ_PLAY
 
 State = Any
 
@@ -45,6 +46,15 @@ class GameSpec:
     #: What ``values`` counts, for the coach's sentences: "jetons", "points" (Maître), or "chance"
     #: (Mus: percentage points of the chance to win the match).
     unit: str = "jetons"
+    #: ``endgame(state)`` True: the rest of the deal is short enough to solve every determinization
+    #: exactly (``endgame.pimc``) instead of searching with rollouts (None: never).
+    endgame: Callable[[State], bool] | None = None
+    #: ``endgame_key(state)``: a hashable summary of everything that decides the deal's end from a
+    #: fully known state, for the exact search's transposition table (None: no table).
+    endgame_key: Callable[[State], Any] | None = None
+    #: In the exact endgame, every seat plays its best reply (max^n) even when the tree models the
+    #: opponents; False: the modelled opponents (``model_opponents``) play the model there too.
+    endgame_maxn: bool = False
 
 
 # ---------------------------------------------------------------------------- Mus
@@ -119,6 +129,29 @@ def _maitre_values(s: State) -> list[float]:
     return [p - 40 * k for p, k in zip(s.points, s.strikes, strict=True)]
 
 
+def _motz_endgame(s: State) -> bool:
+    """The trick play: three cards each at most, the whole play is solved exactly."""
+    return s.phase == MOTZ_PLAY and not s.is_over()
+
+
+def _motz_key(s: State) -> tuple:
+    return (tuple(map(tuple, s.hands)), tuple(s.trick), tuple(s.trick_winners), s.actor)
+
+
+#: Marias: the play is solved exactly once every hand holds at most this many cards.
+MARIAS_ENDGAME_CARDS = 3
+#: Jeu du Maître: the play is solved exactly once the hands hold this many cards in all.
+MAITRE_ENDGAME_CARDS = 5
+
+
+def _marias_endgame(s: State) -> bool:
+    return s.phase == "play" and max(len(h) for h in s.hands) <= MARIAS_ENDGAME_CARDS
+
+
+def _maitre_endgame(s: State) -> bool:
+    return s.phase == "play" and sum(len(h) for h in s.hands) <= MAITRE_ENDGAME_CARDS
+
+
 def _motz_values(s: State) -> list[float]:
     """Stack plus an equal share of the pot."""
     share = s.pot / len(s.stacks)
@@ -138,15 +171,15 @@ SPECS: dict[str, GameSpec] = {
     ),
     "marias": GameSpec(
         "marias", lambda s: s.deals_played, _stacks, lambda s: 4.0 * s.stake, rollout_easy=True,
-        model_opponents=True,
+        model_opponents=True, endgame=_marias_endgame,
     ),
     "maitre": GameSpec(
         "maitre", lambda s: s.manche, _maitre_values, lambda s: 40.0, relative=True, prior_z=1.0,
-        rollout_easy=True, unit="points",
+        rollout_easy=True, unit="points", endgame=_maitre_endgame,
     ),
     "motz": GameSpec(
         "motz", lambda s: s.deals_played, _motz_values, lambda s: 10.0 * s.ante, rollout_easy=True,
-        model_opponents=True, prior_z=1.0,
+        model_opponents=True, prior_z=1.0, endgame=_motz_endgame, endgame_key=_motz_key,
     ),
 }
 

@@ -11,6 +11,8 @@ The reward is the change of the game's value (``games.GameSpec``) from the root 
 the current deal, divided by the game's scale; the UCB1 exploration term is scaled by the range
 of the rewards seen so far, so no game needs its scale tuned. Search stops at ``budget_ms`` or
 ``max_iterations``; the answer is the most visited legal action at the root.
+Where the game's spec says the rest of the deal is short (``GameSpec.endgame``), the search is
+PIMC instead: every root move solved exactly on each determinization (``endgame``).
 """
 
 from __future__ import annotations
@@ -23,21 +25,14 @@ from typing import Any
 
 from bot.ai.policy import Action
 from bot.ai.strong.determinize import determinizer
+from bot.ai.strong.endgame import pimc
 from bot.ai.strong.games import GameSpec
+from bot.ai.strong.keys import action_key
 
 #: UCB1 exploration constant, relative to the range of the rewards seen.
 EXPLORATION = 0.7
 #: Rollouts give up after this many actions (no deal of these games is that long).
 MAX_ROLLOUT = 2_000
-
-
-def action_key(action: Action) -> tuple:
-    """A hashable canonical form of an action dict.
-
-    Equivalent to ``json.dumps(action, sort_keys=True)`` as a key (sorted keys, lists as
-    tuples), and several times cheaper, which matters: keys are taken at every tree step.
-    """
-    return tuple(sorted((k, tuple(v) if type(v) is list else v) for k, v in action.items()))
 
 
 class Node:
@@ -66,6 +61,12 @@ class SearchResult:
     variances: dict[tuple, float] | None = None
     #: Per root action: the share of its simulations where the seat came out ahead in the deal.
     win_rates: dict[tuple, float] | None = None
+    #: True when the endgame was solved exactly (PIMC): ``iterations`` then counts the leaves
+    #: searched, which may pass the cap by the last determinization's.
+    exact: bool = False
+    #: PIMC only: per root action, its exact reward on each determinization (the same deals for
+    #: every action, in order), so moves can be compared pair by pair.
+    paired: dict[tuple, list[float]] | None = None
 
 
 def search(
@@ -106,6 +107,9 @@ def search(
     cap = max_iterations if max_iterations is not None else 1_000_000
     log, sqrt = math.log, math.sqrt
     rand = rng.random
+    if spec.endgame is not None and spec.endgame(state):
+        model = None if spec.endgame_maxn else opponent_policy
+        return _exact(spec, state, seat, legal, det, rng, t0, deadline, cap, model)
     lo, hi = 0.0, 0.0  # range of the rewards seen: exploration scales with it
     explore = exploration
     it = 0
@@ -203,3 +207,22 @@ def search(
     else:
         action = legal[0]
     return SearchResult(action, it, clock() - t0, visits, means, variances, win_rates)
+
+
+def _exact(
+    spec: GameSpec, state: Any, seat: int, legal: list[Action], det: Any, rng: random.Random,
+    t0: float, deadline: float, cap: int, opponent: Any = None,
+) -> SearchResult:
+    """PIMC (``endgame.pimc``): every root move solved exactly over determinizations; the best
+    mean wins (ties: the first legal). ``iterations`` counts the leaves searched; ``visits`` the
+    determinizations; ``paired`` the rewards per determinization (the policy's easy prior
+    compares two moves on the same deals)."""
+    rewards, samples, leaves = pimc(spec, state, seat, legal, det, rng, deadline, cap, opponent)
+    means = {k: sum(v) / len(v) for k, v in rewards.items()}
+    visits = {k: len(v) for k, v in rewards.items()}
+    win_rates = {k: sum(1 for x in v if x > 0) / len(v) for k, v in rewards.items()}
+    best = max(means, key=lambda k: means[k])  # the first of equal means (legal order)
+    action = next(a for a in legal if action_key(a) == best)
+    return SearchResult(
+        action, leaves, time.perf_counter() - t0, visits, means, None, win_rates, exact=True, paired=rewards,
+    )

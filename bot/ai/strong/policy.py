@@ -27,7 +27,8 @@ from typing import Any
 from bot.ai.easy import easy_policy
 from bot.ai.policy import Action, View
 from bot.ai.strong.games import spec_for
-from bot.ai.strong.ismcts import SearchResult, action_key, search
+from bot.ai.strong.ismcts import SearchResult, search
+from bot.ai.strong.keys import action_key
 
 DEFAULT_BUDGET_MS = 200.0
 DEFAULT_MAX_ITERATIONS = 20_000
@@ -97,9 +98,18 @@ class StrongPolicy:
 
 
 def _with_prior(result: SearchResult, best: tuple, easy: tuple, z: float) -> tuple:
-    """``best`` if its mean reward beats the easy move's by ``z`` standard errors, else ``easy``."""
+    """``best`` if its mean reward beats the easy move's by ``z`` standard errors, else ``easy``
+    (after an exact endgame: the standard error of their difference on the same deals)."""
     if best == easy or easy not in result.means:
         return best
+    if result.paired is not None:  # PIMC: the two moves on the same determinizations
+        diffs = [b - e for b, e in zip(result.paired[best], result.paired[easy], strict=True)]
+        n = len(diffs)
+        if n < 2:
+            return easy
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return best if mean > z * math.sqrt(var / n) and mean > 0 else easy
     var = result.variances or {}
     nb, ne = result.visits.get(best, 0), result.visits.get(easy, 0)
     if not nb or not ne:

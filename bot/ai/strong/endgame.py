@@ -1,0 +1,168 @@
+"""Exact endgames: a perfect-information search of one determinization, and PIMC over many.
+
+Once few cards remain in a trick game, the deal's end is near enough to search every line.
+``solve(state, spec, deal0)`` plays every legal continuation of one (determinized, so fully
+known) state to the end of the current deal through the engine's public surface only
+(``to_act``/``legal_actions``/``clone``/``apply``/``is_over`` and the spec's ``values``), and
+returns each seat's reward: **max^n**, every seat playing its best move for itself (its reward
+as ``games.GameSpec`` counts it, so a team's seats share their aim); a seat with several equally
+good moves is taken to pick one of them at random, so its result is their mean. A
+transposition table (the spec's ``endgame_key``, when it has one) reuses positions reached by
+different orders of the earlier tricks.
+
+``pimc(...)`` is Perfect Information Monte Carlo (Ginsberg's GIB, the Skat programs): for each
+determinization of the real state (``determinize``: only the redealt clone is ever searched,
+never the hidden cards of the real state), every root move is solved exactly, and the move with
+the best mean reward wins. It runs where ``spec.endgame(state)`` says the deal is short enough.
+
+Cost is counted in *leaves* (positions at the end of the deal), the unit of a rollout, so a
+search's ``max_iterations`` bounds both kinds of search alike.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from bot.ai.policy import Action
+from bot.ai.strong.games import GameSpec
+from bot.ai.strong.keys import action_key
+
+#: Moves within this of the best are equally good (rewards are in units of the game's scale).
+TIE = 1e-9
+
+
+class Solver:
+    """One determinization's exact search (max^n, ties averaged), counting the leaves it reaches.
+
+    With an ``opponent`` policy (the game's opponent model, ``GameSpec.model_opponents``), every
+    seat but ``seat`` plays that policy's move from its own view of the determinization (drawing
+    on ``rng``) instead of its best reply: ``seat``'s moves are searched exactly against the
+    opponents the tree search assumes too.
+    """
+
+    __slots__ = (
+        "spec", "deal0", "start", "scale", "relative", "key", "tt", "leaves", "seat", "opponent", "rng",
+    )
+
+    def __init__(
+        self, spec: GameSpec, deal0: int, start: list[float], scale: float,
+        seat: int = -1, opponent: Any = None, rng: random.Random | None = None,
+    ):
+        self.seat = seat
+        self.opponent = opponent
+        self.rng = rng
+        self.spec = spec
+        self.deal0 = deal0
+        self.start = start
+        self.scale = scale or 1.0
+        self.relative = spec.relative
+        self.key = spec.endgame_key
+        self.tt: dict[Any, tuple[float, ...]] = {}
+        self.leaves = 0
+
+    def reward(self, state: Any) -> tuple[float, ...]:
+        """Each seat's reward for the deal ending in ``state`` (as ``ismcts`` backs it up)."""
+        end = self.spec.values(state)
+        start, scale = self.start, self.scale
+        gain = [(end[i] - start[i]) / scale for i in range(len(start))]
+        n = len(gain)
+        if self.relative and n > 1:
+            tot = sum(gain)
+            gain = [g - (tot - g) / (n - 1) for g in gain]
+        return tuple(gain)
+
+    def value(self, state: Any) -> tuple[float, ...]:
+        """The seats' rewards under best play by everyone from ``state`` (max^n)."""
+        if state.is_over() or self.spec.deal_no(state) != self.deal0:
+            self.leaves += 1
+            return self.reward(state)
+        key = None
+        if self.key is not None:
+            key = self.key(state)
+            hit = self.tt.get(key)
+            if hit is not None:
+                return hit
+        actor = state.to_act()[0]
+        legal = state.legal_actions(actor)
+        if self.opponent is not None and actor != self.seat:
+            a = legal[0] if len(legal) == 1 else self.opponent.choose(state.view(actor), legal, self.rng)
+            c = state.clone()
+            c.apply(actor, a)
+            out = self.value(c)
+            if key is not None:
+                self.tt[key] = out
+            return out
+        best: list[tuple[float, ...]] = []
+        best_v = -math.inf
+        for a in legal:
+            c = state.clone()
+            c.apply(actor, a)
+            v = self.value(c)
+            mine = v[actor]
+            if mine > best_v + TIE:
+                best_v, best = mine, [v]
+            elif mine >= best_v - TIE:
+                best.append(v)
+        out = best[0] if len(best) == 1 else tuple(sum(col) / len(best) for col in zip(*best, strict=True))
+        if key is not None:
+            self.tt[key] = out
+        return out
+
+
+def solve(state: Any, spec: GameSpec, deal0: int | None = None) -> tuple[float, ...]:
+    """Each seat's reward (change of ``spec.values`` to the deal's end, over ``spec.scale``) under
+    perfect-information best play from ``state``, which must be a state where every card is known
+    (a determinization)."""
+    d0 = spec.deal_no(state) if deal0 is None else deal0
+    return Solver(spec, d0, spec.values(state), spec.scale(state)).value(state)
+
+
+def solve_moves(state: Any, seat: int, spec: GameSpec) -> dict[tuple, float]:
+    """``seat``'s exact reward for each of its legal moves in the fully known ``state``."""
+    solver = Solver(spec, spec.deal_no(state), spec.values(state), spec.scale(state))
+    out = {}
+    for a in state.legal_actions(seat):
+        c = state.clone()
+        c.apply(seat, a)
+        out[action_key(a)] = solver.value(c)[seat]
+    return out
+
+
+def pimc(
+    spec: GameSpec,
+    state: Any,
+    seat: int,
+    legal: list[Action],
+    determinize: Any,
+    rng: random.Random,
+    deadline: float,
+    cap: int,
+    opponent: Any = None,
+) -> tuple[dict[tuple, list[float]], int, int]:
+    """Solve every root move over determinizations until ``deadline`` (``time.perf_counter``) or
+    ``cap`` leaves; return per move key its rewards (one per determinization), the number of
+    determinizations and the leaves searched. At least one determinization is always solved.
+    ``opponent``: the other seats play this policy (see ``Solver``) instead of max^n."""
+    deal0 = spec.deal_no(state)
+    start = spec.values(state)
+    scale = spec.scale(state)
+    keys = [(action_key(a), a) for a in legal]
+    rewards: dict[tuple, list[float]] = {k: [] for k, _ in keys}
+    leaves = 0
+    samples = 0
+    clock = time.perf_counter
+    while True:
+        d = determinize(state, seat, rng)
+        solver = Solver(spec, deal0, start, scale, seat, opponent, rng)
+        for k, a in keys:
+            c = d.clone()
+            c.apply(seat, a)
+            rewards[k].append(solver.value(c)[seat])
+        leaves += solver.leaves
+        samples += 1
+        if leaves >= cap or clock() >= deadline:
+            break
+    return rewards, samples, leaves
