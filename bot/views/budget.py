@@ -52,12 +52,19 @@ class RestBudget:
             self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
 
+    def _ready(self, now: float) -> bool:
+        """Whether one request may go out at ``now``."""
+        self._refill(now)
+        return self.tokens >= 1.0
+
+    def _spend(self) -> None:
+        self.tokens -= 1.0
+
     async def take(self, priority: int = REFRESH) -> None:
         """Wait until one request of this priority may go out."""
         loop = asyncio.get_running_loop()
-        self._refill(loop.time())
-        if not self.waiting and self.tokens >= 1.0:
-            self.tokens -= 1.0
+        if not self.waiting and self._ready(loop.time()):
+            self._spend()
             self.granted[priority] += 1
             return
         future: asyncio.Future[None] = loop.create_future()
@@ -115,19 +122,11 @@ class SharedRestBudget(RestBudget):
             self.given_up += 1
         return bool(self.slots) and self.slots[0] <= now
 
-    async def take(self, priority: int = REFRESH) -> None:
-        """Wait until one request of this priority may go out (for the whole bot)."""
-        loop = asyncio.get_running_loop()
-        if not self.waiting and self._usable(loop.time()):
-            self.slots.popleft()
-            self.granted[priority] += 1
-            return
-        future: asyncio.Future[None] = loop.create_future()
-        heapq.heappush(self.waiting, (priority, next(self.order), future))
-        if self.pump is None or self.pump.done():
-            self.pump = loop.create_task(self._pump())
-        await future
-        self.granted[priority] += 1
+    def _ready(self, now: float) -> bool:
+        return self._usable(now)
+
+    def _spend(self) -> None:
+        self.slots.popleft()
 
     async def _pump(self) -> None:
         loop = asyncio.get_running_loop()
