@@ -57,6 +57,12 @@ def format_report(report: ArenaReport, game: str, seats: int) -> str:
     if its:
         lines.append(f"\nsearched decisions: {len(its)}, iterations p5/p50/p95: "
                      f"{its[len(its) // 20]}/{its[len(its) // 2]}/{its[19 * len(its) // 20]}")
+    for who, name in enumerate(report.names):
+        side = sorted(report.side_iterations[who])
+        if side:
+            lines.append(f"{'AB'[who]}: {name}: {len(side)} searched decisions, iterations "
+                         f"p5/p50/p95: {side[len(side) // 20]}/{side[len(side) // 2]}/"
+                         f"{side[19 * len(side) // 20]}")
     return "\n".join(lines)
 
 

@@ -34,6 +34,7 @@ class SessionResult:
     actions: int
     times: list[list[float]] = field(default_factory=lambda: [[], []])  # seconds per decision
     iterations: list[int] = field(default_factory=list)  # per searched decision (strong seats)
+    side_iterations: list[list[int]] = field(default_factory=lambda: [[], []])  # the same, per policy
 
 
 def assignment_for(seats: int, session: int) -> list[int]:
@@ -75,6 +76,7 @@ def play_session(
             action, result = traced(view, legal, rng, state)
             if result is not None:
                 out.iterations.append(result.iterations)
+                out.side_iterations[who].append(result.iterations)
         else:
             action = decide(policy, view, legal, rng, state)
         if timed:
@@ -98,6 +100,7 @@ class ArenaReport:
     times: list[list[float]]
     actions: int
     iterations: list[int] = field(default_factory=list)  # searched decisions' iteration counts
+    side_iterations: list[list[int]] = field(default_factory=lambda: [[], []])  # the same, per policy
 
     def mean(self, who: int) -> float:
         return statistics.fmean(self.per_session[who])
@@ -147,6 +150,7 @@ for an ``"expert"`` side (None: their defaults).
     n = seats or game.default_seats or game.min_seats
     policies = [_policy(game_name, level, budget_ms, max_iterations) for level in (level_a, level_b)]
     iterations: list[int] = []
+    side_iterations: list[list[int]] = [[], []]
     per_session: list[list[float]] = [[], []]
     wins = [0.0, 0.0]
     times: list[list[float]] = [[], []]
@@ -172,7 +176,11 @@ for an ``"expert"`` side (None: their defaults).
             wins[1] += 0.5
         actions += res.actions
         iterations.extend(res.iterations)
-    return ArenaReport((level_a, level_b), sessions, per_session, wins, times, actions, iterations)
+        for who in (0, 1):
+            side_iterations[who].extend(res.side_iterations[who])
+    return ArenaReport(
+        (level_a, level_b), sessions, per_session, wins, times, actions, iterations, side_iterations,
+    )
 
 
 def _policy(game_name: str, level: str, budget_ms: float | None, max_iterations: int | None) -> Policy:

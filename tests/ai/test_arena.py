@@ -49,3 +49,13 @@ def test_bench_spec_override(monkeypatch) -> None:
     assert after.rollout_easy == before.rollout_easy and after.name == "michigan"
     with pytest.raises(SystemExit):
         bench.override_spec("michigan", ["no_such_field=1"])
+
+
+def test_iterations_are_kept_per_side() -> None:
+    """Expert (5 x 3 = 15 iterations) against strong (3): each side's counts are its own."""
+    report = run_arena("motz", "expert", "strong", 2, seats=3, seed=4, options={"rotations": 1},
+                       timed=False, budget_ms=60_000, max_iterations=3)
+    expert, strong = report.side_iterations
+    assert expert and strong
+    assert min(expert) == 15 and min(strong) == 3
+    assert sorted(expert + strong) == sorted(report.iterations)
