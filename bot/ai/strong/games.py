@@ -35,6 +35,9 @@ class GameSpec:
     #: Easy prior: play the easy policy's move unless the searched move's mean reward beats it by
     #: this many standard errors (None: always play the search's choice).
     prior_z: float | None = None
+    #: ``prior_z_of(legal)``: the prior's ``z`` for this decision, overriding ``prior_z`` (None in
+    #: the result: play the search's move). None: ``prior_z`` at every decision.
+    prior_z_of: Callable[[list[Action]], float | None] | None = None
     #: ``prior_policy()``: the policy whose move the prior keeps (and that plays without a state);
     #: None: the game's easy policy.
     prior_policy: Callable[[], Any] | None = None
@@ -152,6 +155,15 @@ def _maitre_endgame(s: State) -> bool:
     return s.phase == "play" and sum(len(h) for h in s.hands) <= MAITRE_ENDGAME_CARDS
 
 
+_MOTZ_DECLARATIONS = frozenset(("pass", "stand", "take_muet"))
+
+
+def _motz_prior_z(legal: list[Action]) -> float | None:
+    """Motz: the search's declaration is played as it is (no easy prior: the declarations are
+    where strong gains on easy, issue 17); the trick play keeps the prior at one standard error."""
+    return None if legal[0]["type"] in _MOTZ_DECLARATIONS else 1.0
+
+
 def _motz_values(s: State) -> list[float]:
     """Stack plus an equal share of the pot."""
     share = s.pot / len(s.stacks)
@@ -179,7 +191,8 @@ SPECS: dict[str, GameSpec] = {
     ),
     "motz": GameSpec(
         "motz", lambda s: s.deals_played, _motz_values, lambda s: 10.0 * s.ante, rollout_easy=True,
-        model_opponents=True, prior_z=1.0, endgame=_motz_endgame, endgame_key=_motz_key,
+        model_opponents=True, prior_z=1.0, prior_z_of=_motz_prior_z, endgame=_motz_endgame,
+        endgame_key=_motz_key,
     ),
 }
 

@@ -80,7 +80,8 @@ class StrongPolicy:
         if spec.search_when is not None and not spec.search_when(view, legal):
             return self.prior.choose(view, legal, rng), None
         easy = None
-        if spec.prior_z is not None:
+        z = spec.prior_z if spec.prior_z_of is None else spec.prior_z_of(legal)
+        if z is not None:
             easy = self.prior.choose(view, legal, random.Random(rng.getrandbits(64)))
         seat = view["to_act"][0] if view.get("to_act") else state.to_act()[0]
         result = search(
@@ -89,8 +90,8 @@ class StrongPolicy:
             opponent_policy=self.opponents,
         )
         key = action_key(result.action)
-        if easy is not None:
-            key = _with_prior(result, key, action_key(easy), spec.prior_z)
+        if easy is not None and z is not None:
+            key = _with_prior(result, key, action_key(easy), z)
         for a in legal:
             if action_key(a) == key:
                 return a, result
