@@ -11,17 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.sharding import holders
 from bot.store import tables as store
-from tests.backends import database_target
 from tests.discord_stub import Channel, Message, User
-from tests.discord_stub.client import ErrorLog
 from tests.discord_stub.play import (
     click_control,
     latest_dm_with_moves,
@@ -33,24 +29,6 @@ from tests.discord_stub.sharding import ShardedStub, ShardRun
 
 GAME = "motz"
 
-
-@pytest.fixture
-async def pg(tmp_path: Path) -> AsyncIterator[str]:
-    async with database_target("postgresql", tmp_path) as url:
-        yield url
-
-
-@pytest.fixture
-async def sharded(errors: ErrorLog) -> AsyncIterator[ShardedStub]:
-    s = ShardedStub(shard_count=2)
-    s.g0 = s.add_guild_on_shard("Zero", 0)  # type: ignore[attr-defined]
-    s.g1 = s.add_guild_on_shard("One", 1)  # type: ignore[attr-defined]
-    await s.start()
-    try:
-        yield s
-    finally:
-        await s.stop()
-    assert not s.unknown_routes, s.unknown_routes
 
 
 def members(stub: ShardedStub, guild: object, names: tuple[str, ...]) -> list[User]:

@@ -10,36 +10,13 @@ a 429), and the slots handed out by the database are checked by their arithmetic
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
 
 from bot.store import Database
 from bot.store.rest_budget import PgSlots
 from bot.views.budget import PROMPT, REFRESH, RestBudget, SharedRestBudget, budget_for
-from tests.backends import database_target
-from tests.discord_stub.client import ErrorLog
 from tests.discord_stub.ratelimit import RateLimits
 from tests.discord_stub.sharding import ShardedStub, ShardRun
-
-
-@pytest.fixture
-async def pg(tmp_path: Path) -> AsyncIterator[str]:
-    async with database_target("postgresql", tmp_path) as url:
-        yield url
-
-
-@pytest.fixture
-async def sharded(errors: ErrorLog) -> AsyncIterator[ShardedStub]:
-    s = ShardedStub(shard_count=2)
-    s.g0 = s.add_guild_on_shard("Zero", 0)  # type: ignore[attr-defined]
-    s.g1 = s.add_guild_on_shard("One", 1)  # type: ignore[attr-defined]
-    await s.start()
-    try:
-        yield s
-    finally:
-        await s.stop()
 
 
 async def test_two_pools_draw_distinct_slots_from_one_schedule(pg: str) -> None:

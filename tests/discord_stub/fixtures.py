@@ -1,13 +1,17 @@
-"""Pytest fixtures: ``stub`` (a guild and a channel), ``errors``, ``tapis`` (a running bot), ``players``."""
+"""Pytest fixtures: ``stub`` (a guild and a channel), ``errors``, ``tapis`` (a running bot), ``players``;
+for the shard tests ``pg`` (a fresh PostgreSQL database) and ``sharded`` (two shards, a guild on each)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 
+from tests.backends import database_target
 from tests.discord_stub.client import ErrorLog
 from tests.discord_stub.model import User
+from tests.discord_stub.sharding import ShardedStub
 from tests.discord_stub.stub import DiscordStub
 from tests.discord_stub.tapis import TapisRun
 
@@ -55,3 +59,24 @@ async def tapis(stub: DiscordStub, database: str) -> AsyncIterator[TapisRun]:
 def players(stub: DiscordStub) -> list[User]:
     """Four members of ``stub.guild``: alice, bob, carol, dave."""
     return [stub.add_user(name, stub.guild) for name in ("alice", "bob", "carol", "dave")]
+
+
+@pytest.fixture
+async def pg(tmp_path: Path) -> AsyncIterator[str]:
+    """A fresh PostgreSQL database (skipped, or failed if required, without a server)."""
+    async with database_target("postgresql", tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+async def sharded(errors: ErrorLog) -> AsyncIterator[ShardedStub]:
+    """A sharding stand-in with two shards and a guild on each (``g0``, ``g1``)."""
+    s = ShardedStub(shard_count=2)
+    s.g0 = s.add_guild_on_shard("Zero", 0)  # type: ignore[attr-defined]
+    s.g1 = s.add_guild_on_shard("One", 1)  # type: ignore[attr-defined]
+    await s.start()
+    try:
+        yield s
+    finally:
+        await s.stop()
+    assert not s.unknown_routes, s.unknown_routes
