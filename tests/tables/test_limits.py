@@ -140,21 +140,27 @@ async def test_a_human_present_keeps_the_session_going(h):
     assert not t.closing and not any(e["type"] == "auto_close" for _, evs in h.events for e in evs)
 
 
+async def play_michigan_with_the_host(h: Harness, rotations: int):
+    """Three-player Michigan, the host and two random AIs; the host plays his first legal move until
+    the session stops being played (at most 2,000 moves). Returns the table."""
+    t = await h.svc.create(G, CH, HOST, "Ann", "michigan", {"rotations": rotations, "players": 3})
+    await h.svc.add_ai(t.id, HOST, level="random")
+    await h.svc.add_ai(t.id, HOST, level="random")
+    await h.svc.start(t.id, HOST)
+    for _ in range(2000):
+        await h.idle()
+        if t.status != "playing":
+            break
+        await h.svc.act(t.id, HOST, t.version, t.state.legal_actions(t.seat_of(HOST))[0])
+    return t
+
+
 async def test_open_ended_michigan_gets_the_deal_cap(tmp_path, clock, config):
     """Michigan with rotations = 0 has no natural end: it closes once ``deal_cap`` deals are played."""
     cfg = dataclasses.replace(config, deal_cap=2, starting_grant=10_000)
     h = await Harness(str(tmp_path / "cap.db"), clock, cfg, {"michigan": GAMES["michigan"]}).open()
     try:
-        t = await h.svc.create(G, CH, HOST, "Ann", "michigan", {"rotations": 0, "players": 3})
-        await h.svc.add_ai(t.id, HOST, level="random")
-        await h.svc.add_ai(t.id, HOST, level="random")
-        await h.svc.start(t.id, HOST)
-        for _ in range(2000):
-            await h.idle()
-            if t.status != "playing":
-                break
-            seat = t.seat_of(HOST)
-            await h.svc.act(t.id, HOST, t.version, t.state.legal_actions(seat)[0])
+        t = await play_michigan_with_the_host(h, rotations=0)
         assert t.status == "finished", "the open-ended session never ended"
         assert t.state.view(None)["deals_played"] == 2
         assert any({"type": "auto_close", "reason": "deal_cap"} in evs for _, evs in h.events)
@@ -168,15 +174,7 @@ async def test_bounded_sessions_ignore_the_deal_cap(tmp_path, clock, config):
     cfg = dataclasses.replace(config, deal_cap=1, starting_grant=10_000)
     h = await Harness(str(tmp_path / "cap.db"), clock, cfg, {"michigan": GAMES["michigan"]}).open()
     try:
-        t = await h.svc.create(G, CH, HOST, "Ann", "michigan", {"rotations": 1, "players": 3})
-        await h.svc.add_ai(t.id, HOST, level="random")
-        await h.svc.add_ai(t.id, HOST, level="random")
-        await h.svc.start(t.id, HOST)
-        for _ in range(2000):
-            await h.idle()
-            if t.status != "playing":
-                break
-            await h.svc.act(t.id, HOST, t.version, t.state.legal_actions(t.seat_of(HOST))[0])
+        t = await play_michigan_with_the_host(h, rotations=1)
         assert t.status == "finished"
         assert not any(e["type"] == "auto_close" for _, evs in h.events for e in evs)
     finally:
