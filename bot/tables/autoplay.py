@@ -12,21 +12,19 @@ import asyncio
 import functools
 import logging
 import random
-from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from bot.ai import policy_for
 from bot.ai.policy import Policy, decide, searches
-from bot.config import Config
 from bot.rules.base import Action, Event, State
 from bot.tables import heal, limits
-from bot.tables.ai_pool import AiPool, search_move
+from bot.tables.ai_pool import search_move
 from bot.tables.errors import TableError
 from bot.tables.model import SeatInfo, Table
+from bot.tables.parts import ServiceParts
 from bot.tables.replay import close_action
 from bot.tables.session import TableSession
-from bot.tables.timers import DeadlineScheduler
 
 log = logging.getLogger(__name__)
 
@@ -45,23 +43,8 @@ class AiJob(NamedTuple):
     fallback: Action
 
 
-class AutoplayMixin:
+class AutoplayMixin(ServiceParts):
     """Deadlines, the AI driver of each table and the automatic close of ``TableService``."""
-
-    config: Config
-    clock: Callable[[], float]
-    timers: DeadlineScheduler
-    ai: AiPool
-    _closed: bool
-
-    if TYPE_CHECKING:  # provided by TableService and the other mixins
-        async def _notify(self, s: TableSession, events: list[Event]) -> None: ...
-        async def _save_seats(self, s: TableSession, seats: list[SeatInfo]) -> None: ...
-        async def _expire_lobby(self, s: TableSession) -> None: ...
-        async def _commit_action(
-            self, s: TableSession, seat: int | None, action: dict[str, Any], actor: str,
-            seats: list[SeatInfo] | None = None, pre_events: list[Event] | None = None,
-        ) -> list[Event]: ...
 
     async def fire_due_timers(self) -> int:
         """Play the timeout of every table whose deadline has passed (by the injected clock)."""

@@ -7,19 +7,16 @@ allow committed under one lock (``_commit_within_caps``).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
 import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.ai import normalize_level
-from bot.config import Config
-from bot.rules.base import N_, Event, Game
+from bot.rules.base import N_, Event
 from bot.store import tables as store
-from bot.store.db import Database
 from bot.store.ledger import InsufficientFunds
 from bot.tables import limits, settle
 from bot.tables.errors import (
@@ -32,33 +29,14 @@ from bot.tables.errors import (
     unknown_game,
 )
 from bot.tables.model import SeatInfo, Table, capacity
+from bot.tables.parts import ServiceParts
 from bot.tables.session import TableSession
-from bot.tables.timers import DeadlineScheduler
 
 log = logging.getLogger(__name__)
 
 
-class LobbyMixin:
+class LobbyMixin(ServiceParts):
     """Lobby operations of ``TableService``; every refusal is a ``TableError``."""
-
-    db: Database
-    config: Config
-    clock: Callable[[], float]
-    games: Mapping[str, Game]
-    sessions: dict[int, TableSession]
-    timers: DeadlineScheduler
-    _caps: asyncio.Lock
-
-    if TYPE_CHECKING:  # provided by TableService and the other mixins
-        @property
-        def _grant(self) -> int: ...
-
-        def _session(self, table_id: int) -> TableSession: ...
-        async def _notify(self, s: TableSession, events: list[Event]) -> None: ...
-        def _kick(self, s: TableSession) -> None: ...
-        async def _save_seats(self, s: TableSession, seats: list[SeatInfo]) -> None: ...
-        async def _auto_close(self, s: TableSession) -> list[Event]: ...
-        def _end_session(self, s: TableSession) -> None: ...
 
     async def create(
         self,

@@ -11,39 +11,19 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
 
-from bot.config import Config
-from bot.rules.base import Game
 from bot.store import tables as store
-from bot.store.db import Database
 from bot.tables import settle
 from bot.tables.model import SeatInfo, Table, capacity
+from bot.tables.parts import ServiceParts
 from bot.tables.replay import CLOSE, rebuild
 from bot.tables.session import TableSession
-from bot.tables.timers import DeadlineScheduler
 
 log = logging.getLogger(__name__)
 
 
-class ResumeMixin:
+class ResumeMixin(ServiceParts):
     """``resume_all`` of ``TableService``."""
-
-    db: Database
-    config: Config
-    clock: Callable[[], float]
-    games: Mapping[str, Game]
-    sessions: dict[int, TableSession]
-    timers: DeadlineScheduler
-    shards: tuple[tuple[int, ...], int] | None
-
-    if TYPE_CHECKING:  # provided by TableService and the other mixins
-        @property
-        def _grant(self) -> int: ...
-
-        def _find(self, table_id: int) -> TableSession | None: ...
-        def _kick(self, s: TableSession) -> None: ...
 
     async def resume_all(self) -> list[Table]:
         """Rebuild every lobby/playing table from the store (replaying its log) and re-arm timers/AI.
