@@ -58,6 +58,15 @@ class GameSpec:
     #: In the exact endgame, every seat plays its best reply (max^n) even when the tree models the
     #: opponents; False: the modelled opponents (``model_opponents``) play the model there too.
     endgame_maxn: bool = False
+    #: ``determinize(state, seat, rng)`` used by the search instead of the game's module
+    #: (``bot.ai.strong.determinize``); None: the module's.
+    determinize: Callable[[State, int, Any], State] | None = None
+    #: The expert level's changes to this spec, as ``(field, value)`` pairs applied with
+    #: ``dataclasses.replace`` (e.g. another determinizer, no prior); empty: strong's spec.
+    expert_overrides: tuple[tuple[str, Any], ...] = ()
+    #: ``model_policy()``: the policy that plays the rollouts (``rollout_easy``) and the other
+    #: seats in the tree (``model_opponents``); None: the game's easy policy.
+    model_policy: Callable[[], Any] | None = None
 
 
 # ---------------------------------------------------------------------------- Mus

@@ -89,7 +89,7 @@ def search(
     determinization (so they answer with their cards in mind) instead of UCB1 over nodes that
     cannot tell their cards apart; the tree then searches ``seat``'s own decisions.
     """
-    det = determinizer(game_name)
+    det = spec.determinize or determinizer(game_name)
     legal = state.legal_actions(seat)
     if not legal:
         raise ValueError(f"seat {seat} has no action to search")

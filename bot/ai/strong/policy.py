@@ -20,6 +20,7 @@ shared instance may serve several worker threads at once (the registry's contrac
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from typing import Any
@@ -55,14 +56,17 @@ class StrongPolicy:
     ):
         self.game = game
         self.spec = spec_for(game)
+        if expert and self.spec.expert_overrides:
+            self.spec = dataclasses.replace(self.spec, **dict(self.spec.expert_overrides))
         self.budget_ms = budget_ms
         self.max_iterations = max_iterations
         self.fallback = easy_policy(game)
         #: The move kept unless the search beats it (``GameSpec.prior_policy``, else easy's).
         make_prior = (expert and self.spec.expert_prior_policy) or self.spec.prior_policy
         self.prior = make_prior() if make_prior is not None else self.fallback
-        self.rollout = self.fallback if self.spec.rollout_easy else None
-        self.opponents = self.fallback if self.spec.model_opponents else None
+        model = self.spec.model_policy() if self.spec.model_policy is not None else self.fallback
+        self.rollout = model if self.spec.rollout_easy else None
+        self.opponents = model if self.spec.model_opponents else None
 
     def choose(self, view: View, legal: list[Action], rng: random.Random, state: Any = None) -> Action:
         """One of ``legal``: searched when ``state`` is given, else the easy policy's choice."""
