@@ -3,7 +3,8 @@
 For each game, at decision points of a seeded session played by the easy policy, the real state
 and a *twin* (``state.redeal(seat, ...)``: the same view for the seat to act, other hidden cards,
 another table seed) are handed to every level (first, random, easy, strong, expert; the last two
-are the same search with other limits) and to the coach (``/hint``: its whole advice, the win
+are the same search, the expert with its own prior where the game has one: Mus's bet-reading
+bettor, ``GameSpec.expert_prior_policy``) and to the coach (``/hint``: its whole advice, the win
 rates and gains included) with the same ``rng`` seed and, when searching, a fixed iteration
 count. The decisions must be identical. The twins are checked to hide
 other cards (so the test could fail), and a deliberately peeking policy is caught by the same
@@ -45,7 +46,9 @@ def deciders(game: str) -> dict[str, Decider]:
     out: dict[str, Decider] = {}
     for level in LEVELS:
         if level in ("strong", "expert"):
-            out[level] = _searched(StrongPolicy(game, budget_ms=1e9, max_iterations=ITERATIONS))
+            out[level] = _searched(
+                StrongPolicy(game, budget_ms=1e9, max_iterations=ITERATIONS, expert=level == "expert")
+            )
         else:
             out[level] = _via_decide(policy_for(game, level))
     out["hint"] = _hinted(game)
