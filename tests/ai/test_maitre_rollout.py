@@ -66,3 +66,31 @@ def test_same_choice_as_the_easy_policy_on_every_decision() -> None:
 
 def test_the_maitre_search_uses_it() -> None:
     assert spec_for("maitre").rollout_fast is easy_choice
+
+
+def test_it_decides_from_the_view_alone() -> None:
+    """No peeking (``tests/ai/test_no_peeking.py``'s harness): a real state and its redealt twin
+    (same view, other hidden cards and Coffre) get the same move, at 30 decision points."""
+    from tests.ai.test_no_peeking import hidden, same_decisions, twins
+
+    def rollout_move(state: object, seat: int, rng: random.Random) -> object:
+        return easy_choice(state, seat, state.legal_actions(seat), rng)  # type: ignore[attr-defined]
+
+    pairs = twins("maitre", seed=11, count=30)
+    assert sum(hidden("maitre", s, seat) != hidden("maitre", t, seat) for s, t, seat in pairs) >= 25
+    assert same_decisions(rollout_move, pairs)
+
+
+def test_shared_action_keys_are_the_computed_ones() -> None:
+    """The Maître's shared action dicts have their search keys precomputed (``share_keys``): the
+    same keys as computed afresh for equal dicts, and equal dicts get equal keys."""
+    from bot.ai.strong.keys import _SHARED, action_key
+    from bot.rules.maitre.tables import COFFRE, DISCARD, LEAD, PLAY, TAKE
+
+    samples = [TAKE, DISCARD[0], DISCARD[53], LEAD[52][7], PLAY[(12, 12, "tete", True)],
+               COFFRE[(2, 22)]]
+    for a in samples:
+        assert id(a) in _SHARED
+        assert action_key(a) == action_key(dict(a)) == tuple(sorted(a.items()))
+    assert action_key(dict(LEAD[52][7])) != action_key(dict(LEAD[53][7]))
+    assert action_key({"type": "take"}) == action_key(TAKE)

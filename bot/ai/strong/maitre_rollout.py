@@ -17,10 +17,27 @@ from collections.abc import Callable
 
 from bot.ai.easy.maitre import EasyPolicy
 from bot.ai.policy import Action
+from bot.ai.strong.keys import share_keys
 from bot.rules.maitre.state import PLAYING, MaitreState
-from bot.rules.maitre.tables import DISCARD, INFO, K_DISCARD, K_PLAY, K_TAKE, LEAD, RANK, SUIT, combination
+from bot.rules.maitre.tables import (
+    COFFRE,
+    CONTRACT,
+    DISCARD,
+    INFO,
+    K_DISCARD,
+    K_PLAY,
+    K_TAKE,
+    LEAD,
+    PLAY,
+    RANK,
+    SUIT,
+    TAKE,
+    combination,
+)
 
 _EASY = EasyPolicy()
+# the engine's action dicts are shared module-level objects: their search keys are computed once
+share_keys([*PLAY.values(), *DISCARD, TAKE, *CONTRACT.values(), *COFFRE.values()])
 _JOKER = 52
 
 
