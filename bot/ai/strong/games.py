@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.ai.mus_race import game_chance, match_chance
 from bot.ai.policy import Action
+from bot.ai.strong.maitre_rollout import easy_choice as maitre_easy_choice
 from bot.rules.motz.tables import PLAY as MOTZ_PLAY
 
 State = Any
@@ -67,6 +68,11 @@ class GameSpec:
     #: ``model_policy()``: the policy that plays the rollouts (``rollout_easy``) and the other
     #: seats in the tree (``model_opponents``); None: the game's easy policy.
     model_policy: Callable[[], Any] | None = None
+    #: ``rollout_fast(state, seat, legal, rng)``: the easy policy's move computed from the
+    #: (determinized) state itself, used by rollouts when ``rollout_easy``; it must choose exactly
+    #: what the easy policy chooses from ``state.view(seat)`` (None: the model policy on the view;
+    #: a spec with another ``model_policy`` must not set it).
+    rollout_fast: Callable[[State, int, list[Action], Any], Action] | None = None
 
 
 # ---------------------------------------------------------------------------- Mus
@@ -196,7 +202,7 @@ SPECS: dict[str, GameSpec] = {
     ),
     "maitre": GameSpec(
         "maitre", lambda s: s.manche, _maitre_values, lambda s: 40.0, relative=True, prior_z=1.0,
-        rollout_easy=True, unit="points", endgame=_maitre_endgame,
+        rollout_easy=True, unit="points", endgame=_maitre_endgame, rollout_fast=maitre_easy_choice,
     ),
     "motz": GameSpec(
         "motz", lambda s: s.deals_played, _motz_values, lambda s: 10.0 * s.ante, rollout_easy=True,

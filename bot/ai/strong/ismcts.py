@@ -110,6 +110,7 @@ def search(
     if spec.endgame is not None and spec.endgame(state):
         model = None if spec.endgame_maxn else opponent_policy
         return _exact(spec, state, seat, legal, det, rng, t0, deadline, cap, model)
+    fast = spec.rollout_fast  # the easy rollout policy's move read from the state (GameSpec)
     lo, hi = 0.0, 0.0  # range of the rewards seen: exploration scales with it
     explore = exploration
     it = 0
@@ -174,6 +175,8 @@ def search(
                 a = legal_d[0]
             elif rollout_policy is None:
                 a = legal_d[int(rand() * len(legal_d))]
+            elif fast is not None:
+                a = fast(d, actor, legal_d, rng)
             else:
                 a = rollout_policy.choose(d.view(actor), legal_d, rng)
             d.apply(actor, a)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.rules.maitre.tables import INDEX, RANK, SUIT, SUITS, points_of
+from bot.rules.maitre.tables import CODES, INDEX, RANK, SUIT, SUITS, points_of
 
 
 def rh(a: int, b: int) -> int:
@@ -32,15 +32,37 @@ def score_manche(
     ``mineure``/``majeure`` are the Coffre cards, ``won`` the won piles per seat, ``chute`` the
     cards of the chute pile (given to ``chute_to``), ``defausse`` the défausse magistrale.
     """
-    c1, c2 = INDEX[mineure], INDEX[majeure]
+    return score_manche_ids(
+        n, maitre, contract, INDEX[mineure], INDEX[majeure], [[INDEX[c] for c in pile] for pile in won],
+        chute_to, [INDEX[c] for c in chute], [INDEX[c] for c in defausse],
+    )
+
+
+def score_manche_ids(
+    n: int,
+    maitre: int,
+    contract: int,
+    c1: int,
+    c2: int,
+    won: Sequence[Sequence[int]],
+    chute_to: int | None,
+    chute: Sequence[int],
+    defausse: Sequence[int],
+) -> dict:
+    """``score_manche`` on card ids (``tables.CODES`` indices), as the engine holds them: the same
+    result, without turning every pile into codes and back."""
     mino, maj = SUIT[c1], SUIT[c2]
-    trick_points = [sum(points_of(INDEX[c], maj, mino) for c in pile) for pile in won]
+    worth = _WORTH[(maj, mino)]
+    trick_points = [sum(worth[c] for c in pile) for pile in won]
     chute_points = [0] * n
     if chute_to is not None:
-        chute_points[chute_to] = sum(points_of(INDEX[c], maj, mino) for c in chute)
-    pile = [INDEX[c] for c in won[maitre] if INDEX[c] < 52]
-    counted = len(pile)
-    valued = sum(1 for c in pile if SUIT[c] in (maj, mino))
+        chute_points[chute_to] = sum(worth[c] for c in chute)
+    counted = valued = 0
+    for c in won[maitre]:
+        if c < 52:
+            counted += 1
+            if SUIT[c] == maj or SUIT[c] == mino:
+                valued += 1
     contract_ok = counted > 0 and 100 * valued >= contract * counted
     t_m = abs(trick_points[maitre])
     bonus = rh(2 * (contract - 50) * t_m, 100) if contract_ok else 0
@@ -48,8 +70,7 @@ def score_manche(
     if not contract_ok and counted:
         malus = rh(2 * t_m * (contract * counted - 100 * valued), 100 * counted)
     coffre_points = RANK[c2] - RANK[c1]
-    dcards = [INDEX[c] for c in defausse]
-    defausse_points = -sum(RANK[c] for c in dcards if c < 52 and SUIT[c] in (maj, mino))
+    defausse_points = -sum(RANK[c] for c in defausse if c < 52 and SUIT[c] in (maj, mino))
     manche_points = [trick_points[i] + chute_points[i] + malus for i in range(n)]
     manche_points[maitre] = (trick_points[maitre] + chute_points[maitre] + coffre_points + defausse_points
                              + bonus - malus)
@@ -58,7 +79,7 @@ def score_manche(
     return {
         "maitre": maitre,
         "contract": contract,
-        "coffre": {"mineure": mineure, "majeure": majeure},
+        "coffre": {"mineure": CODES[c1], "majeure": CODES[c2]},
         "majeure": SUITS[maj],
         "mineure": SUITS[mino],
         "trick_points": trick_points,
@@ -70,13 +91,19 @@ def score_manche(
         "bonus": bonus,
         "malus": malus,
         "coffre_points": coffre_points,
-        "defausse": list(defausse),
+        "defausse": [CODES[c] for c in defausse],
         "defausse_points": defausse_points,
         "manche_points": manche_points,
         "ecart": ecart,
         "ecart_ok": ecart_ok,
         "validated": contract_ok and ecart_ok,
     }
+
+
+#: Point value of every card id per (Majeure, Mineure) suits (``tables.points_of``).
+_WORTH: dict[tuple[int, int], tuple[int, ...]] = {
+    (a, b): tuple(points_of(c, a, b) for c in range(54)) for a in range(4) for b in range(4) if a != b
+}
 
 
 def ranking(points: Sequence[int], eliminated: Sequence[bool], first: int) -> list[int]:

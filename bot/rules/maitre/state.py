@@ -9,7 +9,7 @@ from typing import Any
 from bot.rules.base import Action, BaseState, Event, IllegalMove, View, not_your_turn
 from bot.rules.cards import DECK_54, deck_for_deal, first_dealer
 from bot.rules.maitre import tables as T
-from bot.rules.maitre.scoring import ranking, score_manche, split_pot
+from bot.rules.maitre.scoring import ranking, score_manche_ids, split_pot
 
 CODES = T.CODES
 INFO = T.INFO
@@ -227,7 +227,7 @@ class MaitreState(BaseState):
             "points": self.points[:],
             "strikes": self.strikes[:],
             "eliminated": self.eliminated[:],
-            "last_manche": _copy(self.last_manche),
+            "last_manche": None if self.last_manche is None else _copy_result(self.last_manche),
             "ranking": self.ranking[:] if self.ranking is not None else None,
         }
 
@@ -347,11 +347,8 @@ class MaitreState(BaseState):
 
     def _score(self, w: int, chute: list[int], ev: list) -> None:
         m, n = self.maitre, self.n
-        res = score_manche(
-            n, m, self.contract, CODES[self.coffre[0]], CODES[self.coffre[1]],
-            [[CODES[c] for c in pile] for pile in self.won], w, [CODES[c] for c in chute],
-            [CODES[c] for c in self.discards[m]],
-        )
+        res = score_manche_ids(n, m, self.contract, self.coffre[0], self.coffre[1], self.won, w, chute,
+                               self.discards[m])
         self.last_manche = res
         newly = False
         if not res["validated"]:
@@ -360,7 +357,7 @@ class MaitreState(BaseState):
                 self.eliminated[m] = newly = True
         for i, p in enumerate(res["manche_points"]):
             self.points[i] += p
-        ev.append({"type": "manche_end", "manche": self.manche, **_copy(res),
+        ev.append({"type": "manche_end", "manche": self.manche, **_copy_result(res),
                    "strikes": self.strikes[:], "points": self.points[:], "deltas": [0] * n})
         if newly:
             ev.append({"type": "eliminated", "seat": m, "points": self.points[m]})
@@ -440,13 +437,17 @@ class MaitreState(BaseState):
                    "hand_counts": [len(h) for h in hands]})
 
 
-def _copy(obj: Any) -> Any:
-    """A deep copy of a JSON-like value (dicts and lists)."""
-    if isinstance(obj, dict):
-        return {k: _copy(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_copy(v) for v in obj]
-    return obj
+def _copy_result(res: dict) -> dict:
+    """A deep copy of a manche result (``score_manche``: flat lists of ints or codes, one dict of
+    codes), several times cheaper than a generic recursive copy."""
+    out = res.copy()
+    for k, v in res.items():
+        t = type(v)
+        if t is list:
+            out[k] = v[:]
+        elif t is dict:
+            out[k] = v.copy()
+    return out
 
 
 def make_state(seats: int, options: dict[str, Any], seed: int) -> MaitreState:
