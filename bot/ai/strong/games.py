@@ -16,6 +16,8 @@ from typing import Any
 from bot.ai.mus_race import game_chance, match_chance
 from bot.ai.policy import Action
 from bot.ai.strong.maitre_rollout import easy_choice as maitre_easy_choice
+from bot.rules.marias.tables import STR_NAT as MARIAS_STR_NAT
+from bot.rules.marias.tables import STR_SUIT as MARIAS_STR_SUIT
 from bot.rules.motz.tables import PLAY as MOTZ_PLAY
 
 State = Any
@@ -73,6 +75,13 @@ class GameSpec:
     #: what the easy policy chooses from ``state.view(seat)`` (None: the model policy on the view;
     #: a spec with another ``model_policy`` must not set it).
     rollout_fast: Callable[[State, int, list[Action], Any], Action] | None = None
+    #: ``endgame_sides(state)``: +1 or -1 per seat when the deal is a zero-sum game between two
+    #: sides (Marias: the soloist against the two defenders), so the exact search may be a
+    #: two-sided alpha-beta (``endgame.AlphaBeta``) instead of max^n; None: max^n.
+    endgame_sides: Callable[[State], list[int]] | None = None
+    #: ``endgame_order(state, legal)``: the moves in the order the alpha-beta tries them (None: as
+    #: listed).
+    endgame_order: Callable[[State, list[Action]], list[Action]] | None = None
 
 
 # ---------------------------------------------------------------------------- Mus
@@ -158,12 +167,30 @@ def _motz_key(s: State) -> tuple:
 
 #: Marias: the play is solved exactly once every hand holds at most this many cards.
 MARIAS_ENDGAME_CARDS = 3
+#: Marias, the expert level: from this many cards (issue 17, measured in ``strong/README.md``).
+MARIAS_EXPERT_ENDGAME_CARDS = 4
 #: Jeu du Maître: the play is solved exactly once the hands hold this many cards in all.
 MAITRE_ENDGAME_CARDS = 5
 
 
 def _marias_endgame(s: State) -> bool:
     return s.phase == "play" and max(len(h) for h in s.hands) <= MARIAS_ENDGAME_CARDS
+
+
+def _marias_expert_endgame(s: State) -> bool:
+    return s.phase == "play" and max(len(h) for h in s.hands) <= MARIAS_EXPERT_ENDGAME_CARDS
+
+
+def _marias_order(s: State, legal: list[Action]) -> list[Action]:
+    """Trumps, then the highest cards first (those most likely to take the trick)."""
+    strength = MARIAS_STR_SUIT if s.trump is not None else MARIAS_STR_NAT
+    t = s.trump
+    return sorted(legal, key=lambda a: (a["card"][-1] != t, -strength[a["card"]]))
+
+
+def _marias_sides(s: State) -> list[int]:
+    """The soloist (+1) against the two defenders (-1), who are paid or pay the same."""
+    return [1 if i == s.soloist else -1 for i in range(3)]
 
 
 def _maitre_endgame(s: State) -> bool:
@@ -199,6 +226,8 @@ SPECS: dict[str, GameSpec] = {
     "marias": GameSpec(
         "marias", lambda s: s.deals_played, _stacks, lambda s: 4.0 * s.stake, rollout_easy=True,
         model_opponents=True, endgame=_marias_endgame,
+        expert_overrides=(("endgame", _marias_expert_endgame),),
+        endgame_sides=_marias_sides, endgame_order=_marias_order,
     ),
     "maitre": GameSpec(
         "maitre", lambda s: s.manche, _maitre_values, lambda s: 40.0, relative=True, prior_z=1.0,
