@@ -91,7 +91,7 @@ def test_alpha_beta_agrees_with_maxn(cards: int) -> None:
     fewer = 0
     for st in endgames(cards, 20):
         seat = st.to_act()[0]
-        ab = AlphaBeta(*args(st), MARIAS.endgame_sides(st), MARIAS.endgame_order)
+        ab = AlphaBeta(*args(st), MARIAS.endgame_sides(st))
         maxn = Solver(*args(st))
         assert ab.value(st) == pytest.approx(maxn.value(st))
         for a in st.legal_actions(seat):
@@ -100,6 +100,23 @@ def test_alpha_beta_agrees_with_maxn(cards: int) -> None:
             assert ab.value(c)[seat] == pytest.approx(maxn.value(c)[seat])
         fewer += ab.leaves < maxn.leaves
     assert fewer >= 10
+
+
+def test_the_transposition_table_changes_no_value() -> None:
+    """Stored bounds (exact, lower, upper) give the values of the plain alpha-beta, in fewer
+    positions, from four cards each."""
+    import dataclasses
+
+    plain = dataclasses.replace(MARIAS, alphabeta_key=None)
+    for st in endgames(4, 8):
+        seat = st.to_act()[0]
+        with_tt = AlphaBeta(*args(st), MARIAS.endgame_sides(st))
+        without = AlphaBeta(plain, *args(st)[1:], MARIAS.endgame_sides(st))
+        for a in st.legal_actions(seat):
+            c = st.clone()
+            c.apply(seat, a)
+            assert with_tt.value(c) == pytest.approx(without.value(c))
+        assert with_tt.nodes < without.nodes
 
 
 def test_the_exact_search_picks_its_solver() -> None:

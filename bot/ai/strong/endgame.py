@@ -18,7 +18,9 @@ the best mean reward wins. It runs where ``spec.endgame(state)`` says the deal i
 Where the deal is a zero-sum game between two sides (``spec.endgame_sides``: Marias's soloist
 against the two defenders, who pay or are paid the same), ``AlphaBeta`` gives the same values as
 max^n for a fraction of the leaves: one side maximizes the side-weighted sum of the rewards,
-the other minimizes it, with alpha-beta cut-offs and the cards that take the trick tried first.
+the other minimizes it, with alpha-beta cut-offs and a transposition table that keeps each
+value's kind of bound (``spec.alphabeta_key``). Its cost is counted in positions searched, twelve
+to a leaf (what a position and a rollout cost).
 
 Cost is counted in *leaves* (positions at the end of the deal), the unit of a rollout, so a
 search's ``max_iterations`` bounds both kinds of search alike.
@@ -35,6 +37,11 @@ from bot.ai.policy import Action
 from bot.ai.strong.games import GameSpec
 from bot.ai.strong.keys import action_key
 
+#: The alpha-beta's positions cost about 8 µs each (a clone and a move; Marias, four cards each),
+#: a rollout or tree iteration about 100 µs: so many positions count as one leaf of the budget.
+NODES_PER_LEAF = 12
+#: Kinds of a stored alpha-beta value: exact, a lower bound, an upper bound.
+_EXACT, _LOWER, _UPPER = 0, 1, 2
 #: Moves within this of the best are equally good (rewards are in units of the game's scale).
 TIE = 1e-9
 
@@ -65,7 +72,7 @@ class Solver:
         self.scale = scale or 1.0
         self.relative = spec.relative
         self.key = spec.endgame_key
-        self.tt: dict[Any, tuple[float, ...]] = {}
+        self.tt: dict[Any, Any] = {}
         self.leaves = 0
 
     def reward(self, state: Any) -> tuple[float, ...]:
@@ -125,30 +132,39 @@ class AlphaBeta(Solver):
     values whenever the side's rewards are equal across those moves, i.e. unless a stack caps a
     payment). ``value`` returns the rewards at the end of the principal line."""
 
-    __slots__ = ("sides", "order")
+    __slots__ = ("sides", "nodes")
 
-    def __init__(
-        self, spec: GameSpec, deal0: int, start: list[float], scale: float, sides: list[int],
-        order: Any = None,
-    ):
+    def __init__(self, spec: GameSpec, deal0: int, start: list[float], scale: float, sides: list[int]):
         super().__init__(spec, deal0, start, scale)
+        self.key = spec.alphabeta_key or spec.endgame_key
         self.sides = sides
-        self.order = order
+        self.nodes = 0
 
     def value(self, state: Any) -> tuple[float, ...]:
-        """The seats' rewards under best play by both sides from ``state``."""
-        return self.search(state, -math.inf, math.inf)[1]
+        """The seats' rewards under best play by both sides from ``state``. ``leaves`` counts
+        the positions searched so far over ``NODES_PER_LEAF`` (its cost in rollouts)."""
+        out = self.search(state, -math.inf, math.inf)[1]
+        self.leaves = -(-self.nodes // NODES_PER_LEAF)
+        return out
 
     def search(self, state: Any, alpha: float, beta: float) -> tuple[float, tuple[float, ...]]:
-        """(score, rewards) of ``state``: exact when strictly inside (alpha, beta), else a bound."""
+        """(score, rewards) of ``state``: exact when strictly inside (alpha, beta), else a bound
+        (fail-soft). Positions are stored with their kind of bound (``endgame_key``)."""
+        self.nodes += 1
         if state.is_over() or self.spec.deal_no(state) != self.deal0:
-            self.leaves += 1
             r = self.reward(state)
             return sum(s * x for s, x in zip(self.sides, r, strict=True)), r
+        key = None
+        if self.key is not None:
+            key = self.key(state)
+            hit = self.tt.get(key)
+            if hit is not None:
+                v, kind, r = hit
+                if kind == _EXACT or (kind == _LOWER and v >= beta) or (kind == _UPPER and v <= alpha):
+                    return v, r
+        a0, b0 = alpha, beta
         actor = state.to_act()[0]
         legal = state.legal_actions(actor)
-        if self.order is not None and len(legal) > 1:
-            legal = self.order(state, legal)
         maximize = self.sides[actor] > 0
         best_v = -math.inf if maximize else math.inf
         best_r: tuple[float, ...] = ()
@@ -165,6 +181,9 @@ class AlphaBeta(Solver):
                 beta = min(beta, v)
             if alpha >= beta:
                 break
+        if key is not None:
+            kind = _UPPER if best_v <= a0 else _LOWER if best_v >= b0 else _EXACT
+            self.tt[key] = (best_v, kind, best_r)
         return best_v, best_r
 
 
@@ -175,7 +194,7 @@ def solver_for(
     """The exact search for ``state``: the opponent model's (``Solver`` with ``opponent``), else
     alpha-beta where the deal is two-sided (``spec.endgame_sides``), else max^n."""
     if opponent is None and spec.endgame_sides is not None:
-        return AlphaBeta(spec, deal0, start, scale, spec.endgame_sides(state), spec.endgame_order)
+        return AlphaBeta(spec, deal0, start, scale, spec.endgame_sides(state))
     return Solver(spec, deal0, start, scale, seat, opponent, rng)
 
 

@@ -16,8 +16,6 @@ from typing import Any
 from bot.ai.mus_race import game_chance, match_chance
 from bot.ai.policy import Action
 from bot.ai.strong.maitre_rollout import easy_choice as maitre_easy_choice
-from bot.rules.marias.tables import STR_NAT as MARIAS_STR_NAT
-from bot.rules.marias.tables import STR_SUIT as MARIAS_STR_SUIT
 from bot.rules.motz.tables import PLAY as MOTZ_PLAY
 
 State = Any
@@ -79,9 +77,9 @@ class GameSpec:
     #: sides (Marias: the soloist against the two defenders), so the exact search may be a
     #: two-sided alpha-beta (``endgame.AlphaBeta``) instead of max^n; None: max^n.
     endgame_sides: Callable[[State], list[int]] | None = None
-    #: ``endgame_order(state, legal)``: the moves in the order the alpha-beta tries them (None: as
-    #: listed).
-    endgame_order: Callable[[State, list[Action]], list[Action]] | None = None
+    #: The alpha-beta's transposition key (as ``endgame_key``; kept apart so the opponent-model
+    #: search, whose leaf counts it would change, keeps none).
+    alphabeta_key: Callable[[State], Any] | None = None
 
 
 # ---------------------------------------------------------------------------- Mus
@@ -181,11 +179,11 @@ def _marias_expert_endgame(s: State) -> bool:
     return s.phase == "play" and max(len(h) for h in s.hands) <= MARIAS_EXPERT_ENDGAME_CARDS
 
 
-def _marias_order(s: State, legal: list[Action]) -> list[Action]:
-    """Trumps, then the highest cards first (those most likely to take the trick)."""
-    strength = MARIAS_STR_SUIT if s.trump is not None else MARIAS_STR_NAT
-    t = s.trump
-    return sorted(legal, key=lambda a: (a["card"][-1] != t, -strength[a["card"]]))
+def _marias_key(s: State) -> tuple:
+    """What decides the rest of a Marias deal: the hands, the trick, who acts, the points so far
+    (card points, marriages, the soloist's trump marriage for the hundred)."""
+    return (tuple(map(tuple, s.hands)), tuple(s.trick), s.actor, tuple(s.card_points), tuple(s.marr_pts),
+            s.trump_marriage_s)
 
 
 def _marias_sides(s: State) -> list[int]:
@@ -227,7 +225,7 @@ SPECS: dict[str, GameSpec] = {
         "marias", lambda s: s.deals_played, _stacks, lambda s: 4.0 * s.stake, rollout_easy=True,
         model_opponents=True, endgame=_marias_endgame,
         expert_overrides=(("endgame", _marias_expert_endgame),),
-        endgame_sides=_marias_sides, endgame_order=_marias_order,
+        endgame_sides=_marias_sides, alphabeta_key=_marias_key,
     ),
     "maitre": GameSpec(
         "maitre", lambda s: s.manche, _maitre_values, lambda s: 40.0, relative=True, prior_z=1.0,
