@@ -1,5 +1,6 @@
-"""Marias's exact endgame (issue 17): the two-sided alpha-beta (``endgame.AlphaBeta``) on a
-hand-checked ending and against max^n, and the expert's earlier exact search (4 cards each)."""
+"""Marias's expert (issue 17): the two-sided alpha-beta (``endgame.AlphaBeta``) on a hand-checked
+ending and against max^n, the expert's earlier exact search (4 cards each) and its model of the
+table (defenders double)."""
 
 from __future__ import annotations
 
@@ -154,3 +155,25 @@ def test_the_experts_endgame_never_reads_hidden_cards() -> None:
         assert a == b and ra.means == rb.means and ra.iterations == rb.iterations
         checked += 1
     assert checked >= 5
+
+
+def test_the_experts_model_has_defenders_double_once() -> None:
+    """``FlekkingDefence``: a defender at flek level 0 doubles where easy passes; at level 1, and
+    for the soloist, it plays easy's move. Strong models the table as easy, the expert so."""
+    from bot.ai.strong.marias_model import FlekkingDefence
+
+    st = two_card_ending()
+    model, easy = FlekkingDefence(), easy_policy("marias")
+    flek, pass_, re = {"type": "flek"}, {"type": "pass"}, {"type": "re"}
+    view = {**st.view(0), "phase": "flek", "flek": 0, "to_act": [0], "contract": "hra"}
+    assert easy.choose(view, [flek, pass_], random.Random(1)) == pass_
+    assert model.choose(view, [flek, pass_], random.Random(1)) == flek
+
+    def same(v: dict, legal: list) -> bool:
+        return model.choose(v, legal, random.Random(1)) == easy.choose(v, legal, random.Random(1))
+
+    assert same({**view, "flek": 1}, [flek, pass_])
+    assert same({**st.view(1), "phase": "flek", "flek": 1, "to_act": [1]}, [re, pass_])
+    expert, strong = StrongPolicy("marias", expert=True), StrongPolicy("marias")
+    assert isinstance(expert.opponents, FlekkingDefence) and expert.rollout is expert.opponents
+    assert strong.opponents is strong.fallback

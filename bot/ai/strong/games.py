@@ -179,6 +179,12 @@ def _marias_expert_endgame(s: State) -> bool:
     return s.phase == "play" and max(len(h) for h in s.hands) <= MARIAS_EXPERT_ENDGAME_CARDS
 
 
+def _marias_model() -> Any:
+    from bot.ai.strong.marias_model import FlekkingDefence
+
+    return FlekkingDefence()
+
+
 def _marias_key(s: State) -> tuple:
     """What decides the rest of a Marias deal: the hands, the trick, who acts, the points so far
     (card points, marriages, the soloist's trump marriage for the hundred)."""
@@ -224,7 +230,7 @@ SPECS: dict[str, GameSpec] = {
     "marias": GameSpec(
         "marias", lambda s: s.deals_played, _stacks, lambda s: 4.0 * s.stake, rollout_easy=True,
         model_opponents=True, endgame=_marias_endgame,
-        expert_overrides=(("endgame", _marias_expert_endgame),),
+        expert_overrides=(("endgame", _marias_expert_endgame), ("model_policy", _marias_model)),
         endgame_sides=_marias_sides, alphabeta_key=_marias_key,
     ),
     "maitre": GameSpec(
