@@ -15,6 +15,13 @@ determinization of the real state (``determinize``: only the redealt clone is ev
 never the hidden cards of the real state), every root move is solved exactly, and the move with
 the best mean reward wins. It runs where ``spec.endgame(state)`` says the deal is short enough.
 
+Where the deal is a zero-sum game between two sides (``spec.endgame_sides``: Marias's soloist
+against the two defenders, who pay or are paid the same), ``AlphaBeta`` gives the same values as
+max^n for a fraction of the leaves: one side maximizes the side-weighted sum of the rewards,
+the other minimizes it, with alpha-beta cut-offs and a transposition table that keeps each
+value's kind of bound (``spec.alphabeta_key``). Its cost is counted in positions searched, twelve
+to a leaf (what a position and a rollout cost).
+
 Cost is counted in *leaves* (positions at the end of the deal), the unit of a rollout, so a
 search's ``max_iterations`` bounds both kinds of search alike.
 """
@@ -30,6 +37,11 @@ from bot.ai.policy import Action
 from bot.ai.strong.games import GameSpec
 from bot.ai.strong.keys import action_key
 
+#: The alpha-beta's positions cost about 8 µs each (a clone and a move; Marias, four cards each),
+#: a rollout or tree iteration about 100 µs: so many positions count as one leaf of the budget.
+NODES_PER_LEAF = 12
+#: Kinds of a stored alpha-beta value: exact, a lower bound, an upper bound.
+_EXACT, _LOWER, _UPPER = 0, 1, 2
 #: Moves within this of the best are equally good (rewards are in units of the game's scale).
 TIE = 1e-9
 
@@ -60,7 +72,7 @@ class Solver:
         self.scale = scale or 1.0
         self.relative = spec.relative
         self.key = spec.endgame_key
-        self.tt: dict[Any, tuple[float, ...]] = {}
+        self.tt: dict[Any, Any] = {}
         self.leaves = 0
 
     def reward(self, state: Any) -> tuple[float, ...]:
@@ -112,6 +124,80 @@ class Solver:
         return out
 
 
+class AlphaBeta(Solver):
+    """Max^n for a two-sided zero-sum deal, by alpha-beta: seats with ``sides[i] > 0`` maximize
+    ``score = Σ sides[i] · reward[i]``, the others minimize it. Every seat's reward falls as the
+    other side's rises (the defenders are paid, or pay, alike), so this is the best reply of every
+    seat for itself; among equally good moves the first is taken (max^n averages them: the same
+    values whenever the side's rewards are equal across those moves, i.e. unless a stack caps a
+    payment). ``value`` returns the rewards at the end of the principal line."""
+
+    __slots__ = ("sides", "nodes")
+
+    def __init__(self, spec: GameSpec, deal0: int, start: list[float], scale: float, sides: list[int]):
+        super().__init__(spec, deal0, start, scale)
+        self.key = spec.alphabeta_key or spec.endgame_key
+        self.sides = sides
+        self.nodes = 0
+
+    def value(self, state: Any) -> tuple[float, ...]:
+        """The seats' rewards under best play by both sides from ``state``. ``leaves`` counts
+        the positions searched so far over ``NODES_PER_LEAF`` (its cost in rollouts)."""
+        out = self.search(state, -math.inf, math.inf)[1]
+        self.leaves = -(-self.nodes // NODES_PER_LEAF)
+        return out
+
+    def search(self, state: Any, alpha: float, beta: float) -> tuple[float, tuple[float, ...]]:
+        """(score, rewards) of ``state``: exact when strictly inside (alpha, beta), else a bound
+        (fail-soft). Positions are stored with their kind of bound (``endgame_key``)."""
+        self.nodes += 1
+        if state.is_over() or self.spec.deal_no(state) != self.deal0:
+            r = self.reward(state)
+            return sum(s * x for s, x in zip(self.sides, r, strict=True)), r
+        key = None
+        if self.key is not None:
+            key = self.key(state)
+            hit = self.tt.get(key)
+            if hit is not None:
+                v, kind, r = hit
+                if kind == _EXACT or (kind == _LOWER and v >= beta) or (kind == _UPPER and v <= alpha):
+                    return v, r
+        a0, b0 = alpha, beta
+        actor = state.to_act()[0]
+        legal = state.legal_actions(actor)
+        maximize = self.sides[actor] > 0
+        best_v = -math.inf if maximize else math.inf
+        best_r: tuple[float, ...] = ()
+        for a in legal:
+            c = state.clone()
+            c.apply(actor, a)
+            v, r = self.search(c, alpha, beta)
+            if maximize:
+                if v > best_v:
+                    best_v, best_r = v, r
+                    alpha = max(alpha, v)
+            elif v < best_v:
+                best_v, best_r = v, r
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        if key is not None:
+            kind = _UPPER if best_v <= a0 else _LOWER if best_v >= b0 else _EXACT
+            self.tt[key] = (best_v, kind, best_r)
+        return best_v, best_r
+
+
+def solver_for(
+    spec: GameSpec, state: Any, deal0: int, start: list[float], scale: float,
+    seat: int = -1, opponent: Any = None, rng: random.Random | None = None,
+) -> Solver:
+    """The exact search for ``state``: the opponent model's (``Solver`` with ``opponent``), else
+    alpha-beta where the deal is two-sided (``spec.endgame_sides``), else max^n."""
+    if opponent is None and spec.endgame_sides is not None:
+        return AlphaBeta(spec, deal0, start, scale, spec.endgame_sides(state))
+    return Solver(spec, deal0, start, scale, seat, opponent, rng)
+
+
 def solve(state: Any, spec: GameSpec, deal0: int | None = None) -> tuple[float, ...]:
     """Each seat's reward (change of ``spec.values`` to the deal's end, over ``spec.scale``) under
     perfect-information best play from ``state``, which must be a state where every card is known
@@ -156,7 +242,7 @@ def pimc(
     clock = time.perf_counter
     while True:
         d = determinize(state, seat, rng)
-        solver = Solver(spec, deal0, start, scale, seat, opponent, rng)
+        solver = solver_for(spec, d, deal0, start, scale, seat, opponent, rng)
         for k, a in keys:
             c = d.clone()
             c.apply(seat, a)

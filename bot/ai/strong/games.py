@@ -73,6 +73,13 @@ class GameSpec:
     #: what the easy policy chooses from ``state.view(seat)`` (None: the model policy on the view;
     #: a spec with another ``model_policy`` must not set it).
     rollout_fast: Callable[[State, int, list[Action], Any], Action] | None = None
+    #: ``endgame_sides(state)``: +1 or -1 per seat when the deal is a zero-sum game between two
+    #: sides (Marias: the soloist against the two defenders), so the exact search may be a
+    #: two-sided alpha-beta (``endgame.AlphaBeta``) instead of max^n; None: max^n.
+    endgame_sides: Callable[[State], list[int]] | None = None
+    #: The alpha-beta's transposition key (as ``endgame_key``; kept apart so the opponent-model
+    #: search, whose leaf counts it would change, keeps none).
+    alphabeta_key: Callable[[State], Any] | None = None
 
 
 # ---------------------------------------------------------------------------- Mus
@@ -158,12 +165,36 @@ def _motz_key(s: State) -> tuple:
 
 #: Marias: the play is solved exactly once every hand holds at most this many cards.
 MARIAS_ENDGAME_CARDS = 3
+#: Marias, the expert level: from this many cards (issue 17, measured in ``strong/README.md``).
+MARIAS_EXPERT_ENDGAME_CARDS = 4
 #: Jeu du Maître: the play is solved exactly once the hands hold this many cards in all.
 MAITRE_ENDGAME_CARDS = 5
 
 
 def _marias_endgame(s: State) -> bool:
     return s.phase == "play" and max(len(h) for h in s.hands) <= MARIAS_ENDGAME_CARDS
+
+
+def _marias_expert_endgame(s: State) -> bool:
+    return s.phase == "play" and max(len(h) for h in s.hands) <= MARIAS_EXPERT_ENDGAME_CARDS
+
+
+def _marias_model() -> Any:
+    from bot.ai.strong.marias_model import FlekkingDefence
+
+    return FlekkingDefence()
+
+
+def _marias_key(s: State) -> tuple:
+    """What decides the rest of a Marias deal: the hands, the trick, who acts, the points so far
+    (card points, marriages, the soloist's trump marriage for the hundred)."""
+    return (tuple(map(tuple, s.hands)), tuple(s.trick), s.actor, tuple(s.card_points), tuple(s.marr_pts),
+            s.trump_marriage_s)
+
+
+def _marias_sides(s: State) -> list[int]:
+    """The soloist (+1) against the two defenders (-1), who are paid or pay the same."""
+    return [1 if i == s.soloist else -1 for i in range(3)]
 
 
 def _maitre_endgame(s: State) -> bool:
@@ -199,6 +230,8 @@ SPECS: dict[str, GameSpec] = {
     "marias": GameSpec(
         "marias", lambda s: s.deals_played, _stacks, lambda s: 4.0 * s.stake, rollout_easy=True,
         model_opponents=True, endgame=_marias_endgame,
+        expert_overrides=(("endgame", _marias_expert_endgame), ("model_policy", _marias_model)),
+        endgame_sides=_marias_sides, alphabeta_key=_marias_key,
     ),
     "maitre": GameSpec(
         "maitre", lambda s: s.manche, _maitre_values, lambda s: 40.0, relative=True, prior_z=1.0,
