@@ -353,6 +353,8 @@ class MichiganState(BaseState):
         })
         self.deals_played += 1
         self.dealer = (self.dealer + 1) % n
+        if cfg.hand_only:  # an AI search's copy: it stops here; stacks + pool ledgers are final
+            return
         if self.closing:
             self._end_session("closed", events)
         elif cfg.rotations and self.deals_played >= cfg.rotations * n:

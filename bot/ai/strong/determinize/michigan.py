@@ -43,14 +43,15 @@ def determinize(state: MichiganState, seat: int, rng: random.Random) -> Michigan
     """A redeal of ``state`` for ``seat`` where no seat holds a card below one it led."""
     c = state.redeal(seat, rng)
     facts = [(p, y) for p, y in lead_facts(state) if p != seat]
-    if not facts:
-        return c
-    best, fewest = c, _broken(c, facts)
-    tries = 1
-    while fewest and tries < MAX_TRIES:
-        c = state.redeal(seat, rng)
-        tries += 1
-        k = _broken(c, facts)
-        if k < fewest:
-            best, fewest = c, k
-    return best
+    if facts:
+        best, fewest = c, _broken(c, facts)
+        tries = 1
+        while fewest and tries < MAX_TRIES:
+            c = state.redeal(seat, rng)
+            tries += 1
+            k = _broken(c, facts)
+            if k < fewest:
+                best, fewest = c, k
+        c = best
+    c.cfg.hand_only = True  # the redeal's own config: a search never needs the next hand dealt
+    return c
