@@ -112,3 +112,28 @@ def test_the_paired_search_never_reads_hidden_cards() -> None:
                 checked += 1
             state.apply(s, easy.choose(state.view(s), legal, rng))
     assert checked == 8
+
+
+def test_the_rollouts_fast_lead_is_easys_lead() -> None:
+    """``michigan_rollout.easy_lead`` (read from the state's arrays) picks the easy policy's lead
+    (read from the view) at every decision of whole sessions, 3 to 8 seats, with the leads played
+    by easy or at random (so unusual positions, blocked suits and lifted blocks, come up too)."""
+    from bot.ai.strong.michigan_rollout import easy_lead
+
+    g = GAMES["michigan"]
+    easy = easy_policy("michigan")
+    checked = differing = 0
+    for seats in (3, 4, 6, 8):
+        for seed in range(6):
+            st = g.new_table(seats=seats, options=g.validate_options({"rotations": 1}), seed=seed)
+            rng = random.Random(seed)
+            while not st.is_over():
+                s = st.to_act()[0]
+                legal = st.legal_actions(s)
+                a = easy.choose(st.view(s), legal, rng)
+                assert easy_lead(st, s, legal) == a
+                checked += 1
+                pick = a if seed % 2 else legal[rng.randrange(len(legal))]
+                differing += pick != a
+                st.apply(s, pick)
+    assert checked > 1_000 and differing > 100

@@ -33,9 +33,11 @@ def rollout(
     rng: random.Random,
 ) -> float:
     """``seat``'s reward (change of ``spec.values`` over ``scale``) when the fully known ``d`` is
-    played to the end of deal ``deal0`` by ``policy`` (None: uniformly at random) for every seat.
-    ``d`` is played on, not copied."""
+    played to the end of deal ``deal0`` by ``policy`` (None: uniformly at random) for every seat
+    (through ``spec.rollout_move``, the same choice read from ``d`` itself, where the game has
+    one). ``d`` is played on, not copied."""
     steps = 0
+    fast = spec.rollout_move if policy is not None else None
     while not d.is_over() and spec.deal_no(d) == deal0 and steps < MAX_ROLLOUT:
         actor = d.to_act()[0]
         legal = d.legal_actions(actor)
@@ -44,7 +46,9 @@ def rollout(
         elif policy is None:
             a = legal[int(rng.random() * len(legal))]
         else:
-            a = policy.choose(d.view(actor), legal, rng)
+            a = fast(d, actor, legal) if fast is not None else None
+            if a is None:
+                a = policy.choose(d.view(actor), legal, rng)
         d.apply(actor, a)
         steps += 1
     return (spec.values(d)[seat] - start) / scale
