@@ -82,9 +82,10 @@ def test_a_hand_only_copy_settles_like_the_table_and_deals_no_more() -> None:
         c.apply(0, {"type": "lead", "suit": "C"})  # 2♣–7♣: out
     assert d.deals_played == full.deals_played == 1
     assert d.hands_started == 1 and full.hands_started == 2  # only the table's copy dealt again
+    assert d.is_over() and not full.is_over()
     spec = spec_for("michigan")
     assert spec.values(d) == spec.values(full)
-    assert d.stacks[0] - st.stacks[0] == 36  # the cards left in the others' hands (no pay card played)
+    assert spec.values(d)[0] - spec.values(st)[0] == 36  # the others' cards left (no pay card played)
     # the real state is untouched and plays on as before
     assert st.deals_played == 0 and st.legal_actions(0)[0] == {"type": "lead", "suit": "S"}
 

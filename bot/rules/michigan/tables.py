@@ -62,8 +62,9 @@ class _Config:
         self.reveal: bool = options["reveal_dead_hand"]
         self.decks = options["decks"]
         self.seed = seed
-        #: Set only on an AI search's redealt copy (never by a table): the hand's settlement is the
-        #: last step, the next hand is not dealt (a search stops at the hand's end anyway).
+        #: Set only on an AI search's redealt copy (never by a table): the session ends after the
+        #: hand's settlement (reason "hand_only"), the next hand is not dealt (a search stops at
+        #: the hand's end anyway; each seat's stack plus its pool contributions is unchanged).
         self.hand_only = False
 
 
