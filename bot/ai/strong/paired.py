@@ -37,7 +37,8 @@ def rollout(
     (through ``spec.rollout_move``, the same choice read from ``d`` itself, where the game has
     one). ``d`` is played on, not copied."""
     steps = 0
-    fast = spec.rollout_move if policy is not None else None
+    # the state-read lead replicates the easy policy: not when a spec plays rollouts by another
+    fast = spec.rollout_move if policy is not None and spec.model_policy is None else None
     while not d.is_over() and spec.deal_no(d) == deal0 and steps < MAX_ROLLOUT:
         actor = d.to_act()[0]
         legal = d.legal_actions(actor)
