@@ -104,8 +104,11 @@ def _broken(c: MichiganState, facts: list[tuple[int, int]]) -> int:
     return sum(1 for p, y in facts if owner[y] == p)
 
 
-def determinize(state: MichiganState, seat: int, rng: random.Random) -> MichiganState:
-    """A redeal of ``state`` for ``seat`` where no seat holds a card below one it led."""
+def determinize(
+    state: MichiganState, seat: int, rng: random.Random, read_leads: int | None = None,
+) -> MichiganState:
+    """A redeal of ``state`` for ``seat`` where no seat holds a card below one it led (and, with
+    ``read_leads`` more tries, default ``READ_LEADS``, where the others' leads read as easy's)."""
     c = state.redeal(seat, rng)
     facts = [(p, y) for p, y in lead_facts(state) if p != seat]
     if facts:
@@ -118,16 +121,18 @@ def determinize(state: MichiganState, seat: int, rng: random.Random) -> Michigan
             if k < fewest:
                 best, fewest = c, k
         c = best
-    if READ_LEADS:
-        c = _read_leads(state, seat, rng, c, facts)
+    reads = READ_LEADS if read_leads is None else read_leads
+    if reads:
+        c = _read_leads(state, seat, rng, c, facts, reads)
     c.cfg.hand_only = True  # the redeal's own config: a search never needs the next hand dealt
     return c
 
 
 def _read_leads(
     state: MichiganState, seat: int, rng: random.Random, c: MichiganState, facts: list[tuple[int, int]],
+    tries: int,
 ) -> MichiganState:
-    """Up to ``READ_LEADS`` more redeals for one that keeps the lead facts and reads every other
+    """Up to ``tries`` more redeals for one that keeps the lead facts and reads every other
     seat's lead as easy's choice; else ``c`` (the hard facts' best)."""
     choices = lead_choices(state, seat)
     if not choices:
@@ -135,7 +140,7 @@ def _read_leads(
     pools = _pools_at(state)
     if not _broken(c, facts) and _reads_as_easy(c, state, choices, pools):
         return c
-    for _ in range(READ_LEADS):
+    for _ in range(tries):
         d = state.redeal(seat, rng)
         if not _broken(d, facts) and _reads_as_easy(d, state, choices, pools):
             return d
