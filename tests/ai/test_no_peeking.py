@@ -70,9 +70,10 @@ def _searched(policy: StrongPolicy) -> Decider:
 
     def run(state: Any, seat: int, rng: random.Random) -> Action:
         action, result = policy.choose_traced(state.view(seat), state.legal_actions(seat), rng, state)
-        # an exact endgame (PIMC) counts leaves and may pass the cap by its last determinization's
+        # an exact endgame (PIMC) and the paired root search (Michigan's leads) count leaves and
+        # may pass the cap by their last determinization's
         assert result is None or result.iterations == ITERATIONS or (
-            result.exact and result.iterations >= ITERATIONS
+            result.paired is not None and result.iterations >= ITERATIONS
         )
         return action
 

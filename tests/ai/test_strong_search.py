@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from typing import Any
@@ -53,7 +54,7 @@ def test_strong_returns_a_legal_action_and_leaves_the_state(game: str, seats: in
         when = policy.spec.search_when
         if when is None or when(state.view(seat), legal):
             assert result is not None
-            assert result.iterations == 40 or (result.exact and result.iterations >= 40)
+            assert result.iterations == 40 or (result.paired is not None and result.iterations >= 40)
         else:
             assert result is None  # Mus bets from its equity tables, unsearched
         assert views(state) == before
@@ -91,7 +92,11 @@ def test_search_sees_only_determinizations(game: str, seats: int, monkeypatch: p
 
     monkeypatch.setattr(ismcts_module, "determinizer", lambda name: spy)
     result = search(game, spec_for(game), state, seat, random.Random(3), budget_ms=1e9, max_iterations=30)
-    assert result.iterations == len(made) == 30
+    if result.paired is not None:  # paired root (Michigan's leads): every move on each determinization
+        assert result.iterations == len(made) * len(result.paired) >= 30
+        assert all(len(v) == len(made) for v in result.paired.values())
+    else:
+        assert result.iterations == len(made) == 30
     other = (seat + 1) % seats
     hidden = {hand_of(game, d, other) for d in made}
     assert len(hidden) > 3
@@ -108,8 +113,14 @@ def test_budget_and_iteration_cap() -> None:
     game = "michigan"
     state = decisions(game, 4, seed=41, count=1)[0]
     seat = state.to_act()[0]
-    capped = search(game, spec_for(game), state, seat, random.Random(1), budget_ms=1e9, max_iterations=17)
+    tree = dataclasses.replace(spec_for(game), paired_root=None)  # the tree counts iterations
+    capped = search(game, tree, state, seat, random.Random(1), budget_ms=1e9, max_iterations=17)
     assert capped.iterations == 17
+    # the paired root (Michigan's leads) counts rollouts, whole determinizations at a time
+    paired = search(game, spec_for(game), state, seat, random.Random(1), budget_ms=1e9, max_iterations=17)
+    moves = len(state.legal_actions(seat))
+    assert paired.paired is not None and paired.iterations % moves == 0
+    assert 17 <= paired.iterations < 17 + moves
     timed = search(game, spec_for(game), state, seat, random.Random(1), budget_ms=30, max_iterations=None)
     assert timed.iterations >= 1
     assert timed.seconds < 5.0  # generous: the deadline is checked before each iteration

@@ -16,6 +16,7 @@ from typing import Any
 from bot.ai.mus_race import game_chance, match_chance
 from bot.ai.policy import Action
 from bot.ai.strong.maitre_rollout import easy_choice as maitre_easy_choice
+from bot.rules.michigan.tables import PLAY as MICHIGAN_PLAY
 from bot.rules.motz.tables import PLAY as MOTZ_PLAY
 
 State = Any
@@ -80,6 +81,13 @@ class GameSpec:
     #: The alpha-beta's transposition key (as ``endgame_key``; kept apart so the opponent-model
     #: search, whose leaf counts it would change, keeps none).
     alphabeta_key: Callable[[State], Any] | None = None
+    #: ``paired_root(state)`` True: no tree; every root move is rolled out on the same
+    #: determinizations (``paired.paired``) and the moves compared pair by pair (None: never).
+    paired_root: Callable[[State], bool] | None = None
+    #: ``rollout_move(state, seat, legal)``: the easy rollout policy's move read from the fully
+    #: known state without building the seat's view (None: not there, ask the policy). Must equal
+    #: the policy's choice; the paired root search's rollouts use it.
+    rollout_move: Callable[[State, int, list[Action]], Action | None] | None = None
 
 
 # ---------------------------------------------------------------------------- Mus
@@ -137,6 +145,18 @@ def _michigan_values(s: State) -> list[float]:
     n = s.cfg.n
     c = s.contrib
     return [s.stacks[i] + c[i] + c[n + i] + c[2 * n + i] + c[3 * n + i] for i in range(n)]
+
+
+def _michigan_easy_lead(s: State, seat: int, legal: list[Action]) -> Action | None:
+    from bot.ai.strong.michigan_rollout import easy_lead
+
+    return easy_lead(s, seat, legal)
+
+
+def _michigan_paired(s: State) -> bool:
+    """A lead (at most four suits, issue 17): every suit rolled out on the same deals (``paired``);
+    the variant's spare-hand choice and bids keep the tree."""
+    return s.phase == MICHIGAN_PLAY
 
 
 # ---------------------------------------------------------------------------- Marias, Maître, Motz
@@ -225,7 +245,8 @@ SPECS: dict[str, GameSpec] = {
     ),
     "michigan": GameSpec(
         "michigan", lambda s: s.deals_played, _michigan_values, lambda s: 15.0 * s.cfg.c, rollout_easy=True,
-        model_opponents=True, prior_z=1.0,
+        model_opponents=True, prior_z=1.0, paired_root=_michigan_paired,
+        rollout_move=_michigan_easy_lead,
     ),
     "marias": GameSpec(
         "marias", lambda s: s.deals_played, _stacks, lambda s: 4.0 * s.stake, rollout_easy=True,

@@ -12,7 +12,9 @@ the current deal, divided by the game's scale; the UCB1 exploration term is scal
 of the rewards seen so far, so no game needs its scale tuned. Search stops at ``budget_ms`` or
 ``max_iterations``; the answer is the most visited legal action at the root.
 Where the game's spec says the rest of the deal is short (``GameSpec.endgame``), the search is
-PIMC instead: every root move solved exactly on each determinization (``endgame``).
+PIMC instead: every root move solved exactly on each determinization (``endgame``); where it asks
+for a paired root (``GameSpec.paired_root``: Michigan's leads), every root move is rolled out on
+each determinization (``paired``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from bot.ai.strong.determinize import determinizer
 from bot.ai.strong.endgame import pimc
 from bot.ai.strong.games import GameSpec
 from bot.ai.strong.keys import action_key
+from bot.ai.strong.paired import paired
 
 #: UCB1 exploration constant, relative to the range of the rewards seen.
 EXPLORATION = 0.7
@@ -64,8 +67,8 @@ class SearchResult:
     #: True when the endgame was solved exactly (PIMC): ``iterations`` then counts the leaves
     #: searched, which may pass the cap by the last determinization's.
     exact: bool = False
-    #: PIMC only: per root action, its exact reward on each determinization (the same deals for
-    #: every action, in order), so moves can be compared pair by pair.
+    #: PIMC and the paired root search: per root action, its reward on each determinization (the
+    #: same deals for every action, in order), so moves can be compared pair by pair.
     paired: dict[tuple, list[float]] | None = None
 
 
@@ -110,6 +113,9 @@ def search(
     if spec.endgame is not None and spec.endgame(state):
         model = None if spec.endgame_maxn else opponent_policy
         return _exact(spec, state, seat, legal, det, rng, t0, deadline, cap, model)
+    if spec.paired_root is not None and spec.paired_root(state):
+        rewards, _, leaves = paired(spec, state, seat, legal, det, rng, deadline, cap, rollout_policy)
+        return _from_paired(rewards, legal, leaves, t0, exact=False)
     fast = spec.rollout_fast  # the easy rollout policy's move read from the state (GameSpec)
     lo, hi = 0.0, 0.0  # range of the rewards seen: exploration scales with it
     explore = exploration
@@ -221,11 +227,19 @@ def _exact(
     determinizations; ``paired`` the rewards per determinization (the policy's easy prior
     compares two moves on the same deals)."""
     rewards, samples, leaves = pimc(spec, state, seat, legal, det, rng, deadline, cap, opponent)
+    return _from_paired(rewards, legal, leaves, t0, exact=True)
+
+
+def _from_paired(
+    rewards: dict[tuple, list[float]], legal: list[Action], leaves: int, t0: float, exact: bool,
+) -> SearchResult:
+    """The result of a search that scored every root move on the same determinizations (PIMC,
+    ``paired``): the best mean wins (ties: the first legal); ``visits`` counts determinizations."""
     means = {k: sum(v) / len(v) for k, v in rewards.items()}
     visits = {k: len(v) for k, v in rewards.items()}
     win_rates = {k: sum(1 for x in v if x > 0) / len(v) for k, v in rewards.items()}
     best = max(means, key=lambda k: means[k])  # the first of equal means (legal order)
     action = next(a for a in legal if action_key(a) == best)
     return SearchResult(
-        action, leaves, time.perf_counter() - t0, visits, means, None, win_rates, exact=True, paired=rewards,
+        action, leaves, time.perf_counter() - t0, visits, means, None, win_rates, exact=exact, paired=rewards,
     )

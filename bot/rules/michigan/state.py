@@ -353,6 +353,9 @@ class MichiganState(BaseState):
         })
         self.deals_played += 1
         self.dealer = (self.dealer + 1) % n
+        if cfg.hand_only:  # an AI search's copy: no next hand (pools back to their contributors,
+            self._end_session("hand_only", events)  # so each seat's stack + ledger is unchanged)
+            return
         if self.closing:
             self._end_session("closed", events)
         elif cfg.rotations and self.deals_played >= cfg.rotations * n:

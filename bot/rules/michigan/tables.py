@@ -50,7 +50,7 @@ PHASE_NAMES = ("play", "dealer_choice", "spare_auction", "session_end")
 class _Config:
     """Per-table constants, shared by a state and its clones."""
 
-    __slots__ = ("n", "u", "c", "buy_in", "rotations", "variant", "reveal", "decks", "seed")
+    __slots__ = ("n", "u", "c", "buy_in", "rotations", "variant", "reveal", "decks", "seed", "hand_only")
 
     def __init__(self, n: int, options: dict[str, Any], seed: int):
         self.n = n
@@ -62,6 +62,10 @@ class _Config:
         self.reveal: bool = options["reveal_dead_hand"]
         self.decks = options["decks"]
         self.seed = seed
+        #: Set only on an AI search's redealt copy (never by a table): the session ends after the
+        #: hand's settlement (reason "hand_only"), the next hand is not dealt (a search stops at
+        #: the hand's end anyway; each seat's stack plus its pool contributions is unchanged).
+        self.hand_only = False
 
 
 _LAYOUTS: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
