@@ -70,10 +70,11 @@ class GameSpec:
     #: seats in the tree (``model_opponents``); None: the game's easy policy.
     model_policy: Callable[[], Any] | None = None
     #: ``rollout_fast(state, seat, legal, rng)``: the easy policy's move computed from the
-    #: (determinized) state itself, used by rollouts when ``rollout_easy``; it must choose exactly
-    #: what the easy policy chooses from ``state.view(seat)`` (None: the model policy on the view;
-    #: a spec with another ``model_policy`` must not set it).
-    rollout_fast: Callable[[State, int, list[Action], Any], Action] | None = None
+    #: (determinized) state itself, used by the rollouts (tree and paired) when they are the easy
+    #: policy's; it must choose exactly what the easy policy chooses from ``state.view(seat)``, or
+    #: return None to leave the decision to the policy (None: always the policy on the view). Not
+    #: used when a ``model_policy`` plays the rollouts.
+    rollout_fast: Callable[[State, int, list[Action], Any], Action | None] | None = None
     #: ``endgame_sides(state)``: +1 or -1 per seat when the deal is a zero-sum game between two
     #: sides (Marias: the soloist against the two defenders), so the exact search may be a
     #: two-sided alpha-beta (``endgame.AlphaBeta``) instead of max^n; None: max^n.
@@ -84,10 +85,6 @@ class GameSpec:
     #: ``paired_root(state)`` True: no tree; every root move is rolled out on the same
     #: determinizations (``paired.paired``) and the moves compared pair by pair (None: never).
     paired_root: Callable[[State], bool] | None = None
-    #: ``rollout_move(state, seat, legal)``: the easy rollout policy's move read from the fully
-    #: known state without building the seat's view (None: not there, ask the policy). Must equal
-    #: the policy's choice; the paired root search's rollouts use it.
-    rollout_move: Callable[[State, int, list[Action]], Action | None] | None = None
 
 
 # ---------------------------------------------------------------------------- Mus
@@ -147,7 +144,7 @@ def _michigan_values(s: State) -> list[float]:
     return [s.stacks[i] + c[i] + c[n + i] + c[2 * n + i] + c[3 * n + i] for i in range(n)]
 
 
-def _michigan_easy_lead(s: State, seat: int, legal: list[Action]) -> Action | None:
+def _michigan_easy_lead(s: State, seat: int, legal: list[Action], rng: Any) -> Action | None:
     from bot.ai.strong.michigan_rollout import easy_lead
 
     return easy_lead(s, seat, legal)
@@ -246,7 +243,7 @@ SPECS: dict[str, GameSpec] = {
     "michigan": GameSpec(
         "michigan", lambda s: s.deals_played, _michigan_values, lambda s: 15.0 * s.cfg.c, rollout_easy=True,
         model_opponents=True, prior_z=1.0, paired_root=_michigan_paired,
-        rollout_move=_michigan_easy_lead,
+        rollout_fast=_michigan_easy_lead,
     ),
     "marias": GameSpec(
         "marias", lambda s: s.deals_played, _stacks, lambda s: 4.0 * s.stake, rollout_easy=True,

@@ -116,7 +116,8 @@ def search(
     if spec.paired_root is not None and spec.paired_root(state):
         rewards, _, leaves = paired(spec, state, seat, legal, det, rng, deadline, cap, rollout_policy)
         return _from_paired(rewards, legal, leaves, t0, exact=False)
-    fast = spec.rollout_fast  # the easy rollout policy's move read from the state (GameSpec)
+    # the easy rollout policy's move read from the state (GameSpec), unless a model policy plays them
+    fast = spec.rollout_fast if spec.model_policy is None else None
     lo, hi = 0.0, 0.0  # range of the rewards seen: exploration scales with it
     explore = exploration
     it = 0
@@ -181,10 +182,10 @@ def search(
                 a = legal_d[0]
             elif rollout_policy is None:
                 a = legal_d[int(rand() * len(legal_d))]
-            elif fast is not None:
-                a = fast(d, actor, legal_d, rng)
             else:
-                a = rollout_policy.choose(d.view(actor), legal_d, rng)
+                a = fast(d, actor, legal_d, rng) if fast is not None else None
+                if a is None:
+                    a = rollout_policy.choose(d.view(actor), legal_d, rng)
             d.apply(actor, a)
             steps += 1
         # backpropagation

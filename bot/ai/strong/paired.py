@@ -34,11 +34,11 @@ def rollout(
 ) -> float:
     """``seat``'s reward (change of ``spec.values`` over ``scale``) when the fully known ``d`` is
     played to the end of deal ``deal0`` by ``policy`` (None: uniformly at random) for every seat
-    (through ``spec.rollout_move``, the same choice read from ``d`` itself, where the game has
+    (through ``spec.rollout_fast``, the same choice read from ``d`` itself, where the game has
     one). ``d`` is played on, not copied."""
     steps = 0
     # the state-read lead replicates the easy policy: not when a spec plays rollouts by another
-    fast = spec.rollout_move if policy is not None and spec.model_policy is None else None
+    fast = spec.rollout_fast if policy is not None and spec.model_policy is None else None
     while not d.is_over() and spec.deal_no(d) == deal0 and steps < MAX_ROLLOUT:
         actor = d.to_act()[0]
         legal = d.legal_actions(actor)
@@ -47,7 +47,7 @@ def rollout(
         elif policy is None:
             a = legal[int(rng.random() * len(legal))]
         else:
-            a = fast(d, actor, legal) if fast is not None else None
+            a = fast(d, actor, legal, rng) if fast is not None else None
             if a is None:
                 a = policy.choose(d.view(actor), legal, rng)
         d.apply(actor, a)
