@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from typing import Any
 
 from bot.ai.policy import Action
 from bot.ai.strong.games import GameSpec
 from bot.ai.strong.keys import action_key
+from bot.ai.strong.paired import on_same_deals
 
 #: The alpha-beta's positions cost about 8 µs each (a clone and a move; Marias, four cards each),
 #: a rollout or tree iteration about 100 µs: so many positions count as one leaf of the budget.
@@ -235,20 +235,14 @@ def pimc(
     deal0 = spec.deal_no(state)
     start = spec.values(state)
     scale = spec.scale(state)
-    keys = [(action_key(a), a) for a in legal]
-    rewards: dict[tuple, list[float]] = {k: [] for k, _ in keys}
-    leaves = 0
-    samples = 0
-    clock = time.perf_counter
-    while True:
-        d = determinize(state, seat, rng)
+
+    def evaluate(d: Any, keys: list[tuple[tuple, Action]]) -> tuple[list[float], int]:
         solver = solver_for(spec, d, deal0, start, scale, seat, opponent, rng)
-        for k, a in keys:
+        out = []
+        for _, a in keys:
             c = d.clone()
             c.apply(seat, a)
-            rewards[k].append(solver.value(c)[seat])
-        leaves += solver.leaves
-        samples += 1
-        if leaves >= cap or clock() >= deadline:
-            break
-    return rewards, samples, leaves
+            out.append(solver.value(c)[seat])
+        return out, solver.leaves
+
+    return on_same_deals(state, seat, legal, determinize, rng, deadline, cap, evaluate)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from bot.ai.policy import Action
@@ -55,6 +56,38 @@ def rollout(
     return (spec.values(d)[seat] - start) / scale
 
 
+def on_same_deals(
+    state: Any,
+    seat: int,
+    legal: list[Action],
+    determinize: Any,
+    rng: random.Random,
+    deadline: float,
+    cap: int,
+    evaluate: Callable[[Any, list[tuple[tuple, Action]]], tuple[list[float], int]],
+) -> tuple[dict[tuple, list[float]], int, int]:
+    """Draw determinizations of ``state`` for ``seat`` until ``deadline`` (``time.perf_counter``)
+    or ``cap`` leaves, and score every root move on each: ``evaluate(d, keys)`` returns one reward
+    per ``(key, move)`` of ``keys`` (in that order) and the leaves it cost. Returns per move key
+    its rewards (one per determinization, in the same order for every move), the determinizations
+    drawn and the leaves. At least one determinization is always drawn. Shared by this module's
+    rollouts and the exact endgame (``endgame.pimc``)."""
+    keys = [(action_key(a), a) for a in legal]
+    rewards: dict[tuple, list[float]] = {k: [] for k, _ in keys}
+    leaves = 0
+    samples = 0
+    clock = time.perf_counter
+    while True:
+        values, cost = evaluate(determinize(state, seat, rng), keys)
+        for (k, _), v in zip(keys, values, strict=True):
+            rewards[k].append(v)
+        leaves += cost
+        samples += 1
+        if leaves >= cap or clock() >= deadline:
+            break
+    return rewards, samples, leaves
+
+
 def paired(
     spec: GameSpec,
     state: Any,
@@ -73,20 +106,14 @@ def paired(
     deal0 = spec.deal_no(state)
     start = spec.values(state)[seat]
     scale = spec.scale(state) or 1.0
-    keys = [(action_key(a), a) for a in legal]
-    rewards: dict[tuple, list[float]] = {k: [] for k, _ in keys}
-    leaves = 0
-    samples = 0
-    clock = time.perf_counter
-    while True:
-        d = determinize(state, seat, rng)
+
+    def evaluate(d: Any, keys: list[tuple[tuple, Action]]) -> tuple[list[float], int]:
+        out = []
         last = len(keys) - 1
-        for i, (k, a) in enumerate(keys):
+        for i, (_, a) in enumerate(keys):
             c = d.clone() if i < last else d  # the last move plays on the determinization itself
             c.apply(seat, a)
-            rewards[k].append(rollout(spec, c, seat, deal0, start, scale, policy, rng))
-        leaves += len(keys)
-        samples += 1
-        if leaves >= cap or clock() >= deadline:
-            break
-    return rewards, samples, leaves
+            out.append(rollout(spec, c, seat, deal0, start, scale, policy, rng))
+        return out, len(keys)
+
+    return on_same_deals(state, seat, legal, determinize, rng, deadline, cap, evaluate)
