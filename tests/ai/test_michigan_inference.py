@@ -40,33 +40,3 @@ def test_no_determinization_gives_the_leader_a_lower_card() -> None:
         c = determinize(st, 1, random.Random(k))
         assert not leader_gets_a_low_card(c)
         assert c.view(1) == st.view(1)
-
-
-def test_the_lead_choice_reading_accepts_the_real_deal_of_easy_players() -> None:
-    """The optional reading (``READ_LEADS``): every lead of an easy player, re-scored from the
-    hand it held then (its cards now plus the ones it played since), was its best easy lead, so
-    the real deal of easy-played sessions always passes; plain redeals often do not."""
-    from bot.ai.easy import easy_policy
-    from bot.ai.strong.determinize.michigan import _broken, _pools_at, _reads_as_easy, lead_choices
-    from bot.rules import GAMES
-
-    g = GAMES["michigan"]
-    easy = easy_policy("michigan")
-    real = redeals = passing = 0
-    for seed in range(4):
-        st = g.new_table(seats=4, options=g.validate_options({"rotations": 1}), seed=seed)
-        rng = random.Random(seed)
-        while not st.is_over():
-            s = st.to_act()[0]
-            legal = st.legal_actions(s)
-            choices = lead_choices(st, s)
-            if choices:
-                pools = _pools_at(st)
-                assert _reads_as_easy(st, st, choices, pools)
-                real += 1
-                facts = [(p, y) for p, y in lead_facts(st) if p != s]
-                d = st.redeal(s, random.Random(real))
-                redeals += 1
-                passing += not _broken(d, facts) and _reads_as_easy(d, st, choices, pools)
-            st.apply(s, easy.choose(st.view(s), legal, rng))
-    assert real > 50 and passing < redeals / 2
