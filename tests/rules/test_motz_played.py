@@ -100,3 +100,14 @@ def test_the_matching_deals_when_the_greedy_order_would_fail():
     dealt = _deal_hidden(pool, [(0, 1), (1, 1)], {0: {"H", "D"}, 1: {"C", "H"}}, eff, random.Random(0))
     assert dealt == {0: ["7C"], 1: ["7S"]} and pool == ["KH"]
 
+
+
+def test_the_constrained_deal_is_fair():
+    """At trick 3 (seat 0's redeal) S3, with no heart and no trump, is dealt one of the 9 unseen
+    clubs and diamonds; S1 (no heart) then one of the 15 non-hearts left, 7 of them trumps: a
+    trump 7/15 of the time (taking the shuffle's first allowed card gave ~71%)."""
+    st, _ = at_trick(2)
+    rng = random.Random(12)
+    draws = 3000
+    trumps = sum(st.redeal(0, rng).hands[1][0] in TRUMPS for _ in range(draws))
+    assert abs(trumps / draws - 7 / 15) < 0.04

@@ -419,8 +419,9 @@ def _deal_hidden(pool: list[str], places: list[tuple[int, int]], voids: dict[int
     """Deal ``places`` (seat, size) from the shuffled ``pool`` so that no seat gets a card of a
     suit it showed void in; the dealt cards are removed from ``pool`` (the rest stays shuffled
     for the muet and the stock). Unconstrained seats take the next cards in turn, as a plain
-    deal; constrained seats, most constrained first, take the first allowed cards of the
-    shuffle (a uniform draw among their allowed cards). If that greedy deal leaves a seat short
+    deal; constrained seats, most constrained first, draw uniformly among the allowed cards left
+    (the cards before a seat's first allowed one are not a fair sample once another seat has
+    taken the first cards of its own suits). If that greedy deal leaves a seat short
     (rare: several voids competing for few cards), a matching of cards to places finds a deal
     meeting every void; one exists, since the real deal meets them.
     """
@@ -435,9 +436,10 @@ def _deal_hidden(pool: list[str], places: list[tuple[int, int]], voids: dict[int
     out = {}
     for s, k in order:
         bad = voids.get(s, ())
-        got = [i for i, c in enumerate(pool) if i not in taken and eff[c] not in bad][:k]
-        if len(got) < k:
+        allowed = [i for i, c in enumerate(pool) if i not in taken and eff[c] not in bad]
+        if len(allowed) < k:
             return _match_hidden(pool, places, voids, eff, rng)
+        got = rng.sample(allowed, k)  # not the first ones: the seats dealt before skewed them
         taken.update(got)
         out[s] = [pool[i] for i in got]
     pool[:] = [c for i, c in enumerate(pool) if i not in taken]
