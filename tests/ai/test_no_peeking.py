@@ -167,3 +167,31 @@ def test_a_peeking_policy_is_caught() -> None:
         return legal[sum(map(ord, "".join(sorted(other)))) % len(legal)]
 
     assert not same_decisions(peeker, twins("motz", seed=7, count=6))
+
+
+def test_motz_levels_decide_alike_after_shown_voids() -> None:
+    """Motz trick play after a seat showed a void (issue 17, third pass: the played tricks and the
+    voids they show shape the redeal): the searching levels still decide from the view alone."""
+    g = GAMES["motz"]
+    state = g.new_table(seats=4, options=g.validate_options({}), seed=4)
+    policy, rng = easy_policy("motz"), random.Random(4)
+    points: list[Any] = []
+    while not state.is_over() and len(points) < 4:
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        voids = state.shown_voids() if state.phase == 1 else {}
+        if len(legal) > 1 and any(voids.get(s) for s in range(4) if s != seat):
+            points.append(state.clone())
+        state.apply(seat, policy.choose(state.view(seat), legal, rng))
+    assert len(points) == 4 and any(p.played for p in points), "points after a void, in trick 2-3 too"
+    pairs = []
+    for i, state in enumerate(points):
+        seat = state.to_act()[0]
+        twin = state.redeal(seat, random.Random(500 + i))
+        assert twin.view(seat) == state.view(seat)
+        pairs.append((state, twin, seat))
+    assert any(hidden("motz", s, seat) != hidden("motz", t, seat) for s, t, seat in pairs)
+    for level in ("strong", "expert"):
+        decider = _searched(StrongPolicy("motz", budget_ms=1e9, max_iterations=ITERATIONS,
+                                         expert=level == "expert"))
+        assert same_decisions(decider, pairs), f"motz: level {level} decided on hidden cards"

@@ -647,7 +647,7 @@ def test_view_fields():
     st = new(4, dealer=0)
     keys = {"phase", "to_act", "stacks", "pot", "dealer", "deal", "closing", "hand", "deals_played", "k",
             "fine", "turn_up", "trump", "declarations", "muet_taken_by", "active", "hand_sizes", "trick",
-            "trick_winners", "tricks", "last_result"}
+            "trick_winners", "played_tricks", "tricks", "last_result"}
     for s in [0, 1, None]:
         assert set(st.view(s)) == keys
     assert st.view(None)["hand"] == [] and len(st.view(1)["hand"]) == 3

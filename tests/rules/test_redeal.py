@@ -1,7 +1,7 @@
 """Every engine's ``redeal(seat, rng)`` (OpenSpiel's ResampleFromInfostate), checked with the
 engine's own invariants at many points of real sessions: the seat's view and the public view are
 unchanged, every zone keeps its size and the same cards overall (none lost, none doubled; Motz,
-which keeps no stock nor earlier tricks, deals from every card the seat has not seen), the
+which keeps no stock, deals from every card the seat has not seen, never a played one), the
 jetons do not move, the original is untouched, the copy plays on legally, and the result depends
 only on the seat's view and the seed."""
 
@@ -15,6 +15,7 @@ import pytest
 
 from bot.rules import GAMES
 from bot.rules.michigan.tables import DEAD
+from bot.rules.motz.tables import EFF
 from tests.rules.harness import snapshot
 
 CASES = [("motz", 3), ("motz", 6), ("michigan", 3), ("michigan", 6), ("mus", 4), ("marias", 3),
@@ -24,7 +25,8 @@ CASES = [("motz", 3), ("motz", 6), ("michigan", 3), ("michigan", 6), ("mus", 4),
 def zones(name: str, s: Any) -> list[Any]:
     """Every card the engine tracks, wherever it lies (a multiset)."""
     if name == "motz":
-        return [*(c for h in s.hands for c in h), *(s.muet or ()), *(c for _, c in s.trick), s.turn_up]
+        return [*(c for h in s.hands for c in h), *(s.muet or ()), *(c for _, c in s.trick), s.turn_up,
+                *(c for t in s.played for _, c in t)]
     if name == "michigan":
         return [x for x, o in enumerate(s.owner) if o >= DEAD]  # not played yet
     if name == "mus":
@@ -99,8 +101,12 @@ def test_redeal_keeps_the_engine_invariants(name: str, seats: int) -> None:
             assert r.view(seat) == state.view(seat) and r.view(None) == state.view(None)
             assert r.stacks == state.stacks and r.pot == state.pot
             assert sizes(name, r, seats) == sizes(name, state, seats)
-            if name == "motz":  # no stock or earlier tricks kept: hidden cards come from all unseen ones
+            if name == "motz":  # no stock kept: hidden cards come from all unseen ones, none played
                 assert set(zones(name, r)) - set(zones(name, state)) <= set(state.unseen_cards(seat))
+                assert r.played == state.played
+                voids = state.shown_voids()
+                assert all(not voids.get(s, set()) & {r.trump and EFF[r.trump][c] for c in r.hands[s]}
+                           for s in range(seats) if s != seat)
             else:
                 assert Counter(zones(name, r)) == Counter(zones(name, state))
             assert len(set(zones(name, r))) == len(zones(name, r)), "a card is in two places"

@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.ai.mus_race import game_chance, match_chance
 from bot.ai.policy import Action
+from bot.ai.strong.determinize.motz import determinize_played as motz_determinize_played
 from bot.ai.strong.maitre_rollout import easy_choice as maitre_easy_choice
 from bot.rules.michigan.tables import PLAY as MICHIGAN_PLAY
 from bot.rules.motz.tables import PLAY as MOTZ_PLAY
@@ -259,6 +260,8 @@ SPECS: dict[str, GameSpec] = {
         "motz", lambda s: s.deals_played, _motz_values, lambda s: 10.0 * s.ante, rollout_easy=True,
         model_opponents=True, prior_z=1.0, prior_z_of=_motz_prior_z, endgame=_motz_endgame,
         endgame_key=_motz_key,
+        # issue 17, third pass: the standers' reading kept through the trick play (strong/README)
+        expert_overrides=(("determinize", motz_determinize_played),),
     ),
 }
 

@@ -10,12 +10,14 @@ from bot.rules import cards
 from bot.rules.base import Action, BaseState, Event, View, match_action, not_your_turn
 from bot.rules.motz.tables import (
     DECLARE,
+    EFF,
     END,
     HAND_ORDER,
     LOW_KEY,
     PHASE_NAMES,
     PLAY,
     allowed_cards,
+    shown_voids,
     trick_winner,
 )
 
@@ -27,7 +29,7 @@ class MotzState(BaseState):
         "n", "ante", "buy_in", "nominal", "max_extra", "fine_cap", "decks", "seed",
         "stacks", "pot", "k", "dealer", "deal", "next_deal", "deals_played", "phase",
         "hands", "muet", "turn_up", "trump", "decl", "spoken", "muet_by", "active",
-        "order", "trick", "trick_winners", "tricks", "P", "F",
+        "order", "trick", "trick_winners", "tricks", "played", "P", "F",
         "last_result", "closing",
     )
     _CLONE = {
@@ -36,7 +38,7 @@ class MotzState(BaseState):
             "deal", "next_deal", "deals_played", "phase", "turn_up", "trump", "spoken", "muet_by", "actor",
             "P", "F", "last_result", "closing", "_legal",
         ),
-        "lists": ("stacks", "decl", "active", "order", "trick", "trick_winners", "tricks"),
+        "lists": ("stacks", "decl", "active", "order", "trick", "trick_winners", "tricks", "played"),
         "nested": ("hands",),
         "optional": ("muet",),
     }
@@ -84,6 +86,8 @@ class MotzState(BaseState):
         self.trick: list[tuple[int, str]] = []
         self.trick_winners: list[int] = []
         self.tricks = [0] * n
+        #: This deal's completed tricks, in order, each as its (seat, card) plays (public, section 7).
+        self.played: list[tuple[tuple[int, str], ...]] = []
         self.P = 0
         self.F: int | None = None
         self._legal: list[Action] | None = None
@@ -165,6 +169,7 @@ class MotzState(BaseState):
         winner, best = trick_winner(trick, self.trump or "S")
         self.trick_winners.append(winner)
         self.tricks[winner] += 1
+        self.played.append(tuple(trick))
         events.append({
             "type": "trick", "number": len(self.trick_winners), "winner": winner, "card": best,
             "cards": [[s, c] for s, c in trick],
@@ -359,6 +364,7 @@ class MotzState(BaseState):
             "hand_sizes": [len(h) for h in self.hands],
             "trick": [[s, c] for s, c in self.trick],
             "trick_winners": list(self.trick_winners),
+            "played_tricks": [[[s, c] for s, c in t] for t in self.played],
             "tricks": list(self.tricks),
             "last_result": _copy_result(self.last_result),
         }
@@ -367,20 +373,28 @@ class MotzState(BaseState):
     # ------------------------------------------------------------------ redeal (AI search)
 
     def unseen_cards(self, seat: int) -> list[str]:
-        """The cards ``seat`` has not seen, in canonical order (the 32 minus its hand, the turn-up
-        and the current trick; the engine keeps no earlier trick, so those count as unseen)."""
+        """The cards ``seat`` has not seen, in canonical order: the 32 minus its hand, the
+        turn-up, this deal's completed tricks and the trick on the table."""
         seen = set(self.hands[seat])
         seen.update(c for _, c in self.trick)
+        for t in self.played:
+            seen.update(c for _, c in t)
         if self.turn_up is not None:
             seen.add(self.turn_up)
         return [c for c in cards.DECK_32 if c not in seen]
+
+    def shown_voids(self) -> dict[int, set[str]]:
+        """Per seat, the effective suits its plays this deal showed it holds none of (public)."""
+        return shown_voids([*self.played, self.trick], self.trump or "S")
 
     def redeal(self, seat: int, rng: random.Random) -> MotzState:
         """A copy where every card hidden from ``seat`` is dealt again (OpenSpiel's
         ``ResampleFromInfostate``): the other hands and the muet, same sizes, from the cards
         ``seat`` has not seen (sorted, then shuffled by ``rng``, so the result depends only on
-        ``seat``'s view and ``rng``). The seed and stacked decks are replaced, so not even the
-        future deals leak. ``self`` is left untouched.
+        ``seat``'s view and ``rng``). A card played this deal is never dealt again, and a seat
+        that showed a void (did not follow, or did not trump when it could not follow) is dealt
+        none of that effective suit (``_deal_hidden``). The seed and stacked decks are replaced,
+        so not even the future deals leak. ``self`` is left untouched.
         """
         c = self.clone()
         c.seed = rng.getrandbits(48)
@@ -390,14 +404,77 @@ class MotzState(BaseState):
             return c
         pool = self.unseen_cards(seat)
         rng.shuffle(pool)
-        for s in range(self.n):
-            if s != seat:
-                k = len(self.hands[s])
-                c.hands[s] = sorted(pool[:k], key=HAND_ORDER.__getitem__)
-                del pool[:k]
+        others = [(s, len(self.hands[s])) for s in range(self.n) if s != seat and self.hands[s]]
+        voids = self.shown_voids() if self.played or len(self.trick) > 1 else {}
+        dealt = _deal_hidden(pool, others, voids, EFF[self.trump or "S"], rng)
+        for s, hand in dealt.items():
+            c.hands[s] = sorted(hand, key=HAND_ORDER.__getitem__)
         if self.muet is not None:
             c.muet = pool[:len(self.muet)]
         return c
+
+
+def _deal_hidden(pool: list[str], places: list[tuple[int, int]], voids: dict[int, set[str]],
+                 eff: dict[str, str], rng: random.Random) -> dict[int, list[str]]:
+    """Deal ``places`` (seat, size) from the shuffled ``pool`` so that no seat gets a card of a
+    suit it showed void in; the dealt cards are removed from ``pool`` (the rest stays shuffled
+    for the muet and the stock). Unconstrained seats take the next cards in turn, as a plain
+    deal; constrained seats, most constrained first, draw uniformly among the allowed cards left
+    (the cards before a seat's first allowed one are not a fair sample once another seat has
+    taken the first cards of its own suits). If that greedy deal leaves a seat short
+    (rare: several voids competing for few cards), a matching of cards to places finds a deal
+    meeting every void; one exists, since the real deal meets them.
+    """
+    if not voids or not any(voids.get(s) for s, _ in places):
+        out = {}
+        for s, k in places:
+            out[s] = pool[:k]
+            del pool[:k]
+        return out
+    order = sorted(places, key=lambda p: (-len(voids.get(p[0], ())), p[0]))
+    taken: set[int] = set()
+    out = {}
+    for s, k in order:
+        bad = voids.get(s, ())
+        allowed = [i for i, c in enumerate(pool) if i not in taken and eff[c] not in bad]
+        if len(allowed) < k:
+            return _match_hidden(pool, places, voids, eff, rng)
+        got = rng.sample(allowed, k)  # not the first ones: the seats dealt before skewed them
+        taken.update(got)
+        out[s] = [pool[i] for i in got]
+    pool[:] = [c for i, c in enumerate(pool) if i not in taken]
+    return out
+
+
+def _match_hidden(pool: list[str], places: list[tuple[int, int]], voids: dict[int, set[str]],
+                  eff: dict[str, str], rng: random.Random) -> dict[int, list[str]]:
+    """Cards to places by augmenting paths (Kuhn), over the shuffled pool: a deal meeting every
+    void whenever one exists; removes the dealt cards from ``pool``."""
+    slots = [s for s, k in places for _ in range(k)]
+    rng.shuffle(slots)
+    owner: dict[int, int] = {}  # pool index -> slot
+
+    def fits(slot: int, i: int) -> bool:
+        return eff[pool[i]] not in voids.get(slots[slot], ())
+
+    def augment(slot: int, seen: set[int]) -> bool:
+        for i in range(len(pool)):
+            if i in seen or not fits(slot, i):
+                continue
+            seen.add(i)
+            if i not in owner or augment(owner[i], seen):
+                owner[i] = slot
+                return True
+        return False
+
+    for slot in range(len(slots)):
+        if not augment(slot, set()):
+            raise ValueError("no deal meets the shown voids")  # impossible for a real deal
+    out: dict[int, list[str]] = {s: [] for s, _ in places}
+    for i, slot in owner.items():
+        out[slots[slot]].append(pool[i])
+    pool[:] = [c for i, c in enumerate(pool) if i not in owner]
+    return out
 
 
 def _copy_result(r: dict | None) -> dict | None:

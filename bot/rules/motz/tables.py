@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.rules import cards
 
 DECLARE, PLAY, END = 0, 1, 2
@@ -67,3 +69,23 @@ def allowed_cards(hand: list[str], trick: list[tuple[int, str]], trump: str) -> 
     trumps = [c for c in hand if eff[c] == trump]
     return trumps or list(hand)
 
+
+
+def shown_voids(tricks: Sequence[Sequence[tuple[int, str]]], trump: str) -> dict[int, set[str]]:
+    """The effective suits each seat has shown it holds none of, from the tricks of a deal
+    (complete or in progress): a seat that did not follow the led suit has none of it, and one
+    that neither followed nor trumped has no trump either (the section 2 obligations)."""
+    eff = EFF[trump]
+    voids: dict[int, set[str]] = {}
+    for trick in tricks:
+        if not trick:
+            continue
+        led = eff[trick[0][1]]
+        for seat, c in trick[1:]:
+            e = eff[c]
+            if e != led:
+                out = voids.setdefault(seat, set())
+                out.add(led)
+                if e != trump:
+                    out.add(trump)
+    return voids

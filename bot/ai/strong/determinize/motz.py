@@ -1,9 +1,14 @@
 """Motz determinization: the engine's redeal plus one opponent-model constraint (spec section 7).
 
 ``MotzState.redeal`` reshuffles the other hands and the muet from the cards the seat has not
-seen. On top of it, a plausible reading of the other players (never a peek): a seat that stood
-and has not played yet holds a hand a sensible player stands with, so redeals where it does not
-are drawn again (up to ``MAX_TRIES``, then the last one is kept).
+seen (never a card played this deal; a seat that showed a void is dealt none of that suit). On
+top of it, a plausible reading of the other players (never a peek): a seat that stood and has
+not played yet holds a hand a sensible player stands with, so redeals where it does not are
+drawn again (up to ``MAX_TRIES``, then the last one is kept).
+
+The expert (``determinize_played``, issue 17 third pass) keeps that reading through the trick
+play: a stander's whole hand, the cards it played this deal and the ones it still holds, was a
+standing hand.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import random
 
 from bot.rules.cards import SAME_COLOUR
 from bot.rules.motz import MotzState
+from bot.rules.motz.tables import PLAY
 
 #: Redeals tried to meet the declarations' constraints before accepting an unconstrained deal.
 MAX_TRIES = 40
@@ -45,6 +51,35 @@ def determinize(state: MotzState, seat: int, rng: random.Random) -> MotzState:
     ]
     for _ in range(MAX_TRIES - 1 if standers else 0):
         if all(_good_stand(c.hands[s], trump) for s in standers):
+            break
+        c = state.redeal(seat, rng)
+    return c
+
+
+def determinize_played(state: MotzState, seat: int, rng: random.Random) -> MotzState:
+    """``determinize`` with the standers' reading kept through the trick play: a seat that stood
+    (not the muet taker) holds cards that, with the ones it played this deal (public), make a
+    standing hand. A stander whose played cards already make one is free; one that has shown it
+    holds no trump while its played cards do not make one stood without a standing hand, so the
+    reading is dropped for it (never redrawn in vain). The expert's determinizer."""
+    if state.phase != PLAY or not state.played and not state.trick:
+        return determinize(state, seat, rng)
+    c = state.redeal(seat, rng)
+    trump = state.trump
+    if trump is None:
+        return c
+    played: dict[int, list[str]] = {}
+    for trick in (*state.played, state.trick):
+        for s, card in trick:
+            played.setdefault(s, []).append(card)
+    voids = state.shown_voids()
+    readers = [
+        (s, played.get(s, [])) for s in range(state.n)
+        if s != seat and state.decl[s] == "stand" and state.hands[s]
+        and not _good_stand(played.get(s, []), trump) and trump not in voids.get(s, ())
+    ]
+    for _ in range(MAX_TRIES - 1 if readers else 0):
+        if all(_good_stand(c.hands[s] + shown, trump) for s, shown in readers):
             break
         c = state.redeal(seat, rng)
     return c
