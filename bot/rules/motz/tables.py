@@ -70,7 +70,6 @@ def allowed_cards(hand: list[str], trick: list[tuple[int, str]], trump: str) -> 
     return trumps or list(hand)
 
 
-
 def shown_voids(tricks: Sequence[Sequence[tuple[int, str]]], trump: str) -> dict[int, set[str]]:
     """The effective suits each seat has shown it holds none of, from the tricks of a deal
     (complete or in progress): a seat that did not follow the led suit has none of it, and one
