@@ -16,6 +16,7 @@ then the expert's override only, so strong still determinizes honestly).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import os
 import sys
@@ -34,11 +35,8 @@ def peeking_copy(state: Any, seat: int, rng: Any) -> Any:
     c = state.clone()
     cfg = getattr(c, "cfg", None)
     if cfg is not None and hasattr(cfg, "hand_only"):
-        own = object.__new__(type(cfg))
-        for name in type(cfg).__slots__:
-            setattr(own, name, getattr(cfg, name))
-        own.hand_only = True
-        c.cfg = own
+        c.cfg = copy.copy(cfg)
+        c.cfg.hand_only = True
     return c
 
 

@@ -17,7 +17,6 @@ than whole sessions for comparing determinizers, priors and leaf counts; the are
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import random
@@ -27,6 +26,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from arena import override_spec  # noqa: E402  (bench/arena.py)
 from ceiling import peeking_copy  # noqa: E402  (bench/ceiling.py)
 
 from bot.ai.easy import easy_policy  # noqa: E402
@@ -95,8 +95,7 @@ def main(argv: list[str] | None = None) -> int:
 
         michigan_peek.install(args.peek)
     if args.spec:
-        ch = {k: json.loads(v) for k, _, v in (s.partition("=") for s in args.spec)}
-        games.SPECS["michigan"] = dataclasses.replace(games.SPECS["michigan"], **ch)
+        override_spec("michigan", args.spec)
     points = decision_points(args.sessions, args.seed)
     strong = StrongPolicy("michigan", budget_ms=1e9, max_iterations=args.iterations)
     easy = easy_policy("michigan")
