@@ -418,10 +418,10 @@ def _deal_hidden(pool: list[str], places: list[tuple[int, int]], voids: dict[int
                  eff: dict[str, str], rng: random.Random) -> dict[int, list[str]]:
     """Deal ``places`` (seat, size) from the shuffled ``pool`` so that no seat gets a card of a
     suit it showed void in; the dealt cards are removed from ``pool`` (the rest stays shuffled
-    for the muet and the stock). Unconstrained seats take the next cards in turn, as a plain
-    deal; constrained seats, most constrained first, draw uniformly among the allowed cards left
-    (the cards before a seat's first allowed one are not a fair sample once another seat has
-    taken the first cards of its own suits). If that greedy deal leaves a seat short
+    for the muet and the stock). With no void to meet, the seats take the next cards in turn,
+    as a plain deal; otherwise every seat, most constrained first, draws uniformly among its
+    allowed cards left (the cards before a seat's first allowed one are not a fair sample once
+    another seat has taken the first cards of its own suits). If that greedy deal leaves a seat short
     (rare: several voids competing for few cards), a matching of cards to places finds a deal
     meeting every void; one exists, since the real deal meets them.
     """
