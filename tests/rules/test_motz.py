@@ -306,8 +306,10 @@ def test_muet_is_taken_blind_once_and_the_own_hand_goes_dead():
     assert st.legal_actions(2) == [PASS, STAND]  # the muet is gone
     events += declare(st, STAND, PASS)
     while st.view(None)["deals_played"] == 0:
-        for s in [*range(4), None]:
+        for s in [0, 2, 3, None]:
             assert not set(own) & harness.cards_in(st.view(s))
+        taker = st.view(1)  # the taker saw its own hand before giving it up: only it is told again
+        assert taker.pop("given_up") == own and not set(own) & harness.cards_in(taker)
         s = seat(st)
         events += st.apply(s, st.legal_actions(s)[0])
     first = events[: events.index(deal_end(events)) + 1]
@@ -647,7 +649,7 @@ def test_view_fields():
     st = new(4, dealer=0)
     keys = {"phase", "to_act", "stacks", "pot", "dealer", "deal", "closing", "hand", "deals_played", "k",
             "fine", "turn_up", "trump", "declarations", "muet_taken_by", "active", "hand_sizes", "trick",
-            "trick_winners", "played_tricks", "tricks", "last_result"}
+            "trick_winners", "played_tricks", "tricks", "last_result", "given_up"}
     for s in [0, 1, None]:
         assert set(st.view(s)) == keys
     assert st.view(None)["hand"] == [] and len(st.view(1)["hand"]) == 3

@@ -463,11 +463,19 @@ def test_hidden_cards_never_in_any_view_or_event_through_session_end():
     events += st.request_close()
     events += speak(st, STAND, STAND)[1]
     views_seen = []
+    taker_told = []
+
+    def look() -> None:
+        views = [st.view(s) for s in (0, 1, 2, 3, None)]
+        taker_told.append(views[1].pop("given_up"))  # the taker's own old hand, told to it alone
+        views_seen.extend(views)
+
     while not st.is_over():
-        views_seen += [st.view(s) for s in (0, 1, 2, 3, None)]
+        look()
         s = to_act(st)
         events += st.apply(s, st.legal_actions(s)[0])
-    views_seen += [st.view(s) for s in (0, 1, 2, 3, None)]
+    look()
+    assert taker_told[0] == ["JH", "10H", "9H"] and taker_told[-1] == []
     hidden = {"AH", "KH", "QH", "JH", "10H", "9H"} | set(deck[16:])  # two dead hands, the stock
     for v in views_seen:
         assert not hidden & harness.cards_in(v)

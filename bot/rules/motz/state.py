@@ -28,15 +28,15 @@ class MotzState(BaseState):
     __slots__ = (
         "n", "ante", "buy_in", "nominal", "max_extra", "fine_cap", "decks", "seed",
         "stacks", "pot", "k", "dealer", "deal", "next_deal", "deals_played", "phase",
-        "hands", "muet", "turn_up", "trump", "decl", "spoken", "muet_by", "active",
+        "hands", "muet", "turn_up", "trump", "decl", "spoken", "muet_by", "given_up", "active",
         "order", "trick", "trick_winners", "tricks", "played", "P", "F",
         "last_result", "closing",
     )
     _CLONE = {
-        "shared": (  # last_result is replaced, never mutated
+        "shared": (  # last_result and given_up are replaced, never mutated
             "n", "ante", "buy_in", "nominal", "max_extra", "fine_cap", "decks", "seed", "pot", "k", "dealer",
             "deal", "next_deal", "deals_played", "phase", "turn_up", "trump", "spoken", "muet_by", "actor",
-            "P", "F", "last_result", "closing", "_legal",
+            "given_up", "P", "F", "last_result", "closing", "_legal",
         ),
         "lists": ("stacks", "decl", "active", "order", "trick", "trick_winners", "tricks", "played"),
         "nested": ("hands",),
@@ -80,6 +80,8 @@ class MotzState(BaseState):
         self.decl: list[str | None] = [None] * n
         self.spoken = 0
         self.muet_by: int | None = None
+        #: The three cards the muet taker gave up (dead, seen only by the taker, section 7).
+        self.given_up: tuple[str, ...] = ()
         self.active: list[int] = []
         self.actor = -1
         self.order: list[int] = []
@@ -131,6 +133,7 @@ class MotzState(BaseState):
             self.hands[seat] = []
         else:
             if what == "take_muet":
+                self.given_up = tuple(self.hands[seat])
                 self.hands[seat] = sorted(self.muet or (), key=HAND_ORDER.__getitem__)
                 self.muet = None
                 self.muet_by = seat
@@ -361,6 +364,7 @@ class MotzState(BaseState):
             "muet_taken_by": self.muet_by,
             "active": list(self.active),
             "hand": list(self.hands[own]) if own is not None else [],
+            "given_up": list(self.given_up) if own is not None and own == self.muet_by else [],
             "hand_sizes": [len(h) for h in self.hands],
             "trick": [[s, c] for s, c in self.trick],
             "trick_winners": list(self.trick_winners),
@@ -373,9 +377,11 @@ class MotzState(BaseState):
     # ------------------------------------------------------------------ redeal (AI search)
 
     def unseen_cards(self, seat: int) -> list[str]:
-        """The cards ``seat`` has not seen, in canonical order: the 32 minus its hand, the
-        turn-up, this deal's completed tricks and the trick on the table."""
+        """The cards ``seat`` has not seen, in canonical order: the 32 minus its hand, the hand
+        it gave up for the muet, the turn-up, this deal's completed tricks and the trick on the table."""
         seen = set(self.hands[seat])
+        if seat == self.muet_by:
+            seen.update(self.given_up)
         seen.update(c for _, c in self.trick)
         for t in self.played:
             seen.update(c for _, c in t)
