@@ -1,20 +1,20 @@
-"""Fit the Motz declaration model (``bot/ai/data/motz_decl.csv``) to strong's declarations.
+"""Fit the Motz declaration model (``bench/motz_decl.csv``) to strong's declarations.
 
 Usage (from the project root):
     python bench/motz_declarations.py collect --sessions 300 --seed 700 --out decl_raw.csv
-    python bench/motz_declarations.py fit decl_raw.csv [more.csv …] > bot/ai/data/motz_decl.csv
+    python bench/motz_declarations.py fit decl_raw.csv [more.csv …] > bench/motz_decl.csv
 
 ``collect`` plays sessions where every seat is strong at ``--iterations`` (200) iterations per
 decision (``--budget-ms`` unlimited, so the data do not depend on the machine's load), 4 seats
 in three sessions of four and 3, 5 or 6 in the fourth, and writes one row per declaration with
-a choice (stand legal): the hand class and context (``bot.ai.motz_decl``), the legal
+a choice (stand legal): the hand class and context (``motz_decl``, this folder), the legal
 declarations and strong's. ``fit`` counts them per cell and smooths each cell towards coarser
 ones (hand class × muet × seats active before, then hand class × muet, then trumps held × muet,
 then muet alone) with
 ``ALPHA`` pseudo-counts per level.
 
-It lives in ``bench/`` (not ``bot/``): it runs the arena's sessions and the search for minutes,
-offline; only the table it writes ships, read by ``bot.ai.motz_decl``.
+It lives in ``bench/``: it runs the search for minutes, offline, and its table is read by the
+bench drivers only (``motz_decl``: the expert's uses of it did not measure better).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bot.ai.motz_decl import (  # noqa: E402
+from motz_decl import (  # noqa: E402  (bench/motz_decl.py, this folder)
     DECLARATIONS,
     HEADER,
     all_contexts,
@@ -36,6 +36,7 @@ from bot.ai.motz_decl import (  # noqa: E402
     declaration_context,
     hand_class,
 )
+
 from bot.rules import GAMES  # noqa: E402
 
 #: Pseudo-counts pulling a cell towards the next coarser one.

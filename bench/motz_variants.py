@@ -4,8 +4,9 @@ Usage (from the project root):
     python bench/motz_variants.py VARIANT --iterations 200 --sessions 100 --seed 501
 
 ``VARIANT``: ``shipped`` (the expert as in ``games.SPECS``), ``model`` (the declaration model
-plays the other seats' declarations in the expert's tree, ``bot.ai.motz_decl``), ``reading``
-(the expert's determinizer weighs the hidden hands by the declarations made), ``both``.
+plays the other seats' declarations in the expert's tree, ``bench/motz_decl.py``), ``reading``
+(the expert's determinizer weighs the hidden hands by the declarations made), ``both``,
+``paired`` (``model``, and each declaration rolled out on the same deals, ``paired_root``).
 The expert searches 5x ``--iterations`` (``--budget-ms`` is unlimited), strong ``--iterations``.
 Prints the arena's report and one JSON line: the expert's mean result per session (the same
 sessions for every variant, so two variants compare session by session).
@@ -28,30 +29,32 @@ from bot.ai.arena import run_arena  # noqa: E402
 from bot.ai.strong import games  # noqa: E402
 
 
+def _declaring(state: object) -> bool:
+    """A declaration: every choice rolled out on the same deals (``paired``)."""
+    from bot.rules.motz.tables import DECLARE
+
+    return getattr(state, "phase", None) == DECLARE
+
+
 def install(variant: str) -> None:
-    """Replace the Motz expert's overrides by ``variant``'s."""
-    if variant == "shipped":
-        return
-    from bot.ai.strong.determinize.motz import determinize_declared
-    from bot.ai.strong.games import _motz_decl_model
+    """Add ``variant``'s changes to the Motz expert's overrides."""
+    from motz_decl import decl_model, determinize_declared
 
-    over: dict[str, object] = {"determinize": games.SPECS["motz"].determinize}
-    over.update(dict(games.SPECS["motz"].expert_overrides))
-    over.pop("model_policy", None)
-    from bot.ai.strong.determinize.motz import determinize_played
-
-    over["determinize"] = determinize_played
-    if variant in ("model", "both"):
-        over["model_policy"] = _motz_decl_model
+    spec = games.SPECS["motz"]
+    over = dict(spec.expert_overrides)
+    if variant in ("model", "both", "paired"):
+        over["model_policy"] = decl_model
+    if variant == "paired":
+        over["paired_root"] = _declaring
     if variant in ("reading", "both"):
         over["determinize"] = determinize_declared
-    games.SPECS["motz"] = dataclasses.replace(games.SPECS["motz"], expert_overrides=tuple(over.items()))
+    games.SPECS["motz"] = dataclasses.replace(spec, expert_overrides=tuple(over.items()))
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run one variant; print the report and the per-session JSON line."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("variant", choices=("shipped", "model", "reading", "both"))
+    p.add_argument("variant", choices=("shipped", "model", "reading", "both", "paired"))
     p.add_argument("--iterations", type=int, default=200)
     p.add_argument("--sessions", type=int, default=100)
     p.add_argument("--seed", type=int, default=501)

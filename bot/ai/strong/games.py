@@ -228,14 +228,6 @@ def _motz_prior_z(legal: list[Action]) -> float | None:
     return None if legal[0]["type"] in _MOTZ_DECLARATIONS else 1.0
 
 
-def _motz_decl_model() -> Any:
-    """The expert's model of the other Motz seats: strong's declarations (the fitted table,
-    ``bot.ai.motz_decl``), easy's card play."""
-    from bot.ai.motz_decl import DeclarationModel
-
-    return DeclarationModel()
-
-
 def _motz_values(s: State) -> list[float]:
     """Stack plus an equal share of the pot."""
     share = s.pot / len(s.stacks)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 
-from bot.ai.motz_decl import acceptance, declaration_context, hand_class
 from bot.rules.cards import SAME_COLOUR
 from bot.rules.motz import MotzState
 from bot.rules.motz.tables import PLAY
@@ -81,40 +80,6 @@ def determinize_played(state: MotzState, seat: int, rng: random.Random) -> MotzS
     ]
     for _ in range(MAX_TRIES - 1 if readers else 0):
         if all(_good_stand(c.hands[s] + shown, trump) for s, shown in readers):
-            break
-        c = state.redeal(seat, rng)
-    return c
-
-
-
-def determinize_declared(state: MotzState, seat: int, rng: random.Random) -> MotzState:
-    """A redeal weighted by how strong declares (``bot.ai.motz_decl``): every other seat that
-    stood is a reader, its hand the cards it still holds plus those
-    it played this deal (public); a deal is kept with probability the product over readers of
-    P(stand | hand class, context) / (the largest P(stand) in that context), else redrawn (up to
-    ``MAX_TRIES``, then the last one is kept). The engine's redeal keeps the played cards out
-    and the voids shown. Passers and the hand a muet taker gave up are not read: those cards are
-    dead and share the unseen cards with the 16-card stock, so reading them moved ~0.01 trumps
-    into a live hand (hand-checked deal of ``tests/ai/test_motz_decl.py``, 4,000 draws) for
-    about half again as many redeals. The expert's determinizer (issue 17, fourth pass)."""
-    c = state.redeal(seat, rng)
-    trump = state.trump
-    if trump is None or state.is_over():
-        return c
-    shown: dict[int, list[str]] = {}
-    for trick in (*state.played, state.trick):
-        for s, card in trick:
-            shown.setdefault(s, []).append(card)
-    readers = [
-        (s, declaration_context(state.decl, s, state.dealer, state.muet_by, state.P, state.ante),
-         shown.get(s, []))
-        for s in range(state.n) if s != seat and state.decl[s] == "stand"
-    ]
-    for _ in range(MAX_TRIES - 1 if readers else 0):
-        w = 1.0
-        for s, ctx, played in readers:
-            w *= acceptance(hand_class(c.hands[s] + played, trump), ctx, "stand")
-        if rng.random() < w:
             break
         c = state.redeal(seat, rng)
     return c

@@ -1,6 +1,10 @@
-"""How strong declares in Motz: P(pass / stand / take_muet | hand class, context) (issue 17).
+"""How strong declares in Motz: P(pass / stand / take_muet | hand class, context) (issue 17,
+fourth pass), and the two uses measured for the expert (``bench/motz_variants.py``): the model
+of the other seats' declarations (``DeclarationModel``) and a determinizer reading the standers
+with it (``determinize_declared``). Neither measured better than the shipped expert, so both
+stay here, in ``bench/``, and the bot does not use them (see ``bot/ai/strong/README.md``).
 
-The table ``bot/ai/data/motz_decl.csv`` is fitted by ``bench/motz_declarations.py`` from strong's
+The table ``bench/motz_decl.csv`` is fitted by ``bench/motz_declarations.py`` from strong's
 own declarations (200 iterations, strong-vs-strong sessions; see its docstring). A row per
 (hand class, context) cell, every cell present, smoothed towards coarser cells.
 
@@ -18,11 +22,16 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from bot.ai.policy import Action, View
+from bot.ai.strong.determinize.motz import MAX_TRIES
 from bot.rules.cards import SAME_COLOUR
+from bot.rules.motz import MotzState
+
+#: The fitted table (``bench/motz_declarations.py fit``).
+TABLE = Path(__file__).resolve().parent / "motz_decl.csv"
 
 HEADER = "hand,context,pass,stand,take_muet,n"
 DECLARATIONS = ("pass", "stand", "take_muet")
@@ -85,8 +94,7 @@ def parse(text: str) -> dict[tuple[str, str], tuple[float, float, float]]:
 @cache
 def table() -> dict[tuple[str, str], tuple[float, float, float]]:
     """The shipped table (read once)."""
-    text = resources.files("bot.ai").joinpath("data/motz_decl.csv").read_text(encoding="utf-8")
-    return parse(text)
+    return parse(TABLE.read_text(encoding="utf-8"))
 
 
 def probabilities(hand_cls: str, ctx: str, legal: frozenset[str] | None = None) -> dict[str, float]:
@@ -134,7 +142,7 @@ def declaration_context(decl: list[Any], seat: int, dealer: int, muet_taken_by: 
 
 class DeclarationModel:
     """A Motz player that declares as strong does (sampled from the table) and plays its cards as
-    easy does: the expert's model of the other seats (``GameSpec.expert_overrides``)."""
+    easy does: a candidate model of the other seats for the expert (``GameSpec.model_policy``)."""
 
     def __init__(self) -> None:
         from bot.ai.easy.motz import EasyPolicy
@@ -165,3 +173,40 @@ def ante_of(view: View) -> int:
     with the default options; a table with another buy-in only shifts the pot bucket)."""
     total = sum(view["stacks"]) + view["pot"]
     return max(1, round(total / (100 * len(view["stacks"]))))
+
+
+def decl_model() -> DeclarationModel:
+    """``GameSpec.model_policy``: a new ``DeclarationModel``."""
+    return DeclarationModel()
+
+
+def determinize_declared(state: MotzState, seat: int, rng: random.Random) -> MotzState:
+    """A redeal weighted by how strong declares: every other seat that stood is a reader, its
+    hand the cards it still holds plus those it played this deal (public); a deal is kept with
+    probability the product over readers of P(stand | hand class, context) / (the largest
+    P(stand) in that context), else redrawn (up to ``MAX_TRIES``, then the last one is kept).
+    The engine's redeal keeps the played cards out and the voids shown. Passers and the hand a
+    muet taker gave up are not read: those cards are dead and share the unseen cards with the
+    16-card stock, so reading them moved ~0.01 trumps into a live hand (hand-checked deal of
+    ``tests/ai/test_motz_decl_bench.py``, 4,000 draws) for about half again as many redeals."""
+    c = state.redeal(seat, rng)
+    trump = state.trump
+    if trump is None or state.is_over():
+        return c
+    shown: dict[int, list[str]] = {}
+    for trick in (*state.played, state.trick):
+        for s, card in trick:
+            shown.setdefault(s, []).append(card)
+    readers = [
+        (s, declaration_context(state.decl, s, state.dealer, state.muet_by, state.P, state.ante),
+         shown.get(s, []))
+        for s in range(state.n) if s != seat and state.decl[s] == "stand"
+    ]
+    for _ in range(MAX_TRIES - 1 if readers else 0):
+        w = 1.0
+        for s, ctx, played in readers:
+            w *= acceptance(hand_class(c.hands[s] + played, trump), ctx, "stand")
+        if rng.random() < w:
+            break
+        c = state.redeal(seat, rng)
+    return c

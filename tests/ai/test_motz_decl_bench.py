@@ -1,28 +1,32 @@
-"""The Motz declaration model fitted to strong (``bot.ai.motz_decl``, issue 17 fourth pass): the
-table is a proper distribution, agrees with strong on hand-checked clear cases, and the expert's
-determinizer that reads the declarations with it decides from the view alone."""
+"""The Motz declaration model fitted to strong (``bench/motz_decl.py``, issue 17 fourth pass): the
+table is a proper distribution, agrees with strong on hand-checked clear cases, and the candidate
+determinizer that reads the declarations with it decides from the view alone. (Bench only: the
+expert's uses of the model did not measure better, so the bot does not use it.)"""
 
 from __future__ import annotations
 
+import dataclasses
+import importlib.util
 import random
+from pathlib import Path
 
 import pytest
 
-from bot.ai.motz_decl import (
-    DECLARATIONS,
-    DeclarationModel,
-    acceptance,
-    all_contexts,
-    all_hand_classes,
-    declaration_context,
-    hand_class,
-    probabilities,
-    table,
-)
-from bot.ai.strong.determinize.motz import determinize_declared
+from bot.ai.strong import games
 from bot.ai.strong.policy import StrongPolicy
 from tests.ai.test_no_peeking import hidden
 from tests.rules.test_motz import PASS, STAND, deck_for, declare, new
+
+_SPEC = importlib.util.spec_from_file_location(
+    "motz_decl", Path(__file__).resolve().parents[2] / "bench" / "motz_decl.py")
+assert _SPEC is not None and _SPEC.loader is not None
+md = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(md)
+DECLARATIONS, DeclarationModel, acceptance = md.DECLARATIONS, md.DeclarationModel, md.acceptance
+all_contexts, all_hand_classes = md.all_contexts, md.all_hand_classes
+declaration_context, hand_class = md.declaration_context, md.hand_class
+probabilities, table = md.probabilities, md.table
+determinize_declared = md.determinize_declared
 
 #: Trump ♥ (turn-up 8♥), dealer 3: seat 0 speaks first.
 TWO_TOP = ["JH", "JD", "7S"]  # the two top trumps (J♦ is the second jack)
@@ -112,10 +116,14 @@ def test_a_stander_is_read_a_standing_hand():
     assert sum(_standing(r.hands[0]) for r in plain) <= 700
 
 
-def test_the_reading_decides_from_the_view_and_the_seed():
+def test_the_reading_decides_from_the_view_and_the_seed(monkeypatch: pytest.MonkeyPatch):
     """No peeking: a state and its twin (same view for the seat, other hidden cards) give the same
     determinizations with the same rng, at declarations after others spoke and in the play; and
-    the expert decides alike on both."""
+    an expert with the model and the reading (``bench/motz_variants.py both``) decides alike on
+    both."""
+    spec = games.SPECS["motz"]
+    over = {**dict(spec.expert_overrides), "determinize": determinize_declared, "model_policy": md.decl_model}
+    monkeypatch.setitem(games.SPECS, "motz", dataclasses.replace(spec, expert_overrides=tuple(over.items())))
     st = first_to_speak(["10S", "9S", "8S"], {2: ["AS", "KC", "7D"]})
     declare(st, STAND, PASS)
     play = first_to_speak(TWO_TOP)
