@@ -72,3 +72,100 @@ def easy_lead(state: Any, seat: int, legal: list[Action]) -> Action | None:
         if sc > best_score:
             best, best_score = a, sc
     return best
+
+
+
+def _easy_suit(owner: list[int], seat: int, pot: list[int], p_live: float, suits: list[int]) -> int:
+    """Easy's suit among ``suits`` (the legal ones, in order; the first on ties)."""
+    best = suits[0]
+    best_score = suit_score(owner, seat, pot, p_live, best)
+    for s in suits[1:]:
+        sc = suit_score(owner, seat, pot, p_live, s)
+        if sc > best_score:
+            best, best_score = s, sc
+    return best
+
+
+def play_out(state: Any, seat: int, suit: int) -> int:
+    """``seat``'s value (stack plus its own pool contributions) once it has led ``suit`` on the
+    fully known ``state`` and easy has led for every seat to the end of the hand: the engine's
+    play (spec 2.4–2.5: runs, pay cards, stops, the blocked suit passed on or lifted, the going
+    out and its capped payments) on copies of its arrays, without events. ``state`` is untouched;
+    ``tests/ai/test_michigan_own_leads.py`` checks it against the engine itself."""
+    n = state.cfg.n
+    c = state.cfg.c
+    owner = state.owner[:]
+    sizes = state.sizes[:]
+    cnt = state.suitcnt[:]
+    stacks = state.stacks[:]
+    pot = state.pot[:]
+    contrib = state.contrib[:]
+    n_played = owner.count(PLAYED)
+    actor = seat
+    while True:
+        x = owner.index(actor, suit * 13, suit * 13 + 13)
+        p = actor
+        while True:  # the run, as ``MichiganState._lead``
+            owner[x] = PLAYED
+            n_played += 1
+            sizes[p] -= 1
+            cnt[p * 4 + suit] -= 1
+            i = POOL_OF[x]
+            if i >= 0:
+                stacks[p] += pot[i]
+                pot[i] = 0
+                contrib[i * n:(i + 1) * n] = [0] * n
+            if not sizes[p]:  # out: settle (capped payments) and stop
+                for s in range(n):
+                    if s != p:
+                        paid = min(c * sizes[s], stacks[s])
+                        stacks[s] -= paid
+                        stacks[p] += paid
+                return stacks[seat] + sum(contrib[seat::n])
+            if x % 13 == 12:
+                break
+            h = owner[x + 1]
+            if h < 0:
+                break
+            p = h
+            x += 1
+        # the stop: ``p`` has the lead, ``suit`` is blocked (``MichiganState._find_leader``)
+        skip = suit
+        actor = -1
+        for k in range(n):
+            s = (p + k) % n
+            if sizes[s] > cnt[s * 4 + suit]:
+                actor = s
+                break
+        if actor < 0:
+            actor, skip = p, -1
+        base = actor * 4
+        suits = [s for s in range(4) if cnt[base + s] and s != skip]
+        if len(suits) == 1:
+            suit = suits[0]
+        else:
+            unknown = 52 - sizes[actor] - n_played
+            dead = max(0, 52 - sum(sizes) - n_played)
+            p_live = 1.0 - (dead / unknown if unknown else 0.0)
+            suit = _easy_suit(owner, actor, pot, p_live, suits)
+
+
+
+def lookahead_lead(state: Any, seat: int, legal: list[Action], rng: Any = None) -> Action | None:
+    """The searching seat's own lead inside a paired rollout (issue 17, fourth pass): on the
+    determinization (a complete deal, as the search treats it), every legal lead is played out to
+    the end of the hand with easy's lead for every seat (``play_out``), and the lead that leaves
+    ``seat`` the most (stack plus own pool contributions) is played; easy's own choice on ties.
+    One step of policy improvement over easy; it reads only the determinized state it is given."""
+    if state.phase != PLAY:
+        return None
+    best = easy_lead(state, seat, legal)
+    if best is None or len(legal) == 1:
+        return best
+    best_v = play_out(state, seat, _SUIT_INDEX[best["suit"]])
+    for a in legal:
+        if a is not best:
+            v = play_out(state, seat, _SUIT_INDEX[a["suit"]])
+            if v > best_v:
+                best, best_v = a, v
+    return best
