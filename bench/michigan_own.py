@@ -7,7 +7,8 @@ Usage (from the project root):
 
 Strong (side A) against easy (side B) by default, or ``--a expert --b strong``; ``--own`` sets
 ``GameSpec.rollout_own`` of Michigan's spec for the run (``easy``: none, the shipped rollouts;
-``lookahead``: ``michigan_rollout.lookahead_lead``); for the expert only, with ``--a expert``.
+``lookahead``/``lookahead2``: ``michigan_rollout.lookahead_lead`` at depth 0/1); for the expert
+only, with ``--a expert``.
 ``--save`` writes side A's jetons per session; ``--against`` reads such a file (the same seed and
 sessions: the same deals) and prints the paired per-session difference with its 95% interval.
 """
@@ -30,7 +31,11 @@ import arena  # noqa: E402  (bench/arena.py, this folder)
 from bot.ai.arena import run_arena  # noqa: E402
 from bot.ai.strong import games, michigan_rollout  # noqa: E402
 
-OWN = {"easy": None, "lookahead": michigan_rollout.lookahead_lead}
+OWN = {
+    "easy": None,
+    "lookahead": michigan_rollout.lookahead_lead,
+    "lookahead2": michigan_rollout.lookahead2_lead,
+}
 
 
 def install(own: str, expert_only: bool) -> None:

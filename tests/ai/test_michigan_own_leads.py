@@ -110,3 +110,34 @@ def test_play_out_is_the_engines_own_play() -> None:
                 pick = legal[rng.randrange(len(legal))] if seed % 2 else easy.choose(st.view(s), legal, rng)
                 st.apply(s, pick)
     assert checked > 500
+
+
+def test_play_out_at_depth_one_plays_the_seats_later_leads_by_lookahead() -> None:
+    """At depth 1 the play-out's own later leads are ``lookahead_lead``'s: replayed on the engine
+    (the seat's choices by ``lookahead_lead``, the others' by easy) it gives the same value."""
+    from bot.ai.strong.michigan_rollout import play_out
+
+    g = GAMES["michigan"]
+    easy = easy_policy("michigan")
+    spec = spec_for("michigan")
+    checked = differs = 0
+    for seats, seed in ((3, 0), (4, 1), (4, 2), (6, 3)):
+        st = g.new_table(seats=seats, options=g.validate_options({"rotations": 1}), seed=seed)
+        rng = random.Random(seed)
+        while not st.is_over():
+            s = st.to_act()[0]
+            legal = st.legal_actions(s)
+            for a in legal:
+                c = st.clone()
+                c.apply(s, a)
+                while c.deals_played == st.deals_played and not c.is_over():
+                    t = c.to_act()[0]
+                    lg = c.legal_actions(t)
+                    own = lookahead_lead(c, t, lg) if t == s else None
+                    c.apply(t, own or easy.choose(c.view(t), lg, random.Random(0)))
+                suit = "SHDC".index(a["suit"])
+                assert play_out(st, s, suit, depth=1) == spec.values(c)[s]
+                differs += play_out(st, s, suit) != spec.values(c)[s]
+                checked += 1
+            st.apply(s, easy.choose(st.view(s), legal, rng))
+    assert checked > 200 and differs > 10

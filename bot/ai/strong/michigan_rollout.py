@@ -86,22 +86,26 @@ def _easy_suit(owner: list[int], seat: int, pot: list[int], p_live: float, suits
     return best
 
 
-def play_out(state: Any, seat: int, suit: int) -> int:
+def play_out(state: Any, seat: int, suit: int, depth: int = 0) -> int:
     """``seat``'s value (stack plus its own pool contributions) once it has led ``suit`` on the
-    fully known ``state`` and easy has led for every seat to the end of the hand: the engine's
-    play (spec 2.4–2.5: runs, pay cards, stops, the blocked suit passed on or lifted, the going
-    out and its capped payments) on copies of its arrays, without events. ``state`` is untouched;
-    ``tests/ai/test_michigan_own_leads.py`` checks it against the engine itself."""
-    n = state.cfg.n
-    c = state.cfg.c
-    owner = state.owner[:]
-    sizes = state.sizes[:]
-    cnt = state.suitcnt[:]
-    stacks = state.stacks[:]
-    pot = state.pot[:]
-    contrib = state.contrib[:]
-    n_played = owner.count(PLAYED)
-    actor = seat
+    fully known ``state`` and the hand has been played to its end, easy leading for every other
+    seat and for ``seat`` too (``depth`` 0) or, with ``depth`` d > 0, ``seat`` leading at each of
+    its later choices the suit whose own play-out at depth d − 1 leaves it the most (easy's on
+    ties). The engine's play (spec 2.4–2.5: runs, pay cards, stops, the blocked suit passed on or
+    lifted, the going out and its capped payments) on copies of its arrays, without events.
+    ``state`` is untouched; ``tests/ai/test_michigan_own_leads.py`` checks it against the engine."""
+    owner = state.owner
+    return _finish(
+        state.cfg.n, state.cfg.c, seat, depth, owner[:], state.sizes[:], state.suitcnt[:],
+        state.stacks[:], state.pot[:], state.contrib[:], owner.count(PLAYED), seat, suit,
+    )
+
+
+def _finish(
+    n: int, c: int, seat: int, depth: int, owner: list[int], sizes: list[int], cnt: list[int],
+    stacks: list[int], pot: list[int], contrib: list[int], n_played: int, actor: int, suit: int,
+) -> int:
+    """``play_out`` on its own arrays (played on, not copied) from ``actor``'s lead of ``suit``."""
     while True:
         x = owner.index(actor, suit * 13, suit * 13 + 13)
         p = actor
@@ -143,29 +147,48 @@ def play_out(state: Any, seat: int, suit: int) -> int:
         suits = [s for s in range(4) if cnt[base + s] and s != skip]
         if len(suits) == 1:
             suit = suits[0]
-        else:
-            unknown = 52 - sizes[actor] - n_played
-            dead = max(0, 52 - sum(sizes) - n_played)
-            p_live = 1.0 - (dead / unknown if unknown else 0.0)
-            suit = _easy_suit(owner, actor, pot, p_live, suits)
+            continue
+        unknown = 52 - sizes[actor] - n_played
+        dead = max(0, 52 - sum(sizes) - n_played)
+        p_live = 1.0 - (dead / unknown if unknown else 0.0)
+        suit = _easy_suit(owner, actor, pot, p_live, suits)
+        if actor == seat and depth > 0:
+            best_v = -1 << 60
+            for s in [suit] + [s for s in suits if s != suit]:
+                v = _finish(
+                    n, c, seat, depth - 1, owner[:], sizes[:], cnt[:], stacks[:], pot[:], contrib[:],
+                    n_played, actor, s,
+                )
+                if v > best_v:
+                    best_s, best_v = s, v
+            suit = best_s
 
 
-
-def lookahead_lead(state: Any, seat: int, legal: list[Action], rng: Any = None) -> Action | None:
+def lookahead_lead(
+    state: Any, seat: int, legal: list[Action], rng: Any = None, depth: int = 0,
+) -> Action | None:
     """The searching seat's own lead inside a paired rollout (issue 17, fourth pass): on the
     determinization (a complete deal, as the search treats it), every legal lead is played out to
     the end of the hand with easy's lead for every seat (``play_out``), and the lead that leaves
     ``seat`` the most (stack plus own pool contributions) is played; easy's own choice on ties.
-    One step of policy improvement over easy; it reads only the determinized state it is given."""
+    One step of policy improvement over easy (``depth`` d > 0: over the play-out in which
+    ``seat``'s later leads are chosen so, at depth d − 1); it reads only the determinized state
+    it is given."""
     if state.phase != PLAY:
         return None
     best = easy_lead(state, seat, legal)
     if best is None or len(legal) == 1:
         return best
-    best_v = play_out(state, seat, _SUIT_INDEX[best["suit"]])
+    best_v = play_out(state, seat, _SUIT_INDEX[best["suit"]], depth)
     for a in legal:
         if a is not best:
-            v = play_out(state, seat, _SUIT_INDEX[a["suit"]])
+            v = play_out(state, seat, _SUIT_INDEX[a["suit"]], depth)
             if v > best_v:
                 best, best_v = a, v
     return best
+
+
+def lookahead2_lead(state: Any, seat: int, legal: list[Action], rng: Any = None) -> Action | None:
+    """``lookahead_lead`` at depth 1: each lead compared by a play-out in which ``seat``'s later
+    leads are ``lookahead_lead``'s own (two steps of improvement over easy; about 3× its cost)."""
+    return lookahead_lead(state, seat, legal, rng, depth=1)
