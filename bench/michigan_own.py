@@ -35,6 +35,7 @@ OWN = {
     "easy": None,
     "lookahead": michigan_rollout.lookahead_lead,
     "lookahead2": michigan_rollout.lookahead2_lead,
+    "honest": michigan_rollout.honest_lookahead_lead,
 }
 
 
@@ -85,9 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.against:
         with open(args.against) as f:
             other = json.load(f)
-        if other["seed"] != args.seed or len(other["per_session"]) != len(mine):
-            raise SystemExit("--against: another seed or number of sessions")
-        m, half = paired_difference(mine, other["per_session"])
+        if other["seed"] != args.seed or len(other["per_session"]) < len(mine):
+            raise SystemExit("--against: another seed or fewer sessions")
+        m, half = paired_difference(mine, other["per_session"][:len(mine)])  # the same first sessions
         print(f"paired difference, side A jetons/session vs {args.against}: {m:+.2f} "
               f"({m - half:+.2f} … {m + half:+.2f})")
     return 0

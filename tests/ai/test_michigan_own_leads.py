@@ -141,3 +141,30 @@ def test_play_out_at_depth_one_plays_the_seats_later_leads_by_lookahead() -> Non
                 checked += 1
             st.apply(s, easy.choose(st.view(s), legal, rng))
     assert checked > 200 and differs > 10
+
+
+def test_the_honest_lookahead_reads_only_the_seats_view() -> None:
+    """``honest_lookahead_lead`` chooses alike on a state and its twin (the same view for the
+    seat, other hidden cards) from the same rng seed; the clairvoyant ``lookahead_lead`` does
+    not always (so the check can fail)."""
+    from bot.ai.strong.michigan_rollout import honest_lookahead_lead
+
+    g = GAMES["michigan"]
+    easy = easy_policy("michigan")
+    checked = clairvoyant_differs = 0
+    for seed in range(4):
+        st = g.new_table(seats=4, options=g.validate_options({"rotations": 1}), seed=seed)
+        rng = random.Random(seed)
+        while not st.is_over():
+            s = st.to_act()[0]
+            legal = st.legal_actions(s)
+            if len(legal) > 1:
+                twin = st.redeal(s, random.Random(checked))
+                assert twin.view(s) == st.view(s) and twin.owner != st.owner
+                a = honest_lookahead_lead(st, s, legal, random.Random(checked))
+                b = honest_lookahead_lead(twin, s, twin.legal_actions(s), random.Random(checked))
+                assert a == b
+                clairvoyant_differs += lookahead_lead(st, s, legal) != lookahead_lead(twin, s, legal)
+                checked += 1
+            st.apply(s, easy.choose(st.view(s), legal, rng))
+    assert checked > 100 and clairvoyant_differs > 5

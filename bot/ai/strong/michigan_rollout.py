@@ -192,3 +192,48 @@ def lookahead2_lead(state: Any, seat: int, legal: list[Action], rng: Any = None)
     """``lookahead_lead`` at depth 1: each lead compared by a play-out in which ``seat``'s later
     leads are ``lookahead_lead``'s own (two steps of improvement over easy; about 3× its cost)."""
     return lookahead_lead(state, seat, legal, rng, depth=1)
+
+
+#: Deals the honest lookahead samples from the seat's own view at each of its rollout leads.
+HONEST_SAMPLES = 3
+
+
+def honest_lookahead_lead(state: Any, seat: int, legal: list[Action], rng: Any) -> Action | None:
+    """``lookahead_lead`` without the deal's hidden cards: at each of ``seat``'s own rollout leads
+    the cards it cannot see there (not its own, not played, not a known dead card: one above a
+    played card that never came) are dealt again ``HONEST_SAMPLES`` times over the same places,
+    every legal lead is played out on each deal, and the lead with the best total is played
+    (easy's on ties). So the rollout's own later play knows only what the seat would know then."""
+    if state.phase != PLAY:
+        return None
+    best = easy_lead(state, seat, legal)
+    if best is None or len(legal) == 1:
+        return best
+    owner = state.owner
+    places = [
+        x for x in range(52)
+        if owner[x] != seat and owner[x] != PLAYED and not (x % 13 and owner[x - 1] == PLAYED)
+    ]
+    suits = [_SUIT_INDEX[best["suit"]]] + [_SUIT_INDEX[a["suit"]] for a in legal if a is not best]
+    totals = [0] * len(suits)
+    n, c = state.cfg.n, state.cfg.c
+    n_played = owner.count(PLAYED)
+    canonical = sorted(owner[x] for x in places)  # who holds how many: public (hand sizes)
+    for _ in range(HONEST_SAMPLES):
+        holders = canonical[:]
+        rng.shuffle(holders)
+        o = owner[:]
+        for x, h in zip(places, holders, strict=True):
+            o[x] = h
+        cnt = [0] * (4 * n)
+        for x in range(52):
+            h = o[x]
+            if h >= 0:
+                cnt[h * 4 + x // 13] += 1
+        for j, s in enumerate(suits):
+            totals[j] += _finish(
+                n, c, seat, 0, o[:], state.sizes[:], cnt[:], state.stacks[:], state.pot[:],
+                state.contrib[:], n_played, seat, s,
+            )
+    j = max(range(len(suits)), key=lambda i: (totals[i], -i))
+    return next(a for a in legal if _SUIT_INDEX[a["suit"]] == suits[j])
