@@ -86,10 +86,6 @@ class GameSpec:
     #: ``paired_root(state)`` True: no tree; every root move is rolled out on the same
     #: determinizations (``paired.paired``) and the moves compared pair by pair (None: never).
     paired_root: Callable[[State], bool] | None = None
-    #: ``rollout_own(state, seat, legal, rng)``: the searching seat's OWN moves in the paired
-    #: rollouts (the other seats keep the rollout policy), or None to leave that decision to it
-    #: (None: the searching seat plays the rollout policy too).
-    rollout_own: Callable[[State, int, list[Action], Any], Action | None] | None = None
 
 
 # ---------------------------------------------------------------------------- Mus

@@ -36,12 +36,10 @@ def rollout(
     """``seat``'s reward (change of ``spec.values`` over ``scale``) when the fully known ``d`` is
     played to the end of deal ``deal0`` by ``policy`` (None: uniformly at random) for every seat
     (through ``spec.rollout_fast``, the same choice read from ``d`` itself, where the game has
-    one; ``seat``'s own moves through ``spec.rollout_own`` where it has one). ``d`` is played on,
-    not copied."""
+    one). ``d`` is played on, not copied."""
     steps = 0
     # the state-read lead replicates the easy policy: not when a spec plays rollouts by another
     fast = spec.rollout_fast if policy is not None and spec.model_policy is None else None
-    own = spec.rollout_own if policy is not None else None
     while not d.is_over() and spec.deal_no(d) == deal0 and steps < MAX_ROLLOUT:
         actor = d.to_act()[0]
         legal = d.legal_actions(actor)
@@ -50,9 +48,7 @@ def rollout(
         elif policy is None:
             a = legal[int(rng.random() * len(legal))]
         else:
-            a = own(d, actor, legal, rng) if own is not None and actor == seat else None
-            if a is None and fast is not None:
-                a = fast(d, actor, legal, rng)
+            a = fast(d, actor, legal, rng) if fast is not None else None
             if a is None:
                 a = policy.choose(d.view(actor), legal, rng)
         d.apply(actor, a)
