@@ -345,7 +345,12 @@ class MotzState(BaseState):
         return [{"type": "close_requested", "deal": self.deal}]
 
     def view(self, seat: int | None) -> View:
-        """What ``seat`` may know (section 7); ``None`` is a spectator."""
+        """What ``seat`` may know (section 7); ``None`` is a spectator.
+
+        ``given_up`` is the hand a muet taker gave up, in the taker's own view only (empty for
+        everyone else). Section 7 says that hand is "never shown"; the reading taken is "never
+        shown to anyone else": the taker held those cards and remembers them, as at a real table.
+        """
         own = seat if type(seat) is int and 0 <= seat < self.n else None
         return {
             "phase": PHASE_NAMES[self.phase],
