@@ -27,8 +27,8 @@ from typing import Any
 
 from bot.ai.policy import Action, View
 from bot.ai.strong.determinize.motz import MAX_TRIES
-from bot.rules.cards import SAME_COLOUR
 from bot.rules.motz import MotzState
+from bot.rules.motz.tables import EFF
 
 #: The fitted table (``bench/motz_declarations.py fit``).
 TABLE = Path(__file__).resolve().parent / "motz_decl.csv"
@@ -40,13 +40,13 @@ _TOP_HIGH = frozenset(("A", "K"))
 
 def hand_class(hand: list[str], trump: str) -> str:
     """The hand's class relative to ``trump`` (see the module docstring)."""
-    second = "J" + SAME_COLOUR[trump]
+    eff = EFF[trump]
     trumps = 0
     top = "-"
     aces = 0
     for c in hand:
         r = c[:-1]
-        if c[-1] == trump or c == second:
+        if eff[c] == trump:
             trumps += 1
             if r == "J":
                 top = "J"
@@ -193,10 +193,7 @@ def determinize_declared(state: MotzState, seat: int, rng: random.Random) -> Mot
     trump = state.trump
     if trump is None or state.is_over():
         return c
-    shown: dict[int, list[str]] = {}
-    for trick in (*state.played, state.trick):
-        for s, card in trick:
-            shown.setdefault(s, []).append(card)
+    shown = state.played_by()
     readers = [
         (s, declaration_context(state.decl, s, state.dealer, state.muet_by, state.P, state.ante),
          shown.get(s, []))

@@ -111,3 +111,10 @@ def test_the_constrained_deal_is_fair():
     draws = 3000
     trumps = sum(st.redeal(0, rng).hands[1][0] in TRUMPS for _ in range(draws))
     assert abs(trumps / draws - 7 / 15) < 0.04
+
+
+def test_played_by_lists_each_seats_cards_in_play_order_with_the_trick_on_the_table():
+    st, _ = at_trick(2)
+    assert st.played_by() == {0: ["AH", "KD"], 1: ["10S", "QD"], 2: ["7H", "8D"], 3: ["7D", "AD"]}
+    plays(st, (3, "9D"))
+    assert st.played_by()[3] == ["7D", "AD", "9D"]

@@ -394,6 +394,15 @@ class MotzState(BaseState):
             seen.add(self.turn_up)
         return [c for c in cards.DECK_32 if c not in seen]
 
+    def played_by(self) -> dict[int, list[str]]:
+        """Per seat that has played this deal, its cards in play order (public: the completed
+        tricks and the one on the table)."""
+        out: dict[int, list[str]] = {}
+        for trick in (*self.played, self.trick):
+            for s, card in trick:
+                out.setdefault(s, []).append(card)
+        return out
+
     def shown_voids(self) -> dict[int, set[str]]:
         """Per seat, the effective suits its plays this deal showed it holds none of (public)."""
         return shown_voids([*self.played, self.trick], self.trump or "S")

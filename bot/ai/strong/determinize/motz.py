@@ -68,10 +68,7 @@ def determinize_played(state: MotzState, seat: int, rng: random.Random) -> MotzS
     trump = state.trump
     if trump is None:
         return c
-    played: dict[int, list[str]] = {}
-    for trick in (*state.played, state.trick):
-        for s, card in trick:
-            played.setdefault(s, []).append(card)
+    played = state.played_by()
     voids = state.shown_voids()
     readers = [
         (s, played.get(s, [])) for s in range(state.n)
