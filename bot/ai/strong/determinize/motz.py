@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import random
 
-from bot.rules.cards import SAME_COLOUR
 from bot.rules.motz import MotzState
-from bot.rules.motz.tables import PLAY
+from bot.rules.motz.tables import EFF, PLAY
 
 #: Redeals tried to meet the declarations' constraints before accepting an unconstrained deal.
 MAX_TRIES = 40
@@ -25,10 +24,10 @@ MAX_TRIES = 40
 
 def _good_stand(hand: list[str], trump: str) -> bool:
     """A hand a sensible player stands with: two trumps (second jack included) or a trump-colour jack."""
-    second = "J" + SAME_COLOUR[trump]
+    eff = EFF[trump]
     trumps = 0
     for c in hand:
-        if c[-1] == trump or c == second:
+        if eff[c] == trump:
             if c[:-1] == "J":
                 return True
             trumps += 1
