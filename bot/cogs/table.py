@@ -20,7 +20,7 @@ from bot.cogs.common import (
     table_autocomplete,
 )
 from bot.cogs.errors import UserError
-from bot.cogs.options import MAX_BUY_IN, check_options, options_autocomplete, parse_options
+from bot.cogs.options import MAX_BUY_IN, check_options, options_autocomplete, parse_options, whole
 from bot.i18n import LANGUAGES, NATIVE_NAMES, msg, table_language
 from bot.views import texts
 from bot.views.components import lobby_view
@@ -73,7 +73,7 @@ class Tables(commands.Cog):
                     raise UserError(msg("{game} has no players option: it is played by {n}.",
                                         game=rules.title, n=rules.min_seats))
                 raise UserError(msg("{game} has no {option} option.", game=rules.title, option=name))
-            raw[name] = value
+            raw[name] = whole(value)
         check_options(rules, self.bot.config.options_for(rules.name), raw)
         host = interaction.user
         channel_id = interaction.channel_id or 0  # always set for a guild command
