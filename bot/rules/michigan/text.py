@@ -114,7 +114,10 @@ SUMMARY = (
 #: Michigan's words for its identifiers (the shared ones are in ``bot.rules.vocabulary.COMMON``).
 VOCABULARY = Vocabulary(
     phases={"dealer_choice": NP_("phase", "Dealer choice"), "spare_auction": NP_("phase", "Spare auction")},
-    view_fields={"blocked": NP_("view field", "blocked"), "lead_right": NP_("view field", "lead right")},
+    view_fields={
+        "bid": NP_("view field", "bid"), "blocked": NP_("view field", "blocked"),
+        "lead_right": NP_("view field", "lead right"),
+    },
     move_kinds={
         "lead": NP_("move kind", "Lead"), "bid": NP_("move kind", "Bid"), "keep": NP_("move kind", "Keep"),
         "swap_spare": NP_("move kind", "Swap spare"),
