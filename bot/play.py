@@ -23,11 +23,12 @@ from bot.rules import GAMES
 from bot.rules.base import Game
 from bot.rules.cards import display
 
-#: Public view fields worth showing, in this order (the common ones are shown separately).
+#: Public view fields worth showing, in this order (the common ones are shown separately); the
+#: fields naming a seat (``Vocabulary.seat_fields``) are shown after them, by the player's name.
 SHOWN_FIELDS = (
-    "trump", "turn_up", "trump_card", "contract", "soloist", "flek", "fine", "k", "mano", "points",
-    "games", "bet", "declarations", "active", "tricks", "trick_winners", "card_points", "maitre",
-    "mode", "muet", "coffre", "hand_sizes", "hand_counts", "lead_right", "blocked", "played", "trick",
+    "trump", "turn_up", "trump_card", "contract", "flek", "fine", "k", "points",
+    "games", "bet", "declarations", "active", "tricks", "trick_winners", "card_points",
+    "mode", "muet", "coffre", "hand_sizes", "hand_counts", "blocked", "played", "trick",
 )
 
 
@@ -80,7 +81,7 @@ class TerminalGame:
         self.state = game.new_table(seats=seats, options=self.options, seed=seed)
         self.seats = seats
         self.deck = frozenset(game.deck)
-        self.spanish = game.name == "mus"
+        self.spanish = game.spanish
 
     def name(self, seat: int) -> str:
         return f"Seat {seat} (you)" if seat == self.human else f"AI {seat}"
@@ -93,11 +94,12 @@ class TerminalGame:
         self.say(f"--- {self.game.title}: {view['phase']} | dealer {self.name(view['dealer'])} "
                  f"| pot {render_value(view['pot'], self.deck, False, self.name)}")
         self.say(f"    stacks: {stacks}")
-        for key in SHOWN_FIELDS:
+        seat_fields = self.game.vocabulary.seat_fields
+        for key in (*SHOWN_FIELDS, *seat_fields):
             value = view.get(key)
             if value in (None, [], {}) or key not in view:
                 continue
-            if key in ("soloist", "maitre", "mano", "lead_right") and isinstance(value, int):
+            if key in seat_fields and isinstance(value, int):
                 text = self.name(value)
             elif key == "trump" and isinstance(value, str) and len(value) == 1 and not self.spanish:
                 text = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(value, value)

@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.render.canvas import MUTED, Canvas
 from bot.render.cards import size_for
+from bot.rules import is_spanish
 from bot.rules.base import PLAIN, Text
 
 CARD_W = 110
@@ -53,11 +54,12 @@ def hand_image(game: str, view: dict[str, Any], playable: set[str] | None = None
         step = min(natural, (MAX_WIDTH - 2 * PAD - w) / max(1, len(hand) - 1))
     width = round(2 * PAD + w + (len(hand) - 1) * step + groups * gap)
     c = Canvas(width, h + 2 * PAD + LIFT, BACKGROUND, tr)
+    spanish = is_spanish(game)
     x = PAD
     for i, code in enumerate(hand):
         if i and key(hand[i - 1])[0] != key(code)[0]:
             x += gap
         lit = code in playable
-        c.card(code, x, PAD + (0 if lit else LIFT), CARD_W, layout.SPANISH, highlight=lit)
+        c.card(code, x, PAD + (0 if lit else LIFT), CARD_W, spanish, highlight=lit)
         x += step
     return c.png()

@@ -21,6 +21,7 @@ from PIL import Image
 from bot.render.canvas import GOLD, PANEL, WHITE, Canvas
 from bot.render.palette import palette_image
 from bot.render.table import HEIGHT, WIDTH, table_canvas
+from bot.rules import is_spanish
 from bot.rules.base import PLAIN, Text
 
 FRAME_MS = 700
@@ -28,7 +29,6 @@ LAST_MS = 3000
 BAND_ROW = 74
 CARD_W = 40
 FORMATS = ("webp", "gif")
-SPANISH = {"mus"}
 
 
 def spectator_frame(game: str, view: dict[str, Any], names: Sequence[str], tr: Text = PLAIN) -> Image.Image:
@@ -53,7 +53,7 @@ def hands_band(game: str, names: Sequence[str], hands: Sequence[Sequence[str]],
         y = 34 + (seat // 2) * BAND_ROW
         name = str(names[seat]) if seat < len(names) else tr._("seat {n}", n=seat)
         c.text((x, y + 4), name, 17, WHITE, bold=True, max_width=110)
-        c.card_row(list(hand), x + 118, y, CARD_W, half - 150, game in SPANISH)
+        c.card_row(list(hand), x + 118, y, CARD_W, half - 150, is_spanish(game))
     return _on_palette(c.img)
 
 

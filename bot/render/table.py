@@ -26,7 +26,7 @@ from bot.render.layout import (
     TableCtx,
 )
 from bot.render.words import phase_name
-from bot.rules import GAMES
+from bot.rules import GAMES, is_spanish
 from bot.rules.base import PLAIN, Text
 
 
@@ -43,7 +43,7 @@ def draw_header(t: TableCtx, game: str) -> None:
     title = t.tr._(GAMES[game].title) if game in GAMES else game.title()
     s.c.text((s.x, s.y), title, 26, GOLD, bold=True, max_width=s.width)
     s.y += 34
-    phase = phase_name(str(v.get("phase", "")), t.tr)
+    phase = phase_name(str(v.get("phase", "")), game, t.tr)
     if isinstance(deal, int):
         phase += " · " + t.word("deal {n}", n=deal + 1)
     if v.get("closing"):
@@ -104,7 +104,7 @@ def table_canvas(game: str, view: dict[str, Any], names: list[str], tr: Text = P
     n = len(view.get("stacks") or names)
     c = Canvas(WIDTH, HEIGHT, tr=tr)
     draw_felt(c)
-    t = TableCtx(c=c, view=view, names=list(names), n=max(1, n), spanish=layout.SPANISH,
+    t = TableCtx(c=c, view=view, names=list(names), n=max(1, n), spanish=is_spanish(game),
                  side=Sidebar(c, SIDEBAR_X + 12, WIDTH - SIDEBAR_X - 24), plates=[Plate() for _ in range(n)],
                  tr=tr)
     draw_header(t, game)

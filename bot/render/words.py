@@ -1,30 +1,21 @@
 """Words drawn into the images, through the reader's ``Text`` (the table's language).
 
-The phase names of every game's views (``view["phase"]``) and the small shared pieces; each
-game layout translates its own labels with ``TableCtx.word`` (an extraction keyword).
+A view's phase (``view["phase"]``, named by each game's ``Vocabulary``) and the small shared
+pieces; each game layout translates its own labels with ``TableCtx.word`` (an extraction keyword).
 """
 
 from __future__ import annotations
 
-from bot.i18n.lazy import NP_
+from bot.rules import GAMES
 from bot.rules.base import Text
-
-#: Every phase name the engines' views use (English as drawn before: capitalised, spaces).
-PHASES = {
-    "play": NP_("phase", "Play"), "declare": NP_("phase", "Declare"),
-    "session_end": NP_("phase", "Session end"), "mus": NP_("phase", "Mus"),
-    "discard": NP_("phase", "Discard"), "grande": NP_("phase", "Grande"), "chica": NP_("phase", "Chica"),
-    "pares": NP_("phase", "Pares"), "juego": NP_("phase", "Juego"), "punto": NP_("phase", "Punto"),
-    "scoring": NP_("phase", "Scoring"), "trump": NP_("phase", "Trump"), "flek": NP_("phase", "Flek"),
-    "answer": NP_("phase", "Answer"), "contract": NP_("phase", "Contract"), "coffre": NP_("phase", "Coffre"),
-    "dealer_choice": NP_("phase", "Dealer choice"), "spare_auction": NP_("phase", "Spare auction"),
-}
+from bot.rules.vocabulary import COMMON
 
 
-def phase_name(phase: str, tr: Text) -> str:
-    """A view's phase as drawn in the header ("Spare auction", "Enchère de la main de trop")."""
-    pair = PHASES.get(phase)
-    return tr.p_(*pair) if pair else phase.replace("_", " ").capitalize()
+def phase_name(phase: str, game: str, tr: Text) -> str:
+    """A view's phase as drawn in the header ("Spare auction", "Enchère de la main de trop"),
+    in ``game``'s words (``Game.vocabulary``)."""
+    rules = GAMES.get(game)
+    return (rules.vocabulary if rules is not None else COMMON).phase(phase, tr)
 
 
 def signed(value: int, tr: Text) -> str:

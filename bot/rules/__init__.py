@@ -14,7 +14,10 @@ import importlib
 
 from bot.rules.base import Action, Event, Game, IllegalMove, OptionSpec, State, View
 
-__all__ = ["GAMES", "Action", "Event", "Game", "IllegalMove", "OptionSpec", "State", "View"]
+__all__ = [
+    "GAMES", "GAME_MODULES", "Action", "Event", "Game", "IllegalMove", "OptionSpec", "State", "View",
+    "is_spanish",
+]
 
 #: Game modules in display order; each defines ``GAME``.
 GAME_MODULES = ("motz", "michigan", "mus", "marias", "maitre")
@@ -30,3 +33,9 @@ def _load_games() -> dict[str, Game]:
 
 
 GAMES: dict[str, Game] = _load_games()
+
+
+def is_spanish(game: str) -> bool:
+    """True when the game named ``game`` is played with the Spanish deck (False for an unknown name)."""
+    rules = GAMES.get(game)
+    return rules is not None and rules.spanish

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Self, runtime_checkable
+from typing import Any, Literal, Protocol, Self, runtime_checkable
+
+from bot.rules.vocabulary import Vocabulary
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -490,6 +492,16 @@ def default_narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) 
     return describe(event)
 
 
+def plain_contract(contract: str, tr: Text = PLAIN) -> str:
+    """Fallback name of a deal's contract: its code as the engine wrote it."""
+    return contract
+
+
+def never_open_ended(options: Mapping[str, Any]) -> bool:
+    """Fallback session length: every session ends by itself."""
+    return False
+
+
 #: Options of the table rather than of the game's rules, appended to every game's options (the
 #: engines ignore them). ``hints``: players may ask ``/hint`` for the strong AI's advice on their
 #: turn; off by default, and a session with hints allowed is not rated (issue 17).
@@ -522,11 +534,50 @@ class Game:
     #: One log line for a public event, naming seats through ``name(seat)``; None to skip it:
     #: ``narrate(event, name, tr=PLAIN)``.
     narrate: Callable[..., str | None] = field(default=default_narrate, repr=False)
+    #: Which deck the card codes are of: ``"french"`` (French suits, jokers) or ``"spanish"``.
+    deck_kind: Literal["french", "spanish"] = "french"
+    #: Fixed teams, as the seats of each (rated and ranked together); () when each seat is its own.
+    teams: tuple[tuple[int, ...], ...] = ()
+    #: Action types that are a seat's own bids, named by their type (a player's favourite bid).
+    bids: frozenset[str] = frozenset()
+    #: Key of the deal-end event naming the seat that declared the deal's contract; None if none.
+    declarer: str | None = None
+    #: A deal's contract (the deal-end event's ``contract``, as text) in the reader's words:
+    #: ``contract_name(contract, tr)``.
+    contract_name: Callable[[str, Text], str] = field(default=plain_contract, repr=False)
+    #: Options that set how long a session lasts (its number of rotations, rounds, tours, matches).
+    length_options: tuple[str, ...] = ()
+    #: ``open_ended(options)``: True when a session with these options has no natural end.
+    open_ended: Callable[[Mapping[str, Any]], bool] = field(default=never_open_ended, repr=False)
+    #: The words of its identifiers (phases, view fields, kinds of move, view values).
+    vocabulary: Vocabulary = field(default_factory=Vocabulary, repr=False)
 
     def __post_init__(self) -> None:
         names = {s.name for s in self.options}
         extra = tuple(s for s in TABLE_OPTIONS if s.name not in names)
         object.__setattr__(self, "options", (*self.options, *extra))
+
+    @property
+    def spanish(self) -> bool:
+        """True when the game is played with the Spanish deck (its cards are named in full)."""
+        return self.deck_kind == "spanish"
+
+    def shortest_options(self) -> dict[str, Any]:
+        """Raw options for the shortest session that still ends by itself: every length option
+        at its least value (a choice's first), skipping one that would make it open-ended."""
+        raw: dict[str, Any] = {}
+        for spec in self.options:
+            if spec.name not in self.length_options:
+                continue
+            values = sorted(spec.choices) if spec.choices else []
+            low = spec.resolve_minimum(self.validate_options(raw))
+            if not values and low is not None:
+                values = [low, low + 1]
+            for value in values:
+                if not self.open_ended({**self.validate_options(raw), spec.name: value}):
+                    raw[spec.name] = value
+                    break
+        return raw
 
     def validate_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Fill defaults and check ranges; ``ValueError`` with a readable message."""

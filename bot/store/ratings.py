@@ -23,9 +23,9 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from bot.rules import GAMES
+
 MODEL = PlackettLuce()
-#: Games played by fixed teams: the seats of each team.
-TEAMS: dict[str, tuple[tuple[int, ...], ...]] = {"mus": ((0, 2), (1, 3))}
 #: How many standard deviations the leaderboard score subtracts (OpenSkill's ordinal).
 Z = 3.0
 
@@ -73,9 +73,10 @@ def places(values: Sequence[int]) -> list[int]:
 
 
 def teams_for(game: str, n: int) -> list[tuple[int, ...]]:
-    """The rated sides of a session: the game's fixed teams, else one side per seat."""
-    fixed = TEAMS.get(game)
-    if fixed is not None and sorted(s for t in fixed for s in t) == list(range(n)):
+    """The rated sides of a session: the game's fixed teams (``Game.teams``), else one side per seat."""
+    rules = GAMES.get(game)
+    fixed = rules.teams if rules is not None else ()
+    if fixed and sorted(s for t in fixed for s in t) == list(range(n)):
         return list(fixed)
     return [(s,) for s in range(n)]
 

@@ -134,20 +134,14 @@ def deal_frames(game: Game, seats: int, options: dict[str, Any], seed: int, log:
     return DealFrames(deal, views, hands)
 
 
-#: Games whose deal-end event names the declarer of the deal's contract, and under which key.
-DECLARER = {"marias": "soloist", "maitre": "maitre"}
-#: Games where a seat's own bids are actions of these types (named by type, amounts left out).
-BIDS = {"mus": frozenset({"envido", "ordago"}), "motz": frozenset({"stand", "take_muet"})}
-
-
 def contracts_of(game: Game, seats: int, options: dict[str, Any], seed: int, log: Sequence[ActionRow],
                  seat: int) -> list[str]:
-    """The contracts ``seat`` played as declarer (Marias, Maître) or the bids it made (Mus, Motz)."""
-    bids = BIDS.get(game.name)
-    if bids is not None:
+    """The contracts ``seat`` played as declarer (``Game.declarer``: Marias, Maître) or the bids
+    it made (``Game.bids``, named by type, amounts left out: Mus, Motz)."""
+    if game.bids:
         return [str(row.action["type"]).replace("_", " ") for row in log
-                if row.seat == seat and row.action.get("type") in bids]
-    key = DECLARER.get(game.name)
+                if row.seat == seat and row.action.get("type") in game.bids]
+    key = game.declarer
     if key is None:
         return []
     return [d.contract for d in deals_of(game, seats, options, seed, log, str)

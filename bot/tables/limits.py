@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.config import Config
+from bot.rules import GAMES
 from bot.tables.model import Table
 
 if TYPE_CHECKING:
@@ -22,8 +23,10 @@ if TYPE_CHECKING:
 
 
 def open_ended(game: str, options: Mapping[str, Any]) -> bool:
-    """True when this game with these options has no natural end (see the module docstring)."""
-    return game == "michigan" and options.get("rotations") == 0
+    """True when this game with these options has no natural end (``Game.open_ended``; see the
+    module docstring)."""
+    rules = GAMES.get(game)
+    return rules is not None and rules.open_ended(options)
 
 
 def deals_played(view: Mapping[str, Any]) -> int:

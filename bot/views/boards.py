@@ -109,10 +109,10 @@ async def favourites(bot: TapisBot, guild_id: int, user_id: int, game: str) -> s
     """The contract or bid the player chose most in their latest sessions of ``game`` (replayed)."""
     from bot.store import tables as store
     from bot.store.boards import recent_tables
-    from bot.tables.deals import BIDS, DECLARER, contracts_of
+    from bot.tables.deals import contracts_of
 
     rules = GAMES.get(game)
-    if rules is None or (game not in BIDS and game not in DECLARER):
+    if rules is None or (not rules.bids and rules.declarer is None):
         return None
     logs = []
     for table_id, seat in await recent_tables(bot.db, guild_id, user_id, game, FAVOURITE_SESSIONS):
@@ -138,11 +138,11 @@ async def favourites(bot: TapisBot, guild_id: int, user_id: int, game: str) -> s
 def favourite_name(game: str, favourite: str, tr: Translator) -> str:
     """A favourite contract or bid (``contracts_of``'s text) in the reader's language."""
     from bot.views.history import contract_name
-    from bot.views.vocab import MOVE_KINDS
 
-    pair = MOVE_KINDS.get(favourite.replace(" ", "_")) if game in ("mus", "motz") else None
-    if pair is not None:
-        return tr.p_(*pair)
+    rules = GAMES.get(game)
+    kind = favourite.replace(" ", "_")
+    if rules is not None and kind in rules.bids:
+        return rules.vocabulary.move_kind(kind, tr)
     return contract_name(game, favourite, tr) or favourite
 
 

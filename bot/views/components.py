@@ -75,7 +75,7 @@ def moves_view(table: Table, seat: int, tr: Translator | None = None) -> discord
         return None
     tr = tr or english()
     controls = layout(legal, lambda action: table.rules.label(action, tr),
-                      kind_name=lambda kind: move_kind(kind, tr))
+                      kind_name=lambda kind: move_kind(kind, table.game, tr))
     items: list[discord.ui.Item[Any]] = []
     for n, (label, index) in enumerate(controls.buttons):
         items.append(discord.ui.Button(

@@ -13,7 +13,7 @@ import discord
 
 from bot.i18n import Translator, english
 from bot.render.words import phase_name
-from bot.rules import GAMES
+from bot.rules import GAMES, is_spanish
 from bot.rules.cards import JOKERS
 from bot.views.vocab import view_field, view_value
 
@@ -30,13 +30,13 @@ def card(code: Any, game: str, tr: Translator | None = None) -> str:
     if not isinstance(code, str):
         return str(code)
     try:
-        return (tr or english()).card(code, spanish=(game == "mus" and code not in JOKERS))
+        return (tr or english()).card(code, spanish=(is_spanish(game) and code not in JOKERS))
     except (KeyError, ValueError, IndexError):
         return code
 
 
 def cards(codes: Iterable[Any], game: str, tr: Translator | None = None) -> str:
-    sep = ", " if game == "mus" else " "
+    sep = ", " if is_spanish(game) else " "
     out = sep.join(card(c, game, tr) for c in codes)
     return out or "—"
 
@@ -133,7 +133,7 @@ def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = 
             options=_options_text(table, tr))
     elif table.status == "playing":
         waiting = ", ".join(seat_name(table, s, tr) for s in sorted(to_act)) or "—"
-        phase = phase_name(str(view.get("phase", "")), tr)
+        phase = phase_name(str(view.get("phase", "")), table.game, tr)
         deal = view.get("deal")
         if isinstance(deal, int):
             embed.description = tr._("Deal {n} · {phase} · waiting for **{who}**", n=deal + 1, phase=phase,
@@ -172,18 +172,18 @@ def public_fields(view: dict[str, Any], game: str, tr: Translator | None = None)
         if isinstance(value, (list, tuple)):
             if not value or isinstance(value[0], (dict, list, tuple)):
                 continue
-            if all(isinstance(v, str) and view_value(v, tr) is None for v in value):
+            if all(isinstance(v, str) and view_value(v, game, tr) is None for v in value):
                 text = cards(value, game, tr)
             else:
                 text = " · ".join(_value(v, game, tr) for v in value)
         else:
             text = _value(value, game, tr)
-        lines.append(f"{view_field(key, tr)}: {text}")
+        lines.append(f"{view_field(key, game, tr)}: {text}")
     return "\n".join(lines[:12])
 
 
 def _value(value: Any, game: str, tr: Translator) -> str:
-    word = view_value(value, tr)
+    word = view_value(value, game, tr)
     if word is not None:
         return word
     return card(value, game, tr) if isinstance(value, str) else str(value)

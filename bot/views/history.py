@@ -72,13 +72,8 @@ def contract_name(game: str, contract: str | None, tr: Translator) -> str | None
     """A deal's contract (``Deal.contract``, the rules' code) in the reader's language."""
     if not contract:
         return None
-    if game == "marias":
-        from bot.rules.marias.text import contract as marias_contract
-
-        return marias_contract(contract, tr)
-    if game == "maitre" and contract.isdigit():
-        return tr._("Contract {value}", value=tr.number(int(contract)))
-    return contract
+    rules = GAMES.get(game)
+    return rules.contract_name(contract, tr) if rules is not None else contract
 
 
 def context_arg(user_id: int, game: str | None, upto: int) -> str:

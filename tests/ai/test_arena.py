@@ -59,28 +59,3 @@ def test_iterations_are_kept_per_side() -> None:
     assert expert and strong
     assert min(expert) == 15 and min(strong) == 3
     assert sorted(expert + strong) == sorted(report.iterations)
-
-
-def test_bench_ceiling_peeks_for_side_a_only(monkeypatch) -> None:
-    """``bench/ceiling.py``: the expert's search reads the real deal, strong's still redeals; the
-    peeking copy of a Michigan state holds the real hands on a config of its own."""
-    import importlib
-    import random
-    from pathlib import Path
-
-    from bot.ai.strong import games
-    from bot.ai.strong.policy import StrongPolicy
-    from bot.rules import GAMES
-
-    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "bench"))
-    ceiling = importlib.import_module("ceiling")
-    monkeypatch.setitem(games.SPECS, "michigan", games.SPECS["michigan"])
-    ceiling.install("michigan", "expert", "strong")
-    assert StrongPolicy("michigan", expert=True).spec.determinize is ceiling.peeking_copy
-    assert StrongPolicy("michigan").spec.determinize is None
-    game = GAMES["michigan"]
-    state = game.new_table(seats=4, options=game.validate_options({}), seed=3)
-    copy = ceiling.peeking_copy(state, state.to_act()[0], random.Random(0))
-    assert copy.owner == state.owner  # every hidden card where it really is
-    assert state.redeal(2, random.Random(0)).owner != state.owner  # (an honest redeal moves them)
-    assert copy.cfg.hand_only and not state.cfg.hand_only

@@ -1,8 +1,8 @@
 """Plain records of the Discord stand-in: users, guilds, channels, messages, calls, interactions.
 
 The records hold what Discord would hold server-side; ``*_payload`` functions turn them into the
-JSON the real discord.py client expects (the fields it insists on are listed in
-``shared/notes/discord-stand-in.md``).
+JSON the real discord.py client expects (with the fields it insists on, even where Discord's
+schema marks them optional).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Discord's own request schema for the stand-in: every body the bot sends is checked against it.
 
 The schema is Discord's published OpenAPI 3.1 description of its HTTP API (discord/discord-api-spec,
-MIT), read from the copy of the workspace's ``shared/discord-api/`` kept in ``discord_api/`` beside this
-module (licence and provenance there). It is loaded once per process; one validator per (method,
+MIT), read from the snapshot kept in ``discord_api/`` beside this module (licence and provenance
+there). It is loaded once per process; one validator per (method,
 OpenAPI path) is compiled on first use and cached. A body that does not conform is answered as
 Discord does: HTTP 400, JSON code 50035 "Invalid Form Body" with an ``errors`` tree naming the
 offending field.
@@ -32,8 +32,8 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-#: A copy of ``../shared/discord-api/openapi.json`` kept in the repository (``tests/test_docs.py``
-#: checks it is identical to the workspace's), so a fresh clone runs the bot tests.
+#: Discord's published schema, a snapshot kept in the repository (provenance in its README), so a
+#: fresh clone runs the bot tests.
 SPEC_PATH = Path(__file__).resolve().parent / "discord_api" / "openapi.json"
 SPEC_ENV = "TAPIS_DISCORD_OPENAPI"
 DOC_URI = "urn:discord-openapi"

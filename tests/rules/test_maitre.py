@@ -1,4 +1,4 @@
-"""Tests of the Jeu du Maître engine against shared/rules/maitre.md (examples A–C, seed cases)."""
+"""Tests of the Jeu du Maître engine against docs/rules/maitre.md (examples A–C, seed cases)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Audit of the Jeu du Maître engine against shared/rules/maitre.md and its seed.
+"""Audit of the Jeu du Maître engine against docs/rules/maitre.md and its seed.
 
 Every number here is computed by hand from the spec (and the seed's own examples), not read
 back from the engine. Stacked decks fix every deal; the scripts play whole manches.

@@ -1,4 +1,4 @@
-"""Michigan: independent audit of the engine against ``shared/rules/michigan.md``.
+"""Michigan: independent audit of the engine against ``docs/rules/michigan.md``.
 
 Every expected figure below was worked out by hand from the spec (deal positions, runs,
 pools, payments, contributions), never read back from the engine.

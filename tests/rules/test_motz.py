@@ -1,4 +1,4 @@
-"""Motz (shared/rules/motz.md): spec examples, hand-checked stacked deals, contract checks."""
+"""Motz (docs/rules/motz.md): spec examples, hand-checked stacked deals, contract checks."""
 
 from __future__ import annotations
 

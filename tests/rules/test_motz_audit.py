@@ -1,4 +1,4 @@
-"""Independent audit of the Motz engine against shared/rules/motz.md.
+"""Independent audit of the Motz engine against docs/rules/motz.md.
 
 Every deck here is written out card by card in dealing order (section 1.5), not built with the
 engine's own dealing logic, and every expected number is computed by hand from the spec (the

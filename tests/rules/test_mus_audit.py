@@ -1,4 +1,4 @@
-"""Independent audit of the Mus engine against ``shared/rules/mus.md``.
+"""Independent audit of the Mus engine against ``docs/rules/mus.md``.
 
 Two kinds of checks:
 

@@ -10,7 +10,6 @@ from bot.render.layout import CX, CY, TableCtx
 from bot.render.words import signed
 from bot.rules.cards import JOKERS
 
-SPANISH = False
 TRICK_W = 58
 TRICK_MAX_W = 330
 

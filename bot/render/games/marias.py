@@ -11,7 +11,6 @@ from bot.render.words import deltas_text
 from bot.rules.marias.text import contract as contract_name
 from bot.rules.marias.text import flek_name
 
-SPANISH = False
 SUIT_ORDER = ("A", "10", "K", "Q", "J", "9", "8", "7")
 PLAIN_ORDER = ("A", "K", "Q", "J", "10", "9", "8", "7")
 

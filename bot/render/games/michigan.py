@@ -10,7 +10,6 @@ from bot.render.layout import CX, CY, TableCtx
 from bot.render.words import deltas_text
 from bot.rules.cards import SUIT_SYMBOLS
 
-SPANISH = False
 BOODLE = ("AH", "KC", "QD", "JS")  # the order of the view's ``pot`` list
 PLAYED_W = 40
 PLAYED_SHOWN = 4

@@ -9,7 +9,6 @@ from bot.render.games.common import FRENCH_SUIT_ORDER, per_seat, suit_sym
 from bot.render.layout import TableCtx
 from bot.rules.cards import SAME_COLOUR
 
-SPANISH = False
 PLAIN = ("A", "K", "Q", "J", "10", "9", "8", "7")
 
 

@@ -10,7 +10,6 @@ from bot.render.layout import CX, CY, PLATE_H, TableCtx
 from bot.rules.cards import SPANISH_SUITS
 from bot.rules.mus.text import lance_name
 
-SPANISH = True
 TEAM_COLOURS = ((120, 180, 255), (255, 140, 120))
 LANCES = ("grande", "chica", "pares")
 HAND_SIZE = 4

@@ -27,7 +27,7 @@ from typing import Any
 from bot.rules.base import Game, OptionSpec
 from bot.rules.cards import DECK_54
 from bot.rules.maitre.state import MaitreState, make_state
-from bot.rules.maitre.text import SUMMARY, label, narrate
+from bot.rules.maitre.text import SUMMARY, VOCABULARY, contract_name, label, narrate
 
 __all__ = ["GAME", "MaitreState", "label", "narrate"]
 
@@ -59,4 +59,8 @@ GAME = Game(
     default_seats=3,
     label=label,
     narrate=narrate,
+    declarer="maitre",
+    contract_name=contract_name,
+    length_options=("tours",),
+    vocabulary=VOCABULARY,
 )

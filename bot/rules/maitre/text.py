@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.rules.base import PLAIN, Action, Event, Text
 from bot.rules.cards import display
+from bot.rules.vocabulary import NP_, Vocabulary
 
 SUMMARY = (
     "A trick game without trumps for 3 to 6 players with 54 cards (jokers play as any declared card). "
@@ -149,3 +150,29 @@ def _narrate_manche(e: dict[str, Any], name: Callable[[int], str], tr: Text) -> 
         head = tr._("{text} ({why})", text=head, why=tr.p_("list separator", "; ").join(why))
     return tr._("{text}. Majeure {majeure}, Mineure {mineure}. Points: {points}.", text=head,
                 majeure=maj, mineure=mino, points=pts)
+
+
+#: The Maître's words for its identifiers (the shared ones are in ``bot.rules.vocabulary.COMMON``).
+VOCABULARY = Vocabulary(
+    phases={"coffre": NP_("phase", "Coffre")},
+    view_fields={
+        "eliminated": NP_("view field", "eliminated"), "hand_counts": NP_("view field", "hand counts"),
+        "last_player": NP_("view field", "last player"), "maitre": NP_("view field", "maître"),
+        "manche": NP_("view field", "manche"), "mode": NP_("view field", "mode"),
+        "ranking": NP_("view field", "ranking"), "strikes": NP_("view field", "strikes"),
+        "tricks_won": NP_("view field", "tricks won"),
+    },
+    move_kinds={"coffre": NP_("move kind", "Coffre"), "take": NP_("move kind", "Take")},
+    view_values={
+        "couleur": NP_("view value", "couleur"), "valeur": NP_("view value", "valeur"),
+        "tete": NP_("view value", "tête"),
+    },
+    seat_fields=("maitre", "leader", "last_player"),
+)
+
+
+def contract_name(contract: str, tr: Text = PLAIN) -> str:
+    """A deal's contract as its deal-end event gives it: the points bid ("Contract 85")."""
+    if contract.isdigit():
+        return tr._("Contract {value}", value=tr.number(int(contract)))
+    return contract

@@ -11,7 +11,7 @@ from typing import Any
 from bot.rules.base import Game, OptionSpec
 from bot.rules.cards import DECK_32
 from bot.rules.marias.state import MariasState
-from bot.rules.marias.text import SUMMARY, label, narrate
+from bot.rules.marias.text import SUMMARY, VOCABULARY, contract, label, narrate
 
 __all__ = ["GAME", "MariasState", "label", "narrate"]
 
@@ -43,4 +43,8 @@ GAME = Game(
     default_seats=3,
     label=label,
     narrate=narrate,
+    declarer="soloist",
+    contract_name=contract,
+    length_options=("rounds",),
+    vocabulary=VOCABULARY,
 )

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from bot.rules.base import PLAIN, Action, Event, Text, describe
 from bot.rules.cards import SUIT_SYMBOLS
 from bot.rules.marias.state import FLEK_NAMES
+from bot.rules.vocabulary import NP_, Vocabulary
 
 SUMMARY = (
     "Marias is the Czech three-player trick game: one soloist plays against two defenders. "
@@ -168,3 +169,24 @@ def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str |
                         for i, r in enumerate(event["results"]))
         return tr._("Session over: {results}.", results=res)
     return None  # not a Marias event (the table service's own): nothing to say
+
+
+#: Marias's words for its identifiers (the shared ones are in ``bot.rules.vocabulary.COMMON``).
+VOCABULARY = Vocabulary(
+    phases={"flek": NP_("phase", "Flek"), "answer": NP_("phase", "Answer")},
+    view_fields={
+        "card_points": NP_("view field", "card points"), "flek": NP_("view field", "flek"),
+        "soloist": NP_("view field", "soloist"), "talon": NP_("view field", "talon"),
+        "talon_trumps": NP_("view field", "talon trumps"), "trump_card": NP_("view field", "trump card"),
+    },
+    move_kinds={
+        "bad": NP_("move kind", "Bad"), "flek": NP_("move kind", "Flek"), "good": NP_("move kind", "Good"),
+        "re": NP_("move kind", "Re"), "trump_blind": NP_("move kind", "Trump blind"),
+    },
+    view_values={
+        "hra": NP_("view value", "hra"), "sedma": NP_("view value", "sedma"),
+        "kilo": NP_("view value", "kilo"), "kilo_sedma": NP_("view value", "kilo + sedma"),
+        "betl": NP_("view value", "betl"), "durch": NP_("view value", "durch"),
+    },
+    seat_fields=("soloist", "leader"),
+)

@@ -26,11 +26,14 @@ Readings of the spec (listed in the report to the lead):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from bot.rules import cards
 from bot.rules.base import Game, OptionSpec
 from bot.rules.michigan.state import MichiganState
 from bot.rules.michigan.tables import CODES, DEAD, INDEX, PLAYED, SUITS, _Config, _deck_ints
-from bot.rules.michigan.text import SUMMARY, label, narrate
+from bot.rules.michigan.text import SUMMARY, VOCABULARY, label, narrate
 
 __all__ = [
     "CODES", "DEAD", "GAME", "INDEX", "PLAYED", "SUITS", "MichiganState", "_Config", "_deck_ints", "label",
@@ -54,6 +57,13 @@ OPTIONS = (
     OptionSpec("dealer", "seat", None, "First dealer (tests).", hidden=True),
     OptionSpec("decks", "decks", None, "Stacked decks, one per hand (tests).", hidden=True),
 )
+
+
+def open_ended(options: Mapping[str, Any]) -> bool:
+    """``rotations = 0`` plays until someone cannot ante: the session has no natural end."""
+    return options.get("rotations") == 0
+
+
 GAME = Game(
     name="michigan",
     title="Michigan",
@@ -66,5 +76,8 @@ GAME = Game(
     default_seats=4,
     label=label,
     narrate=narrate,
+    length_options=("rotations",),
+    open_ended=open_ended,
+    vocabulary=VOCABULARY,
 )
 

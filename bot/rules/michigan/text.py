@@ -10,6 +10,7 @@ from collections.abc import Callable
 from bot.rules import cards
 from bot.rules.base import PLAIN, Action, Event, Text
 from bot.rules.michigan.tables import BOODLE
+from bot.rules.vocabulary import NP_, Vocabulary
 
 _SYM = cards.SUIT_SYMBOLS
 
@@ -107,4 +108,19 @@ SUMMARY = (
     "must play it, until an ace or a card nobody can follow (a stop). "
     "Playing a card matching a pay card wins its pool; the stopper leads again in another suit. "
     "The first player out of cards collects a fixed price for every card the others still hold."
+)
+
+
+#: Michigan's words for its identifiers (the shared ones are in ``bot.rules.vocabulary.COMMON``).
+VOCABULARY = Vocabulary(
+    phases={"dealer_choice": NP_("phase", "Dealer choice"), "spare_auction": NP_("phase", "Spare auction")},
+    view_fields={
+        "bid": NP_("view field", "bid"), "blocked": NP_("view field", "blocked"),
+        "lead_right": NP_("view field", "lead right"),
+    },
+    move_kinds={
+        "lead": NP_("move kind", "Lead"), "bid": NP_("move kind", "Bid"), "keep": NP_("move kind", "Keep"),
+        "swap_spare": NP_("move kind", "Swap spare"),
+    },
+    seat_fields=("lead_right",),
 )

@@ -36,7 +36,7 @@ from bot.rules import cards
 from bot.rules.base import Game, OptionSpec, validate_options
 from bot.rules.motz.state import MotzState
 from bot.rules.motz.tables import HAND_ORDER, LOW_KEY, SAME_COLOUR, SUITS, allowed_cards, trick_winner
-from bot.rules.motz.text import SUMMARY, label, narrate
+from bot.rules.motz.text import SUMMARY, VOCABULARY, label, narrate
 
 __all__ = [
     "GAME", "HAND_ORDER", "LOW_KEY", "SAME_COLOUR", "SUITS", "MotzState", "allowed_cards", "label", "narrate",
@@ -98,4 +98,7 @@ GAME = MotzGame(
     default_seats=4,
     label=label,
     narrate=narrate,
+    bids=frozenset({"stand", "take_muet"}),
+    length_options=("rotations", "max_extra_deals"),
+    vocabulary=VOCABULARY,
 )

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from bot.rules import cards
 from bot.rules.base import N_, PLAIN, Action, Event, Text
+from bot.rules.vocabulary import NP_, Vocabulary
 
 
 def label(action: Action, tr: Text = PLAIN) -> str:
@@ -100,4 +101,21 @@ SUMMARY = N_(
     "follow suit, else trump, else discard. "
     "Three tricks take the whole pot, two tricks take it minus the one-trick player's stakes, and every "
     "player in who takes no trick pays a fine equal to the pot into the next one."
+)
+
+
+#: Motz's words for its identifiers (the shared ones are in ``bot.rules.vocabulary.COMMON``).
+VOCABULARY = Vocabulary(
+    view_fields={
+        "active": NP_("view field", "active"), "declarations": NP_("view field", "declarations"),
+        "fine": NP_("view field", "fine"), "given_up": NP_("view field", "given up"),
+        "muet_taken_by": NP_("view field", "muet taken by"), "tricks": NP_("view field", "tricks"),
+        "turn_up": NP_("view field", "turn up"),
+    },
+    move_kinds={"stand": NP_("move kind", "Stand"), "take_muet": NP_("move kind", "Take muet")},
+    view_values={
+        "pass": NP_("view value", "passes"), "stand": NP_("view value", "stands"),
+        "take_muet": NP_("view value", "took the muet"),
+    },
+    seat_fields=("muet_taken_by",),
 )

@@ -26,7 +26,7 @@ from typing import Any
 from bot.rules.base import Game, OptionSpec
 from bot.rules.cards import DECK_ES_40
 from bot.rules.mus.state import MusState
-from bot.rules.mus.text import SUMMARY, label, narrate
+from bot.rules.mus.text import SUMMARY, VOCABULARY, label, narrate
 
 OPTIONS = (
     OptionSpec("best_of", "int", 1, "Games per match: best of 1, 3 or 5.", choices=(1, 3, 5)),
@@ -63,6 +63,11 @@ GAME = Game(
     default_seats=4,
     label=label,
     narrate=narrate,
+    deck_kind="spanish",
+    teams=((0, 2), (1, 3)),
+    bids=frozenset({"envido", "ordago"}),
+    length_options=("matches", "best_of", "target"),
+    vocabulary=VOCABULARY,
 )
 
 __all__ = ["GAME", "MusState"]

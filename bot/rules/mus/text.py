@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.rules.base import N_, PLAIN, Action, Event, Text, describe
+from bot.rules.vocabulary import NP_, Vocabulary
 
 SUMMARY = N_(
     "Mus is a Basque betting game for two pairs (seats 0 & 2 against 1 & 3) with a 40-card Spanish "
@@ -220,3 +221,25 @@ def _deal_end(event: Event, name: Callable[[int], str], tr: Text) -> str:
     pa = event["points_after"]
     lines.append(tr._("Score: {a}–{b}.", a=pa[0], b=pa[1]))
     return "\n".join(lines)
+
+
+#: Mus's words for its identifiers (the shared ones are in ``bot.rules.vocabulary.COMMON``).
+VOCABULARY = Vocabulary(
+    phases={
+        "mus": NP_("phase", "Mus"), "grande": NP_("phase", "Grande"), "chica": NP_("phase", "Chica"),
+        "pares": NP_("phase", "Pares"), "juego": NP_("phase", "Juego"), "punto": NP_("phase", "Punto"),
+        "scoring": NP_("phase", "Scoring"),
+    },
+    view_fields={
+        "games": NP_("view field", "games"), "mano": NP_("view field", "mano"),
+        "matches_won": NP_("view field", "matches won"), "mus_round": NP_("view field", "mus round"),
+        "stock_count": NP_("view field", "stock count"),
+    },
+    move_kinds={
+        "envido": NP_("move kind", "Envido"), "mus": NP_("move kind", "Mus"),
+        "no_mus": NP_("move kind", "No mus"), "no_quiero": NP_("move kind", "No quiero"),
+        "ordago": NP_("move kind", "Órdago"), "paso": NP_("move kind", "Paso"),
+        "quiero": NP_("move kind", "Quiero"),
+    },
+    seat_fields=("mano",),
+)

@@ -1,5 +1,5 @@
-"""The Michigan bench drivers of issue 17's third pass: ``bench/michigan_peek.py`` (the search
-reads one part of the real deal) and ``bench/michigan_regret.py`` (regret against the real deal)."""
+"""The Michigan bench drivers of issue 17's third pass: ``research/michigan_peek.py`` (the search
+reads one part of the real deal) and ``research/michigan_regret.py`` (regret against the real deal)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from bot.ai.strong import games
 from bot.rules.michigan import DEAD
 from tests.ai.test_michigan_paired import out_in_two_leads
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
+BENCH = Path(__file__).resolve().parents[1]  # research/
 
 
 def _bench(monkeypatch: pytest.MonkeyPatch, name: str) -> ModuleType:

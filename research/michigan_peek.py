@@ -1,13 +1,13 @@
 """Michigan ablations: side A's search reads PART of the real deal (bench only, never a level).
 
 Usage (from the project root; every option of ``bench/arena.py`` follows the part):
-    python bench/michigan_peek.py dead michigan --a strong --b easy --iterations 200 --budget-ms 1e9
-    python bench/michigan_peek.py next michigan --a strong --b easy --iterations 200 --budget-ms 1e9
+    python research/michigan_peek.py dead michigan --a strong --b easy --iterations 200 --budget-ms 1e9
+    python research/michigan_peek.py next michigan --a strong --b easy --iterations 200 --budget-ms 1e9
 
 Parts: ``dead`` (the dead hand is read, the live cards are redealt among the other seats),
 ``next`` (the next seat's hand is read, the rest redealt), ``prev`` (the previous seat's).
 The shipped determinizer runs otherwise (lead facts included); the read cards are simply kept
-where they really are, as the engine keeps its ``known_dead`` cards. With ``bench/ceiling.py``
+where they really are, as the engine keeps its ``known_dead`` cards. With ``research/ceiling.py``
 (everything read) this says which hidden cards the search's inference should aim at.
 """
 
@@ -19,8 +19,9 @@ import sys
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
 
-import arena  # noqa: E402  (bench/arena.py, this folder)
+import arena  # noqa: E402  (bench/arena.py)
 
 import bot.rules.michigan.state as mstate  # noqa: E402
 from bot.ai.strong import games  # noqa: E402

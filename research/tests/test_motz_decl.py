@@ -1,4 +1,4 @@
-"""The Motz declaration model fitted to strong (``bench/motz_decl.py``, issue 17 fourth pass): the
+"""The Motz declaration model fitted to strong (``research/motz_decl.py``, issue 17 fourth pass): the
 table is a proper distribution, agrees with strong on hand-checked clear cases, and the candidate
 determinizer that reads the declarations with it decides from the view alone. (Bench only: the
 expert's uses of the model did not measure better, so the bot does not use it.)"""
@@ -18,7 +18,7 @@ from tests.ai.test_no_peeking import hidden
 from tests.rules.test_motz import PASS, STAND, deck_for, declare, new
 
 _SPEC = importlib.util.spec_from_file_location(
-    "motz_decl", Path(__file__).resolve().parents[2] / "bench" / "motz_decl.py")
+    "motz_decl", Path(__file__).resolve().parents[1] / "motz_decl.py")
 assert _SPEC is not None and _SPEC.loader is not None
 md = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(md)
@@ -119,7 +119,7 @@ def test_a_stander_is_read_a_standing_hand():
 def test_the_reading_decides_from_the_view_and_the_seed(monkeypatch: pytest.MonkeyPatch):
     """No peeking: a state and its twin (same view for the seat, other hidden cards) give the same
     determinizations with the same rng, at declarations after others spoke and in the play; and
-    an expert with the model and the reading (``bench/motz_variants.py both``) decides alike on
+    an expert with the model and the reading (``research/motz_variants.py both``) decides alike on
     both."""
     spec = games.SPECS["motz"]
     over = {**dict(spec.expert_overrides), "determinize": determinize_declared, "model_policy": md.decl_model}

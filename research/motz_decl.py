@@ -1,10 +1,10 @@
 """How strong declares in Motz: P(pass / stand / take_muet | hand class, context) (issue 17,
-fourth pass), and the two uses measured for the expert (``bench/motz_variants.py``): the model
+fourth pass), and the two uses measured for the expert (``research/motz_variants.py``): the model
 of the other seats' declarations (``DeclarationModel``) and a determinizer reading the standers
 with it (``determinize_declared``). Neither measured better than the shipped expert, so both
-stay here, in ``bench/``, and the bot does not use them (see ``bot/ai/strong/README.md``).
+stay here, in ``research/``, and the bot does not use them (see ``bot/ai/strong/README.md``).
 
-The table ``bench/motz_decl.csv`` is fitted by ``bench/motz_declarations.py`` from strong's
+The table ``research/motz_decl.csv`` is fitted by ``research/motz_declarations.py`` from strong's
 own declarations (200 iterations, strong-vs-strong sessions; see its docstring). A row per
 (hand class, context) cell, every cell present, smoothed towards coarser cells.
 
@@ -30,7 +30,7 @@ from bot.ai.strong.determinize.motz import MAX_TRIES
 from bot.rules.motz import MotzState
 from bot.rules.motz.tables import EFF
 
-#: The fitted table (``bench/motz_declarations.py fit``).
+#: The fitted table (``research/motz_declarations.py fit``).
 TABLE = Path(__file__).resolve().parent / "motz_decl.csv"
 
 HEADER = "hand,context,pass,stand,take_muet,n"
@@ -188,7 +188,7 @@ def determinize_declared(state: MotzState, seat: int, rng: random.Random) -> Mot
     The engine's redeal keeps the played cards out and the voids shown. Passers and the hand a
     muet taker gave up are not read: those cards are dead and share the unseen cards with the
     16-card stock, so reading them moved ~0.01 trumps into a live hand (hand-checked deal of
-    ``tests/ai/test_motz_decl_bench.py``, 4,000 draws) for about half again as many redeals."""
+    ``research/tests/test_motz_decl.py``, 4,000 draws) for about half again as many redeals."""
     c = state.redeal(seat, rng)
     trump = state.trump
     if trump is None or state.is_over():

@@ -1,10 +1,10 @@
 """Michigan: the regret of the strong search's leads against the real deal's best (bench only).
 
 Usage (from the project root):
-    python bench/michigan_regret.py --sessions 30 --seed 500 --iterations 200 --save base.json
-    python bench/michigan_regret.py --sessions 30 --seed 500 --iterations 200 --spec prior_z=2.0 \
+    python research/michigan_regret.py --sessions 30 --seed 500 --iterations 200 --save base.json
+    python research/michigan_regret.py --sessions 30 --seed 500 --iterations 200 --spec prior_z=2.0 \
         --against base.json        # the paired difference with a 95% interval
-    python bench/michigan_regret.py --sessions 30 --seed 500 --peek dead --against base.json
+    python research/michigan_regret.py --sessions 30 --seed 500 --peek dead --against base.json
 
 Decision points are the leads with a choice of suit in sessions played by easy for every seat
 (4 seats, default options). At each, every legal lead is rolled out on the REAL deal (easy for
@@ -25,9 +25,10 @@ import time
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
 
 from arena import override_spec  # noqa: E402  (bench/arena.py)
-from ceiling import peeking_copy  # noqa: E402  (bench/ceiling.py)
+from ceiling import peeking_copy  # noqa: E402  (research/ceiling.py)
 
 from bot.ai.easy import easy_policy  # noqa: E402
 from bot.ai.strong import games  # noqa: E402
@@ -86,12 +87,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=500)
     p.add_argument("--iterations", type=int, default=200)
     p.add_argument("--spec", action="append", default=[], metavar="FIELD=JSON")
-    p.add_argument("--peek", choices=("dead", "next", "prev"), help="bench/michigan_peek.py's part")
+    p.add_argument("--peek", choices=("dead", "next", "prev"), help="research/michigan_peek.py's part")
     p.add_argument("--save", help="write strong's regret at every lead (jetons) to this JSON file")
     p.add_argument("--against", help="a --save file of the same points: the paired difference")
     args = p.parse_args(argv)
     if args.peek:
-        import michigan_peek  # bench/michigan_peek.py
+        import michigan_peek  # research/michigan_peek.py
 
         michigan_peek.install(args.peek)
     if args.spec:

@@ -1,8 +1,8 @@
-"""Fit the Motz declaration model (``bench/motz_decl.csv``) to strong's declarations.
+"""Fit the Motz declaration model (``research/motz_decl.csv``) to strong's declarations.
 
 Usage (from the project root):
-    python bench/motz_declarations.py collect --sessions 300 --seed 700 --out decl_raw.csv
-    python bench/motz_declarations.py fit decl_raw.csv [more.csv …] > bench/motz_decl.csv
+    python research/motz_declarations.py collect --sessions 300 --seed 700 --out decl_raw.csv
+    python research/motz_declarations.py fit decl_raw.csv [more.csv …] > research/motz_decl.csv
 
 ``collect`` plays sessions where every seat is strong at ``--iterations`` (200) iterations per
 decision (``--budget-ms`` unlimited, so the data do not depend on the machine's load), 4 seats
@@ -13,8 +13,8 @@ ones (hand class × muet × seats active before, then hand class × muet, then t
 then muet alone) with
 ``ALPHA`` pseudo-counts per level.
 
-It lives in ``bench/``: it runs the search for minutes, offline, and its table is read by the
-bench drivers only (``motz_decl``: the expert's uses of it did not measure better).
+It lives in ``research/``: it runs the search for minutes, offline, and its table is read by the
+research drivers only (``motz_decl``: the expert's uses of it did not measure better).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from motz_decl import (  # noqa: E402  (bench/motz_decl.py, this folder)
+from motz_decl import (  # noqa: E402  (research/motz_decl.py, this folder)
     DECLARATIONS,
     HEADER,
     all_contexts,

@@ -1,8 +1,8 @@
 """Ceiling: the arena with side A's search reading the real deal (a peeking player, bench only).
 
 Usage (from the project root; every option of ``bench/arena.py`` is accepted):
-    python bench/ceiling.py michigan --a strong --b easy --iterations 1600 --budget-ms 1e9 --sessions 200
-    python bench/ceiling.py motz --a expert --b strong --iterations 200 --budget-ms 1e9 --seats 4
+    python research/ceiling.py michigan --a strong --b easy --iterations 1600 --budget-ms 1e9 --sessions 200
+    python research/ceiling.py motz --a expert --b strong --iterations 200 --budget-ms 1e9 --seats 4
 
 Side A's determinizer is replaced by a plain copy of the real state, so every hidden card
 (the other hands, the stock, the dead hand) is known to its search; its search, rollouts,
@@ -23,8 +23,9 @@ import sys
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
 
-import arena  # noqa: E402  (bench/arena.py, this folder)
+import arena  # noqa: E402  (bench/arena.py)
 
 from bot.ai.strong import games  # noqa: E402
 

@@ -1,10 +1,10 @@
 """Motz expert variants against strong on the same sessions, with per-session results (issue 17).
 
 Usage (from the project root):
-    python bench/motz_variants.py VARIANT --iterations 200 --sessions 100 --seed 501
+    python research/motz_variants.py VARIANT --iterations 200 --sessions 100 --seed 501
 
 ``VARIANT``: ``shipped`` (the expert as in ``games.SPECS``), ``model`` (the declaration model
-plays the other seats' declarations in the expert's tree, ``bench/motz_decl.py``), ``reading``
+plays the other seats' declarations in the expert's tree, ``research/motz_decl.py``), ``reading``
 (the expert's determinizer weighs the hidden hands by the declarations made), ``both``,
 ``paired`` (``model``, and each declaration rolled out on the same deals, ``paired_root``).
 The expert searches 5x ``--iterations`` (``--budget-ms`` is unlimited), strong ``--iterations``.
@@ -22,8 +22,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
 
-import arena  # noqa: E402  (bench/arena.py, this folder)
+import arena  # noqa: E402  (bench/arena.py)
 
 from bot.ai.arena import run_arena  # noqa: E402
 from bot.ai.strong import games  # noqa: E402
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     report = run_arena("motz", "expert", "strong", args.sessions, seats=args.seats, seed=args.seed,
                        budget_ms=1e9, max_iterations=args.iterations)
-    print(f"$ python bench/motz_variants.py {' '.join(sys.argv[1:] if argv is None else argv)}")
+    print(f"$ python research/motz_variants.py {' '.join(sys.argv[1:] if argv is None else argv)}")
     print(arena.format_report(report, "motz", args.seats))
     print(f"\n({time.perf_counter() - t0:.1f} s)")
     print("PER_SESSION " + json.dumps(report.per_session[0]))

@@ -1,0 +1,89 @@
+"""The words of a game's identifiers: phases, view fields, kinds of move and view values.
+
+The engines name things by identifiers (``view["phase"] == "spare_auction"``, an action of type
+``"take_muet"``, a view field ``"turn_up"``). Each game declares, in its own ``text`` module,
+a :class:`Vocabulary` naming its identifiers as ``(msgctxt, msgid)`` pairs marked with
+:func:`NP_`; the words two or more games share are in :data:`COMMON` once. A reader's ``Text``
+(``bot.i18n.Translator``) writes them in its language; without a word, an identifier is shown
+humanised ("spare auction"), as it always was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+#: A word as ``(msgctxt, msgid)``: ``tr.p_(*word)`` writes it in the reader's language.
+Word = tuple[str, str]
+
+
+class _Words(Protocol):
+    def p_(self, context: str, msgid: str, /) -> str: ...
+
+
+def NP_(context: str, msgid: str) -> Word:  # noqa: N802 - the gettext convention
+    """Mark ``msgid`` in ``context`` for the catalogue extractor; returns the pair."""
+    return context, msgid
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """A game's words for its identifiers (see the module docstring).
+
+    ``seat_fields`` lists the view fields whose value is a seat (shown as a player's name).
+    """
+
+    phases: Mapping[str, Word] = field(default_factory=dict)
+    view_fields: Mapping[str, Word] = field(default_factory=dict)
+    move_kinds: Mapping[str, Word] = field(default_factory=dict)
+    view_values: Mapping[str, Word] = field(default_factory=dict)
+    seat_fields: tuple[str, ...] = ()
+
+    def phase(self, phase: str, tr: _Words) -> str:
+        """A view's phase as a title ("Spare auction", "Enchère de la main de trop")."""
+        word = self.phases.get(phase) or COMMON.phases.get(phase)
+        return tr.p_(*word) if word else phase.replace("_", " ").capitalize()
+
+    def view_field(self, key: str, tr: _Words) -> str:
+        """A view field's name ("turn up", "retourne")."""
+        word = self.view_fields.get(key) or COMMON.view_fields.get(key)
+        return tr.p_(*word) if word else key.replace("_", " ")
+
+    def move_kind(self, kind: str, tr: _Words) -> str:
+        """A kind of move, naming a group of moves ("Play", "Jouer")."""
+        word = self.move_kinds.get(kind) or COMMON.move_kinds.get(kind)
+        return tr.p_(*word) if word else kind.replace("_", " ").capitalize()
+
+    def view_value(self, value: str, tr: _Words) -> str | None:
+        """A view value that is a word (a mode, a declaration, a contract), or None if not one."""
+        word = self.view_values.get(value) or COMMON.view_values.get(value)
+        return tr.p_(*word) if word else None
+
+    def names(self, kind: str) -> frozenset[str]:
+        """Every identifier of ``kind`` (``"phases"``, ``"view_fields"``, …) this game or COMMON names."""
+        mine: Mapping[str, Word] = getattr(self, kind)
+        common: Mapping[str, Word] = getattr(COMMON, kind)
+        return frozenset(mine) | frozenset(common)
+
+
+#: Words two or more games use.
+COMMON = Vocabulary(
+    phases={
+        "play": NP_("phase", "Play"), "declare": NP_("phase", "Declare"),
+        "session_end": NP_("phase", "Session end"), "discard": NP_("phase", "Discard"),
+        "trump": NP_("phase", "Trump"), "contract": NP_("phase", "Contract"),
+    },
+    view_fields={
+        "contract": NP_("view field", "contract"), "deals_played": NP_("view field", "deals played"),
+        "discard_counts": NP_("view field", "discard counts"), "hand_sizes": NP_("view field", "hand sizes"),
+        "k": NP_("view field", "k"), "leader": NP_("view field", "leader"), "muet": NP_("view field", "muet"),
+        "points": NP_("view field", "points"), "trick_winners": NP_("view field", "trick winners"),
+        "trump": NP_("view field", "trump"),
+    },
+    move_kinds={
+        "contract": NP_("move kind", "Contract"), "declare": NP_("move kind", "Declare"),
+        "discard": NP_("move kind", "Discard"), "pass": NP_("move kind", "Pass"),
+        "play": NP_("move kind", "Play"), "trump": NP_("move kind", "Trump"),
+    },
+)
