@@ -66,7 +66,7 @@ from bot.tables.autoplay import AutoplayMixin
 from bot.tables.errors import STALE, TableError, illegal, no_table
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import SeatInfo, Table
-from bot.tables.replay import CLOSE, apply_logged, close_action
+from bot.tables.replay import CLOSE, apply_logged, close_action, rebuild
 from bot.tables.resume import ResumeMixin
 from bot.tables.session import TableSession
 from bot.tables.timers import DeadlineScheduler
@@ -261,6 +261,11 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         The caller holds ``s.lock``. ``IllegalMove`` becomes a ``TableError``; nothing changes.
         """
         table = s.table
+        if s.behind:
+            known = table.version
+            await self._reload_from_log(s)
+            if table.version != known:
+                raise TableError(STALE)  # the move was chosen for the table as memory had it
         assert table.state is not None
         seats = table.seats if seats is None else seats
         state = table.state.clone()
@@ -283,7 +288,15 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
             store.update_table(conn, table.id, now, version=version + 1,
                                seats=[info.to_json() for info in seats], status=status, deadline=deadline)
 
-        await self.db.transaction(tx)
+        try:
+            await self.db.transaction(tx)
+        except Exception:
+            if not await self._landed_anyway(s, version):
+                raise
+            assert table.state is not None  # rebuilt from the log, which holds this action
+            state, status = table.state, table.status  # (``seats`` are what the log's row holds)
+            if over and not box:
+                box.append(settle.session_results(list(state.stacks), table.buy_in)[0])
         table.state, table.version, table.seats, table.status = state, version + 1, seats, status
         table.deadline = deadline
         if seat is None and action.get("type") == CLOSE:
@@ -297,6 +310,42 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         else:
             events += await self._auto_close(s)
         return events
+
+    async def _landed_anyway(self, s: TableSession, version: int) -> bool:
+        """After a failed commit of action ``version``: True if the log holds it all the same.
+
+        A failure may come after the COMMIT (a lost acknowledgement, an error in the caller right
+        after it): the log then has the action while the table in memory does not, and every later
+        move would collide with the logged version. Then the table is rebuilt from its log and the
+        change counts. If the log cannot even be read, the session is marked ``behind``: the next
+        change rebuilds it first. False (the caller re-raises) when nothing was committed.
+        """
+        try:
+            row = await self.db.run(store.load_table, s.id)
+        except Exception:
+            s.behind = True
+            return False
+        if row is None or row.version <= version:
+            return False
+        await self._reload_from_log(s)
+        log.warning("table %s: a failure after COMMIT of action %s; table rebuilt from its log",
+                    s.id, version)
+        return True
+
+    async def _reload_from_log(self, s: TableSession) -> None:
+        """Make the table in memory what its stored row and action log say (``s.behind`` cleared)."""
+        table = s.table
+        row = await self.db.run(store.load_table, table.id)
+        actions = await self.db.run(store.load_actions, table.id)
+        if row is None or row.seed is None:
+            raise TableError("This table is not playing.")
+        state = rebuild(table.rules, len(row.seats), table.options, row.seed, actions)
+        table.state, table.version = state, len(actions)
+        table.seats = [SeatInfo.from_json(info) for info in row.seats]
+        table.status, table.deadline = row.status, row.deadline
+        closes = [a for a in actions if a.seat is None and a.action.get("type") == CLOSE]
+        table.closing, table.closed_by = bool(closes), (closes[0].actor if closes else None)
+        s.behind = False
 
     async def _save_seats(self, s: TableSession, seats: list[SeatInfo]) -> None:
         """Persist a seat change (no action, same version) and, during play, re-arm the deadline."""
