@@ -13,7 +13,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import LANGUAGES, NATIVE_NAMES, translator
+from bot.cogs.errors import UserError
+from bot.i18n import LANGUAGES, NATIVE_NAMES, msg, translator
+from bot.i18n.languages import choosable
 from bot.views.locale import reader
 
 if TYPE_CHECKING:
@@ -40,6 +42,10 @@ class Language(commands.Cog):
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def language(self, interaction: discord.Interaction[TapisBot], language: str) -> None:
         store = self.bot.languages
+        if language != AUTO and choosable(language) is None:
+            # Discord offers only the choices, but a forged interaction may send any string
+            raise UserError(msg("Unknown language. Choose one of: {languages}.",
+                                languages=", ".join(NATIVE_NAMES[lang] for lang in LANGUAGES)))
         if language == AUTO:
             await store.choose(interaction.user.id, None)
             tr = await reader(self.bot, interaction)

@@ -106,3 +106,34 @@ async def test_table_service_refusals_in_the_readers_language(stub: DiscordStub,
     assert first.text.startswith("Přisedli jste ke stolu #")
     again = await stub.click(lobby, bob, custom_id=join)
     assert again.ephemeral and again.text.endswith("U tohoto stolu už sedíte.")
+
+
+async def test_language_outside_its_choices_is_refused(stub: DiscordStub, tapis: TapisRun,
+                                                       players: list[User]) -> None:
+    """Issue 26 item 11: a forged value (not one of the choices) and the test-only pseudo-locale
+    are refused with an ephemeral message in the asker's language, and nothing is stored."""
+    alice, bob, *_ = players
+    alice.locale = "fr"
+    query = "SELECT language FROM user_languages WHERE user_id = ?"
+    for value in ("xx", "pseudo", "PSEUDO", "", "fr-FR", "en " * 40):
+        answer = await stub.slash("language", alice, stub.channel, language=value)
+        assert answer.ephemeral
+        assert answer.text == "⚠️ Langue inconnue. Choisissez parmi : English, Français, Español, Čeština."
+        assert await tapis.db.fetchone(query, (alice.id,)) is None
+        assert await tapis.bot.languages.reader(alice.id, "fr") == "fr"
+    bob.locale = "cs"
+    answer = await stub.slash("language", bob, stub.channel, language="pseudo")
+    assert answer.ephemeral and "English, Français, Español, Čeština" in answer.text
+    assert "pseudo" not in answer.text  # the refusal never offers the test-only locale
+    assert await tapis.bot.languages.reader(bob.id, "cs") == "cs"
+
+
+async def test_the_store_refuses_a_language_it_has_no_catalogue_for(tapis: TapisRun) -> None:
+    import pytest
+
+    store = tapis.bot.languages
+    for value in ("pseudo", "xx", "de"):
+        with pytest.raises(ValueError):
+            await store.choose(7, value)
+    await store.choose(7, "es")
+    assert await store.reader(7) == "es"
