@@ -203,7 +203,8 @@ class AutoplayMixin(ServiceParts):
             reason = "deal_cap"
         if reason is None:
             return []
-        return await self._commit_action(s, None, close_action(False), "system",
+        # the reason is logged too: a deal-capped session is complete, an unattended one is not
+        return await self._commit_action(s, None, {**close_action(False), "reason": reason}, "system",
                                          pre_events=[{"type": "auto_close", "reason": reason}])
 
     def _next_deadline(

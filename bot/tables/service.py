@@ -64,6 +64,7 @@ from bot.tables import settle
 from bot.tables.ai_pool import AiPool
 from bot.tables.autoplay import AutoplayMixin
 from bot.tables.errors import STALE, TableError, illegal, no_table
+from bot.tables.length import session_end
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import SeatInfo, Table
 from bot.tables.replay import CLOSE, apply_logged, close_action, rebuild
@@ -279,12 +280,13 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         status = "finished" if over else "playing"
         deadline = None if over else self._next_deadline(table, state.to_act(), seats, seat, now)
         stacks = list(state.stacks)
+        end, final = (session_end(events), state.view(None)) if over else (None, None)
         box: list[list[int]] = []
 
         def tx(conn: sqlite3.Connection) -> None:
             store.append_action(conn, table.id, version, seat, action, actor, now)
             if over:
-                box.append(settle.pay_out(conn, table, seats, stacks, now, self._grant))
+                box.append(settle.pay_out(conn, table, seats, stacks, now, self._grant, end, final))
             store.update_table(conn, table.id, now, version=version + 1,
                                seats=[info.to_json() for info in seats], status=status, deadline=deadline)
 
