@@ -225,6 +225,22 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         self._kick(s)
         return events
 
+    async def member_gone(self, guild_id: int, user_id: int) -> list[int]:
+        """A member removed from the guild leaves every open table of it they sit at (``leave``:
+        a lobby seat refunded, a seat in play to the AI, its final stack still theirs); return those
+        tables' ids. A seat they already left is left alone."""
+        left = []
+        for table in [s.table for s in list(self.sessions.values())]:
+            seat = table.seat_of(user_id)
+            if table.guild_id != guild_id or not table.is_open or seat is None or table.seats[seat].away:
+                continue
+            try:
+                await self.leave(table.id, user_id)
+            except TableError:
+                continue  # it ended (or they left) meanwhile
+            left.append(table.id)
+        return left
+
     @staticmethod
     def may_end_now(table: Table, user_id: int, is_admin: bool) -> bool:
         """Whether this user may void the current deal: a server admin not seated at the table."""
