@@ -364,6 +364,7 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         closes = [a for a in actions if a.seat is None and a.action.get("type") == CLOSE]
         table.closing, table.closed_by = bool(closes), (closes[0].actor if closes else None)
         s.behind = False
+        self.timers.set(s, table.deadline if table.status == "playing" else None)
 
     async def _save_seats(self, s: TableSession, seats: list[SeatInfo]) -> None:
         """Persist a seat change (no action, same version) and, during play, re-arm the deadline."""

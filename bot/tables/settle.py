@@ -24,6 +24,7 @@ from bot.store.ratings import SeatResult
 from bot.store.stats import record_session_sync
 from bot.tables.length import close_reason, reached_length
 from bot.tables.model import SeatInfo, Table
+from bot.tables.replay import CLOSE
 
 
 def seat_account(table: Table, seat: SeatInfo) -> L.Account:
@@ -139,7 +140,7 @@ def logged_close_sync(conn: sqlite3.Connection, table_id: int) -> str | None:
     if row is None:
         return None
     action = json.loads(row[1])
-    return close_reason(row[0], action) if action.get("type") == "close" else None
+    return close_reason(row[0], action) if action.get("type") == CLOSE else None
 
 
 def seat_results(seats: list[SeatInfo], results: list[int], won: list[bool]) -> list[SeatResult]:

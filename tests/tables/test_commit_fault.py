@@ -138,3 +138,35 @@ async def test_when_the_check_fails_too_the_next_change_catches_up_first(h, monk
     await assert_matches_log(h, t)
     await h.svc.act(t.id, t.to_act_users()[0], t.version, STAY)
     await assert_matches_log(h, t)
+
+
+async def test_a_deadline_after_an_unchecked_failure_plays_on_the_rebuilt_table(h, monkeypatch, caplog):
+    """Marked behind, the table is rebuilt before its deadline fires: the timeout is played at the
+    logged version (no IntegrityError, no ERROR), for the seat the log says is to act."""
+    t = await started(h, HOST, BOB, deals=3)
+    fail_after_commit(monkeypatch, h.db)
+    real_run = h.db.run
+    reads: list[int] = []
+
+    async def down(fn, *args, **kwargs):
+        if fn is store.load_table and not reads:
+            reads.append(1)
+            raise AfterCommit("still down")
+        return await real_run(fn, *args, **kwargs)
+
+    monkeypatch.setattr(h.db, "run", down)
+    version = t.version
+    try:
+        await h.svc.act(t.id, t.to_act_users()[0], version, STAY)
+    except AfterCommit:
+        pass
+    h.clock.t += h.config.turn_timeout * 3
+    assert await h.svc.fire_due_timers() == 1  # the alarm of the move that failed
+    await h.svc.fire_due_timers()  # (the deadline re-armed by the rebuild, if it was already due)
+    await h.idle()
+    await assert_matches_log(h, t)
+    assert t.version >= version + 2  # the logged move, then at least one timeout
+    actors = [r[0] for r in await h.db.fetchall(
+        "SELECT actor FROM actions WHERE table_id = ? AND version > ? ORDER BY version", (t.id, version))]
+    assert actors[0] == "timeout"
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
