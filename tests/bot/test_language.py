@@ -137,3 +137,16 @@ async def test_the_store_refuses_a_language_it_has_no_catalogue_for(tapis: Tapis
             await store.choose(7, value)
     await store.choose(7, "es")
     assert await store.reader(7) == "es"
+
+
+async def test_a_table_language_outside_the_choices_is_refused(stub: DiscordStub, tapis: TapisRun,
+                                                               players: list[User]) -> None:
+    """``/table new language:`` too: a forged value or the pseudo-locale opens no table."""
+    alice = players[0]
+    for value in ("pseudo", "xx"):
+        answer = await stub.slash("table new", alice, stub.channel, game="motz", language=value)
+        assert answer.ephemeral and answer.text.startswith("⚠️ Unknown language."), answer.text
+    assert not stub.messages(stub.channel) and not await tapis.tables.open_tables()
+    assert await tapis.ledger.balance(stub.guild.id, alice.id) == 1000
+    opened = await stub.slash("table new", alice, stub.channel, game="motz", language="cs")
+    assert not opened.ephemeral and len(await tapis.tables.open_tables()) == 1
