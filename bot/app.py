@@ -41,8 +41,11 @@ class TapisBot(commands.Bot):
                  edit_interval: float = 1.0, sync_commands: bool = True, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
-        # privileged (enabled on the bot's page first): GUILD_MEMBER_REMOVE, see on_raw_member_remove
+        # privileged (enabled on the bot's page first): GUILD_MEMBER_REMOVE, see on_raw_member_remove.
+        # Only removals are heard: members are neither requested at start-up nor cached.
         intents.members = config.member_events
+        options.setdefault("chunk_guilds_at_startup", False)
+        options.setdefault("member_cache_flags", discord.MemberCacheFlags.none())
         # Nothing Tapis posts may ping anyone: player names are user input.
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
