@@ -99,7 +99,7 @@ async def _rebuild_once(db: object, games: Mapping[str, Game] | None) -> Rebuild
         if [r[0] for r in recorded] != results:
             mismatched.append(sid)
         close = first_close((a.seat, a.actor, a.action) for a in actions)
-        if counts(game, options, len(row.seats), close, end, state.view(None)):
+        if counts(rules, options, len(row.seats), close, end, state.view(None)):
             plan.append((sid, guild_id, game, season, seat_rows))
         else:
             unrated.append(sid)
@@ -158,7 +158,7 @@ async def backfill_sessions(db: object, games: Mapping[str, Game]) -> int:
             continue
         results, won = session_results(list(state.stacks), int(options.get("buy_in", 0)))
         close = first_close((a.seat, a.actor, a.action) for a in actions)
-        rated = counts(row.game, options, len(row.seats), close, end, state.view(None))
+        rated = counts(rules, options, len(row.seats), close, end, state.view(None))
         rows.append((row, seat_results([SeatInfo.from_json(s) for s in row.seats], results, won), rated))
 
     def tx(conn: sqlite3.Connection) -> int:

@@ -25,17 +25,20 @@ The rule per game, with ``n`` seats (the session's ``session_end`` event says ho
   or a seat could not have anted the next hand (the dealer ``8u``, the others ``4u``).
 - **Jeu du Maître**: ``tours × n`` manches (its close already gives way to the last manche's
   natural end, reason ``complete``/``all_eliminated``). Closed: never complete.
-- Any other game: complete only when no close was logged.
+- A game without a rule (``Game.full_length`` left to its default): complete only when no close
+  was logged.
 
-Everything here is read from the log (the first logged close, its actor and reason) and the
-engine's own ``session_end`` event, so a rebuild from the logs decides exactly as the live end did.
+Each game's rule is its ``Game.full_length`` (in the game's own package); this module reads the
+log (the first logged close, its actor and reason) and hands the engine's own ``session_end``
+event to it, so a rebuild from the logs decides exactly as the live end did.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from bot.rules.base import Game
 from bot.tables.replay import CLOSE
 
 #: The ``reason`` of the system close the deal cap logs (``bot.tables.autoplay``).
@@ -67,65 +70,18 @@ def session_end(events: Iterable[Mapping[str, Any]]) -> dict[str, Any] | None:
     return None
 
 
-def reached_length(game: str, options: Facts, seats: int, close: str | None, end: Facts | None,
+def reached_length(game: Game, options: Facts, seats: int, close: str | None, end: Facts | None,
                    view: Facts | None = None) -> bool:
-    """Whether a finished session counts (see the module docstring for the rule per game).
+    """Whether a finished session counts (see the module docstring; the rule per game is its
+    ``Game.full_length``).
 
     ``close`` is the first logged close (``first_close``), ``end`` the engine's ``session_end``
-    event and ``view`` the final spectator view (Michigan's ``deals_played`` and ``dealer``).
+    event and ``view`` the final spectator view.
     """
     if close is None:
         return True  # ended by its own rules
     if close == DEAL_CAP:
         return True  # the open-ended session's nominal length
-    rule = _RULES.get(game)
-    if rule is None or end is None:
+    if end is None:
         return False
-    return rule(options, seats, end, view or {})
-
-
-def _motz(options: Facts, n: int, end: Facts, view: Facts) -> bool:
-    if end.get("reason") != "closed":
-        return True
-    nominal = int(options["rotations"]) * n
-    extra = options.get("max_extra_deals")
-    extra = n if extra is None else int(extra)
-    played = int(end["deals_played"])
-    split = list(end.get("split") or [0] * n)
-    before = [st - sp for st, sp in zip(end["stacks"], split, strict=True)]  # stacks before the split
-    return (played >= nominal + extra or (played >= nominal and not any(split))
-            or min(before) < int(options["ante"]))
-
-
-def _mus(options: Facts, n: int, end: Facts, view: Facts) -> bool:
-    return sum(end.get("matches_won") or ()) >= int(options["matches"])
-
-
-def _marias(options: Facts, n: int, end: Facts, view: Facts) -> bool:
-    if end.get("reason") != "closed":
-        return True
-    stake = int(options["stake"])
-    return int(end["deals_played"]) >= 3 * int(options["rounds"]) or min(end["stacks"]) < stake
-
-
-def _michigan(options: Facts, n: int, end: Facts, view: Facts) -> bool:
-    if end.get("reason") != "closed":
-        return True
-    rotations = int(options["rotations"])
-    if rotations and int(view.get("deals_played", 0)) >= rotations * n:
-        return True
-    unit = int(options["ante_unit"])
-    returned = end.get("returned") or [[0] * n for _ in range(4)]
-    # the stacks before the pools came back: what the next hand's ante check would have seen
-    before = [end["stacks"][s] - sum(pool[s] for pool in returned) for s in range(n)]
-    dealer = view.get("dealer")
-    return any(before[s] < (8 * unit if s == dealer else 4 * unit) for s in range(n))
-
-
-def _maitre(options: Facts, n: int, end: Facts, view: Facts) -> bool:
-    return end.get("reason") != "closed"
-
-
-_RULES: dict[str, Callable[[Facts, int, Facts, Facts], bool]] = {
-    "motz": _motz, "mus": _mus, "marias": _marias, "michigan": _michigan, "maitre": _maitre,
-}
+    return game.full_length(options, seats, end, view or {})

@@ -18,6 +18,7 @@ import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
+from bot.rules.base import Game
 from bot.store import ledger as L
 from bot.store.history import record_end_sync
 from bot.store.ratings import SeatResult
@@ -109,7 +110,7 @@ def pay_out(
         for s, r, w in zip(seats, results, won, strict=True)
         if not s.ai and s.user_id is not None
     ]
-    rated = counts(table.game, table.options, len(seats), logged_close_sync(conn, table.id), end, view)
+    rated = counts(table.rules, table.options, len(seats), logged_close_sync(conn, table.id), end, view)
     if rated:
         record_session_sync(conn, table.guild_id, table.game, humans)
     record_end_sync(conn, table_id=table.id, guild_id=table.guild_id, channel_id=table.channel_id,
@@ -117,7 +118,7 @@ def pay_out(
     return results
 
 
-def counts(game: str, options: Mapping[str, Any], seats: int, close: str | None,
+def counts(game: Game, options: Mapping[str, Any], seats: int, close: str | None,
            end: Mapping[str, Any] | None, view: Mapping[str, Any] | None = None) -> bool:
     """Whether a finished session is rated and counts on the boards: not coached (``is_rated``)
     and of its full length (``bot.tables.length.reached_length``, ``close`` the log's first close)."""

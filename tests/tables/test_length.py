@@ -56,7 +56,7 @@ def play(game: str, seed: int, close_after: int | None = None, now: bool = False
 
 def counts(game: str, close: str | None, end: dict[str, Any] | None, view: dict[str, Any]) -> bool:
     options = GAMES[game].validate_options(OPTIONS[game])
-    return reached_length(game, options, SEATS[game], close, end, view)
+    return reached_length(GAMES[game], options, SEATS[game], close, end, view)
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -82,15 +82,18 @@ def test_the_length_rule_per_game(game: str, seed: int) -> None:
 
 
 def test_the_deal_cap_is_an_open_ended_sessions_length() -> None:
-    assert reached_length("michigan", {"rotations": 0, "ante_unit": 1}, 4, DEAL_CAP, None)
-    assert not reached_length("michigan", {"rotations": 0, "ante_unit": 1}, 4, "unattended",
+    michigan = GAMES["michigan"]
+    assert reached_length(michigan, {"rotations": 0, "ante_unit": 1}, 4, DEAL_CAP, None)
+    assert not reached_length(michigan, {"rotations": 0, "ante_unit": 1}, 4, "unattended",
                               {"reason": "closed", "stacks": [100] * 4, "returned": [[0] * 4] * 4},
                               {"deals_played": 40, "dealer": 0})
 
 
 def test_a_game_without_a_rule_counts_only_unclosed() -> None:
-    assert reached_length("high", {}, 3, None, {"type": "session_end"})
-    assert not reached_length("high", {}, 3, "host", {"type": "session_end"})
+    from tests.tables.fakegame import GAME as HIGH
+
+    assert reached_length(HIGH, {}, 3, None, {"type": "session_end"})
+    assert not reached_length(HIGH, {}, 3, "host", {"type": "session_end", "reason": "rounds"})
 
 
 def test_the_first_close_of_the_log_names_who_closed() -> None:
