@@ -41,6 +41,11 @@ class TapisBot(commands.Bot):
                  edit_interval: float = 1.0, sync_commands: bool = True, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        # privileged (enabled on the bot's page first): GUILD_MEMBER_REMOVE, see on_raw_member_remove.
+        # Only removals are heard: members are neither requested at start-up nor cached.
+        intents.members = config.member_events
+        options.setdefault("chunk_guilds_at_startup", False)
+        options.setdefault("member_cache_flags", discord.MemberCacheFlags.none())
         # Nothing Tapis posts may ping anyone: player names are user input.
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
@@ -93,6 +98,15 @@ class TapisBot(commands.Bot):
         log.info("connected as %s (%s) to %d guild(s)", self.user, getattr(self.user, "id", "?"),
                  len(self.guilds))
         self.spawn(self.presenter.refresh_open_tables())
+
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """A member left the server (or was removed): they leave every table of that server they sit at.
+
+        Discord sends this only with the GUILD_MEMBERS intent (``Config.member_events``).
+        """
+        left = await self.tables.member_gone(payload.guild_id, payload.user.id)
+        if left:
+            log.info("user %s left guild %s: off table(s) %s", payload.user.id, payload.guild_id, left)
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         """Run ``coro`` in the background; its failure is logged, never lost."""

@@ -67,6 +67,9 @@ class Config:
     deal_cap: int = 100
     #: Worker processes for strong-AI search (the global budget of searches running at once).
     ai_workers: int = 1
+    #: Ask for Discord's privileged GUILD_MEMBERS intent (enable it on the bot's page first): a member
+    #: removed from a server is then taken off its tables, as if they had left.
+    member_events: bool = False
     default_options: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     dev_guild_id: int | None = None
     log_level: str = "INFO"
@@ -140,6 +143,10 @@ def _check_value(key: str, value: Any, path: str) -> Any:
                 or not low_f <= value <= high_f):
             raise bad(f"a number from {low_f:g} to {high_f:g}")
         return float(value) if key != "daily_cooldown_hours" else value
+    if key == "member_events":
+        if not isinstance(value, bool):
+            raise bad("true or false")
+        return value
     if key == "log_level":
         if not isinstance(value, str) or value.upper() not in LOG_LEVELS:
             raise bad(f"one of {', '.join(LOG_LEVELS)}")

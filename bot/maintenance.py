@@ -9,7 +9,10 @@ replaces the ``ratings`` and ``rating_changes`` tables in one transaction.
 Finished tables with no ``sessions`` row (sessions that ended before migration 0003) are first
 given one, in the order they ended (``updated_at``, then id), in the season that was running
 then; so the first rebuild after an upgrade brings the old sessions into history and ratings.
-Coached sessions (option ``hints`` on) are replayed and checked but not rated, as live.
+Coached sessions (option ``hints`` on) and sessions closed before their natural or nominal length
+(``bot.tables.length``) are replayed and checked but not rated, as live; each session's
+``sessions.rated`` is set to what its log says (so sessions closed early before issue 26, rated
+then, leave the ratings at the first rebuild; ``stats`` is left as it is).
 """
 
 from __future__ import annotations
@@ -18,11 +21,14 @@ import argparse
 import asyncio
 import sqlite3
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from bot.rules.base import Game
+from bot.rules.base import Game, State
 from bot.store.db import INTEGRITY_ERRORS
+from bot.store.tables import ActionRow
+from bot.tables.length import first_close, session_end
 
 
 @dataclass(frozen=True)
@@ -35,7 +41,7 @@ class RebuildReport:
     skipped: tuple[int, ...]
     #: Finished tables given their missing ``sessions`` row first (sessions from before 0003).
     backfilled: int = 0
-    #: Coached sessions (option ``hints`` on): checked against their log, never rated.
+    #: Sessions that do not count (coached, or closed early): checked against their log, never rated.
     unrated: tuple[int, ...] = ()
 
 
@@ -64,8 +70,7 @@ async def _rebuild_once(db: object, games: Mapping[str, Game] | None) -> Rebuild
     from bot.store import tables as store
     from bot.store.ratings import apply_session_sync
     from bot.tables.model import SeatInfo
-    from bot.tables.replay import rebuild
-    from bot.tables.settle import is_rated, seat_results, session_results
+    from bot.tables.settle import counts, seat_results, session_results
 
     games = GAMES if games is None else games
     backfilled = await backfill_sessions(db, games)
@@ -82,7 +87,7 @@ async def _rebuild_once(db: object, games: Mapping[str, Game] | None) -> Rebuild
             continue
         try:
             options = rules.validate_options(row.options)
-            state = rebuild(rules, len(row.seats), options, row.seed, actions)
+            state, end = replay_to_end(rules, len(row.seats), options, row.seed, actions)
         except Exception:
             skipped.append(sid)
             continue
@@ -93,7 +98,8 @@ async def _rebuild_once(db: object, games: Mapping[str, Game] | None) -> Rebuild
             "SELECT result FROM session_seats WHERE session_id = ? ORDER BY seat", (sid,))
         if [r[0] for r in recorded] != results:
             mismatched.append(sid)
-        if is_rated(options):
+        close = first_close((a.seat, a.actor, a.action) for a in actions)
+        if counts(rules, options, len(row.seats), close, end, state.view(None)):
             plan.append((sid, guild_id, game, season, seat_rows))
         else:
             unrated.append(sid)
@@ -105,7 +111,10 @@ async def _rebuild_once(db: object, games: Mapping[str, Game] | None) -> Rebuild
             raise SessionEnded()
         conn.execute("DELETE FROM rating_changes")
         conn.execute("DELETE FROM ratings")
+        for sid in unrated:
+            conn.execute("UPDATE sessions SET rated = 0 WHERE id = ?", (sid,))
         for sid, guild_id, game, season, seat_rows in plan:
+            conn.execute("UPDATE sessions SET rated = 1 WHERE id = ?", (sid,))
             apply_session_sync(conn, sid, guild_id, game, season, seat_rows)
         return int(conn.execute("SELECT COUNT(*) FROM ratings").fetchone()[0])
 
@@ -113,13 +122,24 @@ async def _rebuild_once(db: object, games: Mapping[str, Game] | None) -> Rebuild
     return RebuildReport(len(plan), entries, tuple(mismatched), tuple(skipped), backfilled, tuple(unrated))
 
 
+def replay_to_end(rules: Game, seats: int, options: dict[str, Any], seed: int,
+                  actions: Sequence[ActionRow]) -> tuple[State, dict[str, Any] | None]:
+    """The state after the log and the ``session_end`` event it produced (None if none)."""
+    from bot.tables.replay import apply_logged
+
+    state = rules.new_table(seats, options, seed)
+    end = None
+    for row in actions:
+        end = session_end(apply_logged(state, row.seat, row.action)) or end
+    return state, end
+
+
 async def backfill_sessions(db: object, games: Mapping[str, Game]) -> int:
     """Give every finished table without a ``sessions`` row one (no rating yet); return how many."""
     from bot.store import tables as store
     from bot.store.history import insert_session_sync
     from bot.tables.model import SeatInfo
-    from bot.tables.replay import rebuild
-    from bot.tables.settle import seat_results, session_results
+    from bot.tables.settle import counts, seat_results, session_results
 
     missing = await db.fetchall(  # type: ignore[attr-defined]
         "SELECT t.id FROM tables t WHERE t.status = 'finished' AND NOT EXISTS "
@@ -132,19 +152,22 @@ async def backfill_sessions(db: object, games: Mapping[str, Game]) -> int:
             continue
         try:
             options = rules.validate_options(row.options)
-            state = rebuild(rules, len(row.seats), options, row.seed,
-                            await db.run(store.load_actions, table_id))  # type: ignore[attr-defined]
+            actions = await db.run(store.load_actions, table_id)  # type: ignore[attr-defined]
+            state, end = replay_to_end(rules, len(row.seats), options, row.seed, actions)
         except Exception:
             continue
         results, won = session_results(list(state.stacks), int(options.get("buy_in", 0)))
-        rows.append((row, seat_results([SeatInfo.from_json(s) for s in row.seats], results, won)))
+        close = first_close((a.seat, a.actor, a.action) for a in actions)
+        rated = counts(rules, options, len(row.seats), close, end, state.view(None))
+        rows.append((row, seat_results([SeatInfo.from_json(s) for s in row.seats], results, won), rated))
 
     def tx(conn: sqlite3.Connection) -> int:
-        for row, seats in rows:
+        for row, seats, rated in rows:
             season = conn.execute("SELECT MAX(season) FROM seasons WHERE guild_id = ? AND started_at <= ?",
                                   (row.guild_id, row.updated_at)).fetchone()[0] or 1
             insert_session_sync(conn, table_id=row.id, guild_id=row.guild_id, channel_id=row.channel_id,
-                                game=row.game, season=season, seats=seats, ended_at=row.updated_at)
+                                game=row.game, season=season, seats=seats, ended_at=row.updated_at,
+                                rated=rated)
         return len(rows)
 
     return await db.transaction(tx) if rows else 0  # type: ignore[attr-defined]
@@ -190,7 +213,7 @@ def main(argv: list[str]) -> int:
     if report.backfilled:
         text += f" ({report.backfilled} older session(s) added to the history first)"
     if report.unrated:
-        text += f"; {len(report.unrated)} coached session(s) (hints on) left unrated"
+        text += f"; {len(report.unrated)} session(s) left unrated (coached, or closed before their length)"
     if report.skipped:
         text += f"; {len(report.skipped)} session(s) did not replay: {list(report.skipped)}"
     if report.mismatched:

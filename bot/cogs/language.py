@@ -13,7 +13,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import LANGUAGES, NATIVE_NAMES, translator
+from bot.cogs.errors import UserError
+from bot.i18n import LANGUAGES, NATIVE_NAMES, Msg, msg, translator
+from bot.i18n.languages import choosable
 from bot.views.locale import reader
 
 if TYPE_CHECKING:
@@ -23,6 +25,13 @@ AUTO = "auto"
 LANGUAGE_CHOICES = [app_commands.Choice(name=NATIVE_NAMES[lang], value=lang) for lang in LANGUAGES] + [
     app_commands.Choice(name="Follow my Discord language", value=AUTO)
 ]
+
+
+def unknown_language() -> Msg:
+    """The refusal of a language value outside the choices (Discord offers only the choices, but a
+    forged interaction may send any string; the test-only pseudo-locale is never one of them)."""
+    return msg("Unknown language. Choose one of: {languages}.",
+               languages=", ".join(NATIVE_NAMES[lang] for lang in LANGUAGES))
 
 
 class Language(commands.Cog):
@@ -40,6 +49,8 @@ class Language(commands.Cog):
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def language(self, interaction: discord.Interaction[TapisBot], language: str) -> None:
         store = self.bot.languages
+        if language != AUTO and choosable(language) is None:
+            raise UserError(unknown_language())
         if language == AUTO:
             await store.choose(interaction.user.id, None)
             tr = await reader(self.bot, interaction)

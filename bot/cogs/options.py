@@ -3,7 +3,8 @@
 The rules core validates the result (``Game.validate_options``); this only splits the text,
 refuses unknown or hidden names, reads whole numbers strictly (ASCII digits, at most 9 of them)
 and maps choice values typed as text onto the real choices. A refusal quotes at most
-``texts.ECHO_CHARS`` characters of what was typed.
+``texts.ECHO_CHARS`` characters of what was typed; a text over ``MAX_OPTIONS_TEXT`` characters is
+refused before it is read, and reading is linear in its length.
 """
 
 from __future__ import annotations
@@ -23,7 +24,16 @@ from bot.views.texts import echo
 if TYPE_CHECKING:
     from bot.app import TapisBot
 
-_PAIR = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^\s,;]+)")
+#: ``name = value``. Linear: a name starts only where no name character precedes it (the
+#: lookbehind), and the possessive quantifiers never give back what they took, so a long run of
+#: letters or spaces without ``=`` is scanned once, not once per starting position (the old
+#: pattern was quadratic: about 230 ms for 6,000 letters).
+_PAIR = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*+)\s*+=\s*+([^\s,;]++)")
+#: The longest ``options:`` text read at all. The longest legitimate one, every visible option of
+#: the game with the most (Michigan) at its longest value, is 131 characters; 300 leaves room for
+#: spaces around ``=`` and commas. Anything longer is refused before any parsing (Discord itself
+#: lets a string option run to 6,000 characters).
+MAX_OPTIONS_TEXT = 300
 _INT = re.compile(r"[+-]?[0-9]{1,9}")
 #: The largest buy-in a table may ask (far above any wallet; keeps every sum well inside 64 bits).
 MAX_BUY_IN = 1_000_000_000
@@ -46,7 +56,11 @@ def visible_specs(game: Game) -> dict[str, Any]:
 
 def parse_options(text: str | None, game: Game) -> dict[str, Any]:
     """``"a=1 b=on"`` -> ``{"a": "1", "b": "on"}`` with choice values matched; ``UserError`` if bad."""
-    text = (text or "").strip()
+    text = text or ""
+    if len(text) > MAX_OPTIONS_TEXT:  # before anything reads it (strip, split or match)
+        raise UserError(msg("The options are too long: at most {limit} characters, not {n}.",
+                            limit=Amount(MAX_OPTIONS_TEXT), n=Amount(len(text))))
+    text = text.strip()
     if not text:
         return {}
     specs = visible_specs(game)
@@ -102,9 +116,9 @@ def echo_free(message: str, size: int = 300) -> str:
 
 async def options_autocomplete(interaction: discord.Interaction[TapisBot],
                                current: str) -> list[app_commands.Choice[str]]:
-    """Suggest the game's options not typed yet, with their defaults and help."""
+    """Suggest the game's options not typed yet, with their defaults and help (none past the limit)."""
     game = GAMES.get(getattr(interaction.namespace, "game", None) or "")
-    if game is None:
+    if game is None or len(current) > MAX_OPTIONS_TEXT:
         return []
     from bot.views.locale import reader
 

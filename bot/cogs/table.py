@@ -20,8 +20,10 @@ from bot.cogs.common import (
     table_autocomplete,
 )
 from bot.cogs.errors import UserError
+from bot.cogs.language import unknown_language
 from bot.cogs.options import MAX_BUY_IN, check_options, options_autocomplete, parse_options, whole
 from bot.i18n import LANGUAGES, NATIVE_NAMES, msg, table_language
+from bot.i18n.languages import choosable
 from bot.views import texts
 from bot.views.components import lobby_view
 from bot.views.display import table_embed
@@ -63,6 +65,8 @@ class Tables(commands.Cog):
                   options: str | None = None, language: str | None = None) -> None:
         guild_id = guild_only(interaction)
         rules = game_or_error(game)
+        if language is not None and choosable(language) is None:
+            raise UserError(unknown_language())
         raw = parse_options(options, rules)
         names = {s.name for s in rules.options}
         for name, value in (("players", players), ("buy_in", buy_in)):

@@ -45,6 +45,15 @@ def language_of(locale: object) -> str | None:
     return prefix if prefix in LANGUAGES else None
 
 
+def choosable(value: object) -> str | None:
+    """``value`` if it names a language a person may choose (exactly one of ``LANGUAGES``), else None.
+
+    Stricter than ``language_of``: no Discord locale codes, no prefixes, never the test-only
+    pseudo-locale (a ``/language`` value arrives as typed, and a forged one is any string).
+    """
+    return value if isinstance(value, str) and value in LANGUAGES else None
+
+
 def user_language(chosen: str | None, interaction_locale: object) -> str:
     """The language of an ephemeral answer or a DM to one person.
 

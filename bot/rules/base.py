@@ -502,6 +502,12 @@ def never_open_ended(options: Mapping[str, Any]) -> bool:
     return False
 
 
+def never_full(options: Mapping[str, Any], seats: int, end: Mapping[str, Any],
+               view: Mapping[str, Any]) -> bool:
+    """Fallback ``full_length``: a session a close ended is taken as stopped early."""
+    return False
+
+
 #: Options of the table rather than of the game's rules, appended to every game's options (the
 #: engines ignore them). ``hints``: players may ask ``/hint`` for the strong AI's advice on their
 #: turn; off by default, and a session with hints allowed is not rated (issue 17).
@@ -549,6 +555,12 @@ class Game:
     length_options: tuple[str, ...] = ()
     #: ``open_ended(options)``: True when a session with these options has no natural end.
     open_ended: Callable[[Mapping[str, Any]], bool] = field(default=never_open_ended, repr=False)
+    #: ``full_length(options, seats, end, view)``: whether a session that a close ended (the host's,
+    #: an admin's, or because nobody was left) had reached its natural or nominal length anyway, so
+    #: that it is rated (``bot.tables.length``): ``end`` is its ``session_end`` event, ``view`` the
+    #: final spectator view. The default says no.
+    full_length: Callable[[Mapping[str, Any], int, Mapping[str, Any], Mapping[str, Any]], bool] = field(
+        default=never_full, repr=False)
     #: The words of its identifiers (phases, view fields, kinds of move, view values).
     vocabulary: Vocabulary = field(default_factory=Vocabulary, repr=False)
 

@@ -1,7 +1,9 @@
 """Read side of ratings and history: leaderboards (by rating or wins) and a player's profile.
 
 Every board query is one indexed range scan: ``ratings_board`` (guild, game, season, human,
-score DESC) for ratings, ``stats_wins`` (guild, game, wins DESC) for wins.
+score DESC) for ratings, ``stats_wins`` (guild, game, wins DESC) for wins. ``stats`` and the ratings
+hold only the sessions that count (``bot.tables.settle.counts``): a session closed early or coached
+is in the history (``sessions``, ``session_seats``) and nowhere here.
 """
 
 from __future__ import annotations

@@ -20,12 +20,13 @@ def record_end_sync(conn: sqlite3.Connection, *, table_id: int, guild_id: int, c
                     seats: Sequence[SeatResult], now: float, rated: bool = True) -> int:
     """Record a finished session and, if ``rated``, rate it (caller's transaction); return the session id.
 
-    An unrated session (a coached table: option ``hints`` on) still has its history row.
+    An unrated session (coached, or closed before its natural or nominal length:
+    ``bot.tables.settle.counts``) still has its history row, with ``rated = 0``.
     """
     lock_guild_sync(conn, guild_id, now)
     season = current_season_sync(conn, guild_id)
     session_id = insert_session_sync(conn, table_id=table_id, guild_id=guild_id, channel_id=channel_id,
-                                     game=game, season=season, seats=seats, ended_at=now)
+                                     game=game, season=season, seats=seats, ended_at=now, rated=rated)
     if rated:
         apply_session_sync(conn, session_id, guild_id, game, season, seats)
     return session_id
@@ -42,12 +43,13 @@ def lock_guild_sync(conn: sqlite3.Connection, guild_id: int, now: float) -> None
 
 
 def insert_session_sync(conn: sqlite3.Connection, *, table_id: int, guild_id: int, channel_id: int, game: str,
-                        season: int, seats: Sequence[SeatResult], ended_at: float) -> int:
-    """The ``sessions`` row and its ``session_seats`` (no rating); return the session id."""
+                        season: int, seats: Sequence[SeatResult], ended_at: float, rated: bool = True) -> int:
+    """The ``sessions`` row (``rated``: whether it counts) and its ``session_seats`` (no rating
+    applied here); return the session id."""
     row = conn.execute(  # RETURNING: both SQLite (3.35+) and PostgreSQL give the new id this way
-        "INSERT INTO sessions (table_id, guild_id, channel_id, game, season, ended_at) "
-        "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-        (table_id, guild_id, channel_id, game, season, ended_at),
+        "INSERT INTO sessions (table_id, guild_id, channel_id, game, season, ended_at, rated) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        (table_id, guild_id, channel_id, game, season, ended_at, int(rated)),
     ).fetchone()
     session_id = int(row[0])
     place = places([s.result for s in seats])

@@ -16,7 +16,7 @@ import logging
 import sqlite3
 import time
 
-from bot.i18n.languages import SOURCE, language_of
+from bot.i18n.languages import SOURCE, choosable, language_of
 from bot.store.db import Database
 
 log = logging.getLogger(__name__)
@@ -79,7 +79,12 @@ class LanguageStore:
         return found
 
     async def choose(self, user_id: int, language: str | None) -> None:
-        """Store ``user_id``'s ``/language`` choice; None = follow their Discord client again."""
+        """Store ``user_id``'s ``/language`` choice; None = follow their Discord client again.
+
+        ``ValueError`` for anything but one of ``LANGUAGES`` (the pseudo-locale included).
+        """
+        if language is not None and choosable(language) is None:
+            raise ValueError(f"not a language one may choose: {language!r}")
         await self.user(user_id)
         await self.db.transaction(_write, _SET_LANGUAGE, user_id, language, time.time())
         self._users[user_id] = (language, self._users.get(user_id, (None, None))[1])
@@ -122,7 +127,7 @@ class LanguageStore:
         """The language to write to ``user_id`` in: their choice, else the client locale of this
         interaction (or of their last one, for a DM), else ``fallback`` (a table's), else English."""
         chosen, client = await self.user(user_id)
-        return (language_of(chosen) or language_of(interaction_locale) or language_of(client)
+        return (choosable(chosen) or language_of(interaction_locale) or language_of(client)
                 or language_of(fallback) or SOURCE)
 
     async def table(self, table_id: int) -> str | None:

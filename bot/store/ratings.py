@@ -1,6 +1,7 @@
 """Per-game, per-guild, per-season ratings with OpenSkill (Plackett-Luce, its default model).
 
-One update per finished session, ranked by the final stacks:
+One update per finished session that counts (``bot.tables.settle.counts``: of its full length,
+not coached), ranked by the final stacks:
 
 - Mus is rated as two fixed teams (seats 0 & 2 against 1 & 3), ranked by the team's summed
   stack. Every other game — Marias included, whose soloist/defenders change every deal — rates

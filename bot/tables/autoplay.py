@@ -61,7 +61,9 @@ class AutoplayMixin(ServiceParts):
         batches: list[list[Event]] = []
         try:
             async with s.lock:
-                if table.deadline is None:
+                if s.behind:  # a commit failed unchecked: the log first (``TableService._landed_anyway``)
+                    await self._reload_from_log(s)
+                if table.status != "playing" or table.deadline is None:
                     return
                 if table.deadline > self.clock():
                     self.timers.set(s, table.deadline)
@@ -132,6 +134,8 @@ class AutoplayMixin(ServiceParts):
         """Choose and commit one AI move; False once no AI-played seat is to act."""
         table = s.table
         async with s.lock:
+            if s.behind:  # a commit failed unchecked: the log first (``TableService._landed_anyway``)
+                await self._reload_from_log(s)
             if table.status != "playing":
                 return False
             seat = table.autoplay_seat()
@@ -147,6 +151,8 @@ class AutoplayMixin(ServiceParts):
             try:
                 events = await self._commit_action(s, seat, action, "ai")
             except TableError as exc:
+                if table.version != version or seat not in table.to_act():
+                    return True  # the table was rebuilt from its log meanwhile: look again
                 log.warning("table %s: AI move %r refused (%s); playing the timeout move", table.id,
                             action, exc)
                 assert table.state is not None
@@ -203,7 +209,8 @@ class AutoplayMixin(ServiceParts):
             reason = "deal_cap"
         if reason is None:
             return []
-        return await self._commit_action(s, None, close_action(False), "system",
+        # the reason is logged too: a deal-capped session is complete, an unattended one is not
+        return await self._commit_action(s, None, {**close_action(False), "reason": reason}, "system",
                                          pre_events=[{"type": "auto_close", "reason": reason}])
 
     def _next_deadline(

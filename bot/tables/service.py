@@ -64,9 +64,10 @@ from bot.tables import settle
 from bot.tables.ai_pool import AiPool
 from bot.tables.autoplay import AutoplayMixin
 from bot.tables.errors import STALE, TableError, illegal, no_table
+from bot.tables.length import session_end
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import SeatInfo, Table
-from bot.tables.replay import CLOSE, apply_logged, close_action
+from bot.tables.replay import CLOSE, apply_logged, close_action, rebuild
 from bot.tables.resume import ResumeMixin
 from bot.tables.session import TableSession
 from bot.tables.timers import DeadlineScheduler
@@ -224,6 +225,22 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         self._kick(s)
         return events
 
+    async def member_gone(self, guild_id: int, user_id: int) -> list[int]:
+        """A member removed from the guild leaves every open table of it they sit at (``leave``:
+        a lobby seat refunded, a seat in play to the AI, its final stack still theirs); return those
+        tables' ids. A seat they already left is left alone."""
+        left = []
+        for table in [s.table for s in list(self.sessions.values())]:
+            seat = table.seat_of(user_id)
+            if table.guild_id != guild_id or not table.is_open or seat is None or table.seats[seat].away:
+                continue
+            try:
+                await self.leave(table.id, user_id)
+            except TableError:
+                continue  # it ended (or they left) meanwhile
+            left.append(table.id)
+        return left
+
     @staticmethod
     def may_end_now(table: Table, user_id: int, is_admin: bool) -> bool:
         """Whether this user may void the current deal: a server admin not seated at the table."""
@@ -261,6 +278,11 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         The caller holds ``s.lock``. ``IllegalMove`` becomes a ``TableError``; nothing changes.
         """
         table = s.table
+        if s.behind:
+            known = table.version
+            await self._reload_from_log(s)
+            if table.version != known:
+                raise TableError(STALE)  # the move was chosen for the table as memory had it
         assert table.state is not None
         seats = table.seats if seats is None else seats
         state = table.state.clone()
@@ -274,16 +296,25 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         status = "finished" if over else "playing"
         deadline = None if over else self._next_deadline(table, state.to_act(), seats, seat, now)
         stacks = list(state.stacks)
+        end, final = (session_end(events), state.view(None)) if over else (None, None)
         box: list[list[int]] = []
 
         def tx(conn: sqlite3.Connection) -> None:
             store.append_action(conn, table.id, version, seat, action, actor, now)
             if over:
-                box.append(settle.pay_out(conn, table, seats, stacks, now, self._grant))
+                box.append(settle.pay_out(conn, table, seats, stacks, now, self._grant, end, final))
             store.update_table(conn, table.id, now, version=version + 1,
                                seats=[info.to_json() for info in seats], status=status, deadline=deadline)
 
-        await self.db.transaction(tx)
+        try:
+            await self.db.transaction(tx)
+        except Exception:
+            if not await self._landed_anyway(s, version):
+                raise
+            assert table.state is not None  # rebuilt from the log, which holds this action
+            state, status = table.state, table.status  # (``seats`` are what the log's row holds)
+            if over and not box:
+                box.append(settle.session_results(list(state.stacks), table.buy_in)[0])
         table.state, table.version, table.seats, table.status = state, version + 1, seats, status
         table.deadline = deadline
         if seat is None and action.get("type") == CLOSE:
@@ -297,6 +328,43 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         else:
             events += await self._auto_close(s)
         return events
+
+    async def _landed_anyway(self, s: TableSession, version: int) -> bool:
+        """After a failed commit of action ``version``: True if the log holds it all the same.
+
+        A failure may come after the COMMIT (a lost acknowledgement, an error in the caller right
+        after it): the log then has the action while the table in memory does not, and every later
+        move would collide with the logged version. Then the table is rebuilt from its log and the
+        change counts. If the log cannot even be read, the session is marked ``behind``: the next
+        change rebuilds it first. False (the caller re-raises) when nothing was committed.
+        """
+        try:
+            row = await self.db.run(store.load_table, s.id)
+        except Exception:
+            s.behind = True
+            return False
+        if row is None or row.version <= version:
+            return False
+        await self._reload_from_log(s)
+        log.warning("table %s: a failure after COMMIT of action %s; table rebuilt from its log",
+                    s.id, version)
+        return True
+
+    async def _reload_from_log(self, s: TableSession) -> None:
+        """Make the table in memory what its stored row and action log say (``s.behind`` cleared)."""
+        table = s.table
+        row = await self.db.run(store.load_table, table.id)
+        actions = await self.db.run(store.load_actions, table.id)
+        if row is None or row.seed is None:
+            raise TableError("This table is not playing.")
+        state = rebuild(table.rules, len(row.seats), table.options, row.seed, actions)
+        table.state, table.version = state, len(actions)
+        table.seats = [SeatInfo.from_json(info) for info in row.seats]
+        table.status, table.deadline = row.status, row.deadline
+        closes = [a for a in actions if a.seat is None and a.action.get("type") == CLOSE]
+        table.closing, table.closed_by = bool(closes), (closes[0].actor if closes else None)
+        s.behind = False
+        self.timers.set(s, table.deadline if table.status == "playing" else None)
 
     async def _save_seats(self, s: TableSession, seats: list[SeatInfo]) -> None:
         """Persist a seat change (no action, same version) and, during play, re-arm the deadline."""

@@ -33,6 +33,9 @@ class TableSession:
     alarm: float | None = None
     #: Transient store faults in a row while firing the alarm (``bot.tables.heal`` backoff).
     timer_failures: int = 0
+    #: The log may hold a change the table in memory lacks (a commit failed and could not be
+    #: checked): the next change rebuilds the table from its log first (``TableService``).
+    behind: bool = False
 
     @property
     def id(self) -> int:

@@ -2,22 +2,30 @@
 
 Lobby: each seat's buy-in goes wallet → escrow (AI seats: house → escrow) and back on a refund.
 Session end: escrow pays each seat its final stack (a human's wallet, even if away; an AI
-seat's stack goes to the house), any remainder goes to the house, and stats, the session's history
-row and its rating update are recorded (same transaction). A coached session (option ``hints``
-on: players could ask the strong AI for its move) is recorded but not rated.
+seat's stack goes to the house), any remainder goes to the house, and the session's history
+row, its stats and its rating update are recorded (same transaction). Only a session that
+**counts** is rated and goes into ``stats`` (the wins board, the per-game jetons board, the
+profile card's figures): one that reached its natural or nominal length (``bot.tables.length``:
+not closed early by the host, an admin or because nobody was left) and was not coached (option
+``hints`` on: players could ask the strong AI for its move). Every session has its history row,
+with ``rated`` saying whether it counted.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
+from bot.rules.base import Game
 from bot.store import ledger as L
 from bot.store.history import record_end_sync
 from bot.store.ratings import SeatResult
 from bot.store.stats import record_session_sync
+from bot.tables.length import close_reason, reached_length
 from bot.tables.model import SeatInfo, Table
+from bot.tables.replay import CLOSE
 
 
 def seat_account(table: Table, seat: SeatInfo) -> L.Account:
@@ -82,9 +90,14 @@ def session_results(stacks: list[int], buy_in: int) -> tuple[list[int], list[boo
 
 
 def pay_out(
-    conn: sqlite3.Connection, table: Table, seats: list[SeatInfo], stacks: list[int], now: float, grant: int
+    conn: sqlite3.Connection, table: Table, seats: list[SeatInfo], stacks: list[int], now: float, grant: int,
+    end: Mapping[str, Any] | None = None, view: Mapping[str, Any] | None = None,
 ) -> list[int]:
-    """Pay every final stack from escrow, sweep the rest to the house, record stats; return results."""
+    """Pay every final stack from escrow, sweep the rest to the house, record the end; return results.
+
+    ``end`` is the engine's ``session_end`` event and ``view`` the final spectator view: with the
+    log's first close they tell whether the session counts (``counts``).
+    """
     esc = L.escrow(table.id, table.guild_id)
     for seat, stack in zip(seats, stacks, strict=True):
         L.transfer_sync(conn, esc, seat_account(table, seat), stack, "payout", table.id, now, grant)
@@ -97,20 +110,38 @@ def pay_out(
         for s, r, w in zip(seats, results, won, strict=True)
         if not s.ai and s.user_id is not None
     ]
-    record_session_sync(conn, table.guild_id, table.game, humans)
+    rated = counts(table.rules, table.options, len(seats), logged_close_sync(conn, table.id), end, view)
+    if rated:
+        record_session_sync(conn, table.guild_id, table.game, humans)
     record_end_sync(conn, table_id=table.id, guild_id=table.guild_id, channel_id=table.channel_id,
-                    game=table.game, seats=seat_results(seats, results, won), now=now,
-                    rated=is_rated(table.options))
+                    game=table.game, seats=seat_results(seats, results, won), now=now, rated=rated)
     return results
 
 
-def is_rated(options: Mapping[str, Any]) -> bool:
-    """Whether a session with these options counts for ratings: not when hints were allowed.
+def counts(game: Game, options: Mapping[str, Any], seats: int, close: str | None,
+           end: Mapping[str, Any] | None, view: Mapping[str, Any] | None = None) -> bool:
+    """Whether a finished session is rated and counts on the boards: not coached (``is_rated``)
+    and of its full length (``bot.tables.length.reached_length``, ``close`` the log's first close)."""
+    return is_rated(options) and reached_length(game, options, seats, close, end, view)
 
-    Issue 17 asks for hints "off by default on rated tables"; Tapis has no other kind of unrated
-    table, so allowing hints is what makes a table unrated (its history and stats still count).
+
+def is_rated(options: Mapping[str, Any]) -> bool:
+    """Whether a session with these options may be rated: not when hints were allowed.
+
+    Issue 17 asks for hints "off by default on rated tables": allowing hints makes a table
+    unrated (its history row stays; since issue 26 it is not on the boards either).
     """
     return not options.get("hints")
+
+
+def logged_close_sync(conn: sqlite3.Connection, table_id: int) -> str | None:
+    """The first close logged for this table (``bot.tables.length.close_reason``), or None."""
+    row = conn.execute("SELECT actor, action FROM actions WHERE table_id = ? AND seat IS NULL "
+                       "ORDER BY version LIMIT 1", (table_id,)).fetchone()
+    if row is None:
+        return None
+    action = json.loads(row[1])
+    return close_reason(row[0], action) if action.get("type") == CLOSE else None
 
 
 def seat_results(seats: list[SeatInfo], results: list[int], won: list[bool]) -> list[SeatResult]:

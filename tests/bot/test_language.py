@@ -106,3 +106,47 @@ async def test_table_service_refusals_in_the_readers_language(stub: DiscordStub,
     assert first.text.startswith("Přisedli jste ke stolu #")
     again = await stub.click(lobby, bob, custom_id=join)
     assert again.ephemeral and again.text.endswith("U tohoto stolu už sedíte.")
+
+
+async def test_language_outside_its_choices_is_refused(stub: DiscordStub, tapis: TapisRun,
+                                                       players: list[User]) -> None:
+    """Issue 26 item 11: a forged value (not one of the choices) and the test-only pseudo-locale
+    are refused with an ephemeral message in the asker's language, and nothing is stored."""
+    alice, bob, *_ = players
+    alice.locale = "fr"
+    query = "SELECT language FROM user_languages WHERE user_id = ?"
+    for value in ("xx", "pseudo", "PSEUDO", "", "fr-FR", "en " * 40):
+        answer = await stub.slash("language", alice, stub.channel, language=value)
+        assert answer.ephemeral
+        assert answer.text == "⚠️ Langue inconnue. Choisissez parmi : English, Français, Español, Čeština."
+        assert await tapis.db.fetchone(query, (alice.id,)) is None
+        assert await tapis.bot.languages.reader(alice.id, "fr") == "fr"
+    bob.locale = "cs"
+    answer = await stub.slash("language", bob, stub.channel, language="pseudo")
+    assert answer.ephemeral and "English, Français, Español, Čeština" in answer.text
+    assert "pseudo" not in answer.text  # the refusal never offers the test-only locale
+    assert await tapis.bot.languages.reader(bob.id, "cs") == "cs"
+
+
+async def test_the_store_refuses_a_language_it_has_no_catalogue_for(tapis: TapisRun) -> None:
+    import pytest
+
+    store = tapis.bot.languages
+    for value in ("pseudo", "xx", "de"):
+        with pytest.raises(ValueError):
+            await store.choose(7, value)
+    await store.choose(7, "es")
+    assert await store.reader(7) == "es"
+
+
+async def test_a_table_language_outside_the_choices_is_refused(stub: DiscordStub, tapis: TapisRun,
+                                                               players: list[User]) -> None:
+    """``/table new language:`` too: a forged value or the pseudo-locale opens no table."""
+    alice = players[0]
+    for value in ("pseudo", "xx"):
+        answer = await stub.slash("table new", alice, stub.channel, game="motz", language=value)
+        assert answer.ephemeral and answer.text.startswith("⚠️ Unknown language."), answer.text
+    assert not stub.messages(stub.channel) and not await tapis.tables.open_tables()
+    assert await tapis.ledger.balance(stub.guild.id, alice.id) == 1000
+    opened = await stub.slash("table new", alice, stub.channel, game="motz", language="cs")
+    assert not opened.ephemeral and len(await tapis.tables.open_tables()) == 1

@@ -86,6 +86,7 @@ class StubServer:
         self.echo_messages = True
         self.ws: web.WebSocketResponse | None = None
         self.connections = 0
+        self.intents = 0  # the gateway intents of the last IDENTIFY (Discord sends only what they cover)
         self.seq = 0
         self.ready = asyncio.Event()
         self.changed = asyncio.Condition()
@@ -202,6 +203,7 @@ class StubServer:
             if op == 1:
                 await ws.send_str(json.dumps({"op": 11}))
             elif op == 2:
+                self.intents = int((msg.get("d") or {}).get("intents") or 0)
                 await self._identify(ws)
         if self.ws is ws:
             self.ready.clear()

@@ -8,17 +8,29 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from tests.discord_stub.model import Call, Channel, Interaction, Message, User, snowflake
+from tests.discord_stub.model import Call, Channel, Guild, Interaction, Message, User, snowflake
 from tests.discord_stub.ratelimit import RateLimits
 from tests.discord_stub.server import StubServer
 
 OPTION_TYPES = {"string": 3, "integer": 4, "boolean": 5, "user": 6, "number": 10}
 ANSWER_TIMEOUT = 5.0
 DEFERRED_ANSWER = 1.0  # seconds a click answered by a deferred update waits for what follows
+GUILD_MEMBERS = 1 << 1  # the privileged gateway intent behind GUILD_MEMBER_ADD/UPDATE/REMOVE
 
 
 class DiscordStub(StubServer):
     """The stand-in plus the helpers tests drive it with."""
+
+    # ------------------------------------------------------------------ members
+
+    async def remove_member(self, guild: Guild, user: User) -> bool:
+        """``user`` leaves ``guild`` (kicked, banned or gone): GUILD_MEMBER_REMOVE, which Discord sends
+        only to a bot that identified with the GUILD_MEMBERS intent. Returns whether it was sent."""
+        guild.members = [m for m in guild.members if m.id != user.id]
+        if not self.intents & GUILD_MEMBERS:
+            return False
+        await self.dispatch("GUILD_MEMBER_REMOVE", {"guild_id": str(guild.id), "user": user.payload()})
+        return True
 
     # ------------------------------------------------------------------ sending interactions
 

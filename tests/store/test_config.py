@@ -75,6 +75,8 @@ def test_missing_explicit_file_is_an_error(tmp_path):
         ("tables_per_member = 0", "tables_per_member"),
         ("deal_cap = 0", "deal_cap"),
         ("ai_workers = 1000", "ai_workers"),
+        ("member_events = 1", "member_events"),
+        ('member_events = "yes"', "member_events"),
         ("[default_options.poker]\nante = 1", "unknown game"),
         ("[default_options.motz]\nante = 0", "default_options.motz"),
         ("[default_options.motz]\ncolour = 3", "default_options.motz"),
@@ -94,9 +96,11 @@ def test_out_of_range_values_and_bad_game_options_are_refused(tmp_path, text, wo
 def test_valid_game_options_and_new_limits_load(tmp_path):
     p = tmp_path / "c.toml"
     p.write_text("tables_per_member = 2\nlobby_expiry_hours = 0.5\ndeal_cap = 40\nai_workers = 2\n"
+                 "member_events = true\n"
                  "[default_options.michigan]\nrotations = 0\n[default_options.mus]\nstake = 5\n")
     cfg = load_config(str(p), env={})
     assert (cfg.tables_per_member, cfg.lobby_expiry_hours, cfg.deal_cap, cfg.ai_workers) == (2, 0.5, 40, 2)
+    assert cfg.member_events is True and Config().member_events is False
     assert cfg.options_for("michigan") == {"rotations": 0} and cfg.options_for("mus") == {"stake": 5}
 
 

@@ -114,7 +114,7 @@ async def test_session_nobody_attends_ends_with_the_deal(h):
     assert len(ends) == 1
     row = await h.db.fetchone("SELECT seat, action, actor FROM actions WHERE table_id = ? AND seat IS NULL",
                               (t.id,))
-    assert tuple(row) == (None, '{"now":false,"type":"close"}', "system")
+    assert tuple(row) == (None, '{"now":false,"reason":"unattended","type":"close"}', "system")
     for user in (HOST, BOB):
         assert await h.ledger.balance(G, user) == 1000 - t.buy_in + t.state.stacks[t.seat_of(user)]
     assert await h.escrow(t.id) == 0 and await h.total() == 0
@@ -165,6 +165,9 @@ async def test_open_ended_michigan_gets_the_deal_cap(tmp_path, clock, config):
         assert t.state.view(None)["deals_played"] == 2
         assert any({"type": "auto_close", "reason": "deal_cap"} in evs for _, evs in h.events)
         assert await h.escrow(t.id) == 0 and await h.total() == 0
+        # the deal cap is an open-ended session's nominal length: it counts (issue 26)
+        row = await h.db.fetchone("SELECT rated FROM sessions WHERE table_id = ?", (t.id,))
+        assert tuple(row) == (1,)
     finally:
         await h.close()
 

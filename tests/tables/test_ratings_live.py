@@ -28,7 +28,11 @@ SHORT = {"motz": {"rotations": 1}, "michigan": {"rotations": 1}, "marias": {"rou
 
 async def play_session(h: Harness, rng: random.Random, game: str, short: bool = False,
                        extra: dict | None = None) -> int:
-    """One session of ``game``: 1–3 humans (who then leave: the AI plays them), AI seats of random levels."""
+    """One whole session of ``game``: 1–3 humans playing random legal moves, AI seats of random levels.
+
+    The humans stay to the end: a session every human left closes at the end of the deal and,
+    closed early, is not rated (issue 26).
+    """
     humans = rng.sample(USERS, rng.randint(1, 3))
     options = {**(SHORT.get(game, {}) if short else {}), **(extra or {})}
     t = await h.svc.create(G, CH, humans[0], f"P{humans[0]}", game, options)
@@ -38,12 +42,13 @@ async def play_session(h: Harness, rng: random.Random, game: str, short: bool = 
     while len(t.seats) < t.capacity:
         await h.svc.add_ai(t.id, humans[0], rng.choice(LEVELS))
     await h.svc.start(t.id, humans[0])
-    for s in t.seats:
-        if not s.ai:
-            await h.svc.leave(t.id, s.user_id)
-    for _ in range(200):
+    for _ in range(5000):
         await h.idle()
         if t.status != "playing":
+            break
+        for user in t.to_act_users():
+            seat = t.seat_of(user)
+            await h.svc.act(t.id, user, t.version, rng.choice(t.state.legal_actions(seat)))
             break
     assert t.status == "finished"
     return t.id
@@ -97,7 +102,8 @@ async def test_session_end_records_history_and_rating_in_the_payout(database, cl
             "SELECT dst, amount FROM ledger WHERE table_id = ? AND reason = 'payout' ORDER BY id",
             (table_id,))
         buy_in = GAMES["marias"].validate_options({})["buy_in"]
-        assert [r[3] for r in rows] == [amount - buy_in for _, amount in payouts]
+        paid = [r[3] + buy_in for r in rows if r[3] + buy_in]  # (a stack of 0 is not paid out)
+        assert paid == [amount for _, amount in payouts]
         seats = [SeatResult(r[0], r[1], r[2], "x", r[3], False) for r in rows]
         expected = rate_session("marias", seats, {})
         for key, rating in expected.items():
@@ -122,9 +128,12 @@ async def test_a_coached_session_is_in_the_history_but_not_rated(tmp_path, clock
         assert set(sessions) == {coached, rated}
         changed = {r[0] for r in await h.db.fetchall("SELECT DISTINCT session_id FROM rating_changes")}
         assert changed == {sessions[rated]}
-        payouts = await h.db.fetchone("SELECT COUNT(*) FROM ledger WHERE table_id = ? AND reason = 'payout'",
-                                      (coached,))
-        assert payouts[0] == 3
+        paid = await h.db.fetchone("SELECT SUM(amount) FROM ledger WHERE table_id = ? AND reason = 'payout'",
+                                   (coached,))
+        results = await h.db.fetchone("SELECT SUM(result) FROM session_seats WHERE session_id = ?",
+                                      (sessions[coached],))
+        buy_in = GAMES["marias"].validate_options({})["buy_in"]
+        assert int(paid[0]) == int(results[0]) + 3 * buy_in  # paid out like any session
         live = await snapshot(h)
         report = await rebuild_ratings(h.db)
         assert report.sessions == 1 and report.unrated == (sessions[coached],)

@@ -22,6 +22,7 @@ Readings of the spec chosen here (see the lead's report as well):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bot.rules.base import Game, OptionSpec
@@ -47,6 +48,12 @@ def _factory(seats: int, options: dict[str, Any], seed: int) -> MaitreState:
     return make_state(seats, options, seed)
 
 
+def full_length(options: Mapping[str, Any], seats: int, end: Mapping[str, Any],
+                view: Mapping[str, Any]) -> bool:
+    """A close gives way to the last manche's natural end (reason ``complete`` or
+    ``all_eliminated``); a session it ended (reason ``closed``) stopped early."""
+    return end.get("reason") != "closed"
+
 GAME = Game(
     name="maitre",
     title="Jeu du Maître",
@@ -62,5 +69,6 @@ GAME = Game(
     declarer="maitre",
     contract_name=contract_name,
     length_options=("tours",),
+    full_length=full_length,
     vocabulary=VOCABULARY,
 )

@@ -6,6 +6,7 @@ tables in ``tables`` and the texts in ``text``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bot.rules.base import Game, OptionSpec
@@ -31,6 +32,15 @@ def _factory(seats: int, options: dict[str, Any], seed: int) -> MariasState:
     return MariasState(seats, options, seed)
 
 
+def full_length(options: Mapping[str, Any], seats: int, end: Mapping[str, Any],
+                view: Mapping[str, Any]) -> bool:
+    """A closed session had its length (section 5) if ``deals_played ≥ 3 × rounds`` or a stack is
+    below ``stake``: the rules would have ended it there too."""
+    if end.get("reason") != "closed":
+        return True
+    stake = int(options["stake"])
+    return int(end["deals_played"]) >= 3 * int(options["rounds"]) or min(end["stacks"]) < stake
+
 GAME = Game(
     name="marias",
     title="Marias",
@@ -46,5 +56,6 @@ GAME = Game(
     declarer="soloist",
     contract_name=contract,
     length_options=("rounds",),
+    full_length=full_length,
     vocabulary=VOCABULARY,
 )

@@ -64,6 +64,23 @@ def open_ended(options: Mapping[str, Any]) -> bool:
     return options.get("rotations") == 0
 
 
+def full_length(options: Mapping[str, Any], seats: int, end: Mapping[str, Any],
+                view: Mapping[str, Any]) -> bool:
+    """A closed session had its length (5.1, 5.2) if ``rotations > 0`` and ``deals_played ≥
+    rotations × n``, or a seat could not have anted the next hand (the dealer ``8u``, the others
+    ``4u``). (The deal cap of an open-ended session is its length: ``bot.tables.length``.)"""
+    if end.get("reason") != "closed":
+        return True
+    rotations = int(options["rotations"])
+    if rotations and int(view.get("deals_played", 0)) >= rotations * seats:
+        return True
+    unit = int(options["ante_unit"])
+    returned = end.get("returned") or [[0] * seats for _ in range(4)]
+    # the stacks before the pools came back: what the next hand's ante check would have seen
+    before = [end["stacks"][s] - sum(pool[s] for pool in returned) for s in range(seats)]
+    dealer = view.get("dealer")
+    return any(before[s] < (8 * unit if s == dealer else 4 * unit) for s in range(seats))
+
 GAME = Game(
     name="michigan",
     title="Michigan",
@@ -78,6 +95,7 @@ GAME = Game(
     narrate=narrate,
     length_options=("rotations",),
     open_ended=open_ended,
+    full_length=full_length,
     vocabulary=VOCABULARY,
 )
 

@@ -82,6 +82,22 @@ class MotzGame(Game):
         return {s.name: out[s.name] for s in self.options}
 
 
+def full_length(options: Mapping[str, Any], seats: int, end: Mapping[str, Any],
+                view: Mapping[str, Any]) -> bool:
+    """A closed session had its length (5.1-5.3) if, after its last deal, ``deals_played ≥
+    rotations × n`` with nothing left in the bête to split, or the clearing deals were used up, or
+    a seat could not have anted the next deal: the rules would have ended it there too."""
+    if end.get("reason") != "closed":
+        return True
+    nominal = int(options["rotations"]) * seats
+    extra = options.get("max_extra_deals")
+    extra = seats if extra is None else int(extra)
+    played = int(end["deals_played"])
+    split = list(end.get("split") or [0] * seats)
+    before = [st - sp for st, sp in zip(end["stacks"], split, strict=True)]  # the stacks before the split
+    return (played >= nominal + extra or (played >= nominal and not any(split))
+            or min(before) < int(options["ante"]))
+
 def _factory(seats: int, options: dict[str, Any], seed: int) -> MotzState:
     return MotzState(seats, options, seed)
 
@@ -100,5 +116,6 @@ GAME = MotzGame(
     narrate=narrate,
     bids=frozenset({"stand", "take_muet"}),
     length_options=("rotations", "max_extra_deals"),
+    full_length=full_length,
     vocabulary=VOCABULARY,
 )

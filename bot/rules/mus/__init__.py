@@ -21,6 +21,7 @@ Readings taken where the spec is silent or loose (closest to the seed):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bot.rules.base import Game, OptionSpec
@@ -51,6 +52,11 @@ def new_state(seats: int, options: dict[str, Any], seed: int) -> MusState:
     return MusState(options, seed)
 
 
+def full_length(options: Mapping[str, Any], seats: int, end: Mapping[str, Any],
+                view: Mapping[str, Any]) -> bool:
+    """A closed session had its length (5.1) if every one of its ``matches`` was played out."""
+    return sum(end.get("matches_won") or ()) >= int(options["matches"])
+
 GAME = Game(
     name="mus",
     title="Mus",
@@ -67,6 +73,7 @@ GAME = Game(
     teams=((0, 2), (1, 3)),
     bids=frozenset({"envido", "ordago"}),
     length_options=("matches", "best_of", "target"),
+    full_length=full_length,
     vocabulary=VOCABULARY,
 )
 

@@ -1,0 +1,87 @@
+"""A member removed from the server no longer plays there by DM (issue 26, item 12).
+
+Before, nothing listened to member removals (and the bot did not ask Discord for them: the
+GUILD_MEMBERS intent is privileged): a kicked or banned member kept their seat and went on
+playing by DM. Now, with ``member_events = true`` (and the intent enabled on the bot's page),
+GUILD_MEMBER_REMOVE takes them off every table of that server, as if they had left: a lobby seat
+is refunded, a seat in play goes to the AI (their final stack still goes to them), and their DM
+clicks are refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from tests.bot.test_hostile import refused
+from tests.bot.test_session import open_table
+from tests.discord_stub import DiscordStub, User
+from tests.discord_stub.play import latest_dm_with_moves, move_controls
+from tests.discord_stub.stub import GUILD_MEMBERS
+from tests.discord_stub.tapis import TEST_CONFIG, TapisRun
+
+
+@pytest.fixture
+async def listening(stub: DiscordStub, tmp_path: Path) -> AsyncIterator[TapisRun]:
+    """A bot configured with ``member_events = true``."""
+    run = TapisRun(stub, tmp_path / "members.db", config=replace(TEST_CONFIG, member_events=True))
+    await run.start()
+    try:
+        yield run
+    finally:
+        await run.stop()
+
+
+async def until(check, what: str) -> None:
+    for _ in range(500):
+        if await check():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"never happened: {what}")
+
+
+async def test_a_removed_member_leaves_their_tables(stub: DiscordStub, listening: TapisRun,
+                                                    players: list[User]) -> None:
+    alice, bob, carol, dave = players
+    assert stub.intents & GUILD_MEMBERS  # the bot asked for member events
+    table_id, _ = await open_table(stub, alice, [bob, carol])
+    await listening.settle()
+    table = await listening.tables.get(table_id)
+    # bob is to act (or will be): find a DM of his with moves before he is removed
+    while bob.id not in table.to_act_users():
+        user = next(u for u in (alice, carol) if u.id in table.to_act_users())
+        seat = table.seat_of(user.id)
+        await listening.tables.act(table_id, user.id, table.version, table.state.legal_actions(seat)[0])
+        await listening.settle()
+    dm = latest_dm_with_moves(stub, bob, table_id, table.version)
+    assert dm is not None
+    his_turn = table.version
+    [control, *_] = move_controls(dm, table_id, his_turn)
+    lobby = await listening.tables.create(stub.guild.id, stub.channel.id, dave.id, dave.name, "motz", {})
+    await listening.tables.join(lobby.id, bob.id, bob.name)
+    before = await listening.ledger.balance(stub.guild.id, bob.id)
+
+    assert await stub.remove_member(stub.guild, bob)
+    seat = table.seat_of(bob.id)
+    await until(lambda: asyncio.sleep(0, table.seats[seat].away), "bob's seat goes to the AI")
+    await until(lambda: asyncio.sleep(0, lobby.seat_of(bob.id) is None), "bob's lobby seat is freed")
+    await listening.settle()
+    assert await listening.ledger.balance(stub.guild.id, bob.id) == before + lobby.buy_in  # refunded
+    refused(await stub.click(dm, bob, custom_id=control["custom_id"]))  # his DM: refused
+    await listening.settle()
+    sql = "SELECT seat, actor FROM actions WHERE table_id = ? AND version = ?"
+    actions = await listening.db.fetchall(sql, (table_id, his_turn))
+    assert [tuple(a) for a in actions] == [(seat, "ai")]  # the AI played his turn, not his click
+    assert table.seats[seat].away and bob.id not in table.to_act_users()
+
+
+async def test_without_the_intent_discord_sends_no_removal(stub: DiscordStub, tapis: TapisRun,
+                                                           players: list[User]) -> None:
+    """The default: the privileged intent is not asked for (a bot without it enabled on its page
+    could not connect), so Discord tells nothing of removals."""
+    assert not stub.intents & GUILD_MEMBERS
+    assert not await stub.remove_member(stub.guild, players[1])
