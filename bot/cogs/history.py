@@ -8,6 +8,7 @@ replay with every hand of the deal.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import math
@@ -55,6 +56,7 @@ class History(commands.Cog):
     def __init__(self, bot: TapisBot) -> None:
         self.bot = bot
         self.jobs = ReplayJobs()
+        self.drawing: dict[ReplayKey, asyncio.Future[Replay | int]] = {}  # replays being drawn
         self.cache: ReplayCache[Replay | int] = ReplayCache()
 
     @app_commands.command(name="history", description=TEXT["history"])
@@ -122,28 +124,47 @@ class History(commands.Cog):
 
     async def _draw(self, interaction: discord.Interaction[TapisBot], row: TableRow, key: ReplayKey,
                     tr: Translator) -> Replay | int | None:
-        """Draw a replay on the pool (deferring the answer), cache it; None if refused or failed."""
-        from bot.store import tables as store
+        """Draw a replay on the pool (deferring the answer) and cache it; None if refused or failed.
 
+        The same replay asked by another member while it is being drawn (same key, same log
+        version) waits for that drawing instead of queueing another: a burst on one deal draws it
+        once. A member's own second replay is refused while their first one is being drawn.
+        """
         member = interaction.user.id
+        drawing = self.drawing.get(key.at(row.version))
+        if drawing is None or member in self.jobs.running:  # never two at once for one member
+            try:
+                self.jobs.admit(member)
+            except Busy as busy:
+                await refuse(interaction, busy_text(busy, tr))
+                return None
+            drawing = asyncio.ensure_future(self._job(member, row, key, tr))
+            self.drawing[key.at(row.version)] = drawing
+            drawing.add_done_callback(lambda done: self._drawn(key.at(row.version), done))
+        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            self.jobs.admit(member)
-        except Busy as busy:
-            await refuse(interaction, busy_text(busy, tr))
-            return None
-        try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            actions = await self.bot.db.run(store.load_actions, row.id)
-        except BaseException:
-            self.jobs.release(member)
-            raise
-        try:
-            result = await self.jobs.run(member, render, row, actions, key.deal, key.reveal, key.fmt, tr,
-                                         key.limit)
+            return await asyncio.shield(drawing)
         except Exception:
             log.warning("replay of table %s deal %s failed", row.id, key.deal, exc_info=True)
             await refuse(interaction, tr._(LOG_MISSING, table=row.id))
             return None
+
+    def _drawn(self, key: ReplayKey, done: asyncio.Future[Replay | int]) -> None:
+        self.drawing.pop(key, None)
+        if not done.cancelled():
+            done.exception()  # retrieved (and logged by whoever awaited it), even if nobody still waits
+
+    async def _job(self, member: int, row: TableRow, key: ReplayKey, tr: Translator) -> Replay | int:
+        """Load the log, draw on the replay pool for ``member`` (admitted), cache the result."""
+        from bot.store import tables as store
+
+        try:
+            actions = await self.bot.db.run(store.load_actions, row.id)
+        except BaseException:
+            self.jobs.release(member)
+            raise
+        result = await self.jobs.run(member, render, row, actions, key.deal, key.reveal, key.fmt, tr,
+                                     key.limit)
         if isinstance(result, Replay):  # an ended deal never changes; a running one only at this version
             self.cache.put(key.at(None if result.finished else len(actions)), result, len(result.data))
         return result
