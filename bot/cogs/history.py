@@ -87,10 +87,11 @@ class History(commands.Cog):
         guild_id = guild_only(interaction)
         tr = await reader(self.bot, interaction)
         missing = tr._("There is no table #{table} in this server.", table=table)
-        if not 1 <= table <= MAX_ID:  # Discord sends 53-bit integers; a forged payload any
+        if not isinstance(table, int) or not 1 <= table <= MAX_ID:  # Discord sends 53-bit integers
             return await refuse(interaction, missing)
-        if format not in REPLAY_FORMATS:
-            return await refuse(interaction, tr._("Invalid value {value}.", value=echo(format)))
+        for value, allowed in ((format, format in REPLAY_FORMATS), (deal, isinstance(deal, int))):
+            if not allowed:
+                return await refuse(interaction, tr._("Invalid value {value}.", value=echo(str(value))))
         row = await self.bot.db.run(store.load_table, table)
         if row is None or row.guild_id != guild_id or row.game not in GAMES:
             return await refuse(interaction, missing)
