@@ -5,6 +5,9 @@ and server admins still reach it. History ids past 64 bits are refused like forg
 
 from __future__ import annotations
 
+import pytest
+
+from tests.backends import BACKENDS
 from tests.bot.test_history import finish_by_ai
 from tests.bot.test_replay import no_cooldown, replay
 from tests.discord_stub import DiscordStub, User
@@ -33,6 +36,7 @@ async def staff_tables(stub: DiscordStub, tapis: TapisRun, alice: User, carol: U
     return staff, done.id, live.id
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_a_staff_only_table_is_out_of_reach_from_general(stub: DiscordStub, tapis: TapisRun,
                                                                players: list[User]) -> None:
     alice, bob, carol, dave = players
