@@ -5,8 +5,10 @@ interaction's upload limit. Structural limits are asserted here; the memory of a
 
 from __future__ import annotations
 
+import gc
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -220,3 +222,39 @@ async def test_a_gif_past_the_upload_limit_is_sent_as_webp_then_trimmed(
     assert len(decode_frames(att.data)) < len(decode_frames(webp.last.attachments[0].data))
     assert "left out to fit Discord's upload limit" in trimmed.text
 
+
+
+def resident_mb() -> dict[str, float]:
+    """This process's resident set now and its peak since the last reset, in MB."""
+    out = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            out[key] = int(value.split()[0]) / 1024
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc")
+async def test_a_burst_of_six_different_replays_stays_within_200_mb(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    """The issue's bound, loosely (memory, not time): six members each ask a different replay of a
+    long Mus deal at once (no cache, no shared drawing); the process's peak grows by < 200 MB.
+    ``bench/replay_memory.py`` measures it in a bot process of its own (docs/benchmarks.md)."""
+    table_id = await long_mus_deal(tapis, stub, players)
+    warm = await replay(stub, players[0], stub.channel, table=table_id, deal=2)  # fonts, sprites
+    assert warm.text
+    members = [stub.add_user(f"m{i}", stub.guild) for i in range(6)]
+    kinds = [(lang, "webp") for lang in ("en-US", "fr", "es-ES", "cs")] + [("en-US", "gif"), ("fr", "gif")]
+    gc.collect()
+    Path("/proc/self/clear_refs").write_text("5")  # the peak starts again from here
+    before = resident_mb()["VmRSS"]
+    sent = []
+    for member, (lang, fmt) in zip(members, kinds, strict=True):
+        member.locale = lang
+        sent.append(await stub.slash("replay", member, stub.channel, wait=False, table=table_id, deal=1,
+                                     format=fmt))
+    await stub.wait_for(lambda: all(i.original is not None and i.original.edits for i in sent), timeout=120,
+                        what="six replays")
+    assert all(i.last.attachments for i in sent)
+    peak = resident_mb()["VmHWM"]
+    assert peak - before < 200, f"the burst grew the process from {before:.0f} to {peak:.0f} MB"
