@@ -57,7 +57,7 @@ class History(commands.Cog):
         self.bot = bot
         self.jobs = ReplayJobs()
         self.drawing: dict[ReplayKey, asyncio.Future[Replay | int]] = {}  # replays being drawn
-        self.cache: ReplayCache[Replay | int] = ReplayCache()
+        self.cache: ReplayCache[Replay] = ReplayCache()
 
     @app_commands.command(name="history", description=TEXT["history"])
     @app_commands.describe(game=TEXT["game"], user=TEXT["user"])
