@@ -104,7 +104,7 @@ class History(commands.Cog):
         reveal = row.status == "finished" and seated
         limit = interaction.filesize_limit
         key = ReplayKey(table, deal, reveal, tr.lang, format, tuple(seat_names(row, tr)), limit, None)
-        result = self.cache.get(key) or self.cache.get(key.at(row.version))
+        result: Replay | int | None = self.cache.get(key) or self.cache.get(key.at(row.version))
         if result is None:
             result = await self._draw(interaction, row, key, tr)
             if result is None:
