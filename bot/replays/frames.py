@@ -19,8 +19,6 @@ from bot.tables.replay import apply_logged
 
 #: At most this many frames in one replay (700 ms each: 84 s of animation).
 MAX_FRAMES = 120
-#: The action types of Mus's mus phase; one round is mus calls, then every seat's discard.
-MUS_ROUND = frozenset({"mus", "discard"})
 
 
 @dataclass
@@ -34,23 +32,24 @@ class ReplayFrames:
     skipped: int
 
 
-def mus_rounds(game: str, actions: Sequence[ActionRow]) -> list[list[int]]:
-    """The versions of each mus round's actions in ``actions`` (one deal), in order; [] if not Mus.
+def repeated_rounds(round_types: Sequence[str], actions: Sequence[ActionRow]) -> list[list[int]]:
+    """The versions of each repeated round's actions in ``actions`` (one deal), in order.
 
-    A round starts with a ``mus`` call that follows a ``discard`` (or opens the deal's mus phase).
+    ``round_types`` is the game's ``repeated_round`` (Mus: mus calls, then discards); a round
+    starts with an action whose type comes earlier in it than the previous such action's type
+    (a mus call after a discard). [] for a game without one.
     """
-    if game != "mus":
-        return []
+    order = {kind: i for i, kind in enumerate(round_types)}
     rounds: list[list[int]] = []
     last = None
     for row in actions:
-        kind = row.action.get("type") if row.seat is not None else None
-        if kind not in MUS_ROUND:
+        at = order.get(str(row.action.get("type"))) if row.seat is not None else None
+        if at is None:
             continue
-        if not rounds or (kind == "mus" and last == "discard"):
+        if not rounds or (last is not None and at < last):
             rounds.append([])
         rounds[-1].append(row.version)
-        last = kind
+        last = at
     return rounds
 
 
@@ -70,14 +69,14 @@ def replay_frames(game: Game, seats: int, options: dict[str, Any], seed: int, lo
                   tr: Text = PLAIN) -> ReplayFrames | None:
     """The frames of deal ``number`` (from 1) within ``cap``, or None if the log has no such deal.
 
-    Without ``reveal`` only spectator views (``view(None)``) are ever taken. Of repeated mus
-    rounds, the first and the last are shown.
+    Without ``reveal`` only spectator views (``view(None)``) are ever taken. Of a game's repeated
+    rounds (``Game.repeated_round``: Mus's mus rounds), the first and the last are shown.
     """
     deals = deals_of(game, seats, options, seed, log, name, tr)
     if not 1 <= number <= len(deals):
         return None
     deal = deals[number - 1]
-    rounds = mus_rounds(game.name, log[deal.first:deal.last + 1])
+    rounds = repeated_rounds(game.repeated_round, log[deal.first:deal.last + 1])
     dropped = {v for r in rounds[1:-1] for v in r}
     total = deal.last - deal.first + 2
     kept, skipped = kept_indices(total, deal.first, dropped, max(2, cap))

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bot.replays.cache import ReplayCache, ReplayKey
-from bot.replays.frames import kept_indices, mus_rounds, replay_frames
+from bot.replays.frames import kept_indices, repeated_rounds, replay_frames
 from bot.replays.jobs import Busy, ReplayJobs
 from bot.rules import GAMES
 from bot.store.tables import ActionRow
@@ -110,7 +110,7 @@ def mus_log(rounds: int, seed: int = 3) -> tuple[dict, list[ActionRow]]:
 def test_repeated_mus_rounds_collapse_to_the_first_and_last() -> None:
     options, log = mus_log(rounds=12)
     full = deal_frames(GAMES["mus"], 4, options, 3, log, 1, reveal=True)
-    rounds = mus_rounds("mus", log[full.deal.first:full.deal.last + 1])
+    rounds = repeated_rounds(GAMES["mus"].repeated_round, log[full.deal.first:full.deal.last + 1])
     assert len(rounds) == 12 and all(len(r) == 8 for r in rounds)  # four mus calls, four discards each
     frames = replay_frames(GAMES["mus"], 4, options, 3, log, 1, reveal=True)
     # rounds 2 to 11 are left out: the first round and the last (the hands then played) are kept
@@ -122,4 +122,4 @@ def test_repeated_mus_rounds_collapse_to_the_first_and_last() -> None:
     capped = replay_frames(GAMES["mus"], 4, options, 3, log, 1, reveal=False, cap=10)
     assert capped is not None and len(capped.views) == 10
     assert capped.views[:5] == full.views[:5] and capped.views[5:] == full.views[-5:]
-    assert mus_rounds("motz", log) == []
+    assert repeated_rounds(GAMES["motz"].repeated_round, log) == []
