@@ -13,10 +13,11 @@ Pure functions of their arguments, safe in a worker thread (``asyncio.to_thread`
 from __future__ import annotations
 
 import io
+import struct
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from PIL import Image
+from PIL import GifImagePlugin, Image, ImageChops
 
 from bot.render.canvas import GOLD, PANEL, WHITE, Canvas
 from bot.render.palette import palette_image
@@ -80,32 +81,171 @@ def frames(game: str, views: Iterable[dict[str, Any]], names: Sequence[str],
                else revealed_frame(game, view, names, band, tr))
 
 
-def encode(images: Sequence[Image.Image], fmt: str = "webp") -> bytes:
-    """An animation looping forever: ``FRAME_MS`` per frame, the last one held ``LAST_MS``."""
+class TooLarge(ValueError):
+    """The animation passed its byte limit while being encoded (encoding stopped there)."""
+
+
+def encode(images: Iterable[Image.Image], fmt: str = "webp", limit: int | None = None) -> bytes:
+    """An animation looping forever: ``FRAME_MS`` per frame, the last one held ``LAST_MS``.
+
+    ``images`` may be a generator: each frame is encoded as soon as it is drawn and only the
+    previous one is kept (the next is encoded as the rectangle that changed), so memory does not
+    grow with the number of frames. Consecutive identical frames become one longer frame. With
+    ``limit``, ``TooLarge`` is raised as soon as the file would pass ``limit`` bytes.
+    """
     if fmt not in FORMATS:
         raise ValueError(f"unknown replay format {fmt!r}")
-    if not images:
+    writer: _Writer = _GifWriter(limit) if fmt == "gif" else _WebpWriter(limit)
+    previous: Image.Image | None = None
+    pending: Any = None  # the last frame encoded, written once its duration is known
+    duration = 0
+    for img in images:
+        if previous is not None and img.size != previous.size:
+            raise ValueError("every frame of a replay has the same size")
+        box = (0, 0, *img.size) if previous is None else _changed(previous, img)
+        if box is None:  # the same picture: the frame before lasts longer
+            duration += FRAME_MS
+            continue
+        if previous is not None:
+            writer.write(pending, duration)
+        else:
+            writer.start(img)
+        pending, duration = writer.encode(img, box), FRAME_MS
+        previous = img
+    if previous is None:
         raise ValueError("a replay needs at least one frame")
-    durations = [FRAME_MS] * (len(images) - 1) + [LAST_MS]
-    buf = io.BytesIO()
-    if fmt == "gif":
-        first, rest = images[0], list(images[1:])
-        first.save(buf, format="GIF", save_all=True, append_images=rest, duration=durations, loop=0,
-                   optimize=False, disposal=1)
-    else:
-        rgb = [im.convert("RGB") for im in images]
-        # Lossless (the last frame must equal the table image), fast effort, and no key frame after
-        # the first: the frames differ by a few cards, so deltas are small and quick to encode.
-        kmax = len(rgb) + 1
-        rgb[0].save(buf, format="WEBP", save_all=True, append_images=rgb[1:], duration=durations, loop=0,
-                    lossless=True, method=1, quality=0, kmin=kmax - 1, kmax=kmax)
-    return buf.getvalue()
+    writer.write(pending, duration - FRAME_MS + LAST_MS)
+    return writer.close()
+
+
+def _changed(before: Image.Image, after: Image.Image) -> tuple[int, int, int, int] | None:
+    """The rectangle where ``after`` differs from ``before`` (None if nowhere)."""
+    if before.mode == "P" and after.mode == "P":  # one shared palette: compare the indices
+        return ImageChops.subtract_modulo(after, before).getbbox()
+    return ImageChops.difference(after.convert("RGB"), before.convert("RGB")).getbbox()
+
+
+class _Writer:
+    """One animation being written: each frame encoded alone, appended once its duration is known."""
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+        self.out = io.BytesIO()
+
+    def put(self, *chunks: bytes) -> None:
+        size = sum(len(c) for c in chunks)
+        if self.limit is not None and self.out.tell() + size > self.limit:
+            raise TooLarge(f"the replay passes {self.limit} bytes")
+        for chunk in chunks:
+            self.out.write(chunk)
+
+    def start(self, img: Image.Image) -> None:
+        """The file's header, from the first frame."""
+
+    def encode(self, img: Image.Image, box: tuple[int, int, int, int]) -> Any:
+        raise NotImplementedError
+
+    def write(self, frame: Any, duration: int) -> None:
+        raise NotImplementedError
+
+    def close(self) -> bytes:
+        raise NotImplementedError
+
+
+class _GifWriter(_Writer):
+    """GIF89a on the shared palette (one global colour table); each later frame is the rectangle
+    that changed, drawn over the previous picture (disposal 1)."""
+
+    @staticmethod
+    def _paletted(img: Image.Image) -> Image.Image:
+        return img if img.mode == "P" else img.convert("RGB").convert("P", palette=Image.Palette.WEB)
+
+    def start(self, img: Image.Image) -> None:
+        header, _ = GifImagePlugin.getheader(self._paletted(img).copy(), None, {"loop": 0, "optimize": False})
+        self.put(*header)
+
+    def encode(self, img: Image.Image, box: tuple[int, int, int, int]) -> Any:
+        return self._paletted(img).crop(box), box[:2]
+
+    def write(self, frame: Any, duration: int) -> None:
+        region, offset = frame
+        self.put(*GifImagePlugin.getdata(region, offset, duration=duration, disposal=1))
+
+    def close(self) -> bytes:
+        self.put(b";")
+        return self.out.getvalue()
+
+
+class _WebpWriter(_Writer):
+    """Animated WebP (RIFF: VP8X, ANIM, one ANMF per frame), every frame lossless (VP8L). A later
+    frame is the rectangle that changed (its corner on even pixels, as the format requires), its
+    unchanged pixels transparent and alpha-blended over the previous picture, so the decoded
+    frame is exactly the drawn one while the unchanged pixels cost next to nothing."""
+
+    def __init__(self, limit: int | None) -> None:
+        super().__init__(limit)
+        self.previous: Image.Image | None = None
+
+    def start(self, img: Image.Image) -> None:
+        w, h = img.size
+        vp8x = bytes([0x12, 0, 0, 0]) + _u24(w - 1) + _u24(h - 1)  # flags: alpha, animation
+        anim = struct.pack("<IH", 0xFFFFFFFF, 0)  # background white, loop forever
+        self.put(b"RIFF", b"\0\0\0\0", b"WEBP", _chunk(b"VP8X", vp8x), _chunk(b"ANIM", anim))
+
+    def encode(self, img: Image.Image, box: tuple[int, int, int, int]) -> Any:
+        box = (box[0] & ~1, box[1] & ~1, box[2], box[3])
+        region = img.crop(box).convert("RGB")
+        before, self.previous = self.previous, img
+        blend = before is not None
+        if before is not None:
+            old = before.crop(box)
+            if old.mode == "P" and img.mode == "P":
+                diff = ImageChops.subtract_modulo(img.crop(box), old)
+                changed = Image.frombytes("L", diff.size, diff.tobytes())
+            else:
+                changed = ImageChops.difference(region, old.convert("RGB")).convert("L")
+            region.putalpha(changed.point([0] + [255] * 255))
+        buf = io.BytesIO()
+        region.save(buf, format="WEBP", lossless=True, method=1, quality=0)
+        chunks = [c for c in _chunks(buf.getvalue()) if c[:4] in (b"ALPH", b"VP8 ", b"VP8L")]
+        return box[:2], region.size, blend, b"".join(chunks)
+
+    def write(self, frame: Any, duration: int) -> None:
+        (x, y), (w, h), blend, data = frame
+        head = _u24(x // 2) + _u24(y // 2) + _u24(w - 1) + _u24(h - 1) + _u24(min(duration, 0xFFFFFF))
+        self.put(_chunk(b"ANMF", head + bytes([0 if blend else 0x02]) + data))  # never disposed
+
+    def close(self) -> bytes:
+        data = bytearray(self.out.getvalue())
+        data[4:8] = struct.pack("<I", len(data) - 8)
+        return bytes(data)
+
+
+def _u24(n: int) -> bytes:
+    return n.to_bytes(3, "little")
+
+
+def _chunk(tag: bytes, payload: bytes) -> bytes:
+    """A RIFF chunk: tag, little-endian size, payload, padded to an even length."""
+    return tag + struct.pack("<I", len(payload)) + payload + (b"\0" if len(payload) % 2 else b"")
+
+
+def _chunks(riff: bytes) -> Iterator[bytes]:
+    """The chunks (with their headers and padding) inside a ``RIFF…WEBP`` file."""
+    at = 12
+    while at + 8 <= len(riff):
+        size = struct.unpack("<I", riff[at + 4:at + 8])[0]
+        end = at + 8 + size + (size & 1)
+        yield riff[at:end]
+        at = end
 
 
 def replay_image(game: str, views: Sequence[dict[str, Any]], names: Sequence[str],
-                 hands: Sequence[Sequence[str]] | None = None, fmt: str = "webp", tr: Text = PLAIN) -> bytes:
-    """The animated replay of a deal's views (see the module docstring), drawn in ``tr``'s language."""
-    return encode(list(frames(game, views, names, hands, tr)), fmt)
+                 hands: Sequence[Sequence[str]] | None = None, fmt: str = "webp", tr: Text = PLAIN,
+                 limit: int | None = None) -> bytes:
+    """The animated replay of a deal's views (see the module docstring), drawn in ``tr``'s language,
+    each frame encoded as soon as it is drawn (``encode``)."""
+    return encode(frames(game, views, names, hands, tr), fmt, limit)
 
 
 def decode_frames(data: bytes) -> list[Image.Image]:

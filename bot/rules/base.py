@@ -563,6 +563,9 @@ class Game:
         default=never_full, repr=False)
     #: The words of its identifiers (phases, view fields, kinds of move, view values).
     vocabulary: Vocabulary = field(default_factory=Vocabulary, repr=False)
+    #: Action types of a round that may repeat without bound within a deal, in their order in a
+    #: round (Mus: mus calls, then discards); a replay shows only the first and the last round.
+    repeated_round: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         names = {s.name for s in self.options}

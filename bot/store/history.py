@@ -8,7 +8,7 @@ together or not at all. The queries below feed ``/history`` and the profile card
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from bot.store.db import Database
@@ -78,11 +78,13 @@ class SessionLine:
 
 
 async def user_sessions(db: Database, guild_id: int, user_id: int, game: str | None, *, limit: int,
-                        offset: int = 0, up_to: int | None = None) -> tuple[list[SessionLine], int]:
+                        offset: int = 0, up_to: int | None = None, channels: Collection[int] | None = None,
+                        viewer: int | None = None) -> tuple[list[SessionLine], int]:
     """A page of the user's finished sessions (newest first) and how many there are in all.
 
     ``up_to`` (a session id) freezes the list where the first page saw it, so later pages do not
-    shift when a new session ends meanwhile.
+    shift when a new session ends meanwhile. With ``channels``, only sessions whose table was in
+    one of those channels, or at which ``viewer`` sat, count (``bot.views.scope``).
     """
     where = "ss.guild_id = ? AND ss.user_id = ?"
     params: list[object] = [guild_id, user_id]
@@ -92,6 +94,12 @@ async def user_sessions(db: Database, guild_id: int, user_id: int, game: str | N
     if up_to is not None:
         where += " AND ss.session_id <= ?"
         params.append(up_to)
+    if channels is not None:
+        marks = ", ".join("?" for _ in channels) or "NULL"
+        where += (" AND (EXISTS (SELECT 1 FROM sessions sc JOIN tables tc ON tc.id = sc.table_id "
+                  f"WHERE sc.id = ss.session_id AND tc.channel_id IN ({marks})) OR EXISTS (SELECT 1 FROM "
+                  "session_seats sv WHERE sv.session_id = ss.session_id AND sv.user_id = ?))")
+        params.extend([*channels, viewer if viewer is not None else -1])
 
     def q(conn: sqlite3.Connection) -> tuple[list[SessionLine], int]:
         total = conn.execute(f"SELECT COUNT(*) FROM session_seats ss WHERE {where}", params).fetchone()[0]

@@ -28,11 +28,23 @@ from bot.rules import GAMES
 from bot.views import ids
 from bot.views.display import safe_name
 from bot.views.respond import refuse
+from bot.views.scope import channel_visible, visible_channels
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
 
 _NUMBER = re.compile(r"[0-9]{1,19}")  # a table id or deal number as Tapis sent it
+#: The largest id the store holds (a signed 64-bit integer): a larger number in an id or a value
+#: is forged and refused like any malformed id, before it reaches the database.
+MAX_ID = 2**63 - 1
+
+
+def _number(text: str) -> int | None:
+    """A table id, user id, session id or deal number from an id or a select value, or None."""
+    if not _NUMBER.fullmatch(text):  # never "²" or 5,000 digits
+        return None
+    value = int(text)
+    return value if value <= MAX_ID else None
 
 log = logging.getLogger(__name__)
 PAGE = 5
@@ -86,12 +98,13 @@ def parse_context(arg: str | None) -> tuple[int, str | None, int] | None:
     if arg is None:
         return None
     parts = arg.split(".")
-    if len(parts) != 3 or not parts[0].isdigit() or not parts[2].isdigit():
+    if len(parts) != 3:
         return None
+    user, upto = _number(parts[0]), _number(parts[2])
     game = None if parts[1] == ANY else parts[1]
-    if game is not None and game not in GAMES:
+    if user is None or upto is None or (game is not None and game not in GAMES):
         return None
-    return int(parts[0]), game, int(parts[2])
+    return user, game, upto
 
 
 def deltas_text(names: list[str], deltas: list[int] | None, tr: Translator) -> str:
@@ -122,15 +135,20 @@ def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
 
 
 async def page_message(bot: TapisBot, guild_id: int, user_id: int, who: str, game: str | None, page: int,
-                       upto: int | None, tr: Translator) -> dict[str, Any]:
-    """Embed and view of one page of a user's finished sessions (``page`` from 0), in ``tr``'s language."""
+                       upto: int | None, tr: Translator, viewer: int | None = None,
+                       channels: frozenset[int] | None = None) -> dict[str, Any]:
+    """Embed and view of one page of a user's finished sessions (``page`` from 0), in ``tr``'s language.
+
+    With ``channels`` (``bot.views.scope.visible_channels`` of the asker ``viewer``), only the
+    sessions of tables in those channels, or at which ``viewer`` sat, are listed and counted.
+    """
     from bot.store.history import user_sessions
 
     if upto is None:
         row = await bot.db.fetchone("SELECT MAX(id) FROM sessions WHERE guild_id = ?", (guild_id,))
         upto = int(row[0] or 0) if row is not None else 0
     lines, total = await user_sessions(bot.db, guild_id, user_id, game, limit=PAGE, offset=page * PAGE,
-                                       up_to=upto)
+                                       up_to=upto, channels=channels, viewer=viewer)
     pages = max(1, -(-total // PAGE))
     who = safe_name(who)
     if game:
@@ -253,17 +271,20 @@ async def handle(interaction: discord.Interaction[TapisBot], cid: ids.ComponentI
             return await refuse(interaction, tr._(BAD))
         from bot.store.history import user_sessions
 
-        _, total = await user_sessions(bot.db, guild_id, user_id, game, limit=1, up_to=upto)
+        viewer, channels = interaction.user.id, visible_channels(interaction)
+        _, total = await user_sessions(bot.db, guild_id, user_id, game, limit=1, up_to=upto,
+                                       channels=channels, viewer=viewer)
         if cid.version * PAGE >= max(total, 1):
             return await refuse(interaction, tr._(GONE_PAGE))
         who = who_name(interaction, user_id, tr)
         await interaction.response.edit_message(
-            **await page_message(bot, guild_id, user_id, who, game, cid.version, upto, tr))
+            **await page_message(bot, guild_id, user_id, who, game, cid.version, upto, tr, viewer, channels))
         return
-    if not values or len(values) != 1 or not _NUMBER.fullmatch(values[0]):  # never "²" or 5,000 digits
+    value = _number(values[0]) if values and len(values) == 1 else None
+    if value is None or cid.table_id > MAX_ID:
         return await refuse(interaction, tr._(BAD))
     if cid.verb == "hopen":
-        table_id = int(values[0])
+        table_id = value
         back = cid.version
     else:
         table_id, back = cid.table_id, 0
@@ -280,13 +301,16 @@ async def handle(interaction: discord.Interaction[TapisBot], cid: ids.ComponentI
     if loaded is None:
         return await refuse(interaction, tr._(NO_SESSION, table=table_id))
     row, names, deals = loaded
+    seated = any(s.get("user_id") == interaction.user.id and not s.get("ai") for s in row.seats)
+    if not seated and not channel_visible(interaction, row.channel_id):  # bot.views.scope
+        return await refuse(interaction, tr._(NO_SESSION, table=table_id))
     arg = context_arg(user_id, game, upto)
     if cid.verb == "hopen":
         await interaction.response.edit_message(**session_message(row, names, deals, arg, back, tr))
         return
     if cid.version != row.version:
         return await refuse(interaction, tr._(STALE))
-    number = int(values[0])
+    number = value
     chosen = next((d for d in deals if d.number == number), None)
     if chosen is None:
         return await refuse(interaction, tr._(NO_DEAL))

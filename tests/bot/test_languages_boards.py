@@ -21,7 +21,7 @@ from bot.store import tables as store
 from bot.tables.deals import deals_of
 from tests.bot.test_boards import marias_session
 from tests.bot.test_languages_session import texts_of, unmarked
-from tests.bot.test_replay import replay
+from tests.bot.test_replay import no_cooldown, replay
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.model import Interaction
 from tests.discord_stub.tapis import TapisRun
@@ -75,6 +75,7 @@ async def test_history_replay_stats_boards_and_admin_in_the_pseudo_locale(
     for u in players:
         u.locale = "pseudo"
     monkeypatch.setattr(history_views, "PAGE", 1)  # two sessions: two pages, both page buttons
+    no_cooldown(tapis)
     first = await marias_session(stub, tapis, [alice, bob])
     second = await marias_session(stub, tapis, [alice, bob])
     lobby = await tapis.tables.create(stub.guild.id, stub.channel.id, carol.id, carol.name, "motz", {})

@@ -33,6 +33,11 @@ def same(a: Image.Image, b: Image.Image) -> bool:
     return a.size == b.size and ImageChops.difference(a.convert("RGB"), b.convert("RGB")).getbbox() is None
 
 
+def no_cooldown(run: TapisRun) -> None:
+    """Let a member ask for replays one after another (the cooldown has its own test)."""
+    run.bot.get_cog("History").jobs.cooldown = 0  # type: ignore[union-attr]
+
+
 async def replay(stub: DiscordStub, user: User, channel, **options):
     """/replay, waiting for its answer after the defer (the rendering runs in a thread)."""
     inter = await stub.slash("replay", user, channel, **options)
@@ -56,6 +61,7 @@ async def play_humans_until(tapis: TapisRun, table_id: int, done) -> None:
 
 async def test_replay_running_then_finished(stub: DiscordStub, drawn: TapisRun, players: list[User]) -> None:
     tapis = drawn
+    no_cooldown(tapis)
     alice, bob, carol, _ = players
     table_id, lobby = await open_table(stub, alice, [bob], ai=1, game="marias")
     await play_humans_until(tapis, table_id, lambda t: t.state.view(None)["deal"] >= 2)

@@ -49,6 +49,7 @@ class Channel:
     kind: int = 0  # Discord's channel type: 0 text, 11 public thread (also a forum post)
     parent_id: int | None = None  # a thread's channel
     gone: tuple[int, int, str] | None = None  # (status, code, message) every request now gets
+    overwrites: list[dict[str, Any]] = field(default_factory=list)  # Discord's permission_overwrites
 
     @property
     def is_dm(self) -> bool:
@@ -66,7 +67,7 @@ class Channel:
                     "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
                                         "archive_timestamp": TIMESTAMP}}
         return {"id": str(self.id), "type": 0, "name": self.name, "position": position,
-                "guild_id": str(self.guild_id), "permission_overwrites": [], "nsfw": False,
+                "guild_id": str(self.guild_id), "permission_overwrites": self.overwrites, "nsfw": False,
                 "parent_id": None, "topic": None}
 
 

@@ -152,6 +152,17 @@ class StubServer:
         self.channels[channel.id] = channel
         return channel
 
+    async def add_private_channel(self, guild: Guild, name: str, members: list[User]) -> Channel:
+        """A text channel only ``members`` (and admins) can view: @everyone denied View Channel, each
+        member allowed it by a member overwrite; the bot learns of it by CHANNEL_CREATE."""
+        view = str(0x400)
+        channel = self.add_channel(guild, name)
+        channel.overwrites = [{"id": str(guild.id), "type": 0, "allow": "0", "deny": view},
+                              *({"id": str(u.id), "type": 1, "allow": view, "deny": "0"} for u in members)]
+        if self.ws is not None and not self.ws.closed:
+            await self.dispatch("CHANNEL_CREATE", channel.payload(len(guild.channels) - 1))
+        return channel
+
     def add_thread(self, parent: Channel, name: str) -> Channel:
         """A public thread (or forum post) in ``parent``: not in the guild's channel list, as on Discord."""
         thread = Channel(snowflake(), name, parent.guild_id, kind=11, parent_id=parent.id)

@@ -21,6 +21,9 @@ GUILD_MEMBERS = 1 << 1  # the privileged gateway intent behind GUILD_MEMBER_ADD/
 class DiscordStub(StubServer):
     """The stand-in plus the helpers tests drive it with."""
 
+    #: What each interaction says a file may weigh (Discord's ``attachment_size_limit``).
+    attachment_size_limit = 10 * 1024 * 1024
+
     # ------------------------------------------------------------------ members
 
     async def remove_member(self, guild: Guild, user: User) -> bool:
@@ -75,7 +78,8 @@ class DiscordStub(StubServer):
         self.by_token[inter.token] = inter
         payload: dict[str, Any] = {
             "id": str(inter.id), "application_id": str(self.app_id), "type": kind, "token": inter.token,
-            "version": 1, "attachment_size_limit": 10 * 1024 * 1024, "data": data, "locale": user.locale,
+            "version": 1, "attachment_size_limit": self.attachment_size_limit, "data": data,
+            "locale": user.locale,
             "channel_id": str(channel.id), "channel": channel.payload(), "app_permissions": "0",
             "entitlements": [], "authorizing_integration_owners": {"0": "0"},
         }

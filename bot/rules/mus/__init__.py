@@ -75,6 +75,7 @@ GAME = Game(
     length_options=("matches", "best_of", "target"),
     full_length=full_length,
     vocabulary=VOCABULARY,
+    repeated_round=("mus", "discard"),
 )
 
 __all__ = ["GAME", "MusState"]
