@@ -16,17 +16,17 @@ from discord.ext import commands
 
 from bot.cogs.errors import TapisTree
 from bot.i18n.slash import CatalogueTranslator
+from bot.outbox.budget import budget_for
+from bot.outbox.presenter import Presenter
 from bot.store.languages import LanguageStore
-from bot.views.budget import budget_for
 from bot.views.handlers import ForeignItem, TableItem
-from bot.views.presenter import Presenter
 
 if TYPE_CHECKING:
     from bot.config import Config
+    from bot.outbox.forward import Forwarder
     from bot.store.db import Database
     from bot.store.ledger import Ledger
     from bot.tables import Table, TableService
-    from bot.views.forward import Forwarder
 
 log = logging.getLogger(__name__)
 

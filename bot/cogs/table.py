@@ -24,12 +24,12 @@ from bot.cogs.language import unknown_language
 from bot.cogs.options import MAX_BUY_IN, check_options, options_autocomplete, parse_options, whole
 from bot.i18n import LANGUAGES, NATIVE_NAMES, msg, table_language
 from bot.i18n.languages import choosable
+from bot.outbox.respond import run_soon, send
 from bot.views import texts
 from bot.views.components import lobby_view
 from bot.views.display import table_embed
 from bot.views.handlers import show_hand
 from bot.views.locale import reader, table_tr
-from bot.views.respond import run_soon, send
 
 if TYPE_CHECKING:
     from bot.app import TapisBot

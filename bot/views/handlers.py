@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.i18n import N_, Translator, english
+from bot.outbox.respond import answer_lost, refuse, run_soon, send, update
 from bot.tables.errors import STALE  # one wording for a stale click, service and handler alike
 from bot.views import ids, texts
 from bot.views.components import moves_view
 from bot.views.display import hand_embed, refusal_text
 from bot.views.locale import reader
-from bot.views.respond import answer_lost, refuse, run_soon, send, update
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -130,7 +130,7 @@ async def handle_component(interaction: discord.Interaction[TapisBot], custom_id
                            values: list[str] | None, cid: ids.ComponentId | None = None) -> None:
     """Entry point of every Tapis button and select (``cid``: the id already parsed, if it was).
 
-    A forwarded click (``bot.views.forward``) comes here with its custom id only.
+    A forwarded click (``bot.outbox.forward``) comes here with its custom id only.
     """
     try:
         try:
@@ -213,7 +213,7 @@ async def _handle(interaction: discord.Interaction[TapisBot], custom_id: str, ci
 async def answer_on_table(interaction: discord.Interaction[TapisBot], table: Table, text: str) -> None:
     """Answer a click on the table message with an ephemeral ``text``, acknowledging the click as a
     message update first (type 6), so that its token can edit the table message for 14 minutes
-    outside the global limit (``bot.views.tokens``). An already deferred click is answered as usual."""
+    outside the global limit (``bot.outbox.tokens``). An already deferred click is answered as usual."""
     if interaction.response.is_done() or interaction.message is None \
             or interaction.message.id != table.message_id:
         return await send(interaction, text)

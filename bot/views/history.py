@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import N_, Translator
+from bot.outbox.respond import refuse
 from bot.rules import GAMES
 from bot.views import ids
 from bot.views.display import safe_name
-from bot.views.respond import refuse
 from bot.views.scope import channel_visible, visible_channels
 
 if TYPE_CHECKING:

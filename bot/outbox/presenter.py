@@ -41,11 +41,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import Translator
-from bot.views.budget import PROMPT, REFRESH, RestBudget
+from bot.outbox.budget import PROMPT, REFRESH, RestBudget
+from bot.outbox.tokens import TableTokens
 from bot.views.components import moves_view, table_view
 from bot.views.display import hand_embed, safe_name, table_embed
 from bot.views.locale import dm_tr, load_table_tr, table_tr
-from bot.views.tokens import TableTokens
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
