@@ -167,7 +167,9 @@ class Presenter:
         if self.closed:
             return
         rec = self.record(table.id)
-        tr = table_tr(self.bot, table.id)  # the log is public: the table's language
+        # The log is public: the table's language (read once per table and process, so that the first
+        # change after a restart is not narrated in English before anything else loaded it).
+        tr = await load_table_tr(self.bot, table.id)
         for event in events or ():
             line = self._narrate(table, event, tr)
             if line:
@@ -304,9 +306,9 @@ class Presenter:
                                 who=safe_name(info.name)))
         return out
 
-    def table_payload(self, table: Table) -> dict[str, Any]:
-        """Embed and components of the table message as it should look now (the table's language)."""
-        tr = table_tr(self.bot, table.id)
+    def table_payload(self, table: Table, tr: Translator) -> dict[str, Any]:
+        """Embed and components of the table message as it should look now, in ``tr`` (the table's
+        language)."""
         embed = table_embed(table, self.log_of(table.id), self.notices(table, tr), tr)
         return {"embed": embed, "view": table_view(table, tr)}
 
@@ -324,12 +326,13 @@ class Presenter:
         if token is None:
             await self._channel_turn(table.channel_id)
             await self.budget.take(REFRESH)  # while it waits, the table may move on: render after it
+        tr = await load_table_tr(self.bot, table.id)
         if rec.unreachable:
             return
         shown = self.shown_key(table)
         if rec.shown == shown:
             return
-        payload = self.table_payload(table)
+        payload = self.table_payload(table, tr)
         view = payload["view"]
         key = json.dumps([payload["embed"].to_dict(), view.to_components() if view else []], sort_keys=True)
         if rec.rendered == key:
@@ -397,7 +400,7 @@ class Presenter:
         if fn is None or table.state is None:
             return []
         names = [s.name for s in table.seats]
-        tr = table_tr(self.bot, table.id)
+        tr = await load_table_tr(self.bot, table.id)
         data = await self._image(table.id, None, fn, table.game, table.state.view(None), names, tr)
         return [_file(data, f"table-{table.id}.png")] if data is not None else []
 
