@@ -15,8 +15,10 @@ REST budget (Discord allows 50 requests/s besides interaction callbacks and the 
 webhook): the acting player sees their move in the interaction's own response, so they get no
 DM for it; a player's next prompt edits the DM they last clicked through that click's interaction
 webhook (exempt from the global limit) while it is still their latest DM and the token is fresh,
-else it is a new DM; every other request waits its turn in :class:`RestBudget`, turn prompts
-before table refreshes; tables sharing a channel edit one per ``edit_interval`` in that channel.
+else it is a new DM (and the previous DM for that table, remembered with the table so even across a
+restart, is edited once to say it is out of date, its buttons removed); every other request waits
+its turn in :class:`RestBudget`, turn prompts before table refreshes; tables sharing a channel edit
+one per ``edit_interval`` in that channel.
 
 Memory stays flat: everything kept about one table is one ``TableRecord`` (its log, what its
 message shows, its editor and DM tasks, its clicks...); once a closed table's final message is
@@ -40,11 +42,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import Translator
+from bot.i18n import N_, Translator
 from bot.outbox.budget import PROMPT, REFRESH, RestBudget
 from bot.outbox.tokens import TableTokens
 from bot.views.components import moves_view, table_view
-from bot.views.display import hand_embed, safe_name, table_embed
+from bot.views.display import game_title, hand_embed, safe_name, table_embed
 from bot.views.locale import dm_tr, load_table_tr, table_tr
 
 if TYPE_CHECKING:
@@ -61,6 +63,13 @@ NO_MENTIONS = discord.AllowedMentions.none()
 #: Users whose DM channel and latest DM are remembered (per user, not per table): least recent dropped.
 USERS_KEEP = 4096
 TOKEN_LIFE = 14 * 60.0  # seconds an interaction token is used for (Discord keeps it 15 minutes)
+#: What a player's previous DM for a table says once a newer one replaced it.
+MOVED_ON = N_("This hand is out of date: the table has moved on. Your hand is in a newer message.")
+
+
+def dm_key(user_id: int) -> str:
+    """The key under which a table remembers the latest DM sent to ``user_id`` (``extra_messages``)."""
+    return f"dm:{user_id}"
 
 
 @dataclass
@@ -560,6 +569,7 @@ class Presenter:
             self.last_dm.move_to_end(job.user_id)
             while len(self.last_dm) > USERS_KEEP:
                 self.last_dm.popitem(last=False)
+            await self._supersede(table, job.user_id, dm, sent.id)
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 log.warning("DM to %s refused: %s", job.user_id, exc)
@@ -568,6 +578,30 @@ class Presenter:
             await self.bot.tables.set_dm_closed(table_id, job.user_id, True)
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", job.user_id, exc)
+
+    async def _supersede(self, table: Table, user_id: int, dm: discord.abc.Messageable, new_id: int) -> None:
+        """A new DM for this table went to ``user_id``: their previous one (remembered with the table,
+        so also from before a restart) is edited once to say so, its buttons and image removed.
+
+        Nobody plays from or reads an old hand; the new DM's id is remembered for the next time.
+        """
+        key = dm_key(user_id)
+        old = table.extra_messages.get(key)
+        try:
+            await self.bot.tables.set_message(table.id, new_id, key)
+        except Exception:
+            log.warning("table %s: could not remember the DM of %s", table.id, user_id, exc_info=True)
+        if old is None or old == new_id or not isinstance(dm, discord.PartialMessageable):
+            return
+        tr = await dm_tr(self.bot, user_id, table.id)
+        embed = discord.Embed(title=tr._("Your hand — {game} #{id}", game=game_title(table.game, tr),
+                                         id=table.id), description=tr._(MOVED_ON), colour=0x6B7280)
+        try:
+            await self.budget.take(REFRESH)
+            await dm.get_partial_message(old).edit(embed=embed, view=None, attachments=[],
+                                                   allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as exc:
+            log.info("table %s: the previous DM of %s was not edited (%s)", table.id, user_id, exc)
 
     async def _dm_payload(self, table: Table, job: DmJob) -> tuple[discord.Embed, discord.ui.View | None,
                                                                    list[discord.File]]:

@@ -90,3 +90,27 @@ async def test_a_move_played_as_the_bot_resumes_is_shown_in_the_tables_language(
     assert sent, "nothing was redrawn after the restart"
     english = [t for t in sent if any(word in t for word in ENGLISH)]
     assert not english, english[0]
+
+
+async def test_after_a_restart_the_old_dm_says_the_table_moved_on(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    """Each player's DM from before the restart is edited once (buttons and image gone) when a
+    newer DM reaches them; no player keeps two DMs showing a hand of this table."""
+    table_id, users = await _french_motz(stub, players)
+    rng = random.Random(3)
+    await _play(stub, tapis, table_id, users, 3, rng)
+    before = {u.id: stub.dms(u)[-1].id for u in users}
+    await tapis.stop()
+    await tapis.restart()
+    await _play(stub, tapis, table_id, users, 6, rng)
+    superseded = 0
+    for user in users:
+        old = stub.message(before[user.id])
+        if stub.dms(user)[-1].id == old.id:
+            continue  # still their latest DM (edited in place)
+        superseded += 1
+        assert "Cette main est périmée : la partie a avancé." in old.text, old.text
+        assert not old.items() and not old.attachments
+        older = stub.dms(user)[:-1]
+        assert all("périmée" in m.text and not m.items() for m in older), [m.text for m in older]
+    assert superseded, "no player got a new DM after the restart"
