@@ -28,7 +28,6 @@ from bot.outbox.respond import run_soon, send
 from bot.views import texts
 from bot.views.components import lobby_view
 from bot.views.display import table_embed
-from bot.views.handlers import show_hand
 from bot.views.locale import reader, table_tr
 
 if TYPE_CHECKING:
@@ -199,7 +198,7 @@ class Tables(commands.Cog):
             if mine:
                 table = mine[0].id
         t = await resolve_table(self.bot, interaction, table)
-        await show_hand(interaction, t)
+        await self.bot.presenter.show_hand(interaction, t, await reader(self.bot, interaction))
 
 
 async def setup(bot: TapisBot) -> None:

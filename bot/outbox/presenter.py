@@ -44,14 +44,18 @@ import discord
 
 from bot.i18n import N_, Translator
 from bot.outbox.budget import PROMPT, REFRESH, RestBudget
+from bot.outbox.hand import hand_message
+from bot.outbox.respond import refuse, send, update
+from bot.outbox.source import TableSource
 from bot.outbox.tokens import TableTokens
-from bot.views.components import moves_view, table_view
-from bot.views.display import game_title, hand_embed, safe_name, table_embed
+from bot.views import texts
+from bot.views.components import table_view
+from bot.views.display import game_title, safe_name, table_embed
 from bot.views.locale import dm_tr, load_table_tr, table_tr
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
-    from bot.tables import Table
+    from bot.tables.model import Table
 
 log = logging.getLogger(__name__)
 DM_CLOSED = 50007
@@ -139,8 +143,11 @@ class TableRecord:
 class Presenter:
     """Renders table changes to Discord without ever blocking the table service."""
 
-    def __init__(self, bot: TapisBot, edit_interval: float = 1.0, images: bool = True) -> None:
+    def __init__(self, bot: TapisBot, tables: TableSource, edit_interval: float = 1.0,
+                 images: bool = True) -> None:
         self.bot = bot
+        #: The table service, as far as the outbox may use it.
+        self.tables = tables
         self.edit_interval = edit_interval
         self.images = images
         #: One record per table shown (by table id): everything kept about it.
@@ -248,7 +255,7 @@ class Presenter:
         Every open table, not only those resumed at start: an edit that failed while the
         connection was down is redone (a message already showing the state is not edited again).
         """
-        for table in await self.bot.tables.open_tables():
+        for table in await self.tables.open_tables():
             await load_table_tr(self.bot, table.id)  # cached for the listener's narration
             self.prime(table)
             self.mark_dirty(table.id)
@@ -324,7 +331,7 @@ class Presenter:
     async def render_table(self, table_id: int) -> None:
         """Edit the table's channel message to show the table as it is now (if it changed)."""
         rec = self.record(table_id)
-        table = await self.bot.tables.get(table_id)
+        table = await self.tables.get(table_id)
         if table is None or not table.is_open:
             rec.final = True  # after this attempt, the table is released
         if table is None or table.message_id is None or rec.unreachable:
@@ -372,7 +379,7 @@ class Presenter:
                 files = await self._table_files(table)  # the failed edit consumed the files
                 with_files: dict[str, Any] = {"files": files} if files else {}
                 new = await channel.send(embed=payload["embed"], view=view, **with_files)
-                await self.bot.tables.set_message(table_id, new.id)
+                await self.tables.set_message(table_id, new.id)
         except discord.HTTPException as exc:
             if exc.code in CHANNEL_GONE:
                 await self._channel_gone(table, f"{exc.status} {exc.code}")
@@ -383,7 +390,7 @@ class Presenter:
 
     async def channel_deleted(self, channel_id: int) -> None:
         """The gateway says a channel or thread was deleted: its open tables stop editing and close."""
-        for table in await self.bot.tables.tables_in_channel(channel_id):
+        for table in await self.tables.tables_in_channel(channel_id):
             await self._channel_gone(table, "deleted")
 
     async def _channel_gone(self, table: Table, why: str) -> None:
@@ -399,10 +406,10 @@ class Presenter:
                     "and the table closes at the end of the deal", table.id, table.channel_id, why)
         if not table.is_open or table.closing:
             return
-        from bot.tables import TableError
+        from bot.tables.errors import TableError
 
         with contextlib.suppress(TableError):
-            await self.bot.tables.end(table.id, 0, True, now=False)  # as a server admin who is not seated
+            await self.tables.end(table.id, 0, True, now=False)  # as a server admin who is not seated
 
     async def _table_files(self, table: Table) -> list[discord.File]:
         fn = _render_fn("table_image") if self.images else None
@@ -424,6 +431,53 @@ class Presenter:
         if isinstance(data, (bytes, bytearray)) and rec is not None and not rec.final:
             rec.images[seat] = (key, data)
         return data
+
+    # ------------------------------------------------------------------ answers to clicks
+
+    async def show_hand(self, interaction: discord.Interaction[TapisBot], table: Table,
+                        tr: Translator) -> None:
+        """Ephemeral: the clicker's hand at this table and the moves they may make now (``tr``)."""
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            return await refuse(interaction, texts.not_seated(table.id, tr))
+        if table.state is None:
+            return await refuse(interaction, tr._("Table #{id} has not started yet.", id=table.id))
+        embed, view = hand_message(self.bot, table, seat, tr)
+        extra: dict[str, Any] = {"view": view} if view else {}
+        await send(interaction, embed=embed, **extra)
+
+    async def answer_move(self, interaction: discord.Interaction[TapisBot], table: Table, seat: int,
+                          note: str, tr: Translator) -> None:
+        """After the service applied a player's move: their clicked message shows the new state
+        (``note`` above the turn), or, if that answer was lost, a DM does."""
+        embed, view = hand_message(self.bot, table, seat, tr, note=note)
+        try:
+            await update(interaction, embed=embed, view=view)
+        except discord.HTTPException as exc:  # the move is applied: their hand comes by DM instead
+            log.warning("table %s: the answer to a move was lost (%s); sending a DM", table.id, exc)
+            self.answered_in_place(table, seat, interaction, shown=False)
+            return
+        self.answered_in_place(table, seat, interaction, shown=True)
+
+    async def answer_on_table(self, interaction: discord.Interaction[TapisBot], table: Table,
+                              text: str) -> None:
+        """Answer a click on the table message with an ephemeral ``text``, acknowledging the click as
+        a message update first (type 6), so that its token can edit the table message for 14 minutes
+        outside the global limit (``bot.outbox.tokens``). An already deferred click is answered as
+        usual."""
+        if interaction.response.is_done() or interaction.message is None \
+                or interaction.message.id != table.message_id:
+            return await send(interaction, text)
+        tokens = self.table_tokens
+        token = tokens.note(table.id, interaction, table.message_id, ready=False)  # before any await
+        try:
+            await interaction.response.defer()
+        except discord.HTTPException:
+            tokens.drop(table.id, token)
+            raise
+        if token is not None:
+            token.ready.set()
+        await send(interaction, text)
 
     # ------------------------------------------------------------------ DMs
 
@@ -523,17 +577,10 @@ class Presenter:
             self.dm_channels.move_to_end(user_id)
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
-    def _dm_content(self, table: Table, job: DmJob,
-                    tr: Translator | None = None) -> tuple[discord.Embed, discord.ui.View | None]:
-        from bot.views.handlers import place_names
-
-        guild, channel = place_names(self.bot, table)
-        return hand_embed(table, job.seat, guild, channel, tr=tr), moves_view(table, job.seat, tr)
-
     async def _send_dm(self, table_id: int, rec: TableRecord, job: DmJob) -> None:
         if job.user_id in rec.dm_closed:
             return
-        table = await self.bot.tables.get(table_id)
+        table = await self.tables.get(table_id)
         if table is None or not table.is_open:
             rec.final = True  # the record goes once this last DM is out
         if table is None or table.state is None or table.seat_of(job.user_id) != job.seat:
@@ -575,7 +622,7 @@ class Presenter:
                 log.warning("DM to %s refused: %s", job.user_id, exc)
             rec.dm_closed.add(job.user_id)
             self.mark_dirty(table_id)
-            await self.bot.tables.set_dm_closed(table_id, job.user_id, True)
+            await self.tables.set_dm_closed(table_id, job.user_id, True)
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", job.user_id, exc)
 
@@ -588,7 +635,7 @@ class Presenter:
         key = dm_key(user_id)
         old = table.extra_messages.get(key)
         try:
-            await self.bot.tables.set_message(table.id, new_id, key)
+            await self.tables.set_message(table.id, new_id, key)
         except Exception:
             log.warning("table %s: could not remember the DM of %s", table.id, user_id, exc_info=True)
         if old is None or old == new_id or not isinstance(dm, discord.PartialMessageable):
@@ -607,7 +654,7 @@ class Presenter:
                                                                    list[discord.File]]:
         """The DM's embed, buttons and hand image for the table as it is now, in the player's language."""
         tr = await dm_tr(self.bot, job.user_id, table.id)
-        embed, view = self._dm_content(table, job, tr)
+        embed, view = hand_message(self.bot, table, job.seat, tr)
         files: list[discord.File] = []
         fn = _render_fn("hand_image") if self.images else None
         if fn is not None and table.state is not None:
