@@ -20,6 +20,14 @@ from bot.store import tables as store
 from bot.store.ledger import InsufficientFunds
 from bot.tables import limits, settle
 from bot.tables.errors import (
+    ALREADY_LEFT,
+    ALREADY_PLAYING,
+    ALREADY_SEATED,
+    ALREADY_STARTED,
+    BUY_IN_WOULD_CHANGE,
+    CLOSED,
+    NOT_IN_LOBBY,
+    NOT_SEATED,
     TableError,
     needs_players,
     option_error,
@@ -113,7 +121,7 @@ class LobbyMixin(ServiceParts):
             if table.status == "playing":
                 events = await self._come_back(s, user_id)
             elif table.status != "lobby":
-                raise TableError("This table is closed.")
+                raise TableError(CLOSED)
             else:
                 events = await self._join_lobby(table, user_id, name)
         await self._notify(s, events)
@@ -122,7 +130,7 @@ class LobbyMixin(ServiceParts):
 
     async def _join_lobby(self, table: Table, user_id: int, name: str) -> list[Event]:
         if table.seat_of(user_id) is not None:
-            raise TableError("You are already seated at this table.")
+            raise TableError(ALREADY_SEATED)
         if len(table.seats) >= table.capacity:
             raise table_full(table.capacity)
         seat = SeatInfo(user_id, name)
@@ -143,9 +151,9 @@ class LobbyMixin(ServiceParts):
         table = s.table
         seat = table.seat_of(user_id)
         if seat is None:
-            raise TableError("This game has already started; wait for the next one.")
+            raise TableError(ALREADY_STARTED)
         if not table.seats[seat].away:
-            raise TableError("You are already playing at this table.")
+            raise TableError(ALREADY_PLAYING)
         seats = [replace(info) for info in table.seats]
         seats[seat].away = False
         seats[seat].timeouts_in_row = 0
@@ -180,7 +188,7 @@ class LobbyMixin(ServiceParts):
 
     def _lobby_host(self, table: Table, user_id: int, refusal: str) -> None:
         if table.status != "lobby":
-            raise TableError("This table is no longer in its lobby.")
+            raise TableError(NOT_IN_LOBBY)
         if user_id != table.host_id:
             raise TableError(refusal)
 
@@ -191,19 +199,19 @@ class LobbyMixin(ServiceParts):
         async with s.lock:
             seat = table.seat_of(user_id)
             if seat is None:
-                raise TableError("You are not seated at this table.")
+                raise TableError(NOT_SEATED)
             if table.status == "lobby":
                 events = await self._leave_lobby(s, seat)
             elif table.status == "playing":
                 if table.seats[seat].away:
-                    raise TableError("You have already left this table; the AI plays your seat.")
+                    raise TableError(ALREADY_LEFT)
                 seats = [replace(info) for info in table.seats]
                 seats[seat].away = True
                 await self._save_seats(s, seats)
                 events = [{"type": "away", "seat": seat, "reason": "left"}]
                 events += await self._auto_close(s)
             else:
-                raise TableError("This table is closed.")
+                raise TableError(CLOSED)
         await self._notify(s, events)
         self._kick(s)
         return table
@@ -261,7 +269,7 @@ class LobbyMixin(ServiceParts):
             except ValueError as exc:
                 raise option_error(exc) from None
             if opts.get("buy_in", 0) != table.buy_in:
-                raise TableError("The buy-in would change with this number of players; set it explicitly.")
+                raise TableError(BUY_IN_WOULD_CHANGE)
             now = self.clock()
             waiting = [s for s in state.to_act() if not table.seats[s].autoplayed]
             deadline = now + self.config.turn_timeout if waiting else None

@@ -63,7 +63,20 @@ from bot.store.ledger import Ledger
 from bot.tables import settle
 from bot.tables.ai_pool import AiPool
 from bot.tables.autoplay import AutoplayMixin
-from bot.tables.errors import STALE, TableError, illegal, no_table
+from bot.tables.errors import (
+    ALREADY_CLOSED,
+    ALREADY_CLOSING,
+    AWAY,
+    GAME_OVER,
+    HOST_OR_ADMIN,
+    NOT_PLAYING,
+    NOT_SEATED,
+    NOT_YOUR_TURN,
+    STALE,
+    TableError,
+    illegal,
+    no_table,
+)
 from bot.tables.length import session_end
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import SeatInfo, Table
@@ -178,17 +191,17 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         table = s.table
         async with s.lock:
             if table.status != "playing":
-                raise TableError("This table is not playing." if table.status == "lobby" else
-                                 "This game is over.")
+                raise TableError(NOT_PLAYING if table.status == "lobby" else
+                                 GAME_OVER)
             if version != table.version:
                 raise TableError(STALE)
             seat = table.seat_of(user_id)
             if seat is None:
-                raise TableError("You are not seated at this table.")
+                raise TableError(NOT_SEATED)
             if table.seats[seat].away:
-                raise TableError("You left this table and the AI plays your seat: join to take it back.")
+                raise TableError(AWAY)
             if seat not in table.to_act():
-                raise TableError("It is not your turn.")
+                raise TableError(NOT_YOUR_TURN)
             seats = table.seats
             if seats[seat].timeouts_in_row:
                 seats = [replace(info) for info in seats]
@@ -209,18 +222,18 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         table = s.table
         async with s.lock:
             if user_id != table.host_id and not is_admin:
-                raise TableError("Only the host or an admin can end this table.")
+                raise TableError(HOST_OR_ADMIN)
             if table.status == "lobby":
                 await self._cancel_lobby(s)
                 events: list[Event] = [{"type": "lobby", "what": "cancel"}]
             elif table.status == "playing":
                 now = now and self.may_end_now(table, user_id, is_admin)
                 if table.closing and not now:
-                    raise TableError("This table already closes at the end of the current deal.")
+                    raise TableError(ALREADY_CLOSING)
                 actor = "host" if user_id == table.host_id else "admin"
                 events = await self._commit_action(s, None, close_action(now), actor)
             else:
-                raise TableError("This table is already closed.")
+                raise TableError(ALREADY_CLOSED)
         await self._notify(s, events)
         self._kick(s)
         return events
@@ -356,7 +369,7 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         row = await self.db.run(store.load_table, table.id)
         actions = await self.db.run(store.load_actions, table.id)
         if row is None or row.seed is None:
-            raise TableError("This table is not playing.")
+            raise TableError(NOT_PLAYING)
         state = rebuild(table.rules, len(row.seats), table.options, row.seed, actions)
         table.state, table.version = state, len(actions)
         table.seats = [SeatInfo.from_json(info) for info in row.seats]
