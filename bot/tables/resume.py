@@ -16,7 +16,7 @@ from bot.store import tables as store
 from bot.tables import settle
 from bot.tables.model import SeatInfo, Table, capacity
 from bot.tables.parts import ServiceParts
-from bot.tables.replay import CLOSE, rebuild
+from bot.tables.replay import CLOSE, SessionLog, rebuild
 from bot.tables.session import TableSession
 
 log = logging.getLogger(__name__)
@@ -70,10 +70,9 @@ class ResumeMixin(ServiceParts):
                 table.deadline = row.created_at + self.config.lobby_expiry_hours * 3600
             return table
         actions = await self.db.run(store.load_actions, row.id)
-        table.options = rules.validate_options(row.options)
-        if row.seed is None:
-            raise ValueError("a playing table without a seed")
-        table.state = rebuild(rules, len(seats), table.options, row.seed, actions)
+        session = SessionLog.of(rules, row, actions)  # ValueError for a playing table without a seed
+        table.options = session.options
+        table.state = rebuild(session)
         if len(actions) != row.version:
             log.warning("table %s: row version %s but %s logged actions", row.id, row.version, len(actions))
         table.version = len(actions)

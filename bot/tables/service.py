@@ -80,7 +80,7 @@ from bot.tables.errors import (
 from bot.tables.length import session_end
 from bot.tables.lobby import LobbyMixin
 from bot.tables.model import SeatInfo, Table
-from bot.tables.replay import CLOSE, apply_logged, close_action, rebuild
+from bot.tables.replay import CLOSE, SessionLog, apply_logged, close_action, rebuild
 from bot.tables.resume import ResumeMixin
 from bot.tables.session import TableSession
 from bot.tables.timers import DeadlineScheduler
@@ -370,7 +370,7 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         actions = await self.db.run(store.load_actions, table.id)
         if row is None or row.seed is None:
             raise TableError(NOT_PLAYING)
-        state = rebuild(table.rules, len(row.seats), table.options, row.seed, actions)
+        state = rebuild(SessionLog(table.rules, len(row.seats), table.options, row.seed, actions))
         table.state, table.version = state, len(actions)
         table.seats = [SeatInfo.from_json(info) for info in row.seats]
         table.status, table.deadline = row.status, row.deadline
