@@ -24,7 +24,7 @@ from bot.views.handlers import ForeignItem, TableItem, handle_component
 if TYPE_CHECKING:
     from bot.config import Config
     from bot.outbox.forward import Forwarder
-    from bot.store.db import Database
+    from bot.store.base import Store
     from bot.store.ledger import Ledger
     from bot.tables import Table, TableService
 
@@ -37,7 +37,7 @@ EXTENSIONS = ("bot.cogs.wallet", "bot.cogs.rules", "bot.cogs.table", "bot.cogs.a
 class TapisBot(commands.Bot):
     """One process serving every guild; all game state lives in the ``TableService``."""
 
-    def __init__(self, config: Config, db: Database, ledger: Ledger, tables: TableService, *,
+    def __init__(self, config: Config, db: Store, ledger: Ledger, tables: TableService, *,
                  edit_interval: float = 1.0, sync_commands: bool = True, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True

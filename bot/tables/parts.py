@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from bot.config import Config
     from bot.rules.base import Event, Game
-    from bot.store.db import Database
+    from bot.store.base import Store
     from bot.tables.ai_pool import AiPool
     from bot.tables.model import SeatInfo
     from bot.tables.session import TableSession
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 class ServiceParts:
     """The attributes and cross-mixin methods of ``TableService``."""
 
-    db: Database
+    db: Store
     config: Config
     clock: Callable[[], float]
     games: Mapping[str, Game]

@@ -58,7 +58,7 @@ from bot.config import Config
 from bot.rules import GAMES
 from bot.rules.base import Event, Game, IllegalMove
 from bot.store import tables as store
-from bot.store.db import Database
+from bot.store.base import Store
 from bot.store.ledger import Ledger
 from bot.tables import settle
 from bot.tables.ai_pool import AiPool
@@ -105,7 +105,7 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
 
     def __init__(
         self,
-        db: Database,
+        db: Store,
         ledger: Ledger,
         config: Config,
         clock: Callable[[], float] = time.time,
