@@ -15,8 +15,9 @@ REST budget (Discord allows 50 requests/s besides interaction callbacks and the 
 webhook): the acting player sees their move in the interaction's own response, so they get no
 DM for it; a player's next prompt edits the DM they last clicked through that click's interaction
 webhook (exempt from the global limit) while it is still their latest DM and the token is fresh,
-else it is a new DM (and the previous DM for that table, remembered with the table so even across a
-restart, is edited once to say it is out of date, its buttons removed); every other request waits
+else it is a new DM (after a restart, the first new DM a player gets for a table also edits the one
+the process before sent them last, remembered with the table, to say it is out of date, its
+buttons removed); every other request waits
 its turn in :class:`RestBudget`, turn prompts before table refreshes; tables sharing a channel edit
 one per ``edit_interval`` in that channel.
 
@@ -127,6 +128,8 @@ class TableRecord:
     clicks: dict[int, Click] = field(default_factory=dict)
     #: Per seat, moves being answered in place by the interaction's response.
     answering: dict[int, int] = field(default_factory=dict)
+    #: Users this process posted a DM to for this table (``Presenter._supersede``).
+    dms_posted: set[int] = field(default_factory=set)
     #: Per seat, what its player's latest DM shows (``Presenter._dm_key``): a job for it is skipped.
     dm_shown: dict[int, tuple[int, int, str]] = field(default_factory=dict)
 
@@ -616,7 +619,7 @@ class Presenter:
             self.last_dm.move_to_end(job.user_id)
             while len(self.last_dm) > USERS_KEEP:
                 self.last_dm.popitem(last=False)
-            await self._supersede(table, job.user_id, dm, sent.id)
+            await self._supersede(table, rec, job.user_id, dm, sent.id)
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 log.warning("DM to %s refused: %s", job.user_id, exc)
@@ -626,18 +629,22 @@ class Presenter:
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", job.user_id, exc)
 
-    async def _supersede(self, table: Table, user_id: int, dm: discord.abc.Messageable, new_id: int) -> None:
-        """A new DM for this table went to ``user_id``: their previous one (remembered with the table,
-        so also from before a restart) is edited once to say so, its buttons and image removed.
+    async def _supersede(self, table: Table, rec: TableRecord, user_id: int, dm: discord.abc.Messageable,
+                         new_id: int) -> None:
+        """A new DM for this table went to ``user_id``: remember it with the table and, the first time
+        after a restart, edit the DM the process before sent them last (its buttons and image
+        removed, saying the table moved on), so nobody plays from or reads that old hand.
 
-        Nobody plays from or reads an old hand; the new DM's id is remembered for the next time.
+        The id is written with the table's next change (no commit of its own), so after a crash the
+        DM edited may be the one before the last: a best effort, at one request per player and table
+        per restart. Within one process nothing more is sent than before.
         """
         key = dm_key(user_id)
         old = table.extra_messages.get(key)
-        try:
-            await self.tables.set_message(table.id, new_id, key)
-        except Exception:
-            log.warning("table %s: could not remember the DM of %s", table.id, user_id, exc_info=True)
+        self.tables.note_message(table.id, key, new_id)
+        if user_id in rec.dms_posted:
+            return
+        rec.dms_posted.add(user_id)
         if old is None or old == new_id or not isinstance(dm, discord.PartialMessageable):
             return
         tr = await dm_tr(self.bot, user_id, table.id)

@@ -35,6 +35,10 @@ class TableSource(Protocol):
         """Record the table message (or, with ``key``, another message id the outbox keeps)."""
         ...
 
+    def note_message(self, table_id: int, key: str, message_id: int) -> None:
+        """Remember another message id under ``key``, written with the table's next change."""
+        ...
+
     async def set_dm_closed(self, table_id: int, user_id: int, closed: bool = True) -> None:
         """Record that a player's DMs are closed (or open again)."""
         ...

@@ -236,6 +236,13 @@ class TableService:
                 await self.db.transaction(store.update_table, table.id, self.clock(), extra_messages=extra)
                 table.extra_messages = extra
 
+    def note_message(self, table_id: int, key: str, message_id: int) -> None:
+        """Remember another message id the Discord layer keeps (a player's latest DM) without a commit
+        of its own: it is written with the table's next change. A no-op for an unknown table."""
+        s = self._find(table_id)
+        if s is not None:
+            s.note_message(key, message_id)
+
     async def act(self, table_id: int, user_id: int, version: int, action: dict[str, Any]) -> list[Event]:
         """Play ``action`` for the user's seat at table ``version``; return the rules' events."""
         s = self._session(table_id)
@@ -331,7 +338,8 @@ class TableService:
     # ================================================================== close
 
     async def close(self) -> None:
-        """Stop the timer and AI tasks (the database stays open; its owner closes it)."""
+        """Stop the timer and AI tasks and write what was noted (the database stays open: its owner
+        closes it)."""
         self.rt.closed = True
         await self.timers.close()
         tasks = self.drivers()
@@ -342,4 +350,9 @@ class TableService:
                 await task
         for s in (*self.sessions.values(), *self._ended.values()):
             s.driver = None
+        for s in self.sessions.values():  # the ids noted since the last change (a player's latest DM)
+            try:
+                await s.write_messages()
+            except Exception:
+                log.warning("table %s: the message ids noted last were not written", s.id, exc_info=True)
         self.ai.close()

@@ -103,6 +103,8 @@ class TableSession:
     #: The log may hold a change the table in memory lacks (a commit failed and could not be
     #: checked): the next change rebuilds the table from its log first (``reload_from_log``).
     behind: bool = False
+    #: Message ids noted (``note_message``) and not written yet: they go with the next change.
+    messages_unsaved: bool = False
 
     @property
     def id(self) -> int:
@@ -118,6 +120,24 @@ class TableSession:
     def idle(self) -> bool:
         """Nothing under way: no driver, no undelivered batch, no alarm (what an ended session is)."""
         return not self.driving and not self.pending and not self.draining and self.alarm is None
+
+    def note_message(self, key: str, message_id: int) -> None:
+        """Remember a message id the Discord layer keeps; it is written with the next change."""
+        self.table.extra_messages = {**self.table.extra_messages, key: message_id}
+        self.messages_unsaved = True
+
+    def _messages_to_write(self) -> dict[str, Any]:
+        """``update_table``'s argument for the message ids noted since the last write (or nothing)."""
+        if not self.messages_unsaved:
+            return {}
+        self.messages_unsaved = False
+        return {"extra_messages": dict(self.table.extra_messages)}
+
+    async def write_messages(self) -> None:
+        """Write the message ids noted since the last change now (a clean shutdown)."""
+        messages = self._messages_to_write()
+        if messages:
+            await self.rt.db.transaction(store.update_table, self.id, self.rt.clock(), **messages)
 
     # ------------------------------------------------------------------ the commit path
 
@@ -154,23 +174,29 @@ class TableSession:
         stacks = list(state.stacks)
         end, final = (session_end(events), state.view(None)) if over else (None, None)
         box: list[list[int]] = []
+        messages = self._messages_to_write()
 
         def tx(conn: sqlite3.Connection) -> None:
             store.append_action(conn, table.id, version, seat, action, actor, now)
             if over:
                 box.append(settle.pay_out(conn, table, seats, stacks, now, rt.grant, end, final))
             store.update_table(conn, table.id, now, version=version + 1,
-                               seats=[info.to_json() for info in seats], status=status, deadline=deadline)
+                               seats=[info.to_json() for info in seats], status=status, deadline=deadline,
+                               **messages)
 
         try:
             await rt.db.transaction(tx)
         except Exception:
             if not await self.landed_anyway(version):
+                self.messages_unsaved = self.messages_unsaved or bool(messages)
                 raise
             assert table.state is not None  # rebuilt from the log, which holds this action
             state, status = table.state, table.status  # (``seats`` are what the log's row holds)
             if over and not box:
                 box.append(settle.session_results(list(state.stacks), table.buy_in)[0])
+        except BaseException:
+            self.messages_unsaved = self.messages_unsaved or bool(messages)
+            raise
         table.state, table.version, table.seats, table.status = state, version + 1, seats, status
         table.deadline = deadline
         if seat is None and action.get("type") == CLOSE:
@@ -229,9 +255,13 @@ class TableSession:
         deadline = None
         if table.status == "playing":
             deadline = self.next_deadline(table.to_act(), seats, None, now)
-        await rt.db.transaction(
-            store.update_table, table.id, now, seats=[info.to_json() for info in seats], deadline=deadline
-        )
+        messages = self._messages_to_write()
+        try:
+            await rt.db.transaction(store.update_table, table.id, now, deadline=deadline,
+                                    seats=[info.to_json() for info in seats], **messages)
+        except BaseException:
+            self.messages_unsaved = self.messages_unsaved or bool(messages)
+            raise
         table.seats, table.deadline = seats, deadline
         rt.timers.set(self, deadline)
 
