@@ -16,8 +16,10 @@ from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.play import play_once
 from tests.discord_stub.tapis import TapisRun
 
-#: English words of the table message and of a hand DM that French never uses.
-ENGLISH = ("Seats", "waiting for", "dealer", "Deal ", "Your hand", "Where", "Turn", "Your stack")
+#: English words of the table message and of a hand DM that French never uses ("a server" and "a
+#: channel": a DM's place when the guild is not in the cache yet, as right after a restart).
+ENGLISH = ("Seats", "waiting for", "dealer", "Deal ", "Your hand", "Where", "Turn", "Your stack", "turn up",
+           "hand sizes", "deals played", "tricks", "a server", "a channel")
 
 
 def _texts_sent(stub: DiscordStub, since: int) -> list[str]:
