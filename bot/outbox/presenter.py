@@ -33,19 +33,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import json
 import logging
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.i18n import N_, Translator
 from bot.outbox.budget import PROMPT, REFRESH, RestBudget
+from bot.outbox.files import as_file, json_default, playable, render_fn
 from bot.outbox.hand import hand_message
+from bot.outbox.record import Click, DmJob, TableRecord
 from bot.outbox.respond import refuse, send, update
 from bot.outbox.source import TableSource
 from bot.outbox.tokens import TableTokens
@@ -62,7 +62,6 @@ log = logging.getLogger(__name__)
 DM_CLOSED = 50007
 #: Discord's codes for a channel the bot can no longer reach: deleted, or access taken away.
 CHANNEL_GONE = {10003, 50001}
-LOG_KEEP = 12
 #: Edits do not inherit the bot's default (discord.py applies it to new messages only).
 NO_MENTIONS = discord.AllowedMentions.none()
 #: Users whose DM channel and latest DM are remembered (per user, not per table): least recent dropped.
@@ -75,72 +74,6 @@ MOVED_ON = N_("This hand is out of date: the table has moved on. Your hand is in
 def dm_key(user_id: int) -> str:
     """The key under which a table remembers the latest DM sent to ``user_id`` (``extra_messages``)."""
     return f"dm:{user_id}"
-
-
-@dataclass
-class Click:
-    """A player's latest move click at a table: its interaction can edit the clicked DM for a while."""
-
-    interaction: discord.Interaction[TapisBot]
-    message_id: int
-    at: float
-
-
-@dataclass
-class DmJob:
-    """A DM to send: built from the table when it is sent, not when it is planned."""
-
-    seat: int
-    user_id: int
-
-
-def _log() -> deque[str]:
-    return deque(maxlen=LOG_KEEP)
-
-
-@dataclass(eq=False)
-class TableRecord:
-    """Everything the presenter keeps about one table; dropped with the table's last message and DMs."""
-
-    #: The narration shown on the table message (its last ``LOG_KEEP`` lines) and how many so far.
-    log: deque[str] = field(default_factory=_log)
-    log_serial: int = 0
-    #: The message must be edited; the task editing it (at most once per ``edit_interval``).
-    dirty: bool = False
-    editor: asyncio.Task[None] | None = None
-    #: DMs to send, in order, and the task sending them.
-    dm_jobs: deque[DmJob] = field(default_factory=deque)
-    dm_worker: asyncio.Task[None] | None = None
-    #: Per seat, what its last DM was planned for: (deal, whether the seat was to act).
-    seen: dict[int, tuple[Any, bool]] = field(default_factory=dict)
-    #: Users whose DMs turned out closed.
-    dm_closed: set[int] = field(default_factory=set)
-    #: The last message sent (its JSON) and the cheap key of the table it showed (``shown_key``).
-    rendered: str | None = None
-    shown: tuple[Any, ...] | None = None
-    #: Per seat (None: the table image), the last image rendered and its cache key.
-    images: dict[int | None, tuple[str, Any]] = field(default_factory=dict)
-    #: The table was seen closed: the record goes once its last message and DMs are out.
-    final: bool = False
-    #: The channel is gone (deleted or out of reach): no more edits.
-    unreachable: bool = False
-    #: Per user, their latest move click in a DM (its interaction edits the next prompt).
-    clicks: dict[int, Click] = field(default_factory=dict)
-    #: Per seat, moves being answered in place by the interaction's response.
-    answering: dict[int, int] = field(default_factory=dict)
-    #: Users this process posted a DM to for this table (``Presenter._supersede``).
-    dms_posted: set[int] = field(default_factory=set)
-    #: Per seat, what its player's latest DM shows (``Presenter._dm_key``): a job for it is skipped.
-    dm_shown: dict[int, tuple[int, int, str]] = field(default_factory=dict)
-
-    def tasks(self) -> Iterator[asyncio.Task[None]]:
-        """The editor and DM tasks running for this table."""
-        yield from (t for t in (self.editor, self.dm_worker) if t is not None)
-
-    @property
-    def busy(self) -> bool:
-        """Something is still to be sent: an edit or a DM."""
-        return self.dirty or self.editor is not None or self.dm_worker is not None
 
 
 class Presenter:
@@ -415,17 +348,17 @@ class Presenter:
             await self.tables.end(table.id, 0, True, now=False)  # as a server admin who is not seated
 
     async def _table_files(self, table: Table) -> list[discord.File]:
-        fn = _render_fn("table_image") if self.images else None
+        fn = render_fn("table_image") if self.images else None
         if fn is None or table.state is None:
             return []
         names = [s.name for s in table.seats]
         tr = await load_table_tr(self.bot, table.id)
         data = await self._image(table.id, None, fn, table.game, table.state.view(None), names, tr)
-        return [_file(data, f"table-{table.id}.png")] if data is not None else []
+        return [as_file(data, f"table-{table.id}.png")] if data is not None else []
 
     async def _image(self, table_id: int, seat: int | None, fn: Any, *args: Any) -> Any:
         """``fn(*args)`` in a thread, unless this table's seat (None: the table) last rendered the same."""
-        key = json.dumps(args, sort_keys=True, default=_json_default)
+        key = json.dumps(args, sort_keys=True, default=json_default)
         rec = self.records.get(table_id)
         done = rec.images.get(seat) if rec is not None else None
         if done is not None and done[0] == key:
@@ -663,12 +596,12 @@ class Presenter:
         tr = await dm_tr(self.bot, job.user_id, table.id)
         embed, view = hand_message(self.bot, table, job.seat, tr)
         files: list[discord.File] = []
-        fn = _render_fn("hand_image") if self.images else None
+        fn = render_fn("hand_image") if self.images else None
         if fn is not None and table.state is not None:
             seen = table.state.view(job.seat)
-            data = await self._image(table.id, job.seat, fn, table.game, seen, _playable(table, job.seat), tr)
+            data = await self._image(table.id, job.seat, fn, table.game, seen, playable(table, job.seat), tr)
             if data is not None:
-                files.append(_file(data, "hand.png"))
+                files.append(as_file(data, "hand.png"))
                 embed.set_image(url="attachment://hand.png")
         return embed, view, files
 
@@ -700,37 +633,3 @@ class Presenter:
             rec.clicks.pop(user_id, None)
             return False
         return True
-
-
-def _playable(table: Table, seat: int) -> set[str]:
-    """The cards the seat may play now (raised in its hand image); none when it is not its turn."""
-    if table.state is None or table.status != "playing" or seat not in table.state.to_act():
-        return set()
-    from bot.render.hand import playable_cards
-
-    return playable_cards(table.state.legal_actions(seat))
-
-
-def _json_default(value: Any) -> Any:
-    """JSON for the image cache key: sets in a stable order, anything else as text."""
-    return sorted(value) if isinstance(value, (set, frozenset)) else str(value)
-
-
-def _render_fn(name: str) -> Any:
-    """``bot.render.<name>`` if the render package offers it (it is optional here)."""
-    try:
-        import bot.render as render
-    except Exception:  # the package may be missing or broken: text embeds still work
-        return None
-    return getattr(render, name, None)
-
-
-def _file(data: Any, filename: str) -> discord.File:
-    if isinstance(data, (bytes, bytearray)):
-        return discord.File(io.BytesIO(data), filename=filename)
-    if hasattr(data, "save") and not hasattr(data, "read"):  # a PIL image
-        buf = io.BytesIO()
-        data.save(buf, format="PNG")
-        buf.seek(0)
-        return discord.File(buf, filename=filename)
-    return discord.File(data, filename=filename)
