@@ -110,6 +110,7 @@ def replay_cases(name: str, sessions: int) -> list[tuple[Any, list[str]]]:
     """The longest deal (frames with hands) of each of ``sessions`` random sessions of ``name``."""
     from bot.store.tables import ActionRow
     from bot.tables.deals import deal_frames, deals_of
+    from bot.tables.replay import SessionLog
 
     game = GAMES[name]
     n = game.default_seats or game.min_seats
@@ -124,9 +125,9 @@ def replay_cases(name: str, sessions: int) -> list[tuple[Any, list[str]]]:
             action = rng.choice(state.legal_actions(seat))
             state.apply(seat, action)
             log.append(ActionRow(len(log), seat, action, "ai", 0.0))
-        deals = deals_of(game, n, options, seed, log, str)
+        deals = deals_of(SessionLog(game, n, options, seed, log), str)
         longest = max(deals, key=lambda d: d.last - d.first)
-        out.append((deal_frames(game, n, options, seed, log, longest.number, reveal=True),
+        out.append((deal_frames(SessionLog(game, n, options, seed, log), longest.number, reveal=True),
                     [f"Player {i + 1}" for i in range(n)]))
     return out
 

@@ -89,8 +89,8 @@ async def run(config: object) -> int:
         try:
             async with bot_class(plan)(config, db, ledger, tables, **options) as bot:
                 if locks is not None:  # DM clicks for this process's tables arrive at shard 0's
+                    from bot.outbox.forward import Forwarder
                     from bot.sharding import IdentifyGate
-                    from bot.views.forward import Forwarder
 
                     bot.forwarder = Forwarder(bot, locks, plan)
                     await bot.forwarder.start()

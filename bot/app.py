@@ -16,17 +16,17 @@ from discord.ext import commands
 
 from bot.cogs.errors import TapisTree
 from bot.i18n.slash import CatalogueTranslator
+from bot.outbox.budget import budget_for
+from bot.outbox.presenter import Presenter
 from bot.store.languages import LanguageStore
-from bot.views.budget import budget_for
-from bot.views.handlers import ForeignItem, TableItem
-from bot.views.presenter import Presenter
+from bot.views.handlers import ForeignItem, TableItem, handle_component
 
 if TYPE_CHECKING:
     from bot.config import Config
-    from bot.store.db import Database
+    from bot.outbox.forward import Forwarder
+    from bot.store.base import Store
     from bot.store.ledger import Ledger
     from bot.tables import Table, TableService
-    from bot.views.forward import Forwarder
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ EXTENSIONS = ("bot.cogs.wallet", "bot.cogs.rules", "bot.cogs.table", "bot.cogs.a
 class TapisBot(commands.Bot):
     """One process serving every guild; all game state lives in the ``TableService``."""
 
-    def __init__(self, config: Config, db: Database, ledger: Ledger, tables: TableService, *,
+    def __init__(self, config: Config, db: Store, ledger: Ledger, tables: TableService, *,
                  edit_interval: float = 1.0, sync_commands: bool = True, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -56,7 +56,7 @@ class TapisBot(commands.Bot):
         self.tables = tables
         self.languages = LanguageStore(db)
         self.sync_commands = sync_commands
-        self.presenter = Presenter(self, edit_interval=edit_interval)
+        self.presenter = Presenter(self, tables, edit_interval=edit_interval)
         self.presenter.budget = budget_for(db)  # one budget for all shard processes on PostgreSQL
         self.failed_extensions: list[str] = []
         self.resumed_tables: list[Table] = []
@@ -107,6 +107,12 @@ class TapisBot(commands.Bot):
         left = await self.tables.member_gone(payload.guild_id, payload.user.id)
         if left:
             log.info("user %s left guild %s: off table(s) %s", payload.user.id, payload.guild_id, left)
+
+    async def handle_component(self, interaction: discord.Interaction[TapisBot], custom_id: str,
+                               values: list[str] | None) -> None:
+        """Answer a click as if it had come through the gateway (a DM click forwarded by another shard
+        process, ``bot.outbox.forward``): the outbox reaches the handlers only through here."""
+        await handle_component(interaction, custom_id, values)
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         """Run ``coro`` in the background; its failure is logged, never lost."""

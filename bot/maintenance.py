@@ -21,14 +21,16 @@ import argparse
 import asyncio
 import sqlite3
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.rules.base import Game, State
 from bot.store.db import INTEGRITY_ERRORS
-from bot.store.tables import ActionRow
 from bot.tables.length import first_close, session_end
+
+if TYPE_CHECKING:
+    from bot.tables.replay import SessionLog
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,7 @@ async def _rebuild_once(db: object, games: Mapping[str, Game] | None) -> Rebuild
     from bot.store import tables as store
     from bot.store.ratings import apply_session_sync
     from bot.tables.model import SeatInfo
+    from bot.tables.replay import SessionLog
     from bot.tables.settle import counts, seat_results, session_results
 
     games = GAMES if games is None else games
@@ -86,8 +89,9 @@ async def _rebuild_once(db: object, games: Mapping[str, Game] | None) -> Rebuild
             skipped.append(sid)
             continue
         try:
-            options = rules.validate_options(row.options)
-            state, end = replay_to_end(rules, len(row.seats), options, row.seed, actions)
+            session = SessionLog.of(rules, row, actions)
+            options = session.options
+            state, end = replay_to_end(session)
         except Exception:
             skipped.append(sid)
             continue
@@ -122,14 +126,13 @@ async def _rebuild_once(db: object, games: Mapping[str, Game] | None) -> Rebuild
     return RebuildReport(len(plan), entries, tuple(mismatched), tuple(skipped), backfilled, tuple(unrated))
 
 
-def replay_to_end(rules: Game, seats: int, options: dict[str, Any], seed: int,
-                  actions: Sequence[ActionRow]) -> tuple[State, dict[str, Any] | None]:
+def replay_to_end(log: SessionLog) -> tuple[State, dict[str, Any] | None]:
     """The state after the log and the ``session_end`` event it produced (None if none)."""
     from bot.tables.replay import apply_logged
 
-    state = rules.new_table(seats, options, seed)
+    state = log.new_state()
     end = None
-    for row in actions:
+    for row in log.actions:
         end = session_end(apply_logged(state, row.seat, row.action)) or end
     return state, end
 
@@ -139,6 +142,7 @@ async def backfill_sessions(db: object, games: Mapping[str, Game]) -> int:
     from bot.store import tables as store
     from bot.store.history import insert_session_sync
     from bot.tables.model import SeatInfo
+    from bot.tables.replay import SessionLog
     from bot.tables.settle import counts, seat_results, session_results
 
     missing = await db.fetchall(  # type: ignore[attr-defined]
@@ -151,9 +155,10 @@ async def backfill_sessions(db: object, games: Mapping[str, Game]) -> int:
         if row is None or rules is None or row.seed is None:
             continue
         try:
-            options = rules.validate_options(row.options)
             actions = await db.run(store.load_actions, table_id)  # type: ignore[attr-defined]
-            state, end = replay_to_end(rules, len(row.seats), options, row.seed, actions)
+            session = SessionLog.of(rules, row, actions)
+            options = session.options
+            state, end = replay_to_end(session)
         except Exception:
             continue
         results, won = session_results(list(state.stacks), int(options.get("buy_in", 0)))

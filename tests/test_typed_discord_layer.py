@@ -12,7 +12,8 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYER = [*sorted((ROOT / "bot" / "views").glob("*.py")), *sorted((ROOT / "bot" / "cogs").glob("*.py"))]
+LAYER = [*sorted((ROOT / "bot" / "views").glob("*.py")), *sorted((ROOT / "bot" / "cogs").glob("*.py")),
+         *sorted((ROOT / "bot" / "outbox").glob("*.py"))]
 NAMES = {"table", "bot", "interaction"}
 
 

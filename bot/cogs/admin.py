@@ -14,8 +14,8 @@ from discord.ext import commands
 from bot.cogs.common import describe_table, guild_only, is_admin
 from bot.cogs.errors import UserError
 from bot.i18n import Translator, msg
+from bot.outbox.respond import send
 from bot.views.locale import reader
-from bot.views.respond import send
 from bot.views.texts import fit
 
 if TYPE_CHECKING:

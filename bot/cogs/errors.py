@@ -12,9 +12,9 @@ import discord
 from discord import app_commands
 
 from bot.i18n import Msg, Translator, english
+from bot.outbox.respond import answer_lost, send
 from bot.views.display import refusal_text
 from bot.views.locale import reader
-from bot.views.respond import answer_lost, send
 from bot.views.texts import GENERIC_ERROR, echo
 
 if TYPE_CHECKING:

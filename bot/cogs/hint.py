@@ -21,8 +21,8 @@ from bot.ai.coach import hint, hint_sentence
 from bot.cogs.common import open_tables, resolve_table, table_autocomplete
 from bot.cogs.errors import UserError
 from bot.i18n import msg
+from bot.outbox.respond import run_soon, send
 from bot.views.locale import reader
-from bot.views.respond import run_soon, send
 
 if TYPE_CHECKING:
     from bot.app import TapisBot

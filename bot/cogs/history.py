@@ -20,13 +20,13 @@ from discord.ext import commands
 
 from bot.cogs.common import GAME_CHOICES, guild_only
 from bot.i18n import Translator
+from bot.outbox.respond import refuse, send
 from bot.replays.cache import ReplayCache, ReplayKey
 from bot.replays.jobs import Busy, ReplayJobs
 from bot.replays.render import Replay, describe, render, seat_names
 from bot.rules import GAMES
 from bot.views.history import LOG_MISSING, MAX_ID, deal_label, game_title, page_message
 from bot.views.locale import reader
-from bot.views.respond import refuse, send
 from bot.views.scope import channel_visible, visible_channels
 from bot.views.texts import echo
 

@@ -24,12 +24,11 @@ from bot.cogs.language import unknown_language
 from bot.cogs.options import MAX_BUY_IN, check_options, options_autocomplete, parse_options, whole
 from bot.i18n import LANGUAGES, NATIVE_NAMES, msg, table_language
 from bot.i18n.languages import choosable
+from bot.outbox.respond import run_soon, send
 from bot.views import texts
 from bot.views.components import lobby_view
 from bot.views.display import table_embed
-from bot.views.handlers import show_hand
 from bot.views.locale import reader, table_tr
-from bot.views.respond import run_soon, send
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -199,7 +198,7 @@ class Tables(commands.Cog):
             if mine:
                 table = mine[0].id
         t = await resolve_table(self.bot, interaction, table)
-        await show_hand(interaction, t)
+        await self.bot.presenter.show_hand(interaction, t, await reader(self.bot, interaction))
 
 
 async def setup(bot: TapisBot) -> None:

@@ -14,11 +14,11 @@ from discord.ext import commands
 from bot.cogs.common import GAME_CHOICES, guild_only
 from bot.cogs.errors import UserError
 from bot.i18n import Translator, table_language, translator
+from bot.outbox.respond import run_soon, send
 from bot.rules import GAMES
 from bot.views.boards import display_name
 from bot.views.display import safe_name
 from bot.views.locale import reader
-from bot.views.respond import run_soon, send
 
 if TYPE_CHECKING:
     from bot.app import TapisBot

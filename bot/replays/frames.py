@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rules.base import PLAIN, Game, State, Text
+from bot.rules.base import PLAIN, State, Text
 from bot.store.tables import ActionRow
 from bot.tables.deals import Deal, deals_of
-from bot.tables.replay import apply_logged
+from bot.tables.replay import SessionLog, apply_logged
 
 #: At most this many frames in one replay (700 ms each: 84 s of animation).
 MAX_FRAMES = 120
@@ -64,15 +64,15 @@ def kept_indices(total: int, first: int, dropped: set[int], cap: int) -> tuple[l
     return kept, total - len(kept)
 
 
-def replay_frames(game: Game, seats: int, options: dict[str, Any], seed: int, log: Sequence[ActionRow],
-                  number: int, reveal: bool, cap: int = MAX_FRAMES, name: Callable[[int], str] = str,
-                  tr: Text = PLAIN) -> ReplayFrames | None:
+def replay_frames(session: SessionLog, number: int, reveal: bool, cap: int = MAX_FRAMES,
+                  name: Callable[[int], str] = str, tr: Text = PLAIN) -> ReplayFrames | None:
     """The frames of deal ``number`` (from 1) within ``cap``, or None if the log has no such deal.
 
     Without ``reveal`` only spectator views (``view(None)``) are ever taken. Of a game's repeated
     rounds (``Game.repeated_round``: Mus's mus rounds), the first and the last are shown.
     """
-    deals = deals_of(game, seats, options, seed, log, name, tr)
+    game, seats, log = session.game, session.seats, session.actions
+    deals = deals_of(session, name, tr)
     if not 1 <= number <= len(deals):
         return None
     deal = deals[number - 1]
@@ -91,7 +91,7 @@ def replay_frames(game: Game, seats: int, options: dict[str, Any], seed: int, lo
                     if str(c) not in hands[s]:
                         hands[s].append(str(c))
 
-    state = game.new_table(seats, options, seed)
+    state = session.new_state()
     if deal.first == 0:
         views.append(state.view(None))
         held(state)

@@ -16,6 +16,7 @@ from bot.replays.frames import MAX_FRAMES, replay_frames
 from bot.rules import GAMES
 from bot.store.tables import ActionRow, TableRow
 from bot.tables.deals import Deal, deals_of
+from bot.tables.replay import SessionLog
 
 
 @dataclass(frozen=True)
@@ -49,11 +50,12 @@ def render(row: TableRow, actions: list[ActionRow], number: int, reveal: bool, f
     options = rules.validate_options(row.options)
     names = seat_names(row, tr)
     seed = int(row.seed or 0)
+    session = SessionLog(rules, len(row.seats), options, seed, actions)
     first_cap, skipped_at_cap = cap, 0
     while True:
-        frames = replay_frames(rules, len(row.seats), options, seed, actions, number, reveal, cap)
+        frames = replay_frames(session, number, reveal, cap)
         if frames is None:
-            return len(deals_of(rules, len(row.seats), options, seed, actions, str))
+            return len(deals_of(session, str))
         if cap == first_cap:
             skipped_at_cap = frames.skipped
         trimmed = frames.skipped - skipped_at_cap

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass, field
 
-from bot.store.db import Database
+from bot.store.base import Store
 from bot.store.ratings import Z, current_season_sync
 
 RATING_BOARD_SQL = (
@@ -38,13 +38,13 @@ class RatedRow:
     wins: int
 
 
-async def current_season(db: Database, guild_id: int) -> int:
+async def current_season(db: Store, guild_id: int) -> int:
     """The guild's current season number."""
     return await db.run(current_season_sync, guild_id)
 
 
 async def rating_board(
-    db: Database, guild_id: int, game: str, season: int, limit: int = 10
+    db: Store, guild_id: int, game: str, season: int, limit: int = 10
 ) -> list[RatedRow]:
     """Humans only (AI entries never appear), best ``mu - 3 sigma`` first."""
     rows = await db.fetchall(RATING_BOARD_SQL, (guild_id, game, season, limit))
@@ -52,7 +52,7 @@ async def rating_board(
 
 
 async def wins_board(
-    db: Database, guild_id: int, game: str | None, limit: int = 10
+    db: Store, guild_id: int, game: str | None, limit: int = 10
 ) -> list[tuple[int, int, int]]:
     """``(user, sessions won, sessions played)``, most wins first (one game, or all games)."""
     if game is None:
@@ -124,13 +124,13 @@ def _profile(conn: sqlite3.Connection, guild_id: int, user_id: int) -> tuple[int
     return season, out
 
 
-async def profile(db: Database, guild_id: int, user_id: int) -> tuple[int, list[GameProfile]]:
+async def profile(db: Store, guild_id: int, user_id: int) -> tuple[int, list[GameProfile]]:
     """``(current season, per-game profile)`` of a player (favourites are filled by the caller)."""
     return await db.run(_profile, guild_id, user_id)
 
 
 async def recent_tables(
-    db: Database, guild_id: int, user_id: int, game: str, limit: int
+    db: Store, guild_id: int, user_id: int, game: str, limit: int
 ) -> list[tuple[int, int]]:
     """``(table id, seat)`` of the player's latest finished sessions of ``game``."""
     rows = await db.fetchall(

@@ -20,11 +20,14 @@ import logging
 import os
 import sqlite3
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiosqlite
 
 from bot.store.schema import DIALECTS, MIGRATION_NAME, is_postgres_url, migrations, select_migrations
+
+if TYPE_CHECKING:
+    from bot.store.base import Store
 
 __all__ = ["DIALECTS", "MIGRATION_NAME", "Database", "StoreError", "is_postgres_url", "migrations",
            "select_migrations"]
@@ -165,7 +168,7 @@ class Database:
         self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
-    async def open(cls, path: str) -> Database:
+    async def open(cls, path: str) -> Store:
         """Connect, set WAL / synchronous=FULL / foreign keys, and apply pending migrations.
 
         ``StoreError`` (one line) when the path cannot hold this code's database (see ``preflight``).
@@ -201,7 +204,12 @@ class Database:
         if kwargs:
             fn = functools.partial(fn, **kwargs)
         async with self.lock:
-            return await self.conn._execute(_call, self.conn, fn, args)
+            return await self._on_thread(fn, args)
+
+    async def _on_thread(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+        """``fn(sqlite3_connection, *args)`` on the connection's own thread (the caller holds the lock)."""
+        result: T = await self.conn._execute(_call, self.conn, fn, args)  # type: ignore[no-untyped-call]
+        return result
 
     async def transaction(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run ``fn(sqlite3_connection, *args, **kwargs)`` atomically and durably; return its result.
@@ -216,7 +224,7 @@ class Database:
             # Nothing else in flight: run it now, in one hop. Callers arriving meanwhile queue up
             # and are committed together by the flusher once this one is done.
             async with self.lock:
-                return await self.conn._execute(_call, self.conn, _run_in_transaction, (fn, args))
+                return await self._on_thread(_run_in_transaction, (fn, args))
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[T] = loop.create_future()
         self._jobs.append((fn, args, fut))
@@ -232,7 +240,7 @@ class Database:
             jobs = [(fn, args) for fn, args, _ in batch]
             try:
                 async with self.lock:
-                    results = await self.conn._execute(_call, self.conn, _run_batch, (jobs,))
+                    results = await self._on_thread(_run_batch, (jobs,))
             except BaseException as exc:  # the COMMIT itself failed, or we are cancelled
                 err = exc if isinstance(exc, Exception) else RuntimeError("commit aborted")
                 for _, _, fut in batch:
@@ -251,7 +259,9 @@ class Database:
 
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
-        return (await self.fetchone("PRAGMA user_version"))[0]  # type: ignore[index]
+        row = await self.fetchone("PRAGMA user_version")
+        assert row is not None  # a pragma always returns its row
+        return int(row[0])
 
     async def fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         """A read query, rows as ``sqlite3.Row``."""

@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from bot.store.db import Database
+from bot.store.base import Store
 from bot.store.ledger import ensure_account_sync, house
 from bot.store.ratings import SeatResult, apply_session_sync, current_season_sync, places
 
@@ -77,7 +77,7 @@ class SessionLine:
     seats: int
 
 
-async def user_sessions(db: Database, guild_id: int, user_id: int, game: str | None, *, limit: int,
+async def user_sessions(db: Store, guild_id: int, user_id: int, game: str | None, *, limit: int,
                         offset: int = 0, up_to: int | None = None, channels: Collection[int] | None = None,
                         viewer: int | None = None) -> tuple[list[SessionLine], int]:
     """A page of the user's finished sessions (newest first) and how many there are in all.
@@ -113,7 +113,7 @@ async def user_sessions(db: Database, guild_id: int, user_id: int, game: str | N
     return await db.run(q)
 
 
-async def session_of_table(db: Database, table_id: int) -> tuple[int, list[SeatResult]] | None:
+async def session_of_table(db: Store, table_id: int) -> tuple[int, list[SeatResult]] | None:
     """``(session id, seats)`` of a finished table, or None."""
     def q(conn: sqlite3.Connection) -> tuple[int, list[SeatResult]] | None:
         row = conn.execute("SELECT id FROM sessions WHERE table_id = ?", (table_id,)).fetchone()

@@ -17,7 +17,7 @@ import sqlite3
 import time
 
 from bot.i18n.languages import SOURCE, choosable, language_of
-from bot.store.db import Database
+from bot.store.base import Store
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ def _set_table(conn: sqlite3.Connection, tid: int, lang: str) -> None:
 class LanguageStore:
     """The ``user_languages`` and ``table_languages`` rows, with a read cache."""
 
-    def __init__(self, db: Database, flush_interval: float = 5.0) -> None:
+    def __init__(self, db: Store, flush_interval: float = 5.0) -> None:
         self.db = db
         self.flush_interval = flush_interval
         self._users: dict[int, tuple[str | None, str | None]] = {}

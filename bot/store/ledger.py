@@ -16,10 +16,11 @@ import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from bot.config import Config
 from bot.rules.base import Text
-from bot.store.db import Database
+from bot.store.base import Store
 
 
 class InsufficientFunds(Exception):
@@ -110,6 +111,13 @@ def house(guild_id: int) -> Account:
     return Account("house", guild_id)
 
 
+def house_of(wallet: Account) -> Account:
+    """The house account of a wallet's guild (the account that funds its grants)."""
+    if wallet.guild_id is None:
+        raise ValueError(f"account {wallet.key} belongs to no guild")
+    return house(wallet.guild_id)
+
+
 # --------------------------------------------------------------------------- synchronous core
 
 
@@ -122,7 +130,7 @@ def ensure_account_sync(conn: sqlite3.Connection, acct: Account, now: float, sta
     )
     created = cur.rowcount == 1
     if created and acct.kind == "wallet" and starting_grant > 0:
-        _move(conn, house(acct.guild_id), acct, starting_grant, "starting grant", None, now, starting_grant)
+        _move(conn, house_of(acct), acct, starting_grant, "starting grant", None, now, starting_grant)
     return created
 
 
@@ -214,7 +222,7 @@ def daily_sync(
         last = conn.execute("SELECT last_daily FROM accounts WHERE id = ?", (acct.key,)).fetchone()[0]
         raise DailyNotReady(last + cooldown - now)
     if grant:
-        _move(conn, house(acct.guild_id), acct, grant, "daily", None, now, starting_grant)
+        _move(conn, house_of(acct), acct, grant, "daily", None, now, starting_grant)
     return grant
 
 
@@ -228,7 +236,7 @@ class Ledger:
     escrow = staticmethod(escrow)
     house = staticmethod(house)
 
-    def __init__(self, db: Database, config: Config, clock: Callable[[], float] = time.time):
+    def __init__(self, db: Store, config: Config, clock: Callable[[], float] = time.time):
         self.db = db
         self.config = config
         self.clock = clock
@@ -295,6 +303,7 @@ class Ledger:
             row = await self.db.fetchone(
                 "SELECT COALESCE(SUM(balance), 0) FROM accounts WHERE guild_id = ?", (guild_id,)
             )
+        assert row is not None  # an aggregate always returns its row
         return int(row[0])  # PostgreSQL sums BIGINTs as NUMERIC
 
     async def stranded_escrow(self, guild_id: int | None = None) -> list[tuple[int, int, str | None]]:
@@ -313,7 +322,7 @@ class Ledger:
         rows = await self.db.fetchall(sql + " ORDER BY a.table_id", params)
         return [(r[0], r[1], r[2]) for r in rows]
 
-    async def history(self, acct: Account, limit: int = 20) -> list[dict]:
+    async def history(self, acct: Account, limit: int = 20) -> list[dict[str, Any]]:
         """The latest ledger rows touching ``acct``, newest first."""
         rows = await self.db.fetchall(
             "SELECT id, src, dst, amount, reason, table_id, at FROM ledger WHERE src = ? OR dst = ? "

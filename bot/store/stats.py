@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from bot.store.db import Database
+from bot.store.base import Store
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ def record_session_sync(
         )
 
 
-async def user_stats(db: Database, guild_id: int, user_id: int) -> list[GameStats]:
+async def user_stats(db: Store, guild_id: int, user_id: int) -> list[GameStats]:
     """Every game this user has played in this guild, by game name."""
     rows = await db.fetchall(
         "SELECT game, sessions, wins, net FROM stats WHERE guild_id = ? AND user_id = ? ORDER BY game",
@@ -39,7 +39,7 @@ async def user_stats(db: Database, guild_id: int, user_id: int) -> list[GameStat
 
 
 async def sessions_played(
-    db: Database, guild_id: int, user_ids: list[int], game: str | None = None
+    db: Store, guild_id: int, user_ids: list[int], game: str | None = None
 ) -> dict[int, int]:
     """Finished sessions per user in this guild (of one game, or of all games)."""
     if not user_ids:

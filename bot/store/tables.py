@@ -124,7 +124,8 @@ def load_table(conn: sqlite3.Connection, table_id: int) -> TableRow | None:
 def _open_query(shards: tuple[tuple[int, ...], int] | None) -> tuple[str, list[Any]]:
     """The open tables, of the guilds on ``shards = (ids, count)`` only if given (Discord's formula
     ``(guild_id >> 22) % count``, in SQL that SQLite and PostgreSQL read alike)."""
-    sql, params = "SELECT * FROM tables WHERE status IN (?, ?)", list(OPEN_STATUSES)
+    sql = "SELECT * FROM tables WHERE status IN (?, ?)"
+    params: list[Any] = list(OPEN_STATUSES)
     if shards is not None:
         ids, count = shards
         sql += f" AND ((guild_id >> 22) % ?) IN ({', '.join('?' * len(ids))})"

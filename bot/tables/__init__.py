@@ -1,9 +1,10 @@
 """Live tables: rules state + event log + timers + one asyncio.Lock each. No Discord types.
 
 ``TableService`` is the API of the Discord layer; see ``bot/tables/service.py`` for the flow and
-the events listeners receive (its lobby, autoplay and resume parts are mixins in ``lobby.py``,
-``autoplay.py`` and ``resume.py``). Everything the service keeps about one running table is its
-``TableSession`` (``session.py``), in one registry, ``TableService.sessions``.
+the events listeners receive. Everything the service keeps about one running table, and what it
+does to it (the commit path, seat changes, events), is its ``TableSession`` (``session.py``), in
+one registry, ``TableService.sessions``; the lobby, the AI driver and deadlines, and the resume
+are functions of a session in ``lobby.py``, ``autoplay.py`` and ``resume.py``.
 """
 
 from bot.tables.errors import STALE, TableError

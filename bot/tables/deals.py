@@ -9,13 +9,12 @@ contract where the game has one, and the versions it spans, so a replay can re-w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.rules.base import PLAIN, Event, Game, State, Text
-from bot.store.tables import ActionRow
-from bot.tables.replay import apply_logged
+from bot.rules.base import PLAIN, Event, State, Text
+from bot.tables.replay import SessionLog, apply_logged
 
 
 @dataclass
@@ -41,19 +40,17 @@ def contract_text(event: Event) -> str | None:
     return str(value)[:60]
 
 
-def walk(game: Game, seats: int, options: dict[str, Any], seed: int, log: Sequence[ActionRow],
-         on_action: Callable[[int, State, list[Event]], None] | None = None) -> State:
+def walk(log: SessionLog, on_action: Callable[[int, State, list[Event]], None] | None = None) -> State:
     """Replay ``log`` from a fresh session, calling ``on_action(version, state, events)`` after each."""
-    state = game.new_table(seats, options, seed)
-    for row in log:
+    state = log.new_state()
+    for row in log.actions:
         events = apply_logged(state, row.seat, row.action)
         if on_action is not None:
             on_action(row.version, state, events)
     return state
 
 
-def deals_of(game: Game, seats: int, options: dict[str, Any], seed: int, log: Sequence[ActionRow],
-             name: Callable[[int], str], tr: Text = PLAIN) -> list[Deal]:
+def deals_of(log: SessionLog, name: Callable[[int], str], tr: Text = PLAIN) -> list[Deal]:
     """Every deal of the session, in order (see the module docstring); narration in ``tr``'s language."""
     out: list[Deal] = []
     current: list[Deal | None] = [None]
@@ -69,7 +66,7 @@ def deals_of(game: Game, seats: int, options: dict[str, Any], seed: int, log: Se
         deal.last = version
         for event in events:
             try:
-                line = game.narrate(event, name, tr)
+                line = log.game.narrate(event, name, tr)
             except Exception:
                 line = None
             if line:
@@ -81,7 +78,7 @@ def deals_of(game: Game, seats: int, options: dict[str, Any], seed: int, log: Se
         if deal.deltas is not None:
             current[0] = None
 
-    walk(game, seats, options, seed, log, on_action)
+    walk(log, on_action)
     if out and carried:  # the session's closing lines
         out[-1].lines.extend(carried)
     return out
@@ -99,15 +96,15 @@ class DealFrames:
     hands: list[list[str]] | None
 
 
-def deal_frames(game: Game, seats: int, options: dict[str, Any], seed: int, log: Sequence[ActionRow],
-                number: int, reveal: bool, name: Callable[[int], str] = str,
+def deal_frames(log: SessionLog, number: int, reveal: bool, name: Callable[[int], str] = str,
                 tr: Text = PLAIN) -> DealFrames | None:
     """The frames of deal ``number`` (from 1), or None if the log has no such deal yet.
 
     With ``reveal`` the seats' hands come too (a finished session's revealed replay); without
     it, only spectator views (``view(None)``) are ever taken.
     """
-    deals = deals_of(game, seats, options, seed, log, name, tr)
+    deals = deals_of(log, name, tr)
+    seats = log.seats
     if not 1 <= number <= len(deals):
         return None
     deal = deals[number - 1]
@@ -122,10 +119,10 @@ def deal_frames(game: Game, seats: int, options: dict[str, Any], seed: int, log:
                     if str(c) not in hands[s]:
                         hands[s].append(str(c))
 
-    state = game.new_table(seats, options, seed)
+    state = log.new_state()
     if deal.first == 0:
         take(state)
-    for row in log[: deal.last + 1]:
+    for row in log.actions[: deal.last + 1]:
         apply_logged(state, row.seat, row.action)
         if deal.first - 1 <= row.version < deal.last:
             take(state)
@@ -134,15 +131,15 @@ def deal_frames(game: Game, seats: int, options: dict[str, Any], seed: int, log:
     return DealFrames(deal, views, hands)
 
 
-def contracts_of(game: Game, seats: int, options: dict[str, Any], seed: int, log: Sequence[ActionRow],
-                 seat: int) -> list[str]:
+def contracts_of(log: SessionLog, seat: int) -> list[str]:
     """The contracts ``seat`` played as declarer (``Game.declarer``: Marias, Maître) or the bids
     it made (``Game.bids``, named by type, amounts left out: Mus, Motz)."""
+    game = log.game
     if game.bids:
-        return [str(row.action["type"]).replace("_", " ") for row in log
+        return [str(row.action["type"]).replace("_", " ") for row in log.actions
                 if row.seat == seat and row.action.get("type") in game.bids]
     key = game.declarer
     if key is None:
         return []
-    return [d.contract for d in deals_of(game, seats, options, seed, log, str)
+    return [d.contract for d in deals_of(log, str)
             if d.contract and d.end is not None and d.end.get(key) == seat]

@@ -17,7 +17,33 @@ from bot.rules.base import Action, IllegalMove, Text
 if TYPE_CHECKING:
     from bot.i18n.lazy import Msg
 
-STALE = "Those buttons are out of date: the table has moved on. Use the latest message or /hand."
+
+def N_(text: str) -> str:
+    """Marks a refusal for the catalogue (``python -m bot.i18n extract`` reads ``N_``); returns it.
+
+    Not ``bot.i18n.N_``: this module is imported by the AI's worker processes, which never load Babel.
+    """
+    return text
+
+
+# The fixed refusals of the table service, each written once: the service raises ``TableError``
+# with one of these, the Discord layer shows ``tr._(it)``.
+STALE = N_("Those buttons are out of date: the table has moved on. Use the latest message or /hand.")
+CLOSED = N_("This table is closed.")
+ALREADY_SEATED = N_("You are already seated at this table.")
+ALREADY_STARTED = N_("This game has already started; wait for the next one.")
+ALREADY_PLAYING = N_("You are already playing at this table.")
+NOT_IN_LOBBY = N_("This table is no longer in its lobby.")
+NOT_SEATED = N_("You are not seated at this table.")
+ALREADY_LEFT = N_("You have already left this table; the AI plays your seat.")
+BUY_IN_WOULD_CHANGE = N_("The buy-in would change with this number of players; set it explicitly.")
+NOT_PLAYING = N_("This table is not playing.")
+GAME_OVER = N_("This game is over.")
+AWAY = N_("You left this table and the AI plays your seat: join to take it back.")
+NOT_YOUR_TURN = N_("It is not your turn.")
+HOST_OR_ADMIN = N_("Only the host or an admin can end this table.")
+ALREADY_CLOSING = N_("This table already closes at the end of the current deal.")
+ALREADY_CLOSED = N_("This table is already closed.")
 
 
 def _same(text: str) -> str:
@@ -46,8 +72,8 @@ class Refusal:
 class TableError(Exception):
     """A refused table operation, shown to the player ephemerally.
 
-    ``message`` is a fixed English sentence (translated when the catalogue has it: see
-    ``bot.views.vocab.TABLE_REFUSALS``), a ``Msg`` or a :class:`Refusal`.
+    ``message`` is one of this module's fixed sentences (``CLOSED``…, in the catalogue), a ``Msg``
+    or a :class:`Refusal`.
     """
 
     def __init__(self, message: str | Msg | Refusal) -> None:

@@ -1,8 +1,9 @@
-"""The lobby of a table: create, join (or come back), leave, add an AI seat, start, expiry.
+"""The lobby of a table: create, join (or come back), leave, add an AI seat, start.
 
-A mixin of ``TableService`` (``bot.tables.service``): it uses the service's registry, store,
-commit path and listeners. Open-table caps (``bot.tables.limits``) are checked and the seat they
-allow committed under one lock (``_commit_within_caps``).
+Functions of the sessions' ``Runtime`` and of one ``TableSession`` (``bot.tables.session``: its
+commit path and events); ``TableService`` calls them. Open-table caps (``bot.tables.limits``)
+are checked and the seat they allow committed under one lock (``commit_within_caps``). A lobby's
+expiry is a deadline (``bot.tables.autoplay.expire_lobby``).
 """
 
 from __future__ import annotations
@@ -15,11 +16,19 @@ from dataclasses import replace
 from typing import Any
 
 from bot.ai import normalize_level
-from bot.rules.base import N_, Event
+from bot.rules.base import N_, Event, Game
 from bot.store import tables as store
 from bot.store.ledger import InsufficientFunds
 from bot.tables import limits, settle
 from bot.tables.errors import (
+    ALREADY_LEFT,
+    ALREADY_PLAYING,
+    ALREADY_SEATED,
+    ALREADY_STARTED,
+    BUY_IN_WOULD_CHANGE,
+    CLOSED,
+    NOT_IN_LOBBY,
+    NOT_SEATED,
     TableError,
     needs_players,
     option_error,
@@ -29,262 +38,234 @@ from bot.tables.errors import (
     unknown_game,
 )
 from bot.tables.model import SeatInfo, Table, capacity
-from bot.tables.parts import ServiceParts
-from bot.tables.session import TableSession
+from bot.tables.session import Runtime, TableSession
 
 log = logging.getLogger(__name__)
 
 
-class LobbyMixin(ServiceParts):
-    """Lobby operations of ``TableService``; every refusal is a ``TableError``."""
+async def create(
+    rt: Runtime,
+    games: Mapping[str, Game],
+    guild_id: int,
+    channel_id: int,
+    host_id: int,
+    host_name: str,
+    game: str,
+    options: Mapping[str, Any] | None = None,
+) -> TableSession:
+    """Open a lobby; the host takes seat 0 and pays the buy-in. The new session is registered."""
+    rules = games.get(game)
+    if rules is None:
+        names = ", ".join(sorted(games)) or "none yet"
+        raise unknown_game(game, names)
+    raw = {**rt.config.options_for(game), **dict(options or {})}
+    try:
+        opts = rules.validate_options(raw)
+    except ValueError as exc:
+        raise option_error(exc) from None
+    seat = SeatInfo(host_id, host_name)
+    now = rt.clock()
+    table = Table(
+        id=0, guild_id=guild_id, channel_id=channel_id, message_id=None, host_id=host_id, game=game,
+        rules=rules, options=opts, seed=None, seats=[seat], status="lobby",
+        capacity=capacity(rules, opts), raw_options=raw,
+    )
 
-    async def create(
-        self,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        host_name: str,
-        game: str,
-        options: Mapping[str, Any] | None = None,
-    ) -> Table:
-        """Open a lobby; the host takes seat 0 and pays the buy-in."""
-        rules = self.games.get(game)
-        if rules is None:
-            names = ", ".join(sorted(self.games)) or "none yet"
-            raise unknown_game(game, names)
-        raw = {**self.config.options_for(game), **dict(options or {})}
-        try:
-            opts = rules.validate_options(raw)
-        except ValueError as exc:
-            raise option_error(exc) from None
-        seat = SeatInfo(host_id, host_name)
-        now = self.clock()
-        table = Table(
-            id=0, guild_id=guild_id, channel_id=channel_id, message_id=None, host_id=host_id, game=game,
-            rules=rules, options=opts, seed=None, seats=[seat], status="lobby",
-            capacity=capacity(rules, opts), raw_options=raw,
+    expires = now + rt.config.lobby_expiry_hours * 3600
+
+    def tx(conn: sqlite3.Connection) -> int:
+        table.id = store.insert_table(
+            conn, guild_id=guild_id, channel_id=channel_id, game=game, options=opts, raw_options=raw,
+            seats=[seat.to_json()], host_id=host_id, now=now,
         )
+        store.update_table(conn, table.id, now, deadline=expires)
+        settle.pay_in(conn, table, seat, now, rt.grant)
+        return table.id
 
-        expires = now + self.config.lobby_expiry_hours * 3600
+    session = TableSession(table, rt)
 
-        def tx(conn: sqlite3.Connection) -> int:
-            table.id = store.insert_table(
-                conn, guild_id=guild_id, channel_id=channel_id, game=game, options=opts, raw_options=raw,
-                seats=[seat.to_json()], host_id=host_id, now=now,
-            )
-            store.update_table(conn, table.id, now, deadline=expires)
-            settle.pay_in(conn, table, seat, now, self._grant)
-            return table.id
+    def register() -> None:
+        rt.sessions[table.id] = session
 
-        session = TableSession(table)
+    await commit_within_caps(rt, table, tx, register, host_id, guild_id, channel_id)
+    table.deadline = expires
+    rt.timers.set(session, expires)
+    await session.notify([{"type": "lobby", "what": "create", "seat": 0}])
+    return session
 
-        def register() -> None:
-            self.sessions[table.id] = session
 
-        await self._commit_within_caps(table, tx, register, host_id, guild_id, channel_id)
-        table.deadline = expires
-        self.timers.set(session, expires)
-        await self._notify(session, [{"type": "lobby", "what": "create", "seat": 0}])
-        return table
+async def commit_within_caps(rt: Runtime, table: Table, tx: Callable[[sqlite3.Connection], object],
+                             adopt: Callable[[], None], user_id: int, guild_id: int | None = None,
+                             channel_id: int | None = None) -> None:
+    """Check the open-table caps, commit ``tx`` and ``adopt`` its result under one lock.
 
-    async def _commit_within_caps(self, table: Table, tx: Callable[[sqlite3.Connection], object],
-                                  adopt: Callable[[], None], user_id: int, guild_id: int | None = None,
-                                  channel_id: int | None = None) -> None:
-        """Check the open-table caps, commit ``tx`` and ``adopt`` its result under one lock.
+    One lock for the check and the change, so two requests at once cannot both pass a cap.
+    """
+    async with rt.caps:
+        live = (s.table for s in rt.sessions.values())
+        refusal = limits.cap_refusal(live, rt.config, user_id, guild_id, channel_id)
+        if refusal:
+            raise TableError(refusal)
+        try:
+            await rt.db.transaction(tx)
+        except InsufficientFunds as exc:
+            raise short_of_jetons(exc.balance, table.buy_in) from None
+        adopt()
 
-        One lock for the check and the change, so two requests at once cannot both pass a cap.
-        """
-        async with self._caps:
-            live = (s.table for s in self.sessions.values())
-            refusal = limits.cap_refusal(live, self.config, user_id, guild_id, channel_id)
-            if refusal:
-                raise TableError(refusal)
-            try:
-                await self.db.transaction(tx)
-            except InsufficientFunds as exc:
-                raise short_of_jetons(exc.balance, table.buy_in) from None
-            adopt()
 
-    async def join(self, table_id: int, user_id: int, name: str) -> Table:
-        """Sit down in a lobby (paying the buy-in), or take your seat back in a running game."""
-        s = self._session(table_id)
-        table = s.table
-        async with s.lock:
-            if table.status == "playing":
-                events = await self._come_back(s, user_id)
-            elif table.status != "lobby":
-                raise TableError("This table is closed.")
-            else:
-                events = await self._join_lobby(table, user_id, name)
-        await self._notify(s, events)
-        self._kick(s)
-        return table
+async def join(s: TableSession, user_id: int, name: str) -> None:
+    """Sit down in a lobby (paying the buy-in), or take your seat back in a running game."""
+    table = s.table
+    async with s.lock:
+        if table.status == "playing":
+            events = await _come_back(s, user_id)
+        elif table.status != "lobby":
+            raise TableError(CLOSED)
+        else:
+            events = await _join_lobby(s, user_id, name)
+    await s.notify(events)
+    s.kick()
 
-    async def _join_lobby(self, table: Table, user_id: int, name: str) -> list[Event]:
-        if table.seat_of(user_id) is not None:
-            raise TableError("You are already seated at this table.")
+
+async def _join_lobby(s: TableSession, user_id: int, name: str) -> list[Event]:
+    rt, table = s.rt, s.table
+    if table.seat_of(user_id) is not None:
+        raise TableError(ALREADY_SEATED)
+    if len(table.seats) >= table.capacity:
+        raise table_full(table.capacity)
+    seat = SeatInfo(user_id, name)
+    seats = [*table.seats, seat]
+    now = rt.clock()
+
+    def tx(conn: sqlite3.Connection) -> None:
+        settle.pay_in(conn, table, seat, now, rt.grant)
+        store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats])
+
+    def take_seat() -> None:
+        table.seats = seats
+
+    await commit_within_caps(rt, table, tx, take_seat, user_id)
+    return [{"type": "lobby", "what": "join", "seat": len(seats) - 1}]
+
+
+async def _come_back(s: TableSession, user_id: int) -> list[Event]:
+    table = s.table
+    seat = table.seat_of(user_id)
+    if seat is None:
+        raise TableError(ALREADY_STARTED)
+    if not table.seats[seat].away:
+        raise TableError(ALREADY_PLAYING)
+    seats = [replace(info) for info in table.seats]
+    seats[seat].away = False
+    seats[seat].timeouts_in_row = 0
+    await s.save_seats(seats)
+    return [{"type": "back", "seat": seat}]
+
+
+async def add_ai(s: TableSession, user_id: int, level: int | str = "easy") -> None:
+    """The host adds an AI seat to the lobby (its buy-in comes from the house)."""
+    try:
+        level = normalize_level(level)
+    except ValueError as exc:
+        raise TableError(sentence(str(exc))) from None
+    rt, table = s.rt, s.table
+    async with s.lock:
+        _lobby_host(table, user_id, N_("Only the host can add AI players."))
         if len(table.seats) >= table.capacity:
             raise table_full(table.capacity)
-        seat = SeatInfo(user_id, name)
+        n_ai = sum(1 for info in table.seats if info.ai)
+        seat = SeatInfo(None, f"AI {n_ai + 1}", ai=True, level=level)
         seats = [*table.seats, seat]
-        now = self.clock()
+        now = rt.clock()
 
         def tx(conn: sqlite3.Connection) -> None:
-            settle.pay_in(conn, table, seat, now, self._grant)
-            store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats])
+            settle.pay_in(conn, table, seat, now, rt.grant)
+            store.update_table(conn, table.id, now, seats=[info.to_json() for info in seats])
 
-        def take_seat() -> None:
-            table.seats = seats
+        await rt.db.transaction(tx)
+        table.seats = seats
+    await s.notify([{"type": "lobby", "what": "add_ai", "seat": len(seats) - 1}])
 
-        await self._commit_within_caps(table, tx, take_seat, user_id)
-        return [{"type": "lobby", "what": "join", "seat": len(seats) - 1}]
 
-    async def _come_back(self, s: TableSession, user_id: int) -> list[Event]:
-        table = s.table
+def _lobby_host(table: Table, user_id: int, refusal: str) -> None:
+    if table.status != "lobby":
+        raise TableError(NOT_IN_LOBBY)
+    if user_id != table.host_id:
+        raise TableError(refusal)
+
+
+async def leave(s: TableSession, user_id: int) -> None:
+    """Lobby: stand up and get the buy-in back. Playing: the AI plays your seat to the end."""
+    table = s.table
+    async with s.lock:
         seat = table.seat_of(user_id)
         if seat is None:
-            raise TableError("This game has already started; wait for the next one.")
-        if not table.seats[seat].away:
-            raise TableError("You are already playing at this table.")
-        seats = [replace(info) for info in table.seats]
-        seats[seat].away = False
-        seats[seat].timeouts_in_row = 0
-        await self._save_seats(s, seats)
-        return [{"type": "back", "seat": seat}]
+            raise TableError(NOT_SEATED)
+        if table.status == "lobby":
+            events = await _leave_lobby(s, seat)
+        elif table.status == "playing":
+            if table.seats[seat].away:
+                raise TableError(ALREADY_LEFT)
+            seats = [replace(info) for info in table.seats]
+            seats[seat].away = True
+            await s.save_seats(seats)
+            events = [{"type": "away", "seat": seat, "reason": "left"}]
+            events += await s.auto_close()
+        else:
+            raise TableError(CLOSED)
+    await s.notify(events)
+    s.kick()
 
-    async def add_ai(self, table_id: int, user_id: int, level: int | str = "easy") -> Table:
-        """The host adds an AI seat to the lobby (its buy-in comes from the house)."""
+
+async def _leave_lobby(s: TableSession, seat: int) -> list[Event]:
+    rt, table = s.rt, s.table
+    leaving = table.seats[seat]
+    others = [info for i, info in enumerate(table.seats) if i != seat and not info.ai]
+    if leaving.user_id == table.host_id and not others:
+        await s.cancel_lobby()
+        return [{"type": "lobby", "what": "cancel"}]
+    seats = [info for i, info in enumerate(table.seats) if i != seat]
+    host = table.host_id if leaving.user_id != table.host_id else others[0].user_id
+    assert host is not None
+    now = rt.clock()
+
+    def tx(conn: sqlite3.Connection) -> None:
+        settle.refund(conn, table, leaving, now, rt.grant)
+        store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats], host_id=host)
+
+    await rt.db.transaction(tx)
+    table.seats, table.host_id = seats, host
+    return [{"type": "lobby", "what": "leave", "seat": seat, "host_id": host}]
+
+
+async def start(s: TableSession, user_id: int) -> None:
+    """The host starts the session with the seats filled so far (at least the game's minimum)."""
+    rt, table = s.rt, s.table
+    async with s.lock:
+        _lobby_host(table, user_id, N_("Only the host can start the game."))
+        n, rules = len(table.seats), table.rules
+        if n < rules.min_seats:
+            raise needs_players(rules.title, rules.min_seats, n)
+        raw = dict(table.raw_options)
+        if any(spec.name == "players" for spec in rules.options):
+            raw["players"] = n
+        seed = secrets.randbits(63)
         try:
-            level = normalize_level(level)
+            opts = rules.validate_options(raw)
+            state = rules.new_table(n, opts, seed)
         except ValueError as exc:
-            raise TableError(sentence(str(exc))) from None
-        s = self._session(table_id)
-        table = s.table
-        async with s.lock:
-            self._lobby_host(table, user_id, N_("Only the host can add AI players."))
-            if len(table.seats) >= table.capacity:
-                raise table_full(table.capacity)
-            n_ai = sum(1 for info in table.seats if info.ai)
-            seat = SeatInfo(None, f"AI {n_ai + 1}", ai=True, level=level)
-            seats = [*table.seats, seat]
-            now = self.clock()
-
-            def tx(conn: sqlite3.Connection) -> None:
-                settle.pay_in(conn, table, seat, now, self._grant)
-                store.update_table(conn, table.id, now, seats=[info.to_json() for info in seats])
-
-            await self.db.transaction(tx)
-            table.seats = seats
-        await self._notify(s, [{"type": "lobby", "what": "add_ai", "seat": len(seats) - 1}])
-        return table
-
-    def _lobby_host(self, table: Table, user_id: int, refusal: str) -> None:
-        if table.status != "lobby":
-            raise TableError("This table is no longer in its lobby.")
-        if user_id != table.host_id:
-            raise TableError(refusal)
-
-    async def leave(self, table_id: int, user_id: int) -> Table:
-        """Lobby: stand up and get the buy-in back. Playing: the AI plays your seat to the end."""
-        s = self._session(table_id)
-        table = s.table
-        async with s.lock:
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise TableError("You are not seated at this table.")
-            if table.status == "lobby":
-                events = await self._leave_lobby(s, seat)
-            elif table.status == "playing":
-                if table.seats[seat].away:
-                    raise TableError("You have already left this table; the AI plays your seat.")
-                seats = [replace(info) for info in table.seats]
-                seats[seat].away = True
-                await self._save_seats(s, seats)
-                events = [{"type": "away", "seat": seat, "reason": "left"}]
-                events += await self._auto_close(s)
-            else:
-                raise TableError("This table is closed.")
-        await self._notify(s, events)
-        self._kick(s)
-        return table
-
-    async def _leave_lobby(self, s: TableSession, seat: int) -> list[Event]:
-        table = s.table
-        leaving = table.seats[seat]
-        others = [info for i, info in enumerate(table.seats) if i != seat and not info.ai]
-        if leaving.user_id == table.host_id and not others:
-            await self._cancel_lobby(s)
-            return [{"type": "lobby", "what": "cancel"}]
-        seats = [info for i, info in enumerate(table.seats) if i != seat]
-        host = table.host_id if leaving.user_id != table.host_id else others[0].user_id
-        assert host is not None
-        now = self.clock()
-
-        def tx(conn: sqlite3.Connection) -> None:
-            settle.refund(conn, table, leaving, now, self._grant)
-            store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats], host_id=host)
-
-        await self.db.transaction(tx)
-        table.seats, table.host_id = seats, host
-        return [{"type": "lobby", "what": "leave", "seat": seat, "host_id": host}]
-
-    async def _cancel_lobby(self, s: TableSession) -> None:
-        """Refund every seat and mark the lobby cancelled (the caller holds the lock)."""
-        table = s.table
-        now = self.clock()
-
-        def tx(conn: sqlite3.Connection) -> None:
-            for info in table.seats:
-                settle.refund(conn, table, info, now, self._grant)
-            store.update_table(conn, table.id, now, status="cancelled", deadline=None)
-
-        await self.db.transaction(tx)
-        table.status = "cancelled"
-        self._end_session(s)
-
-    async def start(self, table_id: int, user_id: int) -> Table:
-        """The host starts the session with the seats filled so far (at least the game's minimum)."""
-        s = self._session(table_id)
-        table = s.table
-        async with s.lock:
-            self._lobby_host(table, user_id, N_("Only the host can start the game."))
-            n, rules = len(table.seats), table.rules
-            if n < rules.min_seats:
-                raise needs_players(rules.title, rules.min_seats, n)
-            raw = dict(table.raw_options)
-            if any(spec.name == "players" for spec in rules.options):
-                raw["players"] = n
-            seed = secrets.randbits(63)
-            try:
-                opts = rules.validate_options(raw)
-                state = rules.new_table(n, opts, seed)
-            except ValueError as exc:
-                raise option_error(exc) from None
-            if opts.get("buy_in", 0) != table.buy_in:
-                raise TableError("The buy-in would change with this number of players; set it explicitly.")
-            now = self.clock()
-            waiting = [s for s in state.to_act() if not table.seats[s].autoplayed]
-            deadline = now + self.config.turn_timeout if waiting else None
-            await self.db.transaction(
-                store.update_table, table.id, now,
-                status="playing", seed=seed, options=opts, deadline=deadline,
-            )
-            table.options, table.seed, table.state, table.status = opts, seed, state, "playing"
-            table.deadline = deadline
-            self.timers.set(s, deadline)
-        await self._notify(s, [{"type": "start"}])
-        self._kick(s)
-        return table
-
-    async def _expire_lobby(self, s: TableSession) -> None:
-        """A lobby nobody started before its deadline: cancelled, every buy-in refunded."""
-        table = s.table
-        async with s.lock:
-            if table.status != "lobby" or table.deadline is None:
-                return
-            if table.deadline > self.clock():
-                self.timers.set(s, table.deadline)
-                return
-            await self._cancel_lobby(s)
-        log.info("table %s: lobby expired unstarted; buy-ins refunded", table.id)
-        await self._notify(s, [{"type": "lobby", "what": "expire"}])
+            raise option_error(exc) from None
+        if opts.get("buy_in", 0) != table.buy_in:
+            raise TableError(BUY_IN_WOULD_CHANGE)
+        now = rt.clock()
+        waiting = [i for i in state.to_act() if not table.seats[i].autoplayed]
+        deadline = now + rt.config.turn_timeout if waiting else None
+        await rt.db.transaction(
+            store.update_table, table.id, now,
+            status="playing", seed=seed, options=opts, deadline=deadline,
+        )
+        table.options, table.seed, table.state, table.status = opts, seed, state, "playing"
+        table.deadline = deadline
+        rt.timers.set(s, deadline)
+    await s.notify([{"type": "start"}])
+    s.kick()

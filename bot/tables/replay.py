@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.rules.base import Event, Game, State
-from bot.store.tables import ActionRow
+from bot.store.tables import ActionRow, TableRow
 
 CLOSE = "close"  # the system action type logged for a host/admin close (seat NULL)
 
@@ -25,9 +26,32 @@ def apply_logged(state: State, seat: int | None, action: dict[str, Any]) -> list
     return state.apply(seat, action)
 
 
-def rebuild(game: Game, seats: int, options: dict[str, Any], seed: int, log: Sequence[ActionRow]) -> State:
+@dataclass(frozen=True)
+class SessionLog:
+    """A stored session, everything its replay needs: the game, the number of seats, the options
+    (validated, as the session was played), the seed and the logged actions in order."""
+
+    game: Game
+    seats: int
+    options: dict[str, Any]
+    seed: int
+    actions: Sequence[ActionRow]
+
+    @classmethod
+    def of(cls, game: Game, row: TableRow, actions: Sequence[ActionRow]) -> SessionLog:
+        """The log of a stored table; ``ValueError`` for one never dealt (no seed) or bad options."""
+        if row.seed is None:
+            raise ValueError(f"table {row.id} was never dealt: it has no seed")
+        return cls(game, len(row.seats), game.validate_options(row.options), row.seed, actions)
+
+    def new_state(self) -> State:
+        """The session's state before its first action."""
+        return self.game.new_table(self.seats, self.options, self.seed)
+
+
+def rebuild(log: SessionLog) -> State:
     """The state after replaying ``log`` from a fresh session; raises if the log does not replay."""
-    state = game.new_table(seats, options, seed)
-    for row in log:
+    state = log.new_state()
+    for row in log.actions:
         apply_logged(state, row.seat, row.action)
     return state

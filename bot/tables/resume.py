@@ -1,6 +1,7 @@
 """Resuming the stored tables at start, and voiding (with refunds) one that cannot be resumed.
 
-A mixin of ``TableService`` (``bot.tables.service``); the replay itself is ``bot.tables.replay``.
+Functions of the sessions' ``Runtime`` (``bot.tables.session``) that ``TableService.resume_all``
+calls; the replay itself is ``bot.tables.replay``.
 Each stored table is rebuilt on its own. One that cannot be (undecodable row, unknown game, a log
 that no longer replays) is voided in one transaction: every account gets back what it paid into
 the escrow (``settle.void``), with one WARNING. Downtime never counts against a player: a resumed
@@ -11,99 +12,98 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Mapping
 
+from bot.rules.base import Game
 from bot.store import tables as store
 from bot.tables import settle
 from bot.tables.model import SeatInfo, Table, capacity
-from bot.tables.parts import ServiceParts
-from bot.tables.replay import CLOSE, rebuild
-from bot.tables.session import TableSession
+from bot.tables.replay import CLOSE, SessionLog, rebuild
+from bot.tables.session import Runtime, TableSession
 
 log = logging.getLogger(__name__)
 
 
-class ResumeMixin(ServiceParts):
-    """``resume_all`` of ``TableService``."""
+async def resume_all(rt: Runtime, games: Mapping[str, Game],
+                     shards: tuple[tuple[int, ...], int] | None) -> list[Table]:
+    """Rebuild every lobby/playing table from the store (replaying its log) and re-arm timers/AI.
 
-    async def resume_all(self) -> list[Table]:
-        """Rebuild every lobby/playing table from the store (replaying its log) and re-arm timers/AI.
-
-        Each table is resumed on its own: one that cannot be (an undecodable row, an unknown game,
-        a log that no longer replays) is voided with every buy-in refunded (``_void``).
-        """
-        rows, bad = await self.db.run(store.load_open_rows, self.shards)
-        resumed: list[TableSession] = []
-        for table_id, reason in bad:
-            await self._void(table_id, reason)
-        for row in rows:
-            if self._find(row.id) is not None:
-                continue  # already live: never replayed twice
-            try:
-                table = await self._resume_one(row)
-            except Exception as exc:
-                await self._void(row.id, f"{type(exc).__name__}: {exc}")
-                continue
-            session = self.sessions[row.id] = TableSession(table)
-            resumed.append(session)
-        for session in resumed:
-            if session.table.deadline is not None:
-                self.timers.set(session, session.table.deadline)
-            self._kick(session)
-        log.info("resumed %d table(s)", len(resumed))
-        return [session.table for session in resumed]
-
-    async def _resume_one(self, row: store.TableRow) -> Table:
-        """The live table of one stored row; raises if it cannot be rebuilt."""
-        rules = self.games.get(row.game)
-        if rules is None:
-            raise ValueError(f"game {row.game!r} is not available")
-        seats = [SeatInfo.from_json(s) for s in row.seats]
-        table = Table(
-            id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, message_id=row.message_id,
-            host_id=row.host_id, game=row.game, rules=rules, options=row.options, seed=row.seed, seats=seats,
-            status=row.status, version=row.version, capacity=capacity(rules, row.options),
-            extra_messages={k: int(v) for k, v in row.extra_messages.items()}, raw_options=row.raw_options,
-            deadline=row.deadline,
-        )
-        if row.status != "playing":
-            if table.deadline is None:  # a lobby stored before lobbies expired
-                table.deadline = row.created_at + self.config.lobby_expiry_hours * 3600
-            return table
-        actions = await self.db.run(store.load_actions, row.id)
-        table.options = rules.validate_options(row.options)
-        if row.seed is None:
-            raise ValueError("a playing table without a seed")
-        table.state = rebuild(rules, len(seats), table.options, row.seed, actions)
-        if len(actions) != row.version:
-            log.warning("table %s: row version %s but %s logged actions", row.id, row.version, len(actions))
-        table.version = len(actions)
-        closes = [a for a in actions if a.seat is None and a.action.get("type") == CLOSE]
-        table.closing, table.closed_by = bool(closes), (closes[0].actor if closes else None)
-        if table.waiting_seats():  # downtime never counts against a player: a full turn at least
-            full_turn = self.clock() + self.config.turn_timeout
-            table.deadline = full_turn if table.deadline is None else max(table.deadline, full_turn)
-        return table
-
-    async def _void(self, table_id: int, reason: str) -> None:
-        """Cancel a table that cannot be resumed, refunding every seat, in ONE transaction.
-
-        The void rule of the specs (a deal cut mid-way is voided: no jeton moved in it) applied to
-        the whole session, since the log no longer tells where the deal began: every account gets
-        back what it paid into this table's escrow, read from the ledger (so it works even when the
-        seats cannot be decoded). No stats are recorded.
-        """
-        now = self.clock()
-
-        def tx(conn: sqlite3.Connection) -> list[tuple[str, int]]:
-            refunds = settle.void(conn, table_id, now, self._grant)
-            store.update_table(conn, table_id, now, status="cancelled", deadline=None)
-            return refunds
-
+    Each table is resumed on its own: one that cannot be (an undecodable row, an unknown game,
+    a log that no longer replays) is voided with every buy-in refunded (``_void``). The sessions
+    resumed join ``rt``'s registry.
+    """
+    rows, bad = await rt.db.run(store.load_open_rows, shards)
+    resumed: list[TableSession] = []
+    for table_id, reason in bad:
+        await _void(rt, table_id, reason)
+    for row in rows:
+        if rt.find(row.id) is not None:
+            continue  # already live: never replayed twice
         try:
-            refunds = await self.db.transaction(tx)
-        except Exception:
-            log.exception("table %s: cannot be resumed (%s) nor voided; left as it is", table_id, reason)
-            return
-        paid = ", ".join(f"{key} {amount}" for key, amount in refunds) or "nothing held"
-        log.warning("table %s: cannot be resumed (%s); cancelled and refunded: %s", table_id,
-                    reason[:200], paid)
+            table = await _resume_one(rt, games, row)
+        except Exception as exc:
+            await _void(rt, row.id, f"{type(exc).__name__}: {exc}")
+            continue
+        session = rt.sessions[row.id] = TableSession(table, rt)
+        resumed.append(session)
+    for session in resumed:
+        if session.table.deadline is not None:
+            rt.timers.set(session, session.table.deadline)
+        session.kick()
+    log.info("resumed %d table(s)", len(resumed))
+    return [session.table for session in resumed]
+
+async def _resume_one(rt: Runtime, games: Mapping[str, Game], row: store.TableRow) -> Table:
+    """The live table of one stored row; raises if it cannot be rebuilt."""
+    rules = games.get(row.game)
+    if rules is None:
+        raise ValueError(f"game {row.game!r} is not available")
+    seats = [SeatInfo.from_json(s) for s in row.seats]
+    table = Table(
+        id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, message_id=row.message_id,
+        host_id=row.host_id, game=row.game, rules=rules, options=row.options, seed=row.seed, seats=seats,
+        status=row.status, version=row.version, capacity=capacity(rules, row.options),
+        extra_messages={k: int(v) for k, v in row.extra_messages.items()}, raw_options=row.raw_options,
+        deadline=row.deadline,
+    )
+    if row.status != "playing":
+        if table.deadline is None:  # a lobby stored before lobbies expired
+            table.deadline = row.created_at + rt.config.lobby_expiry_hours * 3600
+        return table
+    actions = await rt.db.run(store.load_actions, row.id)
+    session = SessionLog.of(rules, row, actions)  # ValueError for a playing table without a seed
+    table.options = session.options
+    table.state = rebuild(session)
+    if len(actions) != row.version:
+        log.warning("table %s: row version %s but %s logged actions", row.id, row.version, len(actions))
+    table.version = len(actions)
+    closes = [a for a in actions if a.seat is None and a.action.get("type") == CLOSE]
+    table.closing, table.closed_by = bool(closes), (closes[0].actor if closes else None)
+    if table.waiting_seats():  # downtime never counts against a player: a full turn at least
+        full_turn = rt.clock() + rt.config.turn_timeout
+        table.deadline = full_turn if table.deadline is None else max(table.deadline, full_turn)
+    return table
+
+async def _void(rt: Runtime, table_id: int, reason: str) -> None:
+    """Cancel a table that cannot be resumed, refunding every seat, in ONE transaction.
+
+    The void rule of the specs (a deal cut mid-way is voided: no jeton moved in it) applied to
+    the whole session, since the log no longer tells where the deal began: every account gets
+    back what it paid into this table's escrow, read from the ledger (so it works even when the
+    seats cannot be decoded). No stats are recorded.
+    """
+    now = rt.clock()
+
+    def tx(conn: sqlite3.Connection) -> list[tuple[str, int]]:
+        refunds = settle.void(conn, table_id, now, rt.grant)
+        store.update_table(conn, table_id, now, status="cancelled", deadline=None)
+        return refunds
+
+    try:
+        refunds = await rt.db.transaction(tx)
+    except Exception:
+        log.exception("table %s: cannot be resumed (%s) nor voided; left as it is", table_id, reason)
+        return
+    paid = ", ".join(f"{key} {amount}" for key, amount in refunds) or "nothing held"
+    log.warning("table %s: cannot be resumed (%s); cancelled and refunded: %s", table_id,
+                reason[:200], paid)

@@ -1,10 +1,13 @@
 """``TableService``: every live table of the bot, its lobby, its play, its AI seats and timers.
 
 Each running table is one ``TableSession`` (``bot.tables.session``: the ``Table``, its lock, AI
-driver, pending listener batches and timer alarm) in one registry, ``TableService.sessions``.
-Ending a table (finished, cancelled) takes its session out of the registry; the last
-``KEEP_CLOSED`` ended ones are kept aside (``get`` still finds them) for the final render and late
-clicks, then forgotten, so memory is freed by the structure.
+driver, pending listener batches and timer alarm, and what is done to one table: the commit path,
+seat changes, the delivery of events) in one registry, ``TableService.sessions``. The lobby
+(``bot.tables.lobby``), the AI driver and deadlines (``bot.tables.autoplay``) and the resume
+(``bot.tables.resume``) are functions of a session or of the sessions' shared ``Runtime``; the
+service is the API the Discord layer calls. Ending a table (finished, cancelled) takes its session
+out of the registry; the last ``KEEP_CLOSED`` ended ones are kept aside (``get`` still finds them)
+for the final render and late clicks, then forgotten, so memory is freed by the structure.
 
 Flow of a change: take the table's lock → check → apply on a ``clone()`` of the rules state →
 commit the action row, the table row and any ledger movement in ONE transaction → adopt the
@@ -47,44 +50,48 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sqlite3
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from bot.config import Config
 from bot.rules import GAMES
-from bot.rules.base import Event, Game, IllegalMove
+from bot.rules.base import Event, Game
 from bot.store import tables as store
-from bot.store.db import Database
+from bot.store.base import Store
 from bot.store.ledger import Ledger
-from bot.tables import settle
+from bot.tables import autoplay, lobby, resume
 from bot.tables.ai_pool import AiPool
-from bot.tables.autoplay import AutoplayMixin
-from bot.tables.errors import STALE, TableError, illegal, no_table
-from bot.tables.length import session_end
-from bot.tables.lobby import LobbyMixin
-from bot.tables.model import SeatInfo, Table
-from bot.tables.replay import CLOSE, apply_logged, close_action, rebuild
-from bot.tables.resume import ResumeMixin
-from bot.tables.session import TableSession
+from bot.tables.errors import (
+    ALREADY_CLOSED,
+    ALREADY_CLOSING,
+    AWAY,
+    GAME_OVER,
+    HOST_OR_ADMIN,
+    NOT_PLAYING,
+    NOT_SEATED,
+    NOT_YOUR_TURN,
+    STALE,
+    TableError,
+    no_table,
+)
+from bot.tables.model import Table
+from bot.tables.replay import close_action
+from bot.tables.session import KEEP_CLOSED, Listener, Runtime, TableSession
 from bot.tables.timers import DeadlineScheduler
 
 log = logging.getLogger(__name__)
 
-Listener = Callable[[Table, list[Event]], Awaitable[None]]
-#: Ended (finished/cancelled) tables kept in memory (for a last render, late clicks) before being forgotten.
-KEEP_CLOSED = 256
+__all__ = ["KEEP_CLOSED", "Listener", "TableService"]
 
 
-class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
+class TableService:
     """All tables of the bot. Construct once, ``await resume_all()`` at start, ``await close()`` at exit.
 
-    The registry of sessions, the commit path (``_commit_action``) and the listeners live here;
-    the lobby (``bot.tables.lobby``), the AI driver and deadlines (``bot.tables.autoplay``) and
-    the resume (``bot.tables.resume``) are mixins over the same attributes.
+    The registry of sessions and the listeners are the sessions' ``Runtime`` (``rt``); each
+    operation finds the table's session and runs on it (see the module docstring).
     """
 
     #: ``(shard ids, shard count)`` of a shard process: it resumes only its guilds' tables.
@@ -92,7 +99,7 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
 
     def __init__(
         self,
-        db: Database,
+        db: Store,
         ledger: Ledger,
         config: Config,
         clock: Callable[[], float] = time.time,
@@ -101,22 +108,40 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
     ):
         self.db = db
         self.ledger = ledger
-        self.config = config
         self.clock = clock
         self.games = GAMES if games is None else games
-        #: The registry: one session per open (lobby or playing) table, oldest first.
-        self.sessions: dict[int, TableSession] = {}
-        #: Sessions of the last ``KEEP_CLOSED`` ended tables, oldest first (no driver, alarm or queue).
-        self._ended: OrderedDict[int, TableSession] = OrderedDict()
-        self.listeners: list[Listener] = []
-        self.timers = DeadlineScheduler(clock, self._on_deadline, self.sessions)
-        self._closed = False
         self.ai = ai_pool if ai_pool is not None else AiPool(config.ai_workers)
-        self._caps = asyncio.Lock()  # cap checks and the seat they allow commit together
+        self.rt = Runtime(db, config, clock, self.ai)
+        self.rt.timers = DeadlineScheduler(clock, autoplay.on_deadline, self.rt.sessions)
 
     @property
-    def _grant(self) -> int:
-        return self.config.starting_grant
+    def config(self) -> Config:
+        """The configuration every session reads (timeouts, caps, the AI's delay…)."""
+        return self.rt.config
+
+    @config.setter
+    def config(self, config: Config) -> None:
+        self.rt.config = config
+
+    @property
+    def sessions(self) -> dict[int, TableSession]:
+        """The registry: one session per open (lobby or playing) table, oldest first."""
+        return self.rt.sessions
+
+    @property
+    def _ended(self) -> OrderedDict[int, TableSession]:
+        """Sessions of the last ``KEEP_CLOSED`` ended tables, oldest first."""
+        return self.rt.ended
+
+    @property
+    def listeners(self) -> list[Listener]:
+        """``cb(table, events)`` after each committed change, in commit order per table."""
+        return self.rt.listeners
+
+    @property
+    def timers(self) -> DeadlineScheduler:
+        """The deadline scheduler of every session."""
+        return self.rt.timers
 
     # ================================================================== queries
 
@@ -144,14 +169,53 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
                 if s.driver is not None and not s.driver.done()]
 
     def _find(self, table_id: int) -> TableSession | None:
-        session = self.sessions.get(table_id)
-        return session if session is not None else self._ended.get(table_id)
+        return self.rt.find(table_id)
 
     def _session(self, table_id: int) -> TableSession:
         session = self._find(table_id)
         if session is None:
             raise no_table(table_id)
         return session
+
+    # ================================================================== the lobby (bot.tables.lobby)
+
+    async def create(self, guild_id: int, channel_id: int, host_id: int, host_name: str, game: str,
+                     options: Mapping[str, Any] | None = None) -> Table:
+        """Open a lobby; the host takes seat 0 and pays the buy-in."""
+        s = await lobby.create(self.rt, self.games, guild_id, channel_id, host_id, host_name, game, options)
+        return s.table
+
+    async def join(self, table_id: int, user_id: int, name: str) -> Table:
+        """Sit down in a lobby (paying the buy-in), or take your seat back in a running game."""
+        s = self._session(table_id)
+        await lobby.join(s, user_id, name)
+        return s.table
+
+    async def leave(self, table_id: int, user_id: int) -> Table:
+        """Lobby: stand up and get the buy-in back. Playing: the AI plays your seat to the end."""
+        s = self._session(table_id)
+        await lobby.leave(s, user_id)
+        return s.table
+
+    async def add_ai(self, table_id: int, user_id: int, level: int | str = "easy") -> Table:
+        """The host adds an AI seat to the lobby (its buy-in comes from the house)."""
+        s = self._session(table_id)
+        await lobby.add_ai(s, user_id, level)
+        return s.table
+
+    async def start(self, table_id: int, user_id: int) -> Table:
+        """The host starts the session with the seats filled so far (at least the game's minimum)."""
+        s = self._session(table_id)
+        await lobby.start(s, user_id)
+        return s.table
+
+    async def resume_all(self) -> list[Table]:
+        """Rebuild every lobby/playing table from the store, re-arm timers and AI (``bot.tables.resume``)."""
+        return await resume.resume_all(self.rt, self.games, self.shards)
+
+    async def fire_due_timers(self) -> int:
+        """Play the timeout of every table whose deadline has passed (by the injected clock)."""
+        return await self.timers.fire_due()
 
     # ================================================================== messages and play
 
@@ -172,30 +236,37 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
                 await self.db.transaction(store.update_table, table.id, self.clock(), extra_messages=extra)
                 table.extra_messages = extra
 
+    def note_message(self, table_id: int, key: str, message_id: int) -> None:
+        """Remember another message id the Discord layer keeps (a player's latest DM) without a commit
+        of its own: it is written with the table's next change. A no-op for an unknown table."""
+        s = self._find(table_id)
+        if s is not None:
+            s.note_message(key, message_id)
+
     async def act(self, table_id: int, user_id: int, version: int, action: dict[str, Any]) -> list[Event]:
         """Play ``action`` for the user's seat at table ``version``; return the rules' events."""
         s = self._session(table_id)
         table = s.table
         async with s.lock:
             if table.status != "playing":
-                raise TableError("This table is not playing." if table.status == "lobby" else
-                                 "This game is over.")
+                raise TableError(NOT_PLAYING if table.status == "lobby" else
+                                 GAME_OVER)
             if version != table.version:
                 raise TableError(STALE)
             seat = table.seat_of(user_id)
             if seat is None:
-                raise TableError("You are not seated at this table.")
+                raise TableError(NOT_SEATED)
             if table.seats[seat].away:
-                raise TableError("You left this table and the AI plays your seat: join to take it back.")
+                raise TableError(AWAY)
             if seat not in table.to_act():
-                raise TableError("It is not your turn.")
+                raise TableError(NOT_YOUR_TURN)
             seats = table.seats
             if seats[seat].timeouts_in_row:
                 seats = [replace(info) for info in seats]
                 seats[seat].timeouts_in_row = 0
-            events = await self._commit_action(s, seat, action, "player", seats)
-        await self._notify(s, events)
-        self._kick(s)
+            events = await s.commit(seat, action, "player", seats)
+        await s.notify(events)
+        s.kick()
         return events
 
     async def end(self, table_id: int, user_id: int, is_admin: bool, now: bool = False) -> list[Event]:
@@ -209,20 +280,20 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
         table = s.table
         async with s.lock:
             if user_id != table.host_id and not is_admin:
-                raise TableError("Only the host or an admin can end this table.")
+                raise TableError(HOST_OR_ADMIN)
             if table.status == "lobby":
-                await self._cancel_lobby(s)
+                await s.cancel_lobby()
                 events: list[Event] = [{"type": "lobby", "what": "cancel"}]
             elif table.status == "playing":
                 now = now and self.may_end_now(table, user_id, is_admin)
                 if table.closing and not now:
-                    raise TableError("This table already closes at the end of the current deal.")
+                    raise TableError(ALREADY_CLOSING)
                 actor = "host" if user_id == table.host_id else "admin"
-                events = await self._commit_action(s, None, close_action(now), actor)
+                events = await s.commit(None, close_action(now), actor)
             else:
-                raise TableError("This table is already closed.")
-        await self._notify(s, events)
-        self._kick(s)
+                raise TableError(ALREADY_CLOSED)
+        await s.notify(events)
+        s.kick()
         return events
 
     async def member_gone(self, guild_id: int, user_id: int) -> list[int]:
@@ -261,161 +332,15 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
                 return
             seats = [replace(info) for info in table.seats]
             seats[seat].dm_closed = closed
-            await self._save_seats(s, seats)
-        await self._notify(s, [{"type": "dm_closed", "seat": seat, "closed": closed}])
-
-    async def _commit_action(
-        self,
-        s: TableSession,
-        seat: int | None,
-        action: dict[str, Any],
-        actor: str,
-        seats: list[SeatInfo] | None = None,
-        pre_events: list[Event] | None = None,
-    ) -> list[Event]:
-        """Apply on a clone, commit log + table row (+ payouts at the end) in one transaction, adopt.
-
-        The caller holds ``s.lock``. ``IllegalMove`` becomes a ``TableError``; nothing changes.
-        """
-        table = s.table
-        if s.behind:
-            known = table.version
-            await self._reload_from_log(s)
-            if table.version != known:
-                raise TableError(STALE)  # the move was chosen for the table as memory had it
-        assert table.state is not None
-        seats = table.seats if seats is None else seats
-        state = table.state.clone()
-        try:
-            events = apply_logged(state, seat, action)
-        except IllegalMove as exc:
-            raise illegal(exc, [info.name for info in table.seats], table.rules.label) from None
-        now = self.clock()
-        over = state.is_over()
-        version = table.version
-        status = "finished" if over else "playing"
-        deadline = None if over else self._next_deadline(table, state.to_act(), seats, seat, now)
-        stacks = list(state.stacks)
-        end, final = (session_end(events), state.view(None)) if over else (None, None)
-        box: list[list[int]] = []
-
-        def tx(conn: sqlite3.Connection) -> None:
-            store.append_action(conn, table.id, version, seat, action, actor, now)
-            if over:
-                box.append(settle.pay_out(conn, table, seats, stacks, now, self._grant, end, final))
-            store.update_table(conn, table.id, now, version=version + 1,
-                               seats=[info.to_json() for info in seats], status=status, deadline=deadline)
-
-        try:
-            await self.db.transaction(tx)
-        except Exception:
-            if not await self._landed_anyway(s, version):
-                raise
-            assert table.state is not None  # rebuilt from the log, which holds this action
-            state, status = table.state, table.status  # (``seats`` are what the log's row holds)
-            if over and not box:
-                box.append(settle.session_results(list(state.stacks), table.buy_in)[0])
-        table.state, table.version, table.seats, table.status = state, version + 1, seats, status
-        table.deadline = deadline
-        if seat is None and action.get("type") == CLOSE:
-            table.closing, table.closed_by = True, actor
-        self.timers.set(s, deadline)
-        events = [*(pre_events or []), *events]
-        if over:
-            table.results = box[0]
-            events.append({"type": "table_end", "status": "finished", "results": box[0], "payouts": stacks})
-            self._end_session(s)
-        else:
-            events += await self._auto_close(s)
-        return events
-
-    async def _landed_anyway(self, s: TableSession, version: int) -> bool:
-        """After a failed commit of action ``version``: True if the log holds it all the same.
-
-        A failure may come after the COMMIT (a lost acknowledgement, an error in the caller right
-        after it): the log then has the action while the table in memory does not, and every later
-        move would collide with the logged version. Then the table is rebuilt from its log and the
-        change counts. If the log cannot even be read, the session is marked ``behind``: the next
-        change rebuilds it first. False (the caller re-raises) when nothing was committed.
-        """
-        try:
-            row = await self.db.run(store.load_table, s.id)
-        except Exception:
-            s.behind = True
-            return False
-        if row is None or row.version <= version:
-            return False
-        await self._reload_from_log(s)
-        log.warning("table %s: a failure after COMMIT of action %s; table rebuilt from its log",
-                    s.id, version)
-        return True
-
-    async def _reload_from_log(self, s: TableSession) -> None:
-        """Make the table in memory what its stored row and action log say (``s.behind`` cleared)."""
-        table = s.table
-        row = await self.db.run(store.load_table, table.id)
-        actions = await self.db.run(store.load_actions, table.id)
-        if row is None or row.seed is None:
-            raise TableError("This table is not playing.")
-        state = rebuild(table.rules, len(row.seats), table.options, row.seed, actions)
-        table.state, table.version = state, len(actions)
-        table.seats = [SeatInfo.from_json(info) for info in row.seats]
-        table.status, table.deadline = row.status, row.deadline
-        closes = [a for a in actions if a.seat is None and a.action.get("type") == CLOSE]
-        table.closing, table.closed_by = bool(closes), (closes[0].actor if closes else None)
-        s.behind = False
-        self.timers.set(s, table.deadline if table.status == "playing" else None)
-
-    async def _save_seats(self, s: TableSession, seats: list[SeatInfo]) -> None:
-        """Persist a seat change (no action, same version) and, during play, re-arm the deadline."""
-        table = s.table
-        now = self.clock()
-        deadline = None
-        if table.status == "playing":
-            deadline = self._next_deadline(table, table.to_act(), seats, None, now)
-        await self.db.transaction(
-            store.update_table, table.id, now, seats=[info.to_json() for info in seats], deadline=deadline
-        )
-        table.seats, table.deadline = seats, deadline
-        self.timers.set(s, deadline)
-
-    # ================================================================== listeners and memory
-
-    async def _notify(self, s: TableSession, events: list[Event]) -> None:
-        """Deliver ``events`` to every listener, in commit order per table; errors are only logged."""
-        s.pending.append(events)
-        if s.draining:
-            return  # the running drain delivers it after the batches before it
-        s.draining = True
-        try:
-            while s.pending:
-                batch = s.pending.popleft()
-                for cb in list(self.listeners):
-                    try:
-                        await cb(s.table, batch)
-                    except Exception:
-                        log.exception("table %s: listener %r failed", s.id, cb)
-        finally:
-            s.draining = False
-
-    def _end_session(self, s: TableSession) -> None:
-        """The table ended: its session leaves the registry (kept aside a while for last renders).
-
-        Its alarm is disarmed; its driver stops by itself (the table no longer plays) and its
-        pending batches are still delivered by the running ``_notify``: the session object stays
-        the same, so its lock and its queue keep their order until the last event.
-        """
-        self.timers.set(s, None)
-        self.sessions.pop(s.id, None)
-        self._ended[s.id] = s
-        while len(self._ended) > KEEP_CLOSED:
-            self._ended.popitem(last=False)
+            await s.save_seats(seats)
+        await s.notify([{"type": "dm_closed", "seat": seat, "closed": closed}])
 
     # ================================================================== close
 
     async def close(self) -> None:
-        """Stop the timer and AI tasks (the database stays open; its owner closes it)."""
-        self._closed = True
+        """Stop the timer and AI tasks and write what was noted (the database stays open: its owner
+        closes it)."""
+        self.rt.closed = True
         await self.timers.close()
         tasks = self.drivers()
         for task in tasks:
@@ -425,4 +350,9 @@ class TableService(LobbyMixin, AutoplayMixin, ResumeMixin):
                 await task
         for s in (*self.sessions.values(), *self._ended.values()):
             s.driver = None
+        for s in self.sessions.values():  # the ids noted since the last change (a player's latest DM)
+            try:
+                await s.write_messages()
+            except Exception:
+                log.warning("table %s: the message ids noted last were not written", s.id, exc_info=True)
         self.ai.close()

@@ -110,6 +110,7 @@ async def favourites(bot: TapisBot, guild_id: int, user_id: int, game: str) -> s
     from bot.store import tables as store
     from bot.store.boards import recent_tables
     from bot.tables.deals import contracts_of
+    from bot.tables.replay import SessionLog
 
     rules = GAMES.get(game)
     if rules is None or (not rules.bids and rules.declarer is None):
@@ -124,10 +125,7 @@ async def favourites(bot: TapisBot, guild_id: int, user_id: int, game: str) -> s
         tally: Counter[str] = Counter()
         for row, seat, actions in logs:
             try:
-                if row.seed is None:
-                    continue  # a session never dealt: nothing to count
-                opts = rules.validate_options(row.options)
-                tally.update(contracts_of(rules, len(row.seats), opts, row.seed, actions, seat))
+                tally.update(contracts_of(SessionLog.of(rules, row, actions), seat))
             except Exception:
                 continue  # a log that does not replay is left out of the count
         return tally.most_common(1)[0][0] if tally else None

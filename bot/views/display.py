@@ -86,10 +86,21 @@ def _pot_text(pot: Any, tr: Translator) -> str:
     return tr.number(pot) if isinstance(pot, int) else str(pot)
 
 
+def option_value(value: Any, tr: Translator) -> str:
+    """An option's value for a reader: ``on``/``off``, a number in their digits, a choice as typed."""
+    if isinstance(value, bool):
+        return tr.p_("option value", "on") if value else tr.p_("option value", "off")
+    if isinstance(value, int):
+        return tr.number(value)
+    return str(value)
+
+
 def _options_text(table: Table, tr: Translator) -> str:
+    """The lobby's options, ``name: value`` each (names as typed in ``/table new``, values in ``tr``)."""
     game = GAMES.get(table.game)
     hidden = {s.name for s in game.options if s.hidden} if game else set()
-    parts = [f"{k}={v}" for k, v in (table.options or {}).items() if k not in hidden and v is not None]
+    parts = [tr.p_("option", "{name}: {value}", name=k, value=option_value(v, tr))
+             for k, v in (table.options or {}).items() if k not in hidden and v is not None]
     return clip(", ".join(parts), 1000) or tr._("defaults")
 
 

@@ -20,17 +20,17 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
 from bot.i18n import N_, Translator, english
+from bot.outbox.respond import answer_lost, refuse, run_soon, send
 from bot.tables.errors import STALE  # one wording for a stale click, service and handler alike
 from bot.views import ids, texts
-from bot.views.components import moves_view
-from bot.views.display import hand_embed, refusal_text
+from bot.views.display import refusal_text
 from bot.views.locale import reader
-from bot.views.respond import answer_lost, refuse, run_soon, send, update
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -52,14 +52,6 @@ def user_errors() -> tuple[type[BaseException], ...]:
     from bot.tables.errors import TableError
 
     return (TableError, InsufficientFunds)
-
-
-def place_names(bot: TapisBot, table: Table, tr: Translator | None = None) -> tuple[str, str]:
-    """Server and channel names of a table, for messages sent elsewhere (DMs)."""
-    tr = tr or english()
-    guild = bot.get_guild(table.guild_id)
-    channel = bot.get_channel(table.channel_id)
-    return (guild.name if guild else tr._("a server"), getattr(channel, "name", None) or tr._("a channel"))
 
 
 class TableItem(discord.ui.DynamicItem[discord.ui.Item[discord.ui.View]], template=TEMPLATE):
@@ -130,7 +122,7 @@ async def handle_component(interaction: discord.Interaction[TapisBot], custom_id
                            values: list[str] | None, cid: ids.ComponentId | None = None) -> None:
     """Entry point of every Tapis button and select (``cid``: the id already parsed, if it was).
 
-    A forwarded click (``bot.views.forward``) comes here with its custom id only.
+    A forwarded click (``bot.outbox.forward``) comes here with its custom id only.
     """
     try:
         try:
@@ -188,61 +180,51 @@ async def _handle(interaction: discord.Interaction[TapisBot], custom_id: str, ci
         return await play(interaction, table, cid, values, tr)
     if values is not None:
         return await refuse(interaction, tr._(INVALID))
+    verb = TABLE_VERBS.get(cid.verb)
+    if verb is None:
+        return await refuse(interaction, tr._(INVALID))
+    await verb(interaction, table, cid, tr)
+
+
+#: A click on a lobby or table-message control: what it does, by the verb of its id.
+Verb = Callable[["discord.Interaction[TapisBot]", "Table", ids.ComponentId, Translator], Awaitable[None]]
+
+
+async def _join(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,
+                tr: Translator) -> None:
     user = interaction.user
-    service = bot.tables
-    if cid.verb == "join":
-        await run_soon(interaction, service.join(table.id, user.id, user.display_name))
-        await send(interaction, texts.joined(table.id, table.buy_in, tr))
-    elif cid.verb == "leave":
-        in_lobby = table.status == "lobby"
-        await run_soon(interaction, service.leave(table.id, user.id))
-        await send(interaction, tr._(texts.LEFT_LOBBY if in_lobby else texts.LEFT_PLAYING))
-    elif cid.verb == "ai":
-        level = cid.arg if cid.arg in ("strong", "expert") else "easy"
-        await run_soon(interaction, service.add_ai(table.id, user.id, level))
-        sits = {"strong": tr._("An AI player (strong) sits down."),
-                "expert": tr._("An AI player (expert) sits down.")}
-        await send(interaction, sits.get(level) or tr._("An AI player (easy) sits down."))
-    elif cid.verb == "start":
-        await run_soon(interaction, service.start(table.id, user.id))
-        await answer_on_table(interaction, table, texts.starts(table.id, tr))
-    elif cid.verb == "hand":
-        await show_hand(interaction, table, tr)
+    await run_soon(interaction, interaction.client.tables.join(table.id, user.id, user.display_name))
+    await send(interaction, texts.joined(table.id, table.buy_in, tr))
 
 
-async def answer_on_table(interaction: discord.Interaction[TapisBot], table: Table, text: str) -> None:
-    """Answer a click on the table message with an ephemeral ``text``, acknowledging the click as a
-    message update first (type 6), so that its token can edit the table message for 14 minutes
-    outside the global limit (``bot.views.tokens``). An already deferred click is answered as usual."""
-    if interaction.response.is_done() or interaction.message is None \
-            or interaction.message.id != table.message_id:
-        return await send(interaction, text)
-    tokens = interaction.client.presenter.table_tokens
-    token = tokens.note(table.id, interaction, table.message_id, ready=False)  # before any await
-    try:
-        await interaction.response.defer()
-    except discord.HTTPException:
-        tokens.drop(table.id, token)
-        raise
-    if token is not None:
-        token.ready.set()
-    await send(interaction, text)
+async def _leave(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,
+                 tr: Translator) -> None:
+    in_lobby = table.status == "lobby"
+    await run_soon(interaction, interaction.client.tables.leave(table.id, interaction.user.id))
+    await send(interaction, tr._(texts.LEFT_LOBBY if in_lobby else texts.LEFT_PLAYING))
 
 
-async def show_hand(interaction: discord.Interaction[TapisBot], table: Table,
-                    tr: Translator | None = None) -> None:
-    """Ephemeral: the user's hand at this table and the moves they may make now (their language)."""
-    tr = tr or await _reader(interaction)
-    seat = table.seat_of(interaction.user.id)
-    if seat is None:
-        return await refuse(interaction, texts.not_seated(table.id, tr))
-    if table.state is None:
-        return await refuse(interaction, tr._("Table #{id} has not started yet.", id=table.id))
-    guild, channel = place_names(interaction.client, table, tr)
-    embed = hand_embed(table, seat, guild, channel, tr=tr)
-    view = moves_view(table, seat, tr)
-    extra: dict[str, Any] = {"view": view} if view else {}
-    await send(interaction, embed=embed, **extra)
+async def _add_ai(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,
+                  tr: Translator) -> None:
+    level = cid.arg if cid.arg in ("strong", "expert") else "easy"
+    await run_soon(interaction, interaction.client.tables.add_ai(table.id, interaction.user.id, level))
+    sits = {"strong": tr._("An AI player (strong) sits down."),
+            "expert": tr._("An AI player (expert) sits down.")}
+    await send(interaction, sits.get(level) or tr._("An AI player (easy) sits down."))
+
+
+async def _start(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,
+                 tr: Translator) -> None:
+    await run_soon(interaction, interaction.client.tables.start(table.id, interaction.user.id))
+    await interaction.client.presenter.answer_on_table(interaction, table, texts.starts(table.id, tr))
+
+
+async def _hand(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,
+                tr: Translator) -> None:
+    await interaction.client.presenter.show_hand(interaction, table, tr)
+
+
+TABLE_VERBS: dict[str, Verb] = {"join": _join, "leave": _leave, "ai": _add_ai, "start": _start, "hand": _hand}
 
 
 async def play(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,
@@ -273,12 +255,4 @@ async def play(interaction: discord.Interaction[TapisBot], table: Table, cid: id
     with presenter.answering_in_place(table.id, seat):  # this response shows the mover the new state
         await run_soon(interaction, interaction.client.tables.act(table.id, interaction.user.id,
                                                                   cid.version, action), update=True)
-    guild, channel = place_names(interaction.client, table, tr)
-    embed = hand_embed(table, seat, guild, channel, note=tr._("You played **{move}**.", move=label), tr=tr)
-    try:
-        await update(interaction, embed=embed, view=moves_view(table, seat, tr))
-    except discord.HTTPException as exc:  # the move is applied: their hand comes by DM instead
-        log.warning("table %s: the answer to a move was lost (%s); sending a DM", table.id, exc)
-        presenter.answered_in_place(table, seat, interaction, shown=False)
-        return
-    presenter.answered_in_place(table, seat, interaction, shown=True)
+    await presenter.answer_move(interaction, table, seat, tr._("You played **{move}**.", move=label), tr)

@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import N_, Translator
+from bot.outbox.respond import refuse
 from bot.rules import GAMES
 from bot.views import ids
 from bot.views.display import safe_name
-from bot.views.respond import refuse
 from bot.views.scope import channel_visible, visible_channels
 
 if TYPE_CHECKING:
@@ -185,6 +185,7 @@ async def load_session(bot: TapisBot, guild_id: int, table_id: int, tr: Translat
     """``(table row, seat names, deals)`` of a finished session here (narration in ``tr``), or None."""
     from bot.store import tables as store
     from bot.tables.deals import deals_of
+    from bot.tables.replay import SessionLog
 
     row = await bot.db.run(store.load_table, table_id)
     if (row is None or row.guild_id != guild_id or row.status != "finished" or row.game not in GAMES
@@ -194,7 +195,7 @@ async def load_session(bot: TapisBot, guild_id: int, table_id: int, tr: Translat
     names = [safe_name(s.get("name") or tr._("seat {n}", n=i)) for i, s in enumerate(row.seats)]  # as text
     rules = GAMES[row.game]
     deals = await asyncio.to_thread(  # a whole session's replay: off the event loop
-        deals_of, rules, len(row.seats), rules.validate_options(row.options), row.seed, actions,
+        deals_of, SessionLog.of(rules, row, actions),
         lambda s: names[s] if 0 <= s < len(names) else tr._("seat {n}", n=s), tr)
     return row, names, deals
 

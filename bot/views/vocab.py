@@ -7,7 +7,7 @@ by the kind of move; both are identifiers of the rules core. Each game names its
 
 from __future__ import annotations
 
-from bot.i18n import N_, NP_, Translator
+from bot.i18n import NP_, Translator
 from bot.rules import GAMES
 from bot.rules.vocabulary import COMMON, Vocabulary
 
@@ -40,25 +40,3 @@ def move_kind(kind: str, game: str, tr: Translator) -> str:
     pair = CONTROL_KINDS.get(kind)
     return tr.p_(*pair) if pair else _vocabulary(game).move_kind(kind, tr)
 
-
-#: Fixed refusals of the table service (``bot.tables``, which writes English for every caller):
-#: listed here so they are in the catalogue; ``tr._(str(error))`` then shows them translated.
-#: A sentence changed there falls back to English (never a key) until it is listed again.
-TABLE_REFUSALS = (
-    N_("This table is closed."),
-    N_("You are already seated at this table."),
-    N_("This game has already started; wait for the next one."),
-    N_("You are already playing at this table."),
-    N_("This table is no longer in its lobby."),
-    N_("You are not seated at this table."),
-    N_("You have already left this table; the AI plays your seat."),
-    N_("The buy-in would change with this number of players; set it explicitly."),
-    N_("This table is not playing."),
-    N_("This game is over."),
-    N_("Those buttons are out of date: the table has moved on. Use the latest message or /hand."),
-    N_("You left this table and the AI plays your seat: join to take it back."),
-    N_("It is not your turn."),
-    N_("Only the host or an admin can end this table."),
-    N_("This table already closes at the end of the current deal."),
-    N_("This table is already closed."),
-)

@@ -11,6 +11,7 @@ from PIL import Image
 from bot.rules import GAMES
 from bot.store import tables as store
 from bot.tables.deals import contracts_of
+from bot.tables.replay import SessionLog
 from tests.backends import BACKENDS
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.tapis import TapisRun
@@ -121,7 +122,7 @@ async def test_stats_is_a_profile_card(stub: DiscordStub, tapis: TapisRun, playe
         row = await tapis.db.run(store.load_table, table_id)
         actions = await tapis.db.run(store.load_actions, table_id)
         seat = next(i for i, s in enumerate(row.seats) if s["user_id"] == alice.id)
-        tally.update(contracts_of(GAMES["marias"], 3, row.options, row.seed, actions, seat))
+        tally.update(contracts_of(SessionLog(GAMES["marias"], 3, row.options, row.seed, actions), seat))
     if tally:
         top = max(tally.values())
         named = {"hra": "Hra", "kilo_sedma": "Kilo + sedma", "sedma": "Sedma", "kilo": "Kilo", "betl": "Betl",

@@ -7,6 +7,7 @@ import pytest
 from bot.rules import GAMES
 from bot.store import tables as store
 from bot.tables.deals import deals_of
+from bot.tables.replay import SessionLog
 from tests.backends import BACKENDS
 from tests.bot.test_session import open_table
 from tests.discord_stub import DiscordStub, User
@@ -60,7 +61,7 @@ async def test_history_lists_opens_a_session_and_tells_a_deal(stub: DiscordStub,
     await stub.choose(msg, alice, [str(table_id)])
     actions = await tapis.db.run(store.load_actions, table_id)
     names = [s.name for s in table.seats]
-    deals = deals_of(GAMES["marias"], 3, table.options, table.seed, actions, lambda s: names[s])
+    deals = deals_of(SessionLog(GAMES["marias"], 3, table.options, table.seed, actions), lambda s: names[s])
     assert deals and sum(sum(d.deltas or [0]) for d in deals) == 0
     assert f"Table #{table_id} · {TITLE}" in msg.text
     for d in deals:

@@ -19,6 +19,7 @@ from bot.render.canvas import Canvas
 from bot.rules import GAMES
 from bot.store import tables as store
 from bot.tables.deals import deals_of
+from bot.tables.replay import SessionLog
 from tests.bot.test_boards import marias_session
 from tests.bot.test_languages_session import texts_of, unmarked
 from tests.bot.test_replay import no_cooldown, replay
@@ -172,7 +173,7 @@ async def test_one_reply_per_command_in_french_and_czech(stub: DiscordStub, tapi
 
     # /replay (Czech): a deal the table does not have
     actions = await tapis.db.run(store.load_actions, table_id)
-    count = len(deals_of(GAMES["marias"], 3, table.options, table.seed, actions, str))
+    count = len(deals_of(SessionLog(GAMES["marias"], 3, table.options, table.seed, actions), str))
     answer = await replay(stub, alice, stub.channel, table=table_id, deal=count + 5)
     choose = "vyberte rozdání 1." if count == 1 else f"vyberte rozdání od 1 do {count}."
     assert refusal(answer) == f"Stůl #{table_id} má zatím {count} rozdání: {choose}"

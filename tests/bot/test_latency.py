@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from bot.outbox import respond
 from bot.store import tables as store
-from bot.views import respond
 from tests.bot.test_session import open_table
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.play import click_control, latest_dm_with_moves, move_controls

@@ -60,3 +60,19 @@ async def test_add_expert_ai_button(stub: DiscordStub, tapis: TapisRun, players:
     await tapis.settle()
     [table] = await tapis.tables.tables_in_channel(stub.channel.id)
     assert [(s.ai, s.level) for s in table.seats[1:]] == [(True, "expert")]
+
+
+async def test_the_lobby_shows_options_in_the_tables_language(stub: DiscordStub, tapis: TapisRun,
+                                                              players: list[User]) -> None:
+    """Issue 27: options read ``hints: off``, ``mus_corrido: on`` (not Python's ``hints=False``)."""
+    alice = players[0]
+    await stub.slash("table new", alice, stub.channel, game="mus", options="mus_corrido=true hints=false")
+    await tapis.settle()
+    english = stub.messages(stub.channel)[-1]
+    assert "hints: off" in english.text and "mus_corrido: on" in english.text, english.text
+    assert "False" not in english.text and "True" not in english.text
+    opened = await stub.slash("table new", players[1], stub.channel, game="mus", language="fr",
+                              options="hints=true stake=1000")
+    await tapis.settle()
+    french = opened.last
+    assert "hints : activé" in french.text and "stake : 1\u202f000" in french.text, french.text

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from bot.outbox import respond
 from bot.store import tables as store
-from bot.views import respond
 from tests.bot.test_session import open_table
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.play import play_session

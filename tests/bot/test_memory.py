@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 import bot.render as render
+from bot.outbox.budget import RestBudget
 from bot.render.hand import playable_cards
 from bot.tables.service import KEEP_CLOSED
-from bot.views.budget import RestBudget
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.play import click_control, latest_dm_with_moves, move_controls
 from tests.discord_stub.tapis import TapisRun

@@ -13,6 +13,7 @@ from bot.render.replay import decode_frames, frames
 from bot.rules import GAMES
 from bot.store import tables as store
 from bot.tables.deals import deal_frames, deals_of
+from bot.tables.replay import SessionLog
 from tests.bot.test_session import open_table
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.tapis import TapisRun
@@ -74,13 +75,13 @@ async def test_replay_running_then_finished(stub: DiscordStub, drawn: TapisRun, 
     [att] = inter.last.attachments
     assert inter.ephemeral and att.filename == f"replay-{table_id}-1.webp" and "spectators" in inter.text
     actions = await tapis.db.run(store.load_actions, table_id)
-    df = deal_frames(table.rules, 3, table.options, table.seed, actions, 1, reveal=False)
+    df = deal_frames(SessionLog(table.rules, 3, table.options, table.seed, actions), 1, reveal=False)
     shown = decode_frames(att.data)
     assert len(shown) == len(df.views)
     assert all(same(a, b) for a, b in zip(shown, frames("marias", df.views, names), strict=True))
     gif = await replay(stub, carol, stub.channel, table=table_id, deal=1, format="gif")
     assert gif.last.attachments[0].data[:3] == b"GIF"
-    count = len(deals_of(GAMES["marias"], 3, table.options, table.seed, actions, str))
+    count = len(deals_of(SessionLog(GAMES["marias"], 3, table.options, table.seed, actions), str))
     beyond = await replay(stub, carol, stub.channel, table=table_id, deal=count + 1)
     assert beyond.ephemeral and f"choose a deal from 1 to {count}." in beyond.text
 
@@ -90,7 +91,7 @@ async def test_replay_running_then_finished(stub: DiscordStub, drawn: TapisRun, 
     await tapis.settle()
     assert table.status == "finished"
     actions = await tapis.db.run(store.load_actions, table_id)
-    deals = deals_of(GAMES["marias"], 3, table.options, table.seed, actions, str)
+    deals = deals_of(SessionLog(GAMES["marias"], 3, table.options, table.seed, actions), str)
     last = len(deals)
     mine = await replay(stub, bob, stub.channel, table=table_id, deal=last)
     revealed = decode_frames(mine.last.attachments[0].data)

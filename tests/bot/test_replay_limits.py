@@ -18,6 +18,7 @@ from bot.replays.frames import MAX_FRAMES, replay_frames
 from bot.rules import GAMES
 from bot.store import tables as store
 from bot.tables.deals import deals_of
+from bot.tables.replay import SessionLog
 from tests.bot.test_history import service_session
 from tests.bot.test_replay import replay
 from tests.discord_stub import DiscordStub, User
@@ -93,10 +94,10 @@ async def test_a_long_mus_deal_is_capped_and_a_burst_of_one_member_draws_once(
     table_id = await long_mus_deal(tapis, stub, players)
     table = await tapis.tables.get(table_id)
     actions = await tapis.db.run(store.load_actions, table_id)
-    [first, *_] = deals_of(GAMES["mus"], 4, table.options, table.seed, actions, str)
+    [first, *_] = deals_of(SessionLog(GAMES["mus"], 4, table.options, table.seed, actions), str)
     moves = first.last - first.first + 1
     assert moves > 8 * ROUNDS  # every round: four mus calls and four discards
-    expected = replay_frames(GAMES["mus"], 4, table.options, table.seed, actions, 1, reveal=False)
+    expected = replay_frames(SessionLog(GAMES["mus"], 4, table.options, table.seed, actions), 1, reveal=False)
     assert expected is not None and len(expected.views) <= MAX_FRAMES
 
     # Six /replay at once by one member, the worker held: one is drawn, five refused at once.

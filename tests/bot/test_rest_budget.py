@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.views.budget import PROMPT, REFRESH, RestBudget
+from bot.outbox.budget import PROMPT, REFRESH, RestBudget
 from tests.bot.test_session import open_table
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.play import click_control, latest_dm_with_moves, move_controls

@@ -10,7 +10,7 @@ import pytest
 from bot.rules import GAMES
 from bot.rules.cards import display
 from bot.store import tables as store
-from bot.tables.replay import rebuild
+from bot.tables.replay import SessionLog, rebuild
 from tests.backends import BACKENDS
 from tests.discord_stub import DiscordStub, Message, User
 from tests.discord_stub.play import play_session
@@ -54,8 +54,8 @@ async def check_dm_privacy(run: TapisRun, table_id: int, dms: dict[int, list[Mes
         for message in messages:
             m = VERSION.search(message.text)
             assert m and int(m.group(1)) == table_id, message.text
-            state = rebuild(table.rules, len(table.seats), table.options, table.seed,
-                            actions[: int(m.group(2))])
+            state = rebuild(SessionLog(table.rules, len(table.seats), table.options, table.seed,
+                                       actions[: int(m.group(2))]))
             words = tokens(message)
             own = [display(c) for c in state.view(seat)["hand"]]
             assert all(c in words for c in own), (own, message.text)

@@ -12,9 +12,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from bot.outbox.budget import PROMPT, REFRESH, RestBudget, SharedRestBudget, budget_for
 from bot.store import Database
 from bot.store.rest_budget import PgSlots
-from bot.views.budget import PROMPT, REFRESH, RestBudget, SharedRestBudget, budget_for
 from tests.discord_stub.ratelimit import RateLimits
 from tests.discord_stub.sharding import ShardedStub, ShardRun
 

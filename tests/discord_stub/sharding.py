@@ -15,12 +15,12 @@ from typing import Any
 from aiohttp import web
 
 from bot.app import TapisBot
+from bot.outbox.forward import Forwarder
 from bot.sharded import bot_class
 from bot.sharding import IdentifyGate, ShardLocks, ShardPlan
 from bot.store.db import Database
 from bot.store.ledger import Ledger
 from bot.tables import TableService
-from bot.views.forward import Forwarder
 from tests.discord_stub.client import connect
 from tests.discord_stub.model import Guild, User, snowflake
 from tests.discord_stub.stub import DiscordStub

@@ -13,6 +13,7 @@ from bot.render.replay import decode_frames, frames, hands_band, replay_image
 from bot.rules import GAMES
 from bot.store.tables import ActionRow
 from bot.tables.deals import deal_frames, deals_of
+from bot.tables.replay import SessionLog
 from tests.render.test_no_leak import Recorder, codes_in
 
 GAME_NAMES = ["motz", "michigan", "mus", "marias", "maitre"]
@@ -49,10 +50,10 @@ def test_spectator_replay_frames_draw_only_public_cards(rec: Recorder, name: str
     """test_no_leak's table check on every frame of the first deals, through the replay's own path."""
     n, options, log = session_log(name, seed=21)
     names = [f"P{i}" for i in range(n)]
-    deals = deals_of(GAMES[name], n, options, 21, log, str)
+    deals = deals_of(SessionLog(GAMES[name], n, options, 21, log), str)
     checked = 0
     for number in range(1, min(3, len(deals)) + 1):
-        df = deal_frames(GAMES[name], n, options, 21, log, number, reveal=False)
+        df = deal_frames(SessionLog(GAMES[name], n, options, 21, log), number, reveal=False)
         assert df is not None and df.hands is None
         assert len(df.views) == df.deal.last - df.deal.first + 2  # before the first move, then one per move
         for view in df.views:
@@ -71,7 +72,7 @@ def test_spectator_replay_frames_draw_only_public_cards(rec: Recorder, name: str
 def test_last_frame_is_the_table_image_after_the_deal(name: str, fmt: str) -> None:
     n, options, log = session_log(name, seed=5)
     names = [f"P{i}" for i in range(n)]
-    df = deal_frames(GAMES[name], n, options, 5, log, 2, reveal=False)
+    df = deal_frames(SessionLog(GAMES[name], n, options, 5, log), 2, reveal=False)
     data = replay_image(name, df.views, names, None, fmt)
     assert len(data) <= 2 * 1024 * 1024
     shown = decode_frames(data)
@@ -90,7 +91,7 @@ def test_last_frame_is_the_table_image_after_the_deal(name: str, fmt: str) -> No
 def test_revealed_replay_shows_every_hand_of_the_deal(rec: Recorder) -> None:
     n, options, log = session_log("marias", seed=8)
     names = ["Ann", "Bob", "Cat"]
-    df = deal_frames(GAMES["marias"], n, options, 8, log, 1, reveal=True)
+    df = deal_frames(SessionLog(GAMES["marias"], n, options, 8, log), 1, reveal=True)
     assert df.hands is not None
     # Marias deals 32 cards: 10 each, two to the talon; the soloist takes the talon (12 held).
     assert sorted(len(h) for h in df.hands) == [10, 10, 12]

@@ -13,6 +13,7 @@ import bot.render.replay as replay
 from bot.render.replay import TooLarge, decode_frames, encode, replay_image
 from bot.rules import GAMES
 from bot.tables.deals import deal_frames
+from bot.tables.replay import SessionLog
 from tests.render.test_replay import session_log
 
 
@@ -24,7 +25,7 @@ def same(a: Image.Image, b: Image.Image) -> bool:
 def test_frames_are_dropped_as_soon_as_encoded(monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
     """At most the frame being encoded and the one before it are alive at any time."""
     n, options, log = session_log("maitre", seed=5)
-    df = deal_frames(GAMES["maitre"], n, options, 5, log, 2, reveal=False)
+    df = deal_frames(SessionLog(GAMES["maitre"], n, options, 5, log), 2, reveal=False)
     assert len(df.views) > 20
     alive: list[weakref.ref[Image.Image]] = []
     peak = [0]

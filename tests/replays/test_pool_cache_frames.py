@@ -12,6 +12,7 @@ from bot.replays.jobs import Busy, ReplayJobs
 from bot.rules import GAMES
 from bot.store.tables import ActionRow
 from bot.tables.deals import deal_frames
+from bot.tables.replay import SessionLog
 
 
 class Clock:
@@ -109,17 +110,17 @@ def mus_log(rounds: int, seed: int = 3) -> tuple[dict, list[ActionRow]]:
 
 def test_repeated_mus_rounds_collapse_to_the_first_and_last() -> None:
     options, log = mus_log(rounds=12)
-    full = deal_frames(GAMES["mus"], 4, options, 3, log, 1, reveal=True)
+    full = deal_frames(SessionLog(GAMES["mus"], 4, options, 3, log), 1, reveal=True)
     rounds = repeated_rounds(GAMES["mus"].repeated_round, log[full.deal.first:full.deal.last + 1])
     assert len(rounds) == 12 and all(len(r) == 8 for r in rounds)  # four mus calls, four discards each
-    frames = replay_frames(GAMES["mus"], 4, options, 3, log, 1, reveal=True)
+    frames = replay_frames(SessionLog(GAMES["mus"], 4, options, 3, log), 1, reveal=True)
     # rounds 2 to 11 are left out: the first round and the last (the hands then played) are kept
     assert frames is not None and frames.skipped == 8 * 10
     assert len(frames.views) == len(full.views) - 8 * 10
     assert frames.views[0] == full.views[0] and frames.views[-1] == full.views[-1]
     assert frames.views[8] == full.views[8] and frames.views[9] == full.views[9 + 80]
     assert frames.hands == full.hands  # the band still shows every card held in the deal
-    capped = replay_frames(GAMES["mus"], 4, options, 3, log, 1, reveal=False, cap=10)
+    capped = replay_frames(SessionLog(GAMES["mus"], 4, options, 3, log), 1, reveal=False, cap=10)
     assert capped is not None and len(capped.views) == 10
     assert capped.views[:5] == full.views[:5] and capped.views[5:] == full.views[-5:]
     assert repeated_rounds(GAMES["motz"].repeated_round, log) == []

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 
 from bot.store import tables as store
-from bot.tables.replay import rebuild
+from bot.tables.replay import SessionLog, rebuild
 from tests.tables.conftest import BOB, HOST
 from tests.tables.helpers import STAY, drive
 from tests.tables.test_play import started
@@ -42,7 +42,7 @@ async def assert_matches_log(h, t) -> None:
     actions = await h.db.run(store.load_actions, t.id)
     assert t.version == row.version == len(actions)
     assert [s.to_json() for s in t.seats] == row.seats and t.status == row.status
-    state = rebuild(t.rules, len(row.seats), t.options, row.seed, actions)
+    state = rebuild(SessionLog(t.rules, len(row.seats), t.options, row.seed, actions))
     for seat in (None, *range(len(row.seats))):
         assert t.state.view(seat) == state.view(seat)
 
@@ -72,7 +72,7 @@ async def test_the_final_move_failing_after_commit_still_ends_the_session(h, mon
         users = t.to_act_users()
         row = await h.db.run(store.load_table, t.id)
         actions = await h.db.run(store.load_actions, t.id)
-        probe = rebuild(t.rules, len(row.seats), t.options, row.seed, actions)
+        probe = rebuild(SessionLog(t.rules, len(row.seats), t.options, row.seed, actions))
         probe.apply(t.to_act()[0], STAY)
         if probe.is_over():
             fail_after_commit(monkeypatch, h.db)

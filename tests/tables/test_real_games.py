@@ -10,7 +10,7 @@ import pytest
 from bot.rules import GAME_MODULES, GAMES
 from bot.store.tables import load_actions
 from bot.tables.ai_pool import AiPool
-from bot.tables.replay import rebuild
+from bot.tables.replay import SessionLog, rebuild
 from tests.backends import BACKENDS
 from tests.tables.conftest import CH, HOST, G, Harness
 
@@ -39,7 +39,7 @@ async def test_full_session_with_ai_pays_out_and_replays(name, database, clock, 
         assert await h.escrow(t.id) == 0 and await h.total() == 0
         assert t.version == await h.action_count(t.id) > 0
         log = await h.db.run(load_actions, t.id)
-        again = rebuild(game, len(t.seats), t.options, t.seed, log)
+        again = rebuild(SessionLog(game, len(t.seats), t.options, t.seed, log))
         assert json.dumps(again.view(None), sort_keys=True) == json.dumps(t.state.view(None), sort_keys=True)
         # nobody human was left, so the session closed at the end of its first deal: in the
         # history, unrated, not in stats (issue 26: a session closed early does not count)
@@ -84,7 +84,7 @@ async def test_strong_ai_seats_search_off_the_event_loop(tmp_path, clock, config
         assert set(searched) == {"tapis-ai_0"}  # the pool's one worker, never the default executor
         assert t.status == "finished" and await h.total() == 0
         log = await h.db.run(load_actions, t.id)
-        again = rebuild(GAMES["marias"], 3, t.options, t.seed, log)
+        again = rebuild(SessionLog(GAMES["marias"], 3, t.options, t.seed, log))
         assert json.dumps(again.view(None), sort_keys=True) == json.dumps(t.state.view(None), sort_keys=True)
     finally:
         await h.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.tables import TableError
-from bot.tables import service as service_mod
+from bot.tables import session as session_mod
 from bot.tables.session import TableSession
 from tests.tables.conftest import BOB, CAT, CH, HOST, G
 from tests.tables.helpers import STAY, drive
@@ -49,7 +49,7 @@ async def test_a_cancelled_lobby_leaves_the_registry(h):
 
 
 async def test_only_the_last_ended_tables_stay_in_memory(h, monkeypatch):
-    monkeypatch.setattr(service_mod, "KEEP_CLOSED", 2)
+    monkeypatch.setattr(session_mod, "KEEP_CLOSED", 2)
     ids = []
     for _ in range(3):
         t = await h.svc.create(G, CH, HOST, "Ann", "high", {"players": 3})

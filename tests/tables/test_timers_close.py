@@ -6,14 +6,14 @@ import asyncio
 import time
 
 from bot.tables.model import Table
-from bot.tables.session import TableSession
+from bot.tables.session import Runtime, TableSession
 from bot.tables.timers import DeadlineScheduler
 
 
 def session(table_id: int) -> TableSession:
     table = Table(id=table_id, guild_id=1, channel_id=1, message_id=None, host_id=1, game="motz",
                   rules=None, options={}, seed=None, seats=[], status="playing")  # type: ignore[arg-type]
-    return TableSession(table)
+    return TableSession(table, Runtime(None, None, time.time, None))  # type: ignore[arg-type]
 
 
 async def test_close_right_after_a_wake_returns_at_once():

@@ -126,10 +126,8 @@ class Forwarder:
         task.add_done_callback(self._tasks.discard)
 
     async def _answer(self, p: dict[str, Any]) -> None:
-        from bot.views.handlers import handle_component
-
         self.received.append(p["id"])
-        await handle_component(rebuild(self.bot, p), p["custom_id"], p["values"])
+        await self.bot.handle_component(rebuild(self.bot, p), p["custom_id"], p["values"])
 
     async def idle(self) -> None:
         """Wait for the forwarded clicks being answered."""

@@ -15,8 +15,11 @@ REST budget (Discord allows 50 requests/s besides interaction callbacks and the 
 webhook): the acting player sees their move in the interaction's own response, so they get no
 DM for it; a player's next prompt edits the DM they last clicked through that click's interaction
 webhook (exempt from the global limit) while it is still their latest DM and the token is fresh,
-else it is a new DM; every other request waits its turn in :class:`RestBudget`, turn prompts
-before table refreshes; tables sharing a channel edit one per ``edit_interval`` in that channel.
+else it is a new DM (after a restart, the first new DM a player gets for a table also edits the one
+the process before sent them last, remembered with the table, to say it is out of date, its
+buttons removed); every other request waits
+its turn in :class:`RestBudget`, turn prompts before table refreshes; tables sharing a channel edit
+one per ``edit_interval`` in that channel.
 
 Memory stays flat: everything kept about one table is one ``TableRecord`` (its log, what its
 message shows, its editor and DM tasks, its clicks...); once a closed table's final message is
@@ -30,108 +33,57 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import json
 import logging
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import Translator
-from bot.views.budget import PROMPT, REFRESH, RestBudget
-from bot.views.components import moves_view, table_view
-from bot.views.display import hand_embed, safe_name, table_embed
+from bot.i18n import N_, Translator
+from bot.outbox.budget import PROMPT, REFRESH, RestBudget
+from bot.outbox.files import as_file, json_default, playable, render_fn
+from bot.outbox.hand import hand_message
+from bot.outbox.record import Click, DmJob, TableRecord
+from bot.outbox.respond import refuse, send, update
+from bot.outbox.source import TableSource
+from bot.outbox.tokens import TableTokens
+from bot.views import texts
+from bot.views.components import table_view
+from bot.views.display import game_title, safe_name, table_embed
 from bot.views.locale import dm_tr, load_table_tr, table_tr
-from bot.views.tokens import TableTokens
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
-    from bot.tables import Table
+    from bot.tables.model import Table
 
 log = logging.getLogger(__name__)
 DM_CLOSED = 50007
 #: Discord's codes for a channel the bot can no longer reach: deleted, or access taken away.
 CHANNEL_GONE = {10003, 50001}
-LOG_KEEP = 12
 #: Edits do not inherit the bot's default (discord.py applies it to new messages only).
 NO_MENTIONS = discord.AllowedMentions.none()
 #: Users whose DM channel and latest DM are remembered (per user, not per table): least recent dropped.
 USERS_KEEP = 4096
 TOKEN_LIFE = 14 * 60.0  # seconds an interaction token is used for (Discord keeps it 15 minutes)
+#: What a player's previous DM for a table says once a newer one replaced it.
+MOVED_ON = N_("This hand is out of date: the table has moved on. Your hand is in a newer message.")
 
 
-@dataclass
-class Click:
-    """A player's latest move click at a table: its interaction can edit the clicked DM for a while."""
-
-    interaction: discord.Interaction[TapisBot]
-    message_id: int
-    at: float
-
-
-@dataclass
-class DmJob:
-    """A DM to send: built from the table when it is sent, not when it is planned."""
-
-    seat: int
-    user_id: int
-
-
-def _log() -> deque[str]:
-    return deque(maxlen=LOG_KEEP)
-
-
-@dataclass(eq=False)
-class TableRecord:
-    """Everything the presenter keeps about one table; dropped with the table's last message and DMs."""
-
-    #: The narration shown on the table message (its last ``LOG_KEEP`` lines) and how many so far.
-    log: deque[str] = field(default_factory=_log)
-    log_serial: int = 0
-    #: The message must be edited; the task editing it (at most once per ``edit_interval``).
-    dirty: bool = False
-    editor: asyncio.Task[None] | None = None
-    #: DMs to send, in order, and the task sending them.
-    dm_jobs: deque[DmJob] = field(default_factory=deque)
-    dm_worker: asyncio.Task[None] | None = None
-    #: Per seat, what its last DM was planned for: (deal, whether the seat was to act).
-    seen: dict[int, tuple[Any, bool]] = field(default_factory=dict)
-    #: Users whose DMs turned out closed.
-    dm_closed: set[int] = field(default_factory=set)
-    #: The last message sent (its JSON) and the cheap key of the table it showed (``shown_key``).
-    rendered: str | None = None
-    shown: tuple[Any, ...] | None = None
-    #: Per seat (None: the table image), the last image rendered and its cache key.
-    images: dict[int | None, tuple[str, Any]] = field(default_factory=dict)
-    #: The table was seen closed: the record goes once its last message and DMs are out.
-    final: bool = False
-    #: The channel is gone (deleted or out of reach): no more edits.
-    unreachable: bool = False
-    #: Per user, their latest move click in a DM (its interaction edits the next prompt).
-    clicks: dict[int, Click] = field(default_factory=dict)
-    #: Per seat, moves being answered in place by the interaction's response.
-    answering: dict[int, int] = field(default_factory=dict)
-    #: Per seat, what its player's latest DM shows (``Presenter._dm_key``): a job for it is skipped.
-    dm_shown: dict[int, tuple[int, int, str]] = field(default_factory=dict)
-
-    def tasks(self) -> Iterator[asyncio.Task[None]]:
-        """The editor and DM tasks running for this table."""
-        yield from (t for t in (self.editor, self.dm_worker) if t is not None)
-
-    @property
-    def busy(self) -> bool:
-        """Something is still to be sent: an edit or a DM."""
-        return self.dirty or self.editor is not None or self.dm_worker is not None
+def dm_key(user_id: int) -> str:
+    """The key under which a table remembers the latest DM sent to ``user_id`` (``extra_messages``)."""
+    return f"dm:{user_id}"
 
 
 class Presenter:
     """Renders table changes to Discord without ever blocking the table service."""
 
-    def __init__(self, bot: TapisBot, edit_interval: float = 1.0, images: bool = True) -> None:
+    def __init__(self, bot: TapisBot, tables: TableSource, edit_interval: float = 1.0,
+                 images: bool = True) -> None:
         self.bot = bot
+        #: The table service, as far as the outbox may use it.
+        self.tables = tables
         self.edit_interval = edit_interval
         self.images = images
         #: One record per table shown (by table id): everything kept about it.
@@ -167,7 +119,9 @@ class Presenter:
         if self.closed:
             return
         rec = self.record(table.id)
-        tr = table_tr(self.bot, table.id)  # the log is public: the table's language
+        # The log is public: the table's language (read once per table and process, so that the first
+        # change after a restart is not narrated in English before anything else loaded it).
+        tr = await load_table_tr(self.bot, table.id)
         for event in events or ():
             line = self._narrate(table, event, tr)
             if line:
@@ -237,7 +191,7 @@ class Presenter:
         Every open table, not only those resumed at start: an edit that failed while the
         connection was down is redone (a message already showing the state is not edited again).
         """
-        for table in await self.bot.tables.open_tables():
+        for table in await self.tables.open_tables():
             await load_table_tr(self.bot, table.id)  # cached for the listener's narration
             self.prime(table)
             self.mark_dirty(table.id)
@@ -304,16 +258,16 @@ class Presenter:
                                 who=safe_name(info.name)))
         return out
 
-    def table_payload(self, table: Table) -> dict[str, Any]:
-        """Embed and components of the table message as it should look now (the table's language)."""
-        tr = table_tr(self.bot, table.id)
+    def table_payload(self, table: Table, tr: Translator) -> dict[str, Any]:
+        """Embed and components of the table message as it should look now, in ``tr`` (the table's
+        language)."""
         embed = table_embed(table, self.log_of(table.id), self.notices(table, tr), tr)
         return {"embed": embed, "view": table_view(table, tr)}
 
     async def render_table(self, table_id: int) -> None:
         """Edit the table's channel message to show the table as it is now (if it changed)."""
         rec = self.record(table_id)
-        table = await self.bot.tables.get(table_id)
+        table = await self.tables.get(table_id)
         if table is None or not table.is_open:
             rec.final = True  # after this attempt, the table is released
         if table is None or table.message_id is None or rec.unreachable:
@@ -324,12 +278,13 @@ class Presenter:
         if token is None:
             await self._channel_turn(table.channel_id)
             await self.budget.take(REFRESH)  # while it waits, the table may move on: render after it
+        tr = await load_table_tr(self.bot, table.id)
         if rec.unreachable:
             return
         shown = self.shown_key(table)
         if rec.shown == shown:
             return
-        payload = self.table_payload(table)
+        payload = self.table_payload(table, tr)
         view = payload["view"]
         key = json.dumps([payload["embed"].to_dict(), view.to_components() if view else []], sort_keys=True)
         if rec.rendered == key:
@@ -360,7 +315,7 @@ class Presenter:
                 files = await self._table_files(table)  # the failed edit consumed the files
                 with_files: dict[str, Any] = {"files": files} if files else {}
                 new = await channel.send(embed=payload["embed"], view=view, **with_files)
-                await self.bot.tables.set_message(table_id, new.id)
+                await self.tables.set_message(table_id, new.id)
         except discord.HTTPException as exc:
             if exc.code in CHANNEL_GONE:
                 await self._channel_gone(table, f"{exc.status} {exc.code}")
@@ -371,7 +326,7 @@ class Presenter:
 
     async def channel_deleted(self, channel_id: int) -> None:
         """The gateway says a channel or thread was deleted: its open tables stop editing and close."""
-        for table in await self.bot.tables.tables_in_channel(channel_id):
+        for table in await self.tables.tables_in_channel(channel_id):
             await self._channel_gone(table, "deleted")
 
     async def _channel_gone(self, table: Table, why: str) -> None:
@@ -387,23 +342,23 @@ class Presenter:
                     "and the table closes at the end of the deal", table.id, table.channel_id, why)
         if not table.is_open or table.closing:
             return
-        from bot.tables import TableError
+        from bot.tables.errors import TableError
 
         with contextlib.suppress(TableError):
-            await self.bot.tables.end(table.id, 0, True, now=False)  # as a server admin who is not seated
+            await self.tables.end(table.id, 0, True, now=False)  # as a server admin who is not seated
 
     async def _table_files(self, table: Table) -> list[discord.File]:
-        fn = _render_fn("table_image") if self.images else None
+        fn = render_fn("table_image") if self.images else None
         if fn is None or table.state is None:
             return []
         names = [s.name for s in table.seats]
-        tr = table_tr(self.bot, table.id)
+        tr = await load_table_tr(self.bot, table.id)
         data = await self._image(table.id, None, fn, table.game, table.state.view(None), names, tr)
-        return [_file(data, f"table-{table.id}.png")] if data is not None else []
+        return [as_file(data, f"table-{table.id}.png")] if data is not None else []
 
     async def _image(self, table_id: int, seat: int | None, fn: Any, *args: Any) -> Any:
         """``fn(*args)`` in a thread, unless this table's seat (None: the table) last rendered the same."""
-        key = json.dumps(args, sort_keys=True, default=_json_default)
+        key = json.dumps(args, sort_keys=True, default=json_default)
         rec = self.records.get(table_id)
         done = rec.images.get(seat) if rec is not None else None
         if done is not None and done[0] == key:
@@ -412,6 +367,53 @@ class Presenter:
         if isinstance(data, (bytes, bytearray)) and rec is not None and not rec.final:
             rec.images[seat] = (key, data)
         return data
+
+    # ------------------------------------------------------------------ answers to clicks
+
+    async def show_hand(self, interaction: discord.Interaction[TapisBot], table: Table,
+                        tr: Translator) -> None:
+        """Ephemeral: the clicker's hand at this table and the moves they may make now (``tr``)."""
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            return await refuse(interaction, texts.not_seated(table.id, tr))
+        if table.state is None:
+            return await refuse(interaction, tr._("Table #{id} has not started yet.", id=table.id))
+        embed, view = hand_message(self.bot, table, seat, tr)
+        extra: dict[str, Any] = {"view": view} if view else {}
+        await send(interaction, embed=embed, **extra)
+
+    async def answer_move(self, interaction: discord.Interaction[TapisBot], table: Table, seat: int,
+                          note: str, tr: Translator) -> None:
+        """After the service applied a player's move: their clicked message shows the new state
+        (``note`` above the turn), or, if that answer was lost, a DM does."""
+        embed, view = hand_message(self.bot, table, seat, tr, note=note)
+        try:
+            await update(interaction, embed=embed, view=view)
+        except discord.HTTPException as exc:  # the move is applied: their hand comes by DM instead
+            log.warning("table %s: the answer to a move was lost (%s); sending a DM", table.id, exc)
+            self.answered_in_place(table, seat, interaction, shown=False)
+            return
+        self.answered_in_place(table, seat, interaction, shown=True)
+
+    async def answer_on_table(self, interaction: discord.Interaction[TapisBot], table: Table,
+                              text: str) -> None:
+        """Answer a click on the table message with an ephemeral ``text``, acknowledging the click as
+        a message update first (type 6), so that its token can edit the table message for 14 minutes
+        outside the global limit (``bot.outbox.tokens``). An already deferred click is answered as
+        usual."""
+        if interaction.response.is_done() or interaction.message is None \
+                or interaction.message.id != table.message_id:
+            return await send(interaction, text)
+        tokens = self.table_tokens
+        token = tokens.note(table.id, interaction, table.message_id, ready=False)  # before any await
+        try:
+            await interaction.response.defer()
+        except discord.HTTPException:
+            tokens.drop(table.id, token)
+            raise
+        if token is not None:
+            token.ready.set()
+        await send(interaction, text)
 
     # ------------------------------------------------------------------ DMs
 
@@ -511,17 +513,10 @@ class Presenter:
             self.dm_channels.move_to_end(user_id)
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
-    def _dm_content(self, table: Table, job: DmJob,
-                    tr: Translator | None = None) -> tuple[discord.Embed, discord.ui.View | None]:
-        from bot.views.handlers import place_names
-
-        guild, channel = place_names(self.bot, table)
-        return hand_embed(table, job.seat, guild, channel, tr=tr), moves_view(table, job.seat, tr)
-
     async def _send_dm(self, table_id: int, rec: TableRecord, job: DmJob) -> None:
         if job.user_id in rec.dm_closed:
             return
-        table = await self.bot.tables.get(table_id)
+        table = await self.tables.get(table_id)
         if table is None or not table.is_open:
             rec.final = True  # the record goes once this last DM is out
         if table is None or table.state is None or table.seat_of(job.user_id) != job.seat:
@@ -557,27 +552,56 @@ class Presenter:
             self.last_dm.move_to_end(job.user_id)
             while len(self.last_dm) > USERS_KEEP:
                 self.last_dm.popitem(last=False)
+            await self._supersede(table, rec, job.user_id, dm, sent.id)
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 log.warning("DM to %s refused: %s", job.user_id, exc)
             rec.dm_closed.add(job.user_id)
             self.mark_dirty(table_id)
-            await self.bot.tables.set_dm_closed(table_id, job.user_id, True)
+            await self.tables.set_dm_closed(table_id, job.user_id, True)
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", job.user_id, exc)
+
+    async def _supersede(self, table: Table, rec: TableRecord, user_id: int, dm: discord.abc.Messageable,
+                         new_id: int) -> None:
+        """A new DM for this table went to ``user_id``: remember it with the table and, the first time
+        after a restart, edit the DM the process before sent them last (its buttons and image
+        removed, saying the table moved on), so nobody plays from or reads that old hand.
+
+        The id is written with the table's next change (no commit of its own), so after a crash the
+        DM edited may be the one before the last: a best effort, at one request per player and table
+        per restart. Within one process nothing more is sent than before.
+        """
+        key = dm_key(user_id)
+        old = table.extra_messages.get(key)
+        self.tables.note_message(table.id, key, new_id)
+        if user_id in rec.dms_posted:
+            return
+        rec.dms_posted.add(user_id)
+        if old is None or old == new_id or not isinstance(dm, discord.PartialMessageable):
+            return
+        tr = await dm_tr(self.bot, user_id, table.id)
+        embed = discord.Embed(title=tr._("Your hand — {game} #{id}", game=game_title(table.game, tr),
+                                         id=table.id), description=tr._(MOVED_ON), colour=0x6B7280)
+        try:
+            await self.budget.take(REFRESH)
+            await dm.get_partial_message(old).edit(embed=embed, view=None, attachments=[],
+                                                   allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as exc:
+            log.info("table %s: the previous DM of %s was not edited (%s)", table.id, user_id, exc)
 
     async def _dm_payload(self, table: Table, job: DmJob) -> tuple[discord.Embed, discord.ui.View | None,
                                                                    list[discord.File]]:
         """The DM's embed, buttons and hand image for the table as it is now, in the player's language."""
         tr = await dm_tr(self.bot, job.user_id, table.id)
-        embed, view = self._dm_content(table, job, tr)
+        embed, view = hand_message(self.bot, table, job.seat, tr)
         files: list[discord.File] = []
-        fn = _render_fn("hand_image") if self.images else None
+        fn = render_fn("hand_image") if self.images else None
         if fn is not None and table.state is not None:
             seen = table.state.view(job.seat)
-            data = await self._image(table.id, job.seat, fn, table.game, seen, _playable(table, job.seat), tr)
+            data = await self._image(table.id, job.seat, fn, table.game, seen, playable(table, job.seat), tr)
             if data is not None:
-                files.append(_file(data, "hand.png"))
+                files.append(as_file(data, "hand.png"))
                 embed.set_image(url="attachment://hand.png")
         return embed, view, files
 
@@ -609,37 +633,3 @@ class Presenter:
             rec.clicks.pop(user_id, None)
             return False
         return True
-
-
-def _playable(table: Table, seat: int) -> set[str]:
-    """The cards the seat may play now (raised in its hand image); none when it is not its turn."""
-    if table.state is None or table.status != "playing" or seat not in table.state.to_act():
-        return set()
-    from bot.render.hand import playable_cards
-
-    return playable_cards(table.state.legal_actions(seat))
-
-
-def _json_default(value: Any) -> Any:
-    """JSON for the image cache key: sets in a stable order, anything else as text."""
-    return sorted(value) if isinstance(value, (set, frozenset)) else str(value)
-
-
-def _render_fn(name: str) -> Any:
-    """``bot.render.<name>`` if the render package offers it (it is optional here)."""
-    try:
-        import bot.render as render
-    except Exception:  # the package may be missing or broken: text embeds still work
-        return None
-    return getattr(render, name, None)
-
-
-def _file(data: Any, filename: str) -> discord.File:
-    if isinstance(data, (bytes, bytearray)):
-        return discord.File(io.BytesIO(data), filename=filename)
-    if hasattr(data, "save") and not hasattr(data, "read"):  # a PIL image
-        buf = io.BytesIO()
-        data.save(buf, format="PNG")
-        buf.seek(0)
-        return discord.File(buf, filename=filename)
-    return discord.File(data, filename=filename)

@@ -1,0 +1,48 @@
+"""What the outbox may ask of the table service: a narrow, typed interface.
+
+The outbox (``bot.outbox.presenter``) listens to table events and shows them on Discord; beyond
+the events themselves it reads tables and records what Discord did (a message posted, a DM
+closed, a channel gone) only through :class:`TableSource`. ``bot.tables.TableService`` satisfies
+it (``mypy`` checks where ``bot.app`` hands the service to the presenter); the outbox never
+imports the service.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from bot.rules.base import Event
+    from bot.tables.model import Table
+
+
+class TableSource(Protocol):
+    """The table service as the outbox sees it."""
+
+    async def get(self, table_id: int) -> Table | None:
+        """The table with that id (open, or recently ended), or None."""
+        ...
+
+    async def open_tables(self) -> list[Table]:
+        """Every open table, oldest first."""
+        ...
+
+    async def tables_in_channel(self, channel_id: int) -> list[Table]:
+        """Open tables of a channel, oldest first."""
+        ...
+
+    async def set_message(self, table_id: int, message_id: int | None, key: str | None = None) -> None:
+        """Record the table message (or, with ``key``, another message id the outbox keeps)."""
+        ...
+
+    def note_message(self, table_id: int, key: str, message_id: int) -> None:
+        """Remember another message id under ``key``, written with the table's next change."""
+        ...
+
+    async def set_dm_closed(self, table_id: int, user_id: int, closed: bool = True) -> None:
+        """Record that a player's DMs are closed (or open again)."""
+        ...
+
+    async def end(self, table_id: int, user_id: int, is_admin: bool, now: bool = False) -> list[Event]:
+        """Close a table (here: its channel is gone, so as a server admin who is not seated)."""
+        ...
