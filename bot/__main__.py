@@ -6,7 +6,8 @@ advisory lock of each of its shards (waiting while another process serves one), 
 its guilds' tables; losing the lock connection stops it (exit code 1), for its supervisor to restart.
 
 A missing ``DISCORD_TOKEN``, a bad config or a database that cannot be used (missing directory,
-not a database, a schema newer than this code) prints one line on stderr and exits with code 2.
+not a database, a PostgreSQL server that cannot be reached, a schema newer than this code) prints
+one line on stderr and exits with code 2.
 ``python -m bot play GAME [--seats N] …`` plays a session in the terminal against AI seats
 instead (no Discord, no token; see ``bot/play.py``). ``python -m bot admin rebuild-ratings``
 recomputes every rating from the action logs (see ``bot/maintenance.py``).
