@@ -3,7 +3,8 @@ directory, ``pg_ctl start`` / ``stop -m fast`` on a free port of 127.0.0.1).
 
 PostgreSQL refuses to run as root: as root the binaries run as the ``postgres`` user
 (``runuser -u postgres``) on a directory owned by it, else as the current user. Without the
-binaries (``PG_BIN``, default ``/usr/lib/postgresql/15/bin``, or ``pg_ctl`` on the ``PATH``) the test
+binaries (``PG_BIN``, else the newest ``/usr/lib/postgresql/<version>/bin``, else ``pg_ctl`` on the
+``PATH``) the test
 is skipped with one line, or fails when ``TAPIS_TEST_PG_REQUIRED=1`` (``tests/backends.py``).
 """
 
@@ -22,12 +23,14 @@ import pytest
 from tests.backends import REQUIRED_ENV, pg_required
 
 PG_BIN_ENV = "PG_BIN"
-DEFAULT_BIN = "/usr/lib/postgresql/15/bin"
+DEBIAN = Path("/usr/lib/postgresql")
 
 
 def pg_bin() -> Path | None:
     """The folder of ``initdb`` and ``pg_ctl``, if they are installed."""
-    for folder in (os.environ.get(PG_BIN_ENV), DEFAULT_BIN):
+    debian = sorted(DEBIAN.glob("*/bin"), key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0,
+                    reverse=True) if DEBIAN.is_dir() else []
+    for folder in (os.environ.get(PG_BIN_ENV), *debian):
         if folder and (Path(folder) / "pg_ctl").is_file() and (Path(folder) / "initdb").is_file():
             return Path(folder)
     found = shutil.which("pg_ctl")

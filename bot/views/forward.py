@@ -7,23 +7,40 @@ sends the click to the owning process with ``pg_notify('tapis_<space>_shard_<n>'
 trimmed to what the handler needs (a whole DM message would pass NOTIFY's 8,000 bytes). The owner,
 listening on its shards' channels on the connection that holds their locks, rebuilds the
 interaction as an already deferred one and runs the usual handler: the move is applied under the
-table's lock with its version check (a replayed click is refused, nothing applied twice), the DM is
-edited through the interaction's token and any refusal is an ephemeral follow-up. NOTIFY is not
-durable: if the owner is down, the click is answered "restarting, try again" (no lock holder) or,
-if it dies in between, not at all, and the player clicks again.
+table's lock with its version check (a replayed click is refused, nothing applied twice). NOTIFY is
+not durable: if the owner is down, the click is answered "restarting, try again" (no lock holder)
+or, if it dies in between, not at all, and the player clicks again.
+
+Authenticated, and no token on the wire: any database role may NOTIFY or LISTEN, so every payload
+is sealed (``bot.signing``: HMAC-SHA256 under ``TAPIS_FORWARD_SECRET``, with a time and a nonce; a
+forged, altered or replayed one moves nothing) and the interaction's token never leaves the
+shard-0 process. How the owner answers without it (a choice between the two ways that keep the
+token home; this one keeps every answer as the player sees it today):
+
+- The refusals stay ephemeral: the owner sends their text back over a sealed NOTIFY on the
+  shard-0 process's channel, and that process sends the follow-up with the token it kept
+  (``pending``, at most ``TOKEN_LIFE``). Text only, so it always fits a NOTIFY.
+- The new DM content (hand image, buttons: too large for a NOTIFY) is edited by the owner through
+  ordinary REST on the DM message it knows by channel and id (``PATCH /channels/…/messages/…``),
+  one request of the shared REST budget (turn-prompt priority) instead of a token's free edit.
+  The player's next prompt edits that DM the same way (the presenter keeps the click).
+
+The 3-second rule is unchanged: shard 0 defers before anything else, the rest comes after.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.i18n import N_
 from bot.sharding import HOLDERS_SQL, ShardLocks, ShardPlan, shard_of
+from bot.signing import Sealer
+from bot.views.budget import PROMPT
 from bot.views.locale import reader
 
 if TYPE_CHECKING:
@@ -34,6 +51,12 @@ log = logging.getLogger(__name__)
 #: Refusals of a forwarded click, translated for the clicking player (``tr._``).
 RESTARTING = N_("This table's server is restarting; try again in a moment.")
 GONE = N_("Table #{id} does not exist any more.")
+#: Seconds a forwarded click's interaction is kept for the owner's answers (Discord: 15 minutes).
+TOKEN_LIFE = 14 * 60.0
+#: Forwarded clicks kept at most at once, oldest dropped first (memory stays bounded).
+PENDING_KEEP = 10_000
+#: Characters of a refusal sent back over NOTIFY (8,000 bytes at most, even in 4-byte characters).
+REPLY_CHARS = 1_500
 
 
 def channel_name(space: int, shard: int) -> str:
@@ -41,13 +64,13 @@ def channel_name(space: int, shard: int) -> str:
     return f"tapis_{space}_shard_{shard}"
 
 
-def trim(interaction: discord.Interaction[TapisBot], custom_id: str, values: list[str] | None) -> dict[str,
-         Any]:
-    """What the owner needs to answer a DM click by its token (ids as strings, as Discord sends them);
-    the clicked message only by its id (a whole DM message would not fit a NOTIFY)."""
+def trim(interaction: discord.Interaction[TapisBot], custom_id: str, values: list[str] | None,
+         reply_to: str) -> dict[str, Any]:
+    """What the owner needs to run a DM click (ids as strings, as Discord sends them): the clicked
+    message only by its id (a whole DM message would not fit a NOTIFY), and no token (it stays
+    with this process, which answers on ``reply_to``'s behalf)."""
     user = interaction.user
-    return {"id": str(interaction.id), "token": interaction.token,
-            "application_id": str(interaction.application_id),
+    return {"kind": "click", "id": str(interaction.id), "reply_to": reply_to,
             "user": {"id": str(user.id), "username": user.name, "discriminator": "0", "avatar": None,
                      "global_name": getattr(user, "global_name", None)},
             "channel_id": str(interaction.channel_id), "custom_id": custom_id, "values": values,
@@ -55,10 +78,57 @@ def trim(interaction: discord.Interaction[TapisBot], custom_id: str, values: lis
             "message_id": str(interaction.message.id) if interaction.message is not None else None}
 
 
-def rebuild(bot: TapisBot, p: dict[str, Any]) -> discord.Interaction[TapisBot]:
-    """A ``discord.Interaction`` from a forwarded click, already answered (deferred update)."""
+class _Followup:
+    """``interaction.followup`` of a forwarded click: the text goes back to the process holding the
+    token, which sends it as the follow-up."""
+
+    def __init__(self, interaction: ForwardedInteraction) -> None:
+        self.interaction = interaction
+
+    async def send(self, content: str | None = None, *, ephemeral: bool = False, **extra: Any) -> None:
+        """Send ``content`` as a follow-up of the click (text only: a refusal or a notice)."""
+        if extra:
+            log.warning("a forwarded click's follow-up keeps its text only (dropped: %s)", sorted(extra))
+        it = self.interaction
+        await it.forwarder.report(it.reply_to, {"kind": "reply", "id": str(it.id),
+                                                "content": (content or "")[:REPLY_CHARS],
+                                                "ephemeral": ephemeral})
+
+
+class ForwardedInteraction(discord.Interaction["TapisBot"]):
+    """A DM click run by the owning process without its token (see the module's docstring):
+    already answered (deferred update); follow-ups go back to the shard-0 process, edits of the
+    clicked DM go through REST."""
+
+    forwarder: Forwarder
+    reply_to: str
+
+    @property
+    def followup(self) -> Any:
+        return _Followup(self)
+
+    async def edit_original_response(self, **kwargs: Any) -> discord.Message:  # type: ignore[override]
+        """Edit the clicked DM through REST (one request of the shared budget, prompt priority)."""
+        message = self.message
+        if message is None or self.channel_id is None:
+            raise discord.ClientException("a forwarded click without its message cannot edit it")
+        bot = self.client
+        await bot.presenter.budget.take(PROMPT)
+        dm = bot.get_partial_messageable(self.channel_id, type=discord.ChannelType.private)
+        return await dm.get_partial_message(message.id).edit(**kwargs)
+
+    async def original_response(self) -> discord.InteractionMessage:
+        raise discord.ClientException("a forwarded click has no original response here")
+
+    async def delete_original_response(self) -> None:
+        raise discord.ClientException("a forwarded click has no original response here")
+
+
+def rebuild(bot: TapisBot, p: dict[str, Any], forwarder: Forwarder) -> ForwardedInteraction:
+    """The interaction of a forwarded click, already answered (deferred update), without a token."""
     data: dict[str, Any] = {
-        "id": p["id"], "application_id": p["application_id"], "type": 3, "token": p["token"], "version": 1,
+        "id": p["id"], "application_id": str(bot.application_id or 0), "type": 3, "token": "",
+        "version": 1,
         "data": {"custom_id": p["custom_id"], "component_type": 3 if p["values"] is not None else 2,
                  **({"values": p["values"]} if p["values"] is not None else {})},
         "user": p["user"], "channel_id": p["channel_id"],
@@ -75,20 +145,35 @@ def rebuild(bot: TapisBot, p: dict[str, Any]) -> discord.Interaction[TapisBot]:
             "timestamp": "2024-01-01T00:00:00+00:00", "edited_timestamp": None, "mention_everyone": False,
             "mentions": [], "mention_roles": [], "attachments": [], "embeds": [], "components": [],
             "pinned": False, "flags": 0}
-    interaction = discord.Interaction(data=data, state=bot._connection)  # type: ignore[arg-type]
+    interaction = ForwardedInteraction(data=data, state=bot._connection)  # type: ignore[arg-type]
+    interaction.forwarder = forwarder
+    interaction.reply_to = str(p["reply_to"])
     interaction.response._response_type = discord.InteractionResponseType.deferred_message_update
     return interaction
 
 
 class Forwarder:
-    """Both ends of the hand-off: ``forward`` on the process that got the click, ``start`` on owners."""
+    """Both ends of the hand-off: ``forward`` on the process that got the click, ``start`` on owners.
 
-    def __init__(self, bot: TapisBot, locks: ShardLocks, plan: ShardPlan) -> None:
+    Every NOTIFY it sends is sealed with ``secret`` and every one it hears is opened (checked)
+    first: a forged, altered, expired or replayed payload is dropped (``sealer.refused``).
+    """
+
+    def __init__(self, bot: TapisBot, locks: ShardLocks, plan: ShardPlan, secret: bytes) -> None:
         self.bot = bot
         self.locks = locks
         self.plan = plan
+        self.sealer = Sealer(secret)
         self.received: list[str] = []  # interaction ids handled for another process (tests, logs)
+        #: Clicks forwarded by this process, by interaction id: (interaction, loop time), for the
+        #: owner's follow-ups (their tokens never leave this process).
+        self.pending: OrderedDict[str, tuple[discord.Interaction[TapisBot], float]] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def reply_channel(self) -> str:
+        """The channel this process hears the owners' answers on (its first shard's)."""
+        return channel_name(self.locks.space, self.plan.ids[0])
 
     async def start(self) -> None:
         """LISTEN on this process's shards, on the connection holding their locks."""
@@ -116,12 +201,40 @@ class Forwarder:
             tr = await reader(self.bot, interaction)
             await interaction.followup.send(f"⚠️ {tr._(RESTARTING)}", ephemeral=True)
             return True
-        payload = json.dumps(trim(interaction, custom_id, values), separators=(",", ":"))
-        await self.bot.db.fetchone("SELECT pg_notify(?, ?)", (channel_name(self.locks.space, shard), payload))
+        self._keep(interaction)
+        await self._notify(channel_name(self.locks.space, shard),
+                           trim(interaction, custom_id, values, self.reply_channel))
         return True
 
-    def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        task = asyncio.get_running_loop().create_task(self._answer(json.loads(payload)))
+    def _keep(self, interaction: discord.Interaction[TapisBot]) -> None:
+        """Keep a forwarded click's interaction for the owner's follow-ups (bounded in time and number)."""
+        now = asyncio.get_running_loop().time()
+        self.pending[str(interaction.id)] = (interaction, now)
+        while self.pending:
+            _, (_, at) = next(iter(self.pending.items()))
+            if now - at <= TOKEN_LIFE and len(self.pending) <= PENDING_KEEP:
+                break
+            self.pending.popitem(last=False)
+
+    async def _notify(self, channel: str, body: dict[str, Any]) -> None:
+        await self.bot.db.fetchone("SELECT pg_notify(?, ?)", (channel, self.sealer.seal(channel, body)))
+
+    async def report(self, channel: str, body: dict[str, Any]) -> None:
+        """Send an answer about a forwarded click back to the process that holds its token."""
+        await self._notify(channel, body)
+
+    def _on_notify(self, _conn: Any, _pid: int, channel: str, payload: str) -> None:
+        body = self.sealer.open(channel, payload)
+        if body is None:
+            return  # forged, altered, expired or replayed: nothing moves (counted, warned)
+        kind = body.get("kind")
+        if kind == "click":
+            work = self._answer(body)
+        elif kind == "reply":
+            work = self._relay(body)
+        else:
+            return
+        task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -129,7 +242,20 @@ class Forwarder:
         from bot.views.handlers import handle_component
 
         self.received.append(p["id"])
-        await handle_component(rebuild(self.bot, p), p["custom_id"], p["values"])
+        await handle_component(rebuild(self.bot, p, self), p["custom_id"], p["values"])
+
+    async def _relay(self, p: dict[str, Any]) -> None:
+        """An owner's follow-up for a click this process forwarded: sent with the kept token."""
+        kept = self.pending.get(str(p.get("id")))
+        if kept is None:
+            log.info("an answer to forwarded click %s came after its token was dropped", p.get("id"))
+            return
+        interaction = kept[0]
+        try:
+            await interaction.followup.send(str(p.get("content") or "")[:2000],
+                                            ephemeral=bool(p.get("ephemeral")))
+        except discord.HTTPException as exc:
+            log.warning("could not relay the answer to forwarded click %s: %s", p.get("id"), exc)
 
     async def idle(self) -> None:
         """Wait for the forwarded clicks being answered."""

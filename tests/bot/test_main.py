@@ -113,3 +113,19 @@ async def test_postgresql_schema_newer_than_the_code_one_line_exit_2(pg: str, tm
     proc = await asyncio.to_thread(run_bot, env_extra={"DISCORD_TOKEN": "x", "DATABASE_URL": pg},
                                    cwd=tmp_path)
     _one_line_exit_2(proc, "999", "newer")
+
+
+def test_shard_process_without_forwarding_secret_one_line_exit_2(tmp_path: Path) -> None:
+    """Shard processes sign forwarded DM clicks: without ``TAPIS_FORWARD_SECRET`` (or with a short
+    one) they do not start, before any connection is tried."""
+    env = {"DISCORD_TOKEN": "x", "DATABASE_URL": "postgresql://tapis@127.0.0.1:1/tapis"}
+    args = ("--shards", "0", "--shard-count", "2")
+    base = {k: v for k, v in os.environ.items() if k != "TAPIS_FORWARD_SECRET"}
+    for secret in (None, "short"):
+        extra = dict(env, **({"TAPIS_FORWARD_SECRET": secret} if secret else {}))
+        proc = subprocess.run([sys.executable, "-m", "bot", *args], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=60, env={**base, "PYTHONPATH": str(ROOT), **extra})
+        _one_line_exit_2(proc, "TAPIS_FORWARD_SECRET")
+    with_secret = run_bot(*args, env_extra={**env, "TAPIS_FORWARD_SECRET": "a-long-enough-secret-value"},
+                          cwd=tmp_path)
+    _one_line_exit_2(with_secret, "cannot connect")  # past the secret: on to the (unreachable) database
