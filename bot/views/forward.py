@@ -14,16 +14,20 @@ or, if it dies in between, not at all, and the player clicks again.
 Authenticated, and no token on the wire: any database role may NOTIFY or LISTEN, so every payload
 is sealed (``bot.signing``: HMAC-SHA256 under ``TAPIS_FORWARD_SECRET``, with a time and a nonce; a
 forged, altered or replayed one moves nothing) and the interaction's token never leaves the
-shard-0 process. How the owner answers without it (a choice between the two ways that keep the
-token home; this one keeps every answer as the player sees it today):
+shard-0 process. The owner answers through that process instead (the first of the issue's two
+ways; the second, the owner editing the DM through ordinary REST, would spend the bot's global
+REST budget, shared by every process and the limit at scale, on every forwarded move: measured
+1.29 requests under the global limit per move instead of 0.24 with two processes):
 
-- The refusals stay ephemeral: the owner sends their text back over a sealed NOTIFY on the
-  shard-0 process's channel, and that process sends the follow-up with the token it kept
-  (``pending``, at most ``TOKEN_LIFE``). Text only, so it always fits a NOTIFY.
-- The new DM content (hand image, buttons: too large for a NOTIFY) is edited by the owner through
-  ordinary REST on the DM message it knows by channel and id (``PATCH /channels/…/messages/…``),
-  one request of the shared REST budget (turn-prompt priority) instead of a token's free edit.
-  The player's next prompt edits that DM the same way (the presenter keeps the click).
+- A refusal's text goes back over a sealed NOTIFY on the shard-0 process's channel, which sends
+  the ephemeral follow-up with the token it kept (``pending``, at most ``TOKEN_LIFE``).
+- An edit of the clicked DM (the "You played" answer, then the player's next prompt with its hand
+  image: more than a NOTIFY holds) is sent as sealed parts of at most ``PART_CHARS`` characters;
+  the shard-0 process puts them together, edits the DM through the kept token (the interaction
+  webhook: outside the global limit, as before) and acknowledges. The owner waits for that
+  acknowledgement (``ACK_TIMEOUT``), so the player's DMs change in the order the owner made them;
+  without it (the token is gone, shard 0 is down or slow) the owner edits the DM through REST
+  itself, one request of the shared budget.
 
 The 3-second rule is unchanged: shard 0 defers before anything else, the rest comes after.
 """
@@ -31,7 +35,11 @@ The 3-second rule is unchanged: shard 0 defers before anything else, the rest co
 from __future__ import annotations
 
 import asyncio
+import base64
+import io
+import json
 import logging
+import secrets
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +65,13 @@ TOKEN_LIFE = 14 * 60.0
 PENDING_KEEP = 10_000
 #: Characters of a refusal sent back over NOTIFY (8,000 bytes at most, even in 4-byte characters).
 REPLY_CHARS = 1_500
+#: Characters of an edit's JSON (ASCII) per NOTIFY part: escaped again inside the sealed envelope
+#: it at most doubles, so a part stays under NOTIFY's 8,000 bytes.
+PART_CHARS = 3_500
+#: Seconds the owner waits for shard 0 to confirm a relayed edit before editing through REST.
+ACK_TIMEOUT = 5.0
+#: Seconds the parts of an unfinished edit are kept (an edit whose last part never came is dropped).
+PARTS_LIFE = 30.0
 
 
 def channel_name(space: int, shard: int) -> str:
@@ -107,11 +122,17 @@ class ForwardedInteraction(discord.Interaction["TapisBot"]):
     def followup(self) -> Any:
         return _Followup(self)
 
-    async def edit_original_response(self, **kwargs: Any) -> discord.Message:  # type: ignore[override]
-        """Edit the clicked DM through REST (one request of the shared budget, prompt priority)."""
+    async def edit_original_response(self, **kwargs: Any) -> discord.Message | None:  # type: ignore[override]
+        """Edit the clicked DM: through the shard-0 process and the click's token (free), or if
+        that fails through REST (one request of the shared budget, prompt priority)."""
+        if await self.forwarder.relay_edit(self, kwargs):
+            return None
         message = self.message
         if message is None or self.channel_id is None:
             raise discord.ClientException("a forwarded click without its message cannot edit it")
+        for f in kwargs.get("attachments") or ():
+            if isinstance(f, discord.File):
+                f.reset()
         bot = self.client
         await bot.presenter.budget.take(PROMPT)
         dm = bot.get_partial_messageable(self.channel_id, type=discord.ChannelType.private)
@@ -122,6 +143,66 @@ class ForwardedInteraction(discord.Interaction["TapisBot"]):
 
     async def delete_original_response(self) -> None:
         raise discord.ClientException("a forwarded click has no original response here")
+
+
+def encode_edit(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """An ``edit_original_response``'s arguments as JSON: content, embeds, components, files."""
+    out: dict[str, Any] = {}
+    if "content" in kwargs:
+        out["content"] = kwargs["content"]
+    if "embed" in kwargs or "embeds" in kwargs:
+        embeds = kwargs.get("embeds") or ([kwargs["embed"]] if kwargs.get("embed") is not None else [])
+        out["embeds"] = [e.to_dict() for e in embeds]
+    if "view" in kwargs:
+        out["components"] = kwargs["view"].to_components() if kwargs["view"] is not None else []
+    if "attachments" in kwargs:
+        files = []
+        for f in kwargs["attachments"] or ():
+            f.reset()
+            files.append({"name": f.filename, "data": base64.b64encode(f.fp.read()).decode()})
+        out["files"] = files
+    return out
+
+
+def view_from_components(rows: list[dict[str, Any]]) -> discord.ui.View | None:
+    """A stopped view (never stored: clicks go through the dynamic items) holding the buttons and
+    selects of ``rows`` (Discord's action rows), or None when there are none."""
+    view = discord.ui.View(timeout=None)
+    for r, row in enumerate(rows[:5]):
+        for c in row.get("components", []):
+            emoji = discord.PartialEmoji.from_dict(c["emoji"]) if c.get("emoji") else None
+            if c.get("type") == 2:
+                view.add_item(discord.ui.Button(
+                    label=c.get("label"), style=discord.ButtonStyle(c.get("style", 1)), row=r, emoji=emoji,
+                    custom_id=c.get("custom_id"), url=c.get("url"), disabled=bool(c.get("disabled"))))
+            elif c.get("type") == 3:
+                view.add_item(discord.ui.Select(
+                    custom_id=c.get("custom_id", ""), placeholder=c.get("placeholder"), row=r,
+                    min_values=c.get("min_values", 1), max_values=c.get("max_values", 1),
+                    disabled=bool(c.get("disabled")),
+                    options=[discord.SelectOption(label=o["label"], value=o["value"],
+                                                  description=o.get("description"),
+                                                  default=bool(o.get("default")))
+                             for o in c.get("options", [])]))
+    if not view.children:
+        return None
+    view.stop()
+    return view
+
+
+def decode_edit(p: dict[str, Any]) -> dict[str, Any]:
+    """``encode_edit``'s JSON back as ``edit_original_response`` arguments (no mentions)."""
+    kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
+    if "content" in p:
+        kwargs["content"] = p["content"]
+    if "embeds" in p:
+        kwargs["embeds"] = [discord.Embed.from_dict(d) for d in p["embeds"]]
+    if "components" in p:
+        kwargs["view"] = view_from_components(p["components"])
+    if "files" in p:
+        kwargs["attachments"] = [discord.File(io.BytesIO(base64.b64decode(f["data"])), filename=f["name"])
+                                 for f in p["files"]]
+    return kwargs
 
 
 def rebuild(bot: TapisBot, p: dict[str, Any], forwarder: Forwarder) -> ForwardedInteraction:
@@ -168,6 +249,11 @@ class Forwarder:
         #: Clicks forwarded by this process, by interaction id: (interaction, loop time), for the
         #: owner's follow-ups (their tokens never leave this process).
         self.pending: OrderedDict[str, tuple[discord.Interaction[TapisBot], float]] = OrderedDict()
+        #: Edits relayed by this owner, waiting for shard 0's acknowledgement, by request id.
+        self.acks: dict[str, asyncio.Future[bool]] = {}
+        #: Parts of edits being received (shard 0): request id -> (loop time of the first, parts).
+        self.parts: dict[str, tuple[float, dict[int, str]]] = {}
+        self.relayed = 0  # edits made through a kept token for an owner (figures, tests)
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
@@ -228,7 +314,17 @@ class Forwarder:
         if body is None:
             return  # forged, altered, expired or replayed: nothing moves (counted, warned)
         kind = body.get("kind")
-        if kind == "click":
+        if kind == "ack":
+            future = self.acks.get(str(body.get("req")))
+            if future is not None and not future.done():
+                future.set_result(bool(body.get("ok")))
+            return
+        if kind == "part":
+            edit = self._assemble(body)
+            if edit is None:
+                return
+            work = self._edit(edit)
+        elif kind == "click":
             work = self._answer(body)
         elif kind == "reply":
             work = self._relay(body)
@@ -256,6 +352,64 @@ class Forwarder:
                                             ephemeral=bool(p.get("ephemeral")))
         except discord.HTTPException as exc:
             log.warning("could not relay the answer to forwarded click %s: %s", p.get("id"), exc)
+
+    async def relay_edit(self, interaction: ForwardedInteraction, kwargs: dict[str, Any]) -> bool:
+        """Owner: have the shard-0 process edit a forwarded click's DM with its token; True once it
+        confirms, False if it refused or did not answer within ``ACK_TIMEOUT``."""
+        req = secrets.token_hex(12)
+        body = {"kind": "edit", "id": str(interaction.id), "req": req, "ack_to": self.reply_channel,
+                **encode_edit(kwargs)}
+        text = json.dumps(body, separators=(",", ":"))  # ASCII: every part's size is its length
+        chunks = [text[i:i + PART_CHARS] for i in range(0, len(text), PART_CHARS)]
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.acks[req] = future
+        try:
+            for k, chunk in enumerate(chunks):
+                await self._notify(interaction.reply_to, {"kind": "part", "req": req, "k": k,
+                                                          "n": len(chunks), "text": chunk})
+            return await asyncio.wait_for(future, ACK_TIMEOUT)
+        except TimeoutError:
+            log.info("no answer from shard 0 about the edit of forwarded click %s: editing by REST",
+                     interaction.id)
+            return False
+        finally:
+            self.acks.pop(req, None)
+
+    def _assemble(self, part: dict[str, Any]) -> dict[str, Any] | None:
+        """Shard 0: keep a part of an edit; the whole edit once its last part is in."""
+        now = asyncio.get_running_loop().time()
+        for req in [r for r, (at, _) in self.parts.items() if now - at > PARTS_LIFE]:
+            del self.parts[req]
+        try:
+            req, k, n, text = str(part["req"]), int(part["k"]), int(part["n"]), str(part["text"])
+        except (KeyError, TypeError, ValueError):
+            return None
+        if not 0 <= k < n:
+            return None
+        got = self.parts.setdefault(req, (now, {}))[1]
+        got[k] = text
+        if len(got) < n:
+            return None
+        del self.parts[req]
+        try:
+            edit = json.loads("".join(got[i] for i in range(n)))
+        except (KeyError, ValueError):
+            return None
+        return edit if isinstance(edit, dict) and edit.get("kind") == "edit" else None
+
+    async def _edit(self, p: dict[str, Any]) -> None:
+        """Shard 0: an owner's edit of a forwarded click's DM, made with the kept token, then
+        acknowledged (ok or not) to the owner."""
+        kept = self.pending.get(str(p.get("id")))
+        ok = False
+        if kept is not None:
+            try:
+                await kept[0].edit_original_response(**decode_edit(p))
+                ok = True
+                self.relayed += 1
+            except discord.HTTPException as exc:
+                log.info("the token of forwarded click %s could not edit its DM (%s)", p.get("id"), exc)
+        await self._notify(str(p["ack_to"]), {"kind": "ack", "req": p.get("req"), "ok": ok})
 
     async def idle(self) -> None:
         """Wait for the forwarded clicks being answered."""

@@ -2,8 +2,9 @@
 
 Any database role may ``NOTIFY`` on a shard's channel and ``LISTEN`` to it. A forged click (no
 signature, a wrong one, one signed for another channel) or a genuine one sent again moves nothing;
-what a listener hears holds no token; the owner's refusals still reach the player ephemerally,
-relayed by the shard-0 process that kept the token.
+what a listener hears holds no token; the owner's refusals still reach the player ephemerally and
+its DM edits still go through the click's token (outside the global limit), both relayed by the
+shard-0 process that kept the token; without shard 0's answer the owner edits the DM by REST.
 """
 
 from __future__ import annotations
@@ -66,7 +67,11 @@ async def test_forged_or_replayed_notifies_move_nothing_and_listeners_see_no_tok
         await _until(lambda: any(ch == to_owner for ch, _ in heard), "the spy to hear the click")
         genuine = next(p for ch, p in heard if ch == to_owner)
         assert inter.token not in genuine and '"token"' not in genuine
-        await sharded.wait_for(lambda: "You played" in dm.text, what="the owner's REST edit of the DM")
+        await sharded.wait_for(lambda: "You played" in dm.text, what="shard 0's relayed edit of the DM")
+        rest_edits = f"/channels/{dm.channel_id}/messages/{dm.id}"
+        assert any(c.method == "PATCH" and inter.token in c.path for c in sharded.calls)  # the token
+        assert not any(c.method == "PATCH" and c.path.endswith(rest_edits) for c in sharded.calls)
+        assert a.bot.forwarder.relayed >= 1  # type: ignore[union-attr]
 
         # The same click again: forwarded anew (a new nonce), refused by the owner as out of date,
         # and the refusal reaches the player ephemerally through shard 0's token; not on the wire.
@@ -106,9 +111,14 @@ async def test_forged_or_replayed_notifies_move_nothing_and_listeners_see_no_tok
         assert b.bot.forwarder.received == received  # type: ignore[union-attr]
         assert sealer.refused == {"bad or missing signature": 4, "replayed": 1}
 
-        # The player's own click still works.
-        await forwarded_move(sharded, b, table_id, user, random.Random(4))
+        # The player's own click still works; with its token gone from shard 0 (past 14 minutes,
+        # or shard 0 restarted), the owner edits the DM through REST instead.
+        a.bot.forwarder._keep = lambda interaction: None  # type: ignore[union-attr,method-assign]
+        _, dm, _ = await forwarded_move(sharded, b, table_id, user, random.Random(4))
         assert table.version == version + 1
+        await sharded.wait_for(lambda: "You played" in dm.text, what="the owner's REST edit of the DM")
+        assert any(c.method == "PATCH" and c.path.endswith(f"/channels/{dm.channel_id}/messages/{dm.id}")
+                   for c in sharded.calls)
     finally:
         await spy.close()
         await b.stop()
@@ -136,3 +146,40 @@ def test_the_secret_comes_from_the_environment_and_must_be_long_enough() -> None
     for value in ("", "short"):
         with pytest.raises(SecretMissing, match=SECRET_ENV):
             secret_from_env({SECRET_ENV: value} if value else {})
+
+
+async def test_next_prompts_with_their_hand_image_are_relayed_through_the_token(
+        sharded: ShardedStub, pg: str) -> None:
+    """With images, a prompt edit (hand PNG of several kB) is more than one NOTIFY: it goes to shard
+    0 in sealed parts and is made with the click's token; no DM is edited through REST."""
+    a, b = ShardRun(sharded, pg, (0,)), ShardRun(sharded, pg, (1,), images=True)
+    await a.start()
+    await b.start()
+    try:
+        bea, bob, bil = members(sharded, sharded.g1, ("bea", "bob", "bil"))  # type: ignore[attr-defined]
+        humans = {u.id: u for u in (bea, bob, bil)}
+        table_id, _ = await open_in(sharded, sharded.g1.channels[0], bea, [bob, bil])  # type: ignore
+        rng = random.Random(7)
+        first = len(sharded.calls)
+        for _ in range(8):
+            await b.settle()
+            await b.bot.forwarder.idle()  # type: ignore[union-attr]
+            table = await b.tables.get(table_id)
+            if table.status != "playing":
+                break
+            await forwarded_move(sharded, b, table_id, humans[table.to_act_users()[0]], rng)
+        await b.settle()
+        await b.bot.forwarder.idle()  # type: ignore[union-attr]
+        calls = sharded.calls[first:]
+        token_edits = [c for c in calls if c.method == "PATCH" and c.route.startswith("/webhooks/")
+                       and "@original" in c.path]
+        with_image = [c for c in token_edits if any(name == "hand.png" for name, _ in c.files)]
+        assert with_image, "no prompt with its hand image went through a token"
+        assert max(len(data) for c in with_image for name, data in c.files) > 3_500  # several parts
+        dms = {ch.id for ch in sharded.channels.values() if ch.is_dm}
+        assert not [c for c in calls if c.method == "PATCH" and c.route == "/channels/{cid}/messages/{mid}"
+                    and int(c.path.split("/")[-3]) in dms]
+        assert a.bot.forwarder.relayed >= len(with_image)  # type: ignore[union-attr]
+    finally:
+        await b.stop()
+        await a.stop()
