@@ -77,8 +77,8 @@ class Sealer:
         if not dot or not hmac.compare_digest(mac, self._mac(channel, text)):
             return self._refuse("bad or missing signature")
         try:
-            msg = json.loads(text)
-            ts, nonce, body = float(msg["ts"]), str(msg["nonce"]), msg["body"]
+            envelope = json.loads(text)
+            ts, nonce, body = float(envelope["ts"]), str(envelope["nonce"]), envelope["body"]
         except (ValueError, KeyError, TypeError):  # signed by us, so never; but never trusted blindly
             return self._refuse("malformed")
         now = self.clock()

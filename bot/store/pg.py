@@ -22,7 +22,7 @@ is 64-bit and its REAL 8 bytes, so they become BIGINT and DOUBLE PRECISION), or 
 ``NNNN_name.postgresql.sql`` replaces it. Applied versions are rows of ``schema_version``;
 processes starting together migrate one at a time under an advisory lock.
 
-Start-up refusals are one line (``bot.store.db.StoreError``, printed by ``python -m bot``, exit
+Start-up refusals are one line (``bot.store.schema.StoreError``, printed by ``python -m bot``, exit
 2), as on SQLite: a server that cannot be reached or refuses the connection (refused, unknown host,
 bad password, unknown database, a malformed URL), and a schema newer than this code's migrations.
 The URL is shown without its password.
@@ -41,8 +41,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from bot.store.db import StoreError, check_version
-from bot.store.schema import migrations
+from bot.store.schema import StoreError, check_version, migrations
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
