@@ -4,9 +4,12 @@ run the bot until stopped.
 With shards (PostgreSQL only, unless the process serves every shard), the process first takes the
 advisory lock of each of its shards (waiting while another process serves one), then resumes only
 its guilds' tables; losing the lock connection stops it (exit code 1), for its supervisor to restart.
+Shard processes sign the DM clicks they forward to each other (``bot.signing``): without
+``TAPIS_FORWARD_SECRET`` (at least 16 characters, the same in every process) they do not start.
 
 A missing ``DISCORD_TOKEN``, a bad config or a database that cannot be used (missing directory,
-not a database, a schema newer than this code) prints one line on stderr and exits with code 2.
+not a database, a PostgreSQL server that cannot be reached, a schema newer than this code) or a
+shard process without its forwarding secret prints one line on stderr and exits with code 2.
 ``python -m bot play GAME [--seats N] …`` plays a session in the terminal against AI seats
 instead (no Discord, no token; see ``bot/play.py``). ``python -m bot admin rebuild-ratings``
 recomputes every rating from the action logs (see ``bot/maintenance.py``).
@@ -74,6 +77,7 @@ async def run(config: object) -> int:
     from bot.tables import TableService
 
     plan = config.shards  # type: ignore[attr-defined]
+    secret = forward_secret(config)
     db = await Database.open(config.database)  # type: ignore[attr-defined]
     locks: ShardLocks | None = None
     lost = asyncio.Event()
@@ -92,7 +96,8 @@ async def run(config: object) -> int:
                     from bot.outbox.forward import Forwarder
                     from bot.sharding import IdentifyGate
 
-                    bot.forwarder = Forwarder(bot, locks, plan)
+                    assert secret is not None
+                    bot.forwarder = Forwarder(bot, locks, plan, secret)
                     await bot.forwarder.start()
                     bot.before_identify_hook = IdentifyGate(locks)  # one IDENTIFY per 5 s, bot-wide
                 watch = asyncio.create_task(_stop_when(lost, bot))
@@ -107,6 +112,17 @@ async def run(config: object) -> int:
             await locks.release()
         await db.close()
     return 1 if lost.is_set() else 0
+
+
+def forward_secret(config: object) -> bytes | None:
+    """The secret that signs forwarded DM clicks, for a shard process (shards on PostgreSQL);
+    None for any other process. ``bot.signing.SecretMissing`` if a shard process lacks it."""
+    from bot.signing import secret_from_env
+    from bot.store.db import is_postgres_url
+
+    if config.shards is None or not is_postgres_url(config.database):  # type: ignore[attr-defined]
+        return None
+    return secret_from_env()
 
 
 async def _stop_when(lost: asyncio.Event, bot: object) -> None:
@@ -135,6 +151,13 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_CONFIG
     if not config.token:
         print("tapis: DISCORD_TOKEN is not set: export the bot token in the environment", file=sys.stderr)
+        return EXIT_CONFIG
+    from bot.signing import SecretMissing
+
+    try:
+        forward_secret(config)
+    except SecretMissing as exc:
+        print(f"tapis: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     setup_logging(config.log_level)
     try:

@@ -32,6 +32,10 @@ BURST = 10.0
 BATCH = 5  # slots a process reserves at most at once in the shared budget
 GRACE = 0.25  # seconds a reserved slot stays usable after its time (then it is given up)
 RETRY = 0.5  # seconds before reserving again after the database failed
+#: Longest wait for one reserved slot: the shared schedule never runs further ahead than a few
+#: seconds (``bot.store.rest_budget.WINDOW``); a slot further away means the clock that made the
+#: schedule stepped back, and waiting for it would stall every DM and edit of this process.
+MAX_WAIT = 10.0
 
 
 class RestBudget:
@@ -103,7 +107,8 @@ class SharedRestBudget(RestBudget):
     common schedule (``reserve``, e.g. ``bot.store.rest_budget.PgSlots.reserve``), at most ``batch``
     at a time and only when requests wait, so a process never hoards the others' share. A slot not
     used within ``grace`` seconds of its time is given up (never spent late, bunched with later
-    ones). Priorities hold within a process: its turn prompts take its slots first.
+    ones). Priorities hold within a process: its turn prompts take its slots first. A slot more
+    than ``MAX_WAIT`` seconds away (a clock stepped back) is used ``MAX_WAIT`` seconds from now.
     """
 
     def __init__(self, reserve: Reserve, rate: float = RATE, burst: float = BURST, batch: int = BATCH,
@@ -154,7 +159,7 @@ class SharedRestBudget(RestBudget):
             return
         self._failed = False
         now = asyncio.get_running_loop().time()
-        self.slots.extend(now + max(0.0, d) for d in delays)
+        self.slots.extend(now + min(max(0.0, d), MAX_WAIT) for d in delays)
 
 
 def budget_for(db: Any) -> RestBudget:

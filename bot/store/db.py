@@ -24,18 +24,24 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiosqlite
 
-from bot.store.schema import DIALECTS, MIGRATION_NAME, is_postgres_url, migrations, select_migrations
+from bot.store.schema import (
+    DIALECTS,
+    MIGRATION_NAME,
+    StoreError,
+    check_version,
+    is_postgres_url,
+    migrations,
+    select_migrations,
+)
 
 if TYPE_CHECKING:
     from bot.store.base import Store
 
-__all__ = ["DIALECTS", "MIGRATION_NAME", "Database", "StoreError", "is_postgres_url", "migrations",
-           "select_migrations"]
+__all__ = ["DIALECTS", "MIGRATION_NAME", "Database", "StoreError", "check_version", "is_postgres_url",
+           "migrations", "select_migrations"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-class StoreError(Exception):
-    """The database cannot be used (missing directory, not a database, newer schema); one line."""
 
 
 def preflight(path: str) -> None:
@@ -63,14 +69,6 @@ def preflight(path: str) -> None:
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"database {path}: cannot be read as an SQLite database ({exc})") from None
     check_version(version, path)
-
-
-def check_version(version: int, path: str) -> None:
-    """``StoreError`` if the schema ``version`` is newer than the newest migration shipped here."""
-    known = len(migrations())
-    if version > known:
-        raise StoreError(f"database {path}: schema version {version} is newer than this Tapis knows "
-                         f"({known}); run the newer Tapis or restore a backup")
 
 
 def _integrity_errors() -> tuple[type[Exception], ...]:

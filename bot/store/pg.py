@@ -21,6 +21,11 @@ Migrations are the same numbered files as on SQLite (see ``bot.store.db.migratio
 is 64-bit and its REAL 8 bytes, so they become BIGINT and DOUBLE PRECISION), or a
 ``NNNN_name.postgresql.sql`` replaces it. Applied versions are rows of ``schema_version``;
 processes starting together migrate one at a time under an advisory lock.
+
+Start-up refusals are one line (``bot.store.schema.StoreError``, printed by ``python -m bot``, exit
+2), as on SQLite: a server that cannot be reached or refuses the connection (refused, unknown host,
+bad password, unknown database, a malformed URL), and a schema newer than this code's migrations.
+The URL is shown without its password.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from bot.store.schema import migrations
+from bot.store.schema import StoreError, check_version, migrations
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -48,6 +53,8 @@ RETRIES = 3
 #: ``pg_advisory_xact_lock`` key held while migrating (any 64-bit constant; "tapis-mg").
 MIGRATION_LOCK = 0x7461706973_6D67
 RETRYABLE = (asyncpg.exceptions.DeadlockDetectedError, asyncpg.exceptions.SerializationError)
+#: Seconds to wait for the server at start-up before giving up (one line, exit 2).
+CONNECT_TIMEOUT = 15.0
 
 _QUOTED = re.compile(r"('(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*)")
 _TYPES = [
@@ -154,8 +161,15 @@ class PgDatabase:
 
     @classmethod
     async def connect(cls, url: str, pool_size: int = POOL_SIZE) -> PgDatabase:
-        """Open a pool on ``url`` and apply pending migrations."""
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        """Open a pool on ``url`` and apply pending migrations.
+
+        ``StoreError`` (one line) if the server cannot be reached or refuses us, or if the
+        database's schema is newer than this code.
+        """
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT)
+        except Exception as exc:  # noqa: BLE001 - whatever the cause, the store cannot be used
+            raise StoreError(f"database {_safe_url(url)}: cannot connect ({_one_line(exc)})") from None
         db = cls(pool, url)
         try:
             applied = await db._migrate()
@@ -175,6 +189,8 @@ class PgDatabase:
                     "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
                     "name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)"
                 )
+                newest = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+                check_version(int(newest), _safe_url(self.path))  # a newer Tapis migrated it: refuse
             for number, name, sql in migrations("postgresql"):
                 async with conn.transaction():
                     await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
@@ -246,6 +262,12 @@ class PgDatabase:
         """Close the pool (waits for connections in use to be released)."""
         await self.pool.close()
         self._threads.shutdown(wait=False)
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception as one short line (connection errors may span several)."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 300 else text[:297] + "..."
 
 
 def _safe_url(url: str) -> str:

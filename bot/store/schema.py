@@ -10,6 +10,20 @@ from __future__ import annotations
 import re
 from importlib import resources
 
+
+class StoreError(Exception):
+    """The database cannot be used (missing directory, not a database, an unreachable server, a
+    newer schema); one line. (Here so that both stores raise it without importing each other.)"""
+
+
+def check_version(version: int, path: str) -> None:
+    """``StoreError`` if the schema ``version`` is newer than the newest migration shipped here."""
+    known = len(migrations())
+    if version > known:
+        raise StoreError(f"database {path}: schema version {version} is newer than this Tapis knows "
+                         f"({known}); run the newer Tapis or restore a backup")
+
+
 MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+?(?:\.(sqlite|postgresql))?\.sql$")
 DIALECTS = ("sqlite", "postgresql")
 

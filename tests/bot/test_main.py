@@ -87,3 +87,45 @@ def test_some_shards_need_postgresql_one_line_exit_2(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "--shards" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
     alone = run_bot("--shards", "0", env_extra={"DISCORD_TOKEN": "x"}, cwd=tmp_path)
     assert alone.returncode == 2 and "--shard-count" in alone.stderr
+
+
+def test_unreachable_postgresql_one_line_exit_2(tmp_path: Path) -> None:
+    """Nothing listens on port 1: one line naming the database (without its password), exit 2."""
+    url = "postgresql://tapis:sekret@127.0.0.1:1/tapis"
+    proc = run_bot(env_extra={"DISCORD_TOKEN": "x", "DATABASE_URL": url}, cwd=tmp_path)
+    _one_line_exit_2(proc, "127.0.0.1:1", "cannot connect")
+    assert "sekret" not in proc.stderr
+
+
+async def test_postgresql_schema_newer_than_the_code_one_line_exit_2(pg: str, tmp_path: Path) -> None:
+    """A database migrated by a newer Tapis (schema_version 999) is refused as on SQLite."""
+    import asyncio
+
+    import asyncpg
+
+    conn = await asyncpg.connect(pg)
+    try:
+        await conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+                           "applied_at DOUBLE PRECISION NOT NULL)")
+        await conn.execute("INSERT INTO schema_version VALUES (999, '0999_future.sql', 0)")
+    finally:
+        await conn.close()
+    proc = await asyncio.to_thread(run_bot, env_extra={"DISCORD_TOKEN": "x", "DATABASE_URL": pg},
+                                   cwd=tmp_path)
+    _one_line_exit_2(proc, "999", "newer")
+
+
+def test_shard_process_without_forwarding_secret_one_line_exit_2(tmp_path: Path) -> None:
+    """Shard processes sign forwarded DM clicks: without ``TAPIS_FORWARD_SECRET`` (or with a short
+    one) they do not start, before any connection is tried."""
+    env = {"DISCORD_TOKEN": "x", "DATABASE_URL": "postgresql://tapis@127.0.0.1:1/tapis"}
+    args = ("--shards", "0", "--shard-count", "2")
+    base = {k: v for k, v in os.environ.items() if k != "TAPIS_FORWARD_SECRET"}
+    for secret in (None, "short"):
+        extra = dict(env, **({"TAPIS_FORWARD_SECRET": secret} if secret else {}))
+        proc = subprocess.run([sys.executable, "-m", "bot", *args], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=60, env={**base, "PYTHONPATH": str(ROOT), **extra})
+        _one_line_exit_2(proc, "TAPIS_FORWARD_SECRET")
+    with_secret = run_bot(*args, env_extra={**env, "TAPIS_FORWARD_SECRET": "a-long-enough-secret-value"},
+                          cwd=tmp_path)
+    _one_line_exit_2(with_secret, "cannot connect")  # past the secret: on to the (unreachable) database

@@ -107,3 +107,40 @@ async def test_sqlite_keeps_the_local_budget(tmp_path: Path) -> None:
         assert type(budget) is RestBudget
     finally:
         await db.close()
+
+
+async def test_a_clock_stepped_back_an_hour_does_not_stall_the_schedule(pg: str) -> None:
+    """The database's clock steps back an hour: ``next_at`` is then an hour ahead of its ``now``.
+    The next reservation is clamped to ``now + WINDOW``: its slots come within seconds, not an hour."""
+    from bot.store import rest_budget
+
+    db = await Database.open(pg)
+    try:
+        slots = PgSlots(db)
+        interval = 1 / 45
+        await slots.reserve(3, interval, 0.0)
+        # what a clock stepped back an hour looks like from the database: the next slot an hour away
+        await db.pool.execute("UPDATE rest_budget SET next_at = next_at + 3600 WHERE name = 'global'")
+        times, now = await slots.reserve_at(3, interval, 0.0)
+        assert now < times[0] <= now + rest_budget.WINDOW + 1e-6, (times, now)  # not 3,600 s away
+        assert [round((b - a) / interval, 3) for a, b in zip(times, times[1:], strict=False)] == [1.0] * 2
+    finally:
+        await db.close()
+
+
+async def test_a_slot_far_ahead_is_waited_for_at_most_max_wait(monkeypatch) -> None:
+    """Whatever the schedule says (an older process's unclamped one), a process waits at most
+    ``MAX_WAIT`` for a slot, not the hour the stepped-back clock asks for."""
+    import bot.outbox.budget as budget_mod
+
+    monkeypatch.setattr(budget_mod, "MAX_WAIT", 0.05)
+
+    async def reserve(n: int, interval: float, burst: float) -> list[float]:
+        return [3600.0 + k * interval for k in range(n)]
+
+    budget = SharedRestBudget(reserve, rate=45.0, burst=0.0, batch=2)
+    try:
+        await asyncio.wait_for(asyncio.gather(budget.take(PROMPT), budget.take(REFRESH)), 10)
+        assert budget.granted == [1, 1]
+    finally:
+        budget.close()

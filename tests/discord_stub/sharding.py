@@ -26,6 +26,9 @@ from tests.discord_stub.model import Guild, User, snowflake
 from tests.discord_stub.stub import DiscordStub
 from tests.discord_stub.tapis import TapisRun
 
+#: The processes' shared ``TAPIS_FORWARD_SECRET`` in the tests.
+TEST_SECRET = b"test-forward-secret-0123456789"
+
 
 def shard_of(guild_id: int, count: int) -> int:
     """Discord's formula: the shard that receives a guild's events."""
@@ -137,6 +140,7 @@ class ShardRun(TapisRun):
         self.plan = ShardPlan(tuple(ids), count or stub.shard_count)  # type: ignore[union-attr]
         self.locks: ShardLocks | None = None
         self.identify_interval = 0.2
+        self.secret = TEST_SECRET  # signs the DM clicks forwarded between the processes
 
     async def start(self, lock_timeout: float | None = 10.0) -> TapisBot:  # type: ignore[override]
         self.locks = ShardLocks(self.config.database, self.plan)
@@ -151,7 +155,8 @@ class ShardRun(TapisRun):
         self.bot.presenter.images = self.images
         # IDENTIFYs take turns across processes as in production, 0.2 s apart instead of Discord's 5 s.
         self.bot.before_identify_hook = IdentifyGate(self.locks, interval=self.identify_interval)
-        self.bot.forwarder = Forwarder(self.bot, self.locks, self.plan)  # type: ignore[attr-defined]
+        self.bot.forwarder = Forwarder(self.bot, self.locks, self.plan,  # type: ignore[attr-defined]
+                                       self.secret)
         await self.bot.forwarder.start()  # type: ignore[attr-defined]
         self._task = await connect(self.bot, self.stub)
         assert not self.bot.failed_extensions, self.bot.failed_extensions
