@@ -26,7 +26,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from bot.ai import policy_for
+from bot.ai.levels import policy_for
 from bot.ai.policy import decide
 from bot.rules.base import Action, State
 
