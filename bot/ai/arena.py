@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.ai.levels import STRONG, level_of, policy_for
+from bot.ai.levels import STRONG, level_of, policy_for, search_factor
 from bot.ai.policy import Policy, decide
 from bot.ai.strong.policy import StrongPolicy
 from bot.rules import GAMES
@@ -145,8 +145,8 @@ def run_arena(
 ) -> ArenaReport:
     """Play ``sessions`` sessions of A against B and aggregate the results.
 
-    ``budget_ms``/``max_iterations``: search limits of a strong side, times ``EXPERT_FACTOR`` for
-    an expert side (None: their levels' own).
+    ``budget_ms``/``max_iterations``: search limits of a strong side, times ``search_factor`` for
+    another searching side (5 for the expert; None: their levels' own).
     """
     game = GAMES[game_name]
     n = seats or game.default_seats or game.min_seats
@@ -188,16 +188,16 @@ def run_arena(
 def _policy(game_name: str, level: str, budget_ms: float | None, max_iterations: int | None) -> Policy:
     """The level's policy, or a searching one with the given limits.
 
-    The limits are strong's; each searching level gets them times its own limits over strong's
-    (the expert ``EXPERT_FACTOR`` times each), so the levels keep the ratio of their default
-    limits when compared by iterations.
+    The limits are strong's; each searching level gets them times ``search_factor`` (the
+    expert 5 times each), so the levels keep the ratio of their iteration caps when compared by
+    iterations.
     """
     lv = level_of(level)
     if lv.search is None or (budget_ms is None and max_iterations is None):
         return policy_for(game_name, lv)
     assert STRONG.search is not None
     base = STRONG.search
-    factor = lv.search.max_iterations // base.max_iterations
+    factor = search_factor(lv)
     budget = (base.budget_ms if budget_ms is None else budget_ms) * factor
     cap = (base.max_iterations if max_iterations is None else max_iterations) * factor
     return StrongPolicy(game_name, budget_ms=budget, max_iterations=cap, expert=lv.search.expert)

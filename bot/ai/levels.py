@@ -30,9 +30,9 @@ from bot.ai.strong.policy import DEFAULT_BUDGET_MS, DEFAULT_MAX_ITERATIONS, Stro
 from bot.i18n.lazy import N_
 
 __all__ = [
-    "DEFAULT", "EASY", "EXPERT", "EXPERT_FACTOR", "FALLBACK", "FIRST", "HINT", "LEVELS", "LOBBY", "RANDOM",
+    "DEFAULT", "EASY", "EXPERT", "FALLBACK", "FIRST", "HINT", "LEVELS", "LOBBY", "RANDOM",
     "STRONG", "Button", "Level", "Search", "expert_policy", "level_named", "level_of", "lobby_choice",
-    "normalize_level", "policy_for", "rated", "strong_policy",
+    "normalize_level", "policy_for", "rated", "search_factor", "strong_policy",
 ]
 
 
@@ -127,8 +127,6 @@ LOBBY: tuple[tuple[Level, Button, str | None], ...] = tuple(
 FALLBACK = RANDOM
 #: The level whose search ``/hint`` shows (``bot.ai.coach``).
 HINT = STRONG
-#: How many times strong's search limits the expert gets (the arena scales ``--iterations`` so).
-EXPERT_FACTOR = EXPERT.search.max_iterations // STRONG.search.max_iterations  # type: ignore[union-attr]
 
 _BY_NAME = {str(level): level for level in LEVELS}
 
@@ -145,6 +143,13 @@ def lobby_choice(arg: str | None) -> tuple[Level, Button]:
             return level, button
     assert DEFAULT.button is not None
     return DEFAULT, DEFAULT.button
+
+
+def search_factor(level: Level) -> int:
+    """How many times strong's iteration cap a searching ``level`` has (1 for strong, 5 for the
+    expert): the arena scales ``--iterations`` and ``--budget-ms`` by it."""
+    assert level.search is not None and STRONG.search is not None
+    return level.search.max_iterations // STRONG.search.max_iterations
 
 
 def rated(levels: Iterable[str | int]) -> bool:
