@@ -83,10 +83,12 @@ async def test_a_hint_flood_is_limited_and_cached(stub: DiscordStub, tapis: Tapi
             who = next(u for u in (alice, bob) if table.seat_of(u.id) == other)
             await service.act(table_id, who.id, table.version, table.state.legal_actions(other)[0])
         assert table.status == "playing" and seat in table.state.to_act()
+        mover.locale = "fr"  # the refusal in the reader's language
         cooling = await stub.slash("hint", mover, stub.channel)
         assert cooling.ephemeral, cooling.text
-        assert cooling.text.endswith("Wait 5 seconds before your next hint."), cooling.text
+        assert cooling.text.endswith("Attendez 5 secondes avant votre prochain conseil."), cooling.text
         assert coach.calls == 1
+        mover.locale = "en-US"
         now[0] += 5.0
         served = await stub.slash("hint", mover, stub.channel)
         await stub.wait_for(lambda: answered(served), what="the hint after the cooldown")
