@@ -16,7 +16,7 @@ Deterministic for a given --seed (apart from the times, and a strong side's choi
 time budget, not ``--iterations``, ends its searches). ``--budget-ms``/``--iterations`` are
 strong's limits; an expert side gets 5 times each (the ratio of their default budgets).
 ``--spec FIELD=JSON`` (repeatable) overrides a field of the game's search spec
-(``bot.ai.strong.games.GameSpec``) for this run, to try a lever before changing the code.
+(``bot.ai.strong.spec.GameSpec``) for this run, to try a lever before changing the code.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bot.ai.arena import ArenaReport, run_arena  # noqa: E402
-from bot.ai.registry import LEVELS  # noqa: E402
+from bot.ai.levels import EASY, LEVELS, RANDOM  # noqa: E402
 from bot.rules import GAMES  # noqa: E402
 
 
@@ -68,22 +68,23 @@ def format_report(report: ArenaReport, game: str, seats: int) -> str:
 
 def override_spec(game: str, pairs: list[str]) -> None:
     """Replace fields of ``game``'s search spec from ``FIELD=JSON`` pairs (``null`` for None)."""
-    from bot.ai.strong import games
+    from bot.ai.registry import game_ai, spec_for
+    from bot.ai.strong.spec import GameSpec
 
     changes = {}
     for pair in pairs:
         name, _, value = pair.partition("=")
-        if name not in {f.name for f in dataclasses.fields(games.GameSpec)}:
+        if name not in {f.name for f in dataclasses.fields(GameSpec)}:
             raise SystemExit(f"--spec: GameSpec has no field {name!r}")
         changes[name] = json.loads(value)
-    games.SPECS[game] = dataclasses.replace(games.SPECS[game], **changes)
+    game_ai(game).spec = dataclasses.replace(spec_for(game), **changes)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=sorted(GAMES))
-    parser.add_argument("--a", default="easy", choices=LEVELS, help="level of policy A")
-    parser.add_argument("--b", default="random", choices=LEVELS, help="level of policy B")
+    parser.add_argument("--a", default=str(EASY), choices=LEVELS, help="level of policy A")
+    parser.add_argument("--b", default=str(RANDOM), choices=LEVELS, help="level of policy B")
     parser.add_argument("--sessions", type=int, default=200)
     parser.add_argument("--seats", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)

@@ -30,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bot.ai.levels import EASY, STRONG  # noqa: E402
 from bot.render.leaderboard import leaderboard_image  # noqa: E402
 from bot.store.boards import RATING_BOARD_SQL, rating_board, wins_board  # noqa: E402
 from bot.store.db import Database  # noqa: E402
@@ -70,7 +71,7 @@ def fill(conn, players: int, board_guild: int = GUILD) -> None:
                         rng.randint(-5000, 5000),
                     )
                 )
-            for level in ("easy", "strong"):
+            for level in (EASY, STRONG):
                 rows.append((guild, game, 1, f"ai:{level}", None, 0, 40.0, 1.0, 37.0, 5000, 3000))
     conn.execute("BEGIN")
     conn.executemany(

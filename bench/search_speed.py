@@ -20,7 +20,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bot.ai.easy import easy_policy  # noqa: E402
+from bot.ai.registry import easy_policy  # noqa: E402
 from bot.ai.strong.policy import StrongPolicy  # noqa: E402
 from bot.rules import GAMES  # noqa: E402
 

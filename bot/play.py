@@ -17,8 +17,8 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from bot.ai.levels import DEFAULT, LEVELS, policy_for
 from bot.ai.policy import decide
-from bot.ai.registry import LEVELS, policy_for
 from bot.rules import GAMES
 from bot.rules.base import Game
 from bot.rules.cards import display
@@ -167,7 +167,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("game", choices=sorted(GAMES))
     parser.add_argument("--seats", type=int, default=None, help="number of seats (game default)")
     parser.add_argument("--seed", type=int, default=None, help="table seed (random if omitted)")
-    parser.add_argument("--level", default="easy", choices=LEVELS, help="AI level")
+    parser.add_argument("--level", default=str(DEFAULT), choices=LEVELS, help="AI level")
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument("--options", default="{}", help="host options as JSON, e.g. '{\"rotations\": 1}'")
     return parser.parse_args(argv)

@@ -27,7 +27,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 
 import arena  # noqa: E402  (bench/arena.py)
 
-from bot.ai.strong import games  # noqa: E402
+from bot.ai.registry import game_ai, spec_for  # noqa: E402
+from bot.rules import GAMES  # noqa: E402
 
 
 def peeking_copy(state: Any, seat: int, rng: Any) -> Any:
@@ -43,12 +44,12 @@ def peeking_copy(state: Any, seat: int, rng: Any) -> Any:
 
 def install(game: str, level_a: str, level_b: str) -> None:
     """Make side A's search peek (see the module docstring for the allowed pairs)."""
-    spec = games.SPECS[game]
+    spec = spec_for(game)
     if level_a == "strong" and level_b in ("easy", "random"):
-        games.SPECS[game] = dataclasses.replace(spec, determinize=peeking_copy)
+        game_ai(game).spec = dataclasses.replace(spec, determinize=peeking_copy)
     elif level_a == "expert" and level_b == "strong":
         overrides = tuple(o for o in spec.expert_overrides if o[0] != "determinize")
-        games.SPECS[game] = dataclasses.replace(
+        game_ai(game).spec = dataclasses.replace(
             spec, expert_overrides=(*overrides, ("determinize", peeking_copy)),
         )
     else:
@@ -60,7 +61,7 @@ def main(argv: list[str]) -> int:
     game = argv[0] if argv else ""
     a = argv[argv.index("--a") + 1] if "--a" in argv else "easy"
     b = argv[argv.index("--b") + 1] if "--b" in argv else "random"
-    if game not in games.SPECS:
+    if game not in GAMES:
         raise SystemExit(f"ceiling: no search spec for game {game!r}")
     install(game, a, b)
     print("(ceiling: side A's search reads the real deal)")

@@ -24,8 +24,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 import arena  # noqa: E402  (bench/arena.py)
 
 import bot.rules.michigan.state as mstate  # noqa: E402
-from bot.ai.strong import games  # noqa: E402
-from bot.ai.strong.determinize import michigan as det  # noqa: E402
+from bot.ai.michigan import determinize as det  # noqa: E402
+from bot.ai.registry import game_ai, spec_for  # noqa: E402
 from bot.rules.michigan.tables import DEAD  # noqa: E402
 
 _plain_known_dead = mstate.known_dead
@@ -59,7 +59,7 @@ def install(part: str) -> None:
         finally:
             _reading["seat"] = -1
 
-    games.SPECS["michigan"] = dataclasses.replace(games.SPECS["michigan"], determinize=peeking)
+    game_ai("michigan").spec = dataclasses.replace(spec_for("michigan"), determinize=peeking)
 
 
 def main(argv: list[str]) -> int:

@@ -30,8 +30,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 from arena import override_spec  # noqa: E402  (bench/arena.py)
 from ceiling import peeking_copy  # noqa: E402  (research/ceiling.py)
 
-from bot.ai.easy import easy_policy  # noqa: E402
-from bot.ai.strong import games  # noqa: E402
+from bot.ai.registry import (  # noqa: E402
+    easy_policy,  # noqa: E402
+    spec_for,
+)
 from bot.ai.strong.paired import rollout  # noqa: E402
 from bot.ai.strong.policy import StrongPolicy  # noqa: E402
 from bot.rules import GAMES  # noqa: E402
@@ -55,7 +57,7 @@ def decision_points(sessions: int, seed: int, seats: int = 4) -> list[object]:
 
 def true_values(st: object) -> dict[str, float]:
     """Per suit, the real deal's reward of leading it (easy continuation for every seat)."""
-    spec = games.SPECS["michigan"]
+    spec = spec_for("michigan")
     seat = st.to_act()[0]  # type: ignore[attr-defined]
     out = {}
     deal0, start, scale = spec.deal_no(st), spec.values(st)[seat], spec.scale(st) or 1.0

@@ -25,8 +25,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from bot.ai.motz.determinize import MAX_TRIES
 from bot.ai.policy import Action, View
-from bot.ai.strong.determinize.motz import MAX_TRIES
 from bot.rules.motz import MotzState
 from bot.rules.motz.tables import EFF
 
@@ -145,7 +145,7 @@ class DeclarationModel:
     easy does: a candidate model of the other seats for the expert (``GameSpec.model_policy``)."""
 
     def __init__(self) -> None:
-        from bot.ai.easy.motz import EasyPolicy
+        from bot.ai.motz.easy import EasyPolicy
 
         self.easy = EasyPolicy()
 

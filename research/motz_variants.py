@@ -3,7 +3,7 @@
 Usage (from the project root):
     python research/motz_variants.py VARIANT --iterations 200 --sessions 100 --seed 501
 
-``VARIANT``: ``shipped`` (the expert as in ``games.SPECS``), ``model`` (the declaration model
+``VARIANT``: ``shipped`` (the expert as in ``bot/ai/motz/spec.py``), ``model`` (the declaration model
 plays the other seats' declarations in the expert's tree, ``research/motz_decl.py``), ``reading``
 (the expert's determinizer weighs the hidden hands by the declarations made), ``both``,
 ``paired`` (``model``, and each declaration rolled out on the same deals, ``paired_root``).
@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 import arena  # noqa: E402  (bench/arena.py)
 
 from bot.ai.arena import run_arena  # noqa: E402
-from bot.ai.strong import games  # noqa: E402
+from bot.ai.registry import game_ai, spec_for  # noqa: E402
 
 
 def _declaring(state: object) -> bool:
@@ -41,7 +41,7 @@ def install(variant: str) -> None:
     """Add ``variant``'s changes to the Motz expert's overrides."""
     from motz_decl import decl_model, determinize_declared
 
-    spec = games.SPECS["motz"]
+    spec = spec_for("motz")
     over = dict(spec.expert_overrides)
     if variant in ("model", "both", "paired"):
         over["model_policy"] = decl_model
@@ -49,7 +49,7 @@ def install(variant: str) -> None:
         over["paired_root"] = _declaring
     if variant in ("reading", "both"):
         over["determinize"] = determinize_declared
-    games.SPECS["motz"] = dataclasses.replace(spec, expert_overrides=tuple(over.items()))
+    game_ai("motz").spec = dataclasses.replace(spec, expert_overrides=tuple(over.items()))
 
 
 def main(argv: list[str] | None = None) -> int:

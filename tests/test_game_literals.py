@@ -4,8 +4,8 @@ A layer that needs a fact about a game reads it from the game's ``Game`` (``bot.
 deck kind, teams, bids, declarer, contract names, session length, vocabulary) or finds the
 game's own module by its name through its layer's registry (``bot/render/games/<game>.py``).
 So ``if game == "mus"`` is written nowhere. Allowed: ``bot/rules/__init__.py`` (the registry),
-each game's package ``bot/rules/<game>/``, and per-game modules named after their game
-(``bot/render/games/<game>.py``, ``bot/ai/easy/<game>.py``, …).
+each game's packages ``bot/rules/<game>/`` and ``bot/ai/<game>/``, and per-game modules named
+after their game (``bot/render/games/<game>.py``, …).
 
 Read by the syntax tree, not by text: every string constant (f-string pieces included) that is
 exactly a game's name counts; docstrings and comments that mention a game in a sentence do not.
@@ -20,17 +20,17 @@ from bot.rules import GAME_MODULES, GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "bot"
-#: bot/ai belongs to the AI redesign (issue 27.2: LEVELS and one folder per game); exempt until then.
-EXEMPT_DIRS = ("bot/ai",)
+#: The layers whose per-game code is one package per game (``bot/<layer>/<game>/``).
+GAME_PACKAGES = ("rules", "ai")
 
 
 def allowed(path: Path) -> bool:
     """True for the places a game's name may be written (see the module docstring)."""
     rel = path.relative_to(ROOT).as_posix()
-    if rel == "bot/rules/__init__.py" or rel.startswith(EXEMPT_DIRS):
+    if rel == "bot/rules/__init__.py":
         return True
     parts = path.relative_to(PACKAGE).parts
-    if len(parts) >= 2 and parts[0] == "rules" and parts[1] in GAMES:
+    if len(parts) >= 2 and parts[0] in GAME_PACKAGES and parts[1] in GAMES:
         return True
     return path.stem in GAMES
 
@@ -55,6 +55,8 @@ def test_the_scan_finds_a_game_literal() -> None:
     assert not allowed(probe)
     assert allowed(PACKAGE / "render" / "games" / "mus.py")
     assert allowed(PACKAGE / "rules" / "mus" / "state.py")
+    assert allowed(PACKAGE / "ai" / "mus" / "spec.py")
+    assert not allowed(PACKAGE / "ai" / "registry.py") and not allowed(PACKAGE / "ai" / "strong" / "spec.py")
     assert not allowed(PACKAGE / "rules" / "base.py")
 
 

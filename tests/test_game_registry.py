@@ -131,7 +131,9 @@ def test_the_game_has_a_table_layout_and_a_hand_order(name: str) -> None:
 @pytest.mark.parametrize("name", list(GAMES))
 @pytest.mark.parametrize("level", ["easy", "strong", "expert"])
 def test_the_game_has_every_ai_level(name: str, level: str) -> None:
-    from bot.ai.registry import policy_for
+    """The game's AI folder (``tests/ai/test_levels_table.py`` checks its files and entry) plays
+    every level the lobby offers."""
+    from bot.ai.levels import policy_for
 
     game = GAMES[name]
     state = game.new_table(game.default_seats or game.min_seats, game.validate_options({}), 3)

@@ -1,7 +1,7 @@
-"""Compute the Mus equity tables shipped in ``bot/ai/data/mus_equity.csv`` (issue 17).
+"""Compute the Mus equity tables shipped in ``bot/ai/mus/data/mus_equity.csv`` (issue 17).
 
 Usage (from the project root; about a minute, pure Python, exact integer counts):
-    python tools/mus_equity.py            # writes bot/ai/data/mus_equity.csv
+    python tools/mus_equity.py            # writes bot/ai/mus/data/mus_equity.csv
     python tools/mus_equity.py --check    # recomputes and fails if the shipped file differs
 
 For every 4-card Mus hand (the 330 multisets of strengths; suits never matter, spec 1.1) and
@@ -35,7 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bot.rules.mus.tables import LETTER, Reading  # noqa: E402
 
-OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bot", "ai", "data",
+OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bot", "ai", "mus", "data",
                    "mus_equity.csv")
 #: Cards of each strength in the 40-card deck (8 kings: 3s and 12s; 8 aces: 1s and 2s).
 CARDS_OF = {8: 8, 7: 4, 6: 4, 5: 4, 4: 4, 3: 4, 2: 4, 1: 8}

@@ -1,10 +1,10 @@
-"""Record how many points a Mus deal gives each team: ``bot/ai/data/mus_deals.csv`` (issue 17).
+"""Record how many points a Mus deal gives each team: ``bot/ai/mus/data/mus_deals.csv`` (issue 17).
 
 Usage (from the project root; about two minutes):
     python tools/mus_race.py                 # 2,000 easy-vs-easy sessions, seeds 7_000_000 +
     python tools/mus_race.py --sessions 500 --out /tmp/deals.csv
 
-The strong AI's Mus value is the chance to win the game (``bot.ai.mus_race``), read from a
+The strong AI's Mus value is the chance to win the game (``bot.ai.mus.race``), read from a
 race to the target computed over this distribution: per deal, the points the mano's team and
 the other team were counted, or which of them won an accepted órdago. Deals are played by the
 easy policy in every seat with the default options (40 points); a deal that ended the game in
@@ -23,10 +23,10 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bot.ai.easy import easy_policy  # noqa: E402
+from bot.ai.registry import easy_policy  # noqa: E402
 from bot.rules import GAMES  # noqa: E402
 
-OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bot", "ai", "data",
+OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bot", "ai", "mus", "data",
                    "mus_deals.csv")
 HEADER = "kind,mano_team,other_team,count"
 SEED0 = 7_000_000

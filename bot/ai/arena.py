@@ -3,9 +3,10 @@
 Seats alternate between policy A and policy B (seat ``j`` gets A when ``j + session`` is even),
 so in Mus seats 0/2 face 1/3. Sessions come in mirrored pairs: sessions ``2k`` and ``2k + 1``
 share a seed (the same deals) with the policies swapped, which cancels much of the luck.
-A searching policy (``"strong"``) gets the real state (``bot.ai.policy.decide``); its searched
-decisions' iteration counts are kept, and ``budget_ms``/``max_iterations`` tune it (the
-``--budget-ms``/``--iterations`` options of ``bench/arena.py``).
+A searching policy (a level with ``search`` limits) gets the real state
+(``bot.ai.policy.decide``); its searched decisions' iteration counts are kept, and
+``budget_ms``/``max_iterations`` tune it (the ``--budget-ms``/``--iterations`` options of
+``bench/arena.py``).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.ai.levels import STRONG, level_of, policy_for, search_factor
 from bot.ai.policy import Policy, decide
-from bot.ai.registry import policy_for
+from bot.ai.strong.policy import StrongPolicy
 from bot.rules import GAMES
 
 MAX_ACTIONS = 200_000
@@ -143,8 +145,8 @@ def run_arena(
 ) -> ArenaReport:
     """Play ``sessions`` sessions of A against B and aggregate the results.
 
-    ``budget_ms``/``max_iterations``: search limits of a ``"strong"`` side, times ``EXPERT_FACTOR``
-for an ``"expert"`` side (None: their defaults).
+    ``budget_ms``/``max_iterations``: search limits of a strong side, times ``search_factor`` for
+    another searching side (5 for the expert; None: their levels' own).
     """
     game = GAMES[game_name]
     n = seats or game.default_seats or game.min_seats
@@ -184,17 +186,18 @@ for an ``"expert"`` side (None: their defaults).
 
 
 def _policy(game_name: str, level: str, budget_ms: float | None, max_iterations: int | None) -> Policy:
-    """The registry's policy, or a searching one with the given limits.
+    """The level's policy, or a searching one with the given limits.
 
-    The limits are strong's; an expert side gets ``EXPERT_FACTOR`` times each, so the two keep
-    the ratio of their default budgets when compared by iterations.
+    The limits are strong's; each searching level gets them times ``search_factor`` (the
+    expert 5 times each), so the levels keep the ratio of their iteration caps when compared by
+    iterations.
     """
-    if level not in ("strong", "expert") or (budget_ms is None and max_iterations is None):
-        return policy_for(game_name, level)
-    from bot.ai.strong.policy import DEFAULT_BUDGET_MS, DEFAULT_MAX_ITERATIONS, EXPERT_FACTOR, StrongPolicy
-
-    budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
-    cap = DEFAULT_MAX_ITERATIONS if max_iterations is None else max_iterations
-    if level == "expert":
-        budget, cap = budget * EXPERT_FACTOR, cap * EXPERT_FACTOR
-    return StrongPolicy(game_name, budget_ms=budget, max_iterations=cap, expert=level == "expert")
+    lv = level_of(level)
+    if lv.search is None or (budget_ms is None and max_iterations is None):
+        return policy_for(game_name, lv)
+    assert STRONG.search is not None
+    base = STRONG.search
+    factor = search_factor(lv)
+    budget = (base.budget_ms if budget_ms is None else budget_ms) * factor
+    cap = (base.max_iterations if max_iterations is None else max_iterations) * factor
+    return StrongPolicy(game_name, budget_ms=budget, max_iterations=cap, expert=lv.search.expert)

@@ -17,10 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.ai.levels import HINT
 from bot.ai.policy import Action
 from bot.ai.strong.ismcts import search
 from bot.ai.strong.keys import action_key
-from bot.ai.strong.policy import DEFAULT_BUDGET_MS, DEFAULT_MAX_ITERATIONS, StrongPolicy
+from bot.ai.strong.policy import StrongPolicy
 
 #: Moves shown (the chosen one first).
 TOP = 3
@@ -46,11 +47,17 @@ class Hint:
 
 
 def hint(
-    game: str, state: Any, seat: int, rng: random.Random, budget_ms: float = DEFAULT_BUDGET_MS,
-    max_iterations: int | None = DEFAULT_MAX_ITERATIONS,
+    game: str, state: Any, seat: int, rng: random.Random, budget_ms: float | None = None,
+    max_iterations: int | None = None,
 ) -> Hint:
-    """The strong AI's advice for ``seat`` (who must be to act, with a choice to make)."""
-    policy = StrongPolicy(game, budget_ms=budget_ms, max_iterations=max_iterations)
+    """The strong AI's advice for ``seat`` (who must be to act, with a choice to make).
+
+    The search is the ``HINT`` level's (``bot.ai.levels``), within its limits unless given."""
+    limits = HINT.search
+    assert limits is not None
+    budget_ms = limits.budget_ms if budget_ms is None else budget_ms
+    max_iterations = limits.max_iterations if max_iterations is None else max_iterations
+    policy = StrongPolicy(game, budget_ms=budget_ms, max_iterations=max_iterations, expert=limits.expert)
     legal = state.legal_actions(seat)
     if not legal:
         raise ValueError(f"seat {seat} has no move to make")

@@ -1,55 +1,86 @@
-"""Which policy plays which game at which level.
+"""Each game's AI, found by the game's name: ``game_ai("mus")`` is ``bot.ai.mus.AI``.
 
-Levels: ``"first"`` (first legal action), ``"random"``, ``"easy"`` (rule-based, per game) and
-``"strong"`` (ISMCTS, ``bot.ai.strong``: it searches when given the real state through
-``bot.ai.policy.decide``, and plays like easy without it) and ``"expert"`` (the same search with
-a 900 ms budget instead of 200 ms: run it off the event loop). Integer levels are kept for the
-table service's stored seats: 0 = first legal, 1 and above = random.
+A game's AI lives in one folder, ``bot/ai/<game>/``: ``easy.py`` (the rule-based policy),
+``spec.py`` (how the search reads the game: ``bot.ai.strong.spec.GameSpec``), ``determinize.py``
+(the redeal with the game's opponent model) and whatever the search needs besides (a fast
+rollout, a bettor, tables). Its ``__init__.py`` declares them in one :class:`GameAI` named
+``AI``. Nothing else in the AI layer tells one game from another: the levels
+(``bot.ai.levels``), the search (``bot.ai.strong``), the coach and the arena ask this registry.
 """
 
 from __future__ import annotations
 
-from functools import cache
+import importlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from bot.ai.easy import EASY_MODULES, easy_policy
-from bot.ai.policy import FirstLegalPolicy, Policy, RandomPolicy
+from bot.ai.policy import Policy
+from bot.rules import GAMES
 
-__all__ = ["EASY_MODULES", "LEVELS", "easy_policy", "normalize_level", "policy_for"]
+if TYPE_CHECKING:
+    from bot.ai.strong.spec import GameSpec
 
-LEVELS = ("first", "random", "easy", "strong", "expert")
+__all__ = ["ENTRIES", "GameAI", "determinize", "determinizer", "easy_policy", "game_ai", "spec_for"]
 
-
-def normalize_level(level: str | int) -> str:
-    """A level name from a name or a legacy integer level; ``ValueError`` if unknown."""
-    if isinstance(level, bool):
-        raise ValueError(f"unknown AI level {level!r}")
-    if isinstance(level, int):
-        return "first" if level <= 0 else "random"
-    name = str(level).strip().lower()
-    if name not in LEVELS:
-        raise ValueError(f"unknown AI level {level!r} (levels: {', '.join(LEVELS)})")
-    return name
+S = TypeVar("S")
 
 
-def policy_for(game_name: str, level: str | int = "easy") -> Policy:
-    """The policy playing ``game_name`` at ``level`` (policies are stateless and shared).
+@dataclass
+class GameAI(Generic[S]):
+    """One game's AI, generic in the game's state type ``S``.
 
-    An unknown level, or a game without an AI of that level, raises ``ValueError``.
+    Not frozen: a test or a bench may swap the ``spec`` of a run (``monkeypatch.setattr``).
     """
-    return _policy(game_name, normalize_level(level))
+
+    name: str
+    #: The rule-based policy's class (the easy level, and the search's default model).
+    easy: Callable[[], Policy]
+    #: How the search reads the game.
+    spec: GameSpec[S]
+    #: ``determinize(state, seat, rng)``: a clone where every card hidden from ``seat`` is redealt
+    #: (the engine's ``redeal``) by the game's reading of the other players.
+    determinize: Callable[[S, int, random.Random], S]
 
 
-@cache
-def _policy(game_name: str, name: str) -> Policy:
-    if name == "first":
-        return FirstLegalPolicy()
-    if name == "random":
-        return RandomPolicy()
-    if name in ("strong", "expert"):
-        if game_name not in EASY_MODULES:
-            raise ValueError(f"no {name} AI for game {game_name!r}")
-        from bot.ai.strong import expert_policy, strong_policy
+#: The entries loaded so far, by game name (each game's folder is imported on first use).
+ENTRIES: dict[str, GameAI[Any]] = {}
 
-        return strong_policy(game_name) if name == "strong" else expert_policy(game_name)
-    return easy_policy(game_name)
 
+def game_ai(game_name: str) -> GameAI[Any]:
+    """The AI of ``game_name`` (``ValueError`` for a game without one)."""
+    entry = ENTRIES.get(game_name)
+    if entry is not None:
+        return entry
+    if game_name not in GAMES:
+        raise ValueError(f"no AI for game {game_name!r}")
+    try:
+        module = importlib.import_module(f"bot.ai.{game_name}")
+    except ModuleNotFoundError as exc:
+        raise ValueError(f"no AI for game {game_name!r}") from exc
+    entry = getattr(module, "AI", None)
+    if not isinstance(entry, GameAI) or entry.name != game_name:
+        raise ValueError(f"bot.ai.{game_name} declares no AI for game {game_name!r}")
+    ENTRIES[game_name] = entry
+    return entry
+
+
+def easy_policy(game_name: str) -> Policy:
+    """A new rule-based policy of ``game_name``."""
+    return game_ai(game_name).easy()
+
+
+def spec_for(game_name: str) -> GameSpec[Any]:
+    """The search spec of ``game_name``."""
+    return game_ai(game_name).spec
+
+
+def determinizer(game_name: str) -> Callable[[Any, int, random.Random], Any]:
+    """The ``determinize(state, seat, rng)`` function of ``game_name``."""
+    return game_ai(game_name).determinize
+
+
+def determinize(game_name: str, state: Any, seat: int, rng: random.Random) -> Any:
+    """A determinized clone of ``state`` as seen from ``seat``."""
+    return determinizer(game_name)(state, seat, rng)

@@ -3,13 +3,16 @@
 Only on tables whose host allowed it (table option ``hints``, off by default; a session with hints
 allowed is recorded but not rated, ``bot.tables.settle.is_rated``), only for a seated player who
 has a move to make now. The search (``bot.ai.coach``)
-runs on a clone of the state on the bot's AI pool (``bot.tables.ai_pool``, as urgent as a table
-with a human present), so the event loop keeps serving the tables;
-if a move is played meanwhile, the player is asked to try again rather than shown stale advice.
+runs on a clone of the state on the bot's AI pool (``bot.tables.ai_pool``), behind every table's
+own AI move (``Priority.HINT``), so the event loop and the tables keep their pace; if a move is
+played meanwhile, the player is asked to try again rather than shown stale advice. One search in
+flight per player and a cooldown after it; advice already given at this table, version and seat
+is served again from a bounded cache without a search (``bot.cogs.hint_limits``).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from typing import TYPE_CHECKING
 
@@ -17,11 +20,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai.coach import hint, hint_sentence
+from bot.ai.coach import Hint, hint, hint_sentence
 from bot.cogs.common import open_tables, resolve_table, table_autocomplete
 from bot.cogs.errors import UserError
-from bot.i18n import msg
+from bot.cogs.hint_limits import HintBusy, HintDesk
+from bot.i18n import Msg, msg, nmsg
 from bot.outbox.respond import run_soon, send
+from bot.tables.ai_pool import Priority
 from bot.views.locale import reader
 
 if TYPE_CHECKING:
@@ -35,6 +40,7 @@ class Hints(commands.Cog):
 
     def __init__(self, bot: TapisBot) -> None:
         self.bot = bot
+        self.desk: HintDesk[Hint] = HintDesk()
 
     @app_commands.command(name="hint", description="The strong AI's advice, only for you, on your turn")
     @app_commands.describe(table=TABLE_ARG)
@@ -60,13 +66,32 @@ class Hints(commands.Cog):
         if seat not in state.to_act():
             raise UserError(msg("It is not your turn: hints are for the player who has to move."))
         version = t.version
-        rng = random.Random(f"{t.seed}:{version}:{seat}:hint")
-        work = self.bot.tables.ai.run(hint, t.game, state.clone(), seat, rng, urgent=True)
-        advice = await run_soon(interaction, work)
-        if t.version != version:
-            raise UserError(msg("A move was played while the AI was thinking: ask again."))
+        key = (t.id, version, seat)
+        advice = self.desk.cached(key)
+        if advice is None:
+            try:
+                self.desk.admit(user_id)
+            except HintBusy as busy:
+                raise UserError(busy_message(busy)) from None
+            try:
+                rng = random.Random(f"{t.seed}:{version}:{seat}:hint")
+                work = self.bot.tables.ai.run(hint, t.game, state.clone(), seat, rng, priority=Priority.HINT)
+                advice = await run_soon(interaction, work)
+            finally:
+                self.desk.release(user_id)
+            if t.version != version:
+                raise UserError(msg("A move was played while the AI was thinking: ask again."))
+            self.desk.store(key, advice)
         tr = await reader(self.bot, interaction)
         await send(interaction, hint_sentence(advice, lambda a: t.rules.label(a, tr), tr))
+
+
+def busy_message(busy: HintBusy) -> Msg:
+    """Why a hint was refused before any search."""
+    if busy.reason == "running":
+        return msg("Your previous hint is still being worked out: wait for it before asking for another.")
+    seconds = max(1, math.ceil(busy.retry_after))
+    return nmsg("Wait {n} second before your next hint.", "Wait {n} seconds before your next hint.", seconds)
 
 
 async def setup(bot: TapisBot) -> None:

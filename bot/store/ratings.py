@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from bot.ai.levels import DEFAULT as DEFAULT_LEVEL
 from bot.rules import GAMES
 
 MODEL = PlackettLuce()
@@ -47,7 +48,7 @@ class SeatResult:
         """The rating entry of this seat."""
         if self.user_id is not None and self.ai_level is None:
             return f"user:{self.user_id}"
-        return f"ai:{self.ai_level or 'easy'}"
+        return f"ai:{self.ai_level or DEFAULT_LEVEL.name}"
 
     @property
     def human(self) -> bool:

@@ -9,7 +9,9 @@ filled every default worker thread and starved the event loop of the GIL, so ima
   process keeps its GIL), or threads (``kind="thread"``, for tests that patch the search);
 - at most ``workers`` searches run at once, bot-wide; the others wait in asyncio, so a driver
   cancelled while waiting never submits anything;
-- a table where a human is present goes before tables nobody watches (``urgent``);
+- waiters go by ``Priority``: a table where a human is present (``urgent``), then tables nobody
+  watches, then ``/hint`` searches (``Priority.HINT``), FIFO within each; so a table's own AI
+  move never waits behind a burst of hints (at most behind the one already running);
 - a worker process that dies (``BrokenProcessPool``) is replaced on the next search.
 """
 
@@ -24,9 +26,10 @@ import random
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from enum import IntEnum
 from typing import Any, TypeVar
 
-from bot.ai import policy_for
+from bot.ai.levels import policy_for
 from bot.ai.policy import decide
 from bot.rules.base import Action, State
 
@@ -40,8 +43,23 @@ def search_move(game: str, level: int | str, view: dict[str, Any], legal: list[A
     return decide(policy_for(game, level), view, legal, rng, state)
 
 
+class Priority(IntEnum):
+    """Who goes first for a slot of the pool: the lowest value, FIFO within one."""
+
+    PRESENT = 0  # a table's AI move where a human is present
+    TABLE = 1  # a table's AI move nobody watches
+    HINT = 2  # a player's /hint: behind every table's own move
+
+
+def priority_of(urgent: bool, priority: Priority | None) -> Priority:
+    """``priority`` if given, else ``PRESENT`` for urgent work and ``TABLE`` for the rest."""
+    if priority is not None:
+        return priority
+    return Priority.PRESENT if urgent else Priority.TABLE
+
+
 class Budget:
-    """A counting gate with two priorities: ``urgent`` waiters are let in first, each FIFO."""
+    """A counting gate with priorities (``Priority``): lower first, each FIFO."""
 
     def __init__(self, slots: int):
         self.free = slots
@@ -53,13 +71,14 @@ class Budget:
         """Callers waiting for a slot."""
         return sum(1 for _, _, fut in self._waiting if not fut.done())
 
-    async def acquire(self, urgent: bool = False) -> None:
-        """Wait for a slot (give it back with ``release``)."""
+    async def acquire(self, urgent: bool = False, priority: Priority | None = None) -> None:
+        """Wait for a slot (give it back with ``release``); ``priority`` (else ``urgent``) orders
+        the waiters."""
         if self.free > 0 and not self.waiting:
             self.free -= 1
             return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (0 if urgent else 1, next(self._order), fut))
+        heapq.heappush(self._waiting, (int(priority_of(urgent, priority)), next(self._order), fut))
         try:
             await fut
         except asyncio.CancelledError:
@@ -100,9 +119,11 @@ class AiPool:
                 self._executor = ProcessPoolExecutor(self.workers, mp_context=ctx)
         return self._executor
 
-    async def run(self, fn: Callable[..., T], *args: Any, urgent: bool = False) -> T:
-        """Run ``fn(*args)`` on the executor once the budget allows; its result (or exception)."""
-        await self.budget.acquire(urgent)
+    async def run(self, fn: Callable[..., T], *args: Any, urgent: bool = False,
+                  priority: Priority | None = None) -> T:
+        """Run ``fn(*args)`` on the executor once the budget allows (``priority``, else ``urgent``:
+        see ``Priority``); its result (or exception)."""
+        await self.budget.acquire(urgent, priority)
         try:
             loop = asyncio.get_running_loop()
             try:

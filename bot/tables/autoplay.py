@@ -15,7 +15,7 @@ import random
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from bot.ai import policy_for
+from bot.ai.levels import FALLBACK, policy_for
 from bot.ai.policy import Policy, decide, searches
 from bot.rules.base import Action, Event, State
 from bot.tables import heal
@@ -162,7 +162,7 @@ def ai_job(table: Table, seat: int) -> AiJob:
     try:
         policy = policy_for(table.game, level)
     except ValueError:  # no AI of that level for this game (yet)
-        level, policy = "random", policy_for(table.game, "random")
+        level, policy = FALLBACK, policy_for(table.game, FALLBACK)
     rng = random.Random(f"{table.seed}:{table.version}:{seat}")
     view, legal = state.view(seat), state.legal_actions(seat)
     clone = state.clone() if searches(policy) and len(legal) > 1 else None
@@ -172,7 +172,7 @@ def ai_job(table: Table, seat: int) -> AiJob:
 async def ai_choice(s: TableSession, seat: int, job: AiJob) -> Action:
     """The AI's move for ``seat`` from ``ai_job``; the timeout move if the policy fails.
 
-    A searching policy (level "strong") runs on the AI pool with the cloned state, behind the
+    A searching policy (a level with search limits) runs on the AI pool with the cloned state, behind the
     bot-wide budget (tables with a human present first), so the event loop, the default
     executor (image rendering) and other tables never wait behind it.
     """

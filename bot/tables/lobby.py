@@ -15,7 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from bot.ai import normalize_level
+from bot.ai.levels import DEFAULT as DEFAULT_LEVEL
+from bot.ai.levels import normalize_level
 from bot.rules.base import N_, Event, Game
 from bot.store import tables as store
 from bot.store.ledger import InsufficientFunds
@@ -162,7 +163,7 @@ async def _come_back(s: TableSession, user_id: int) -> list[Event]:
     return [{"type": "back", "seat": seat}]
 
 
-async def add_ai(s: TableSession, user_id: int, level: int | str = "easy") -> None:
+async def add_ai(s: TableSession, user_id: int, level: int | str = DEFAULT_LEVEL.name) -> None:
     """The host adds an AI seat to the lobby (its buy-in comes from the house)."""
     try:
         level = normalize_level(level)

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from bot.ai.levels import DEFAULT as DEFAULT_LEVEL
 from bot.rules.base import Game, State
 
 
@@ -30,7 +31,8 @@ class SeatInfo:
     away: bool = False
     dm_closed: bool = False
     timeouts_in_row: int = 0
-    level: int | str = "easy"  # AI level (bot.ai.LEVELS) for an AI seat or an away human's stand-in
+    #: AI level (bot.ai.LEVELS) of an AI seat, or of an away human's stand-in
+    level: int | str = DEFAULT_LEVEL.name
 
     @property
     def human(self) -> bool:

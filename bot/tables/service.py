@@ -56,6 +56,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from bot.ai.levels import DEFAULT as DEFAULT_LEVEL
 from bot.config import Config
 from bot.rules import GAMES
 from bot.rules.base import Event, Game
@@ -197,7 +198,7 @@ class TableService:
         await lobby.leave(s, user_id)
         return s.table
 
-    async def add_ai(self, table_id: int, user_id: int, level: int | str = "easy") -> Table:
+    async def add_ai(self, table_id: int, user_id: int, level: int | str = DEFAULT_LEVEL.name) -> Table:
         """The host adds an AI seat to the lobby (its buy-in comes from the house)."""
         s = self._session(table_id)
         await lobby.add_ai(s, user_id, level)

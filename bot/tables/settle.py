@@ -18,6 +18,7 @@ import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
+from bot.ai.levels import rated as levels_rated
 from bot.rules.base import Game
 from bot.store import ledger as L
 from bot.store.history import record_end_sync
@@ -110,7 +111,8 @@ def pay_out(
         for s, r, w in zip(seats, results, won, strict=True)
         if not s.ai and s.user_id is not None
     ]
-    rated = counts(table.rules, table.options, len(seats), logged_close_sync(conn, table.id), end, view)
+    rated = counts(table.rules, table.options, len(seats), logged_close_sync(conn, table.id), end, view) \
+        and levels_rated(s.level for s in seats if s.ai)
     if rated:
         record_session_sync(conn, table.guild_id, table.game, humans)
     record_end_sync(conn, table_id=table.id, guild_id=table.guild_id, channel_id=table.channel_id,

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.ai.levels import LOBBY
 from bot.i18n import Translator, english
 from bot.views import ids
 from bot.views.moves import layout
@@ -37,14 +38,13 @@ def button(table_id: int, version: int, verb: str, label: str, style: discord.Bu
 
 
 def lobby_view(table: Table, tr: Translator | None = None) -> discord.ui.View:
-    """Join / Leave / Add AI / Add strong AI / Add expert AI / Start (in the table's language)."""
+    """Join / Leave / an Add AI button per lobby level (``bot.ai.levels.LOBBY``) / Start (in the
+    table's language)."""
     t, v, tr = table.id, table.version, tr or english()
     return _view([
         button(t, v, "join", tr._("Join"), discord.ButtonStyle.success),
         button(t, v, "leave", tr._("Leave"), discord.ButtonStyle.secondary),
-        button(t, v, "ai", tr._("Add AI"), discord.ButtonStyle.secondary),
-        button(t, v, "ai", tr._("Add strong AI"), discord.ButtonStyle.secondary, arg="strong"),
-        button(t, v, "ai", tr._("Add expert AI"), discord.ButtonStyle.secondary, arg="expert"),
+        *(button(t, v, "ai", tr._(ai.label), discord.ButtonStyle.secondary, arg=arg) for _, ai, arg in LOBBY),
         button(t, v, "start", tr._("Start"), discord.ButtonStyle.primary),
     ])
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
+from bot.ai.levels import lobby_choice
 from bot.i18n import N_, Translator, english
 from bot.outbox.respond import answer_lost, refuse, run_soon, send
 from bot.tables.errors import STALE  # one wording for a stale click, service and handler alike
@@ -206,11 +207,9 @@ async def _leave(interaction: discord.Interaction[TapisBot], table: Table, cid: 
 
 async def _add_ai(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,
                   tr: Translator) -> None:
-    level = cid.arg if cid.arg in ("strong", "expert") else "easy"
+    level, ai = lobby_choice(cid.arg)
     await run_soon(interaction, interaction.client.tables.add_ai(table.id, interaction.user.id, level))
-    sits = {"strong": tr._("An AI player (strong) sits down."),
-            "expert": tr._("An AI player (expert) sits down.")}
-    await send(interaction, sits.get(level) or tr._("An AI player (easy) sits down."))
+    await send(interaction, tr._(ai.sits))
 
 
 async def _start(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,

@@ -10,13 +10,13 @@ def test_bench_ceiling_peeks_for_side_a_only(monkeypatch) -> None:
     import random
     from pathlib import Path
 
-    from bot.ai.strong import games
+    from bot.ai.registry import game_ai, spec_for
     from bot.ai.strong.policy import StrongPolicy
     from bot.rules import GAMES
 
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1]))  # research/
     ceiling = importlib.import_module("ceiling")
-    monkeypatch.setitem(games.SPECS, "michigan", games.SPECS["michigan"])
+    monkeypatch.setattr(game_ai("michigan"), "spec", spec_for("michigan"))
     ceiling.install("michigan", "expert", "strong")
     assert StrongPolicy("michigan", expert=True).spec.determinize is ceiling.peeking_copy
     assert StrongPolicy("michigan").spec.determinize is None

@@ -11,7 +11,7 @@ from types import ModuleType
 import pytest
 
 import bot.rules.michigan.state as mstate
-from bot.ai.strong import games
+from bot.ai.registry import game_ai, spec_for
 from bot.rules.michigan import DEAD
 from tests.ai.test_michigan_paired import out_in_two_leads
 
@@ -22,7 +22,7 @@ def _bench(monkeypatch: pytest.MonkeyPatch, name: str) -> ModuleType:
     monkeypatch.syspath_prepend(str(BENCH))
     # whatever a driver patches is put back after the test
     monkeypatch.setattr(mstate, "known_dead", mstate.known_dead)
-    monkeypatch.setitem(games.SPECS, "michigan", games.SPECS["michigan"])
+    monkeypatch.setattr(game_ai("michigan"), "spec", spec_for("michigan"))
     return importlib.import_module(name)
 
 
@@ -36,10 +36,10 @@ def test_peek_reads_only_its_part(monkeypatch: pytest.MonkeyPatch, part: str) ->
     with ``next``/``prev`` seat 1's/seat 5's hand is; the rest is still redealt."""
     peek = _bench(monkeypatch, "michigan_peek")
     st = out_in_two_leads()
-    honest = games.SPECS["michigan"].determinize
+    honest = spec_for("michigan").determinize
     assert honest is None
     peek.install(part)
-    det = games.SPECS["michigan"].determinize
+    det = spec_for("michigan").determinize
     read = {"dead": DEAD, "next": 1, "prev": 5}[part]
     others = [w for w in (DEAD, 1, 2, 3, 4, 5) if w != read]
     moved = 0

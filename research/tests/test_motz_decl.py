@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.ai.strong import games
+from bot.ai.registry import game_ai, spec_for
 from bot.ai.strong.policy import StrongPolicy
 from tests.ai.test_no_peeking import hidden
 from tests.rules.test_motz import PASS, STAND, deck_for, declare, new
@@ -91,7 +91,7 @@ def test_the_model_plays_cards_as_easy():
     declare(st, STAND, STAND, PASS, PASS)
     seat = st.to_act()[0]
     view, legal = st.view(seat), st.legal_actions(seat)
-    from bot.ai.easy.motz import EasyPolicy
+    from bot.ai.motz.easy import EasyPolicy
 
     assert DeclarationModel().choose(view, legal, random.Random(0)) == EasyPolicy().choose(
         view, legal, random.Random(0))
@@ -121,9 +121,10 @@ def test_the_reading_decides_from_the_view_and_the_seed(monkeypatch: pytest.Monk
     determinizations with the same rng, at declarations after others spoke and in the play; and
     an expert with the model and the reading (``research/motz_variants.py both``) decides alike on
     both."""
-    spec = games.SPECS["motz"]
+    spec = spec_for("motz")
     over = {**dict(spec.expert_overrides), "determinize": determinize_declared, "model_policy": md.decl_model}
-    monkeypatch.setitem(games.SPECS, "motz", dataclasses.replace(spec, expert_overrides=tuple(over.items())))
+    monkeypatch.setattr(game_ai("motz"), "spec",
+                        dataclasses.replace(spec, expert_overrides=tuple(over.items())))
     st = first_to_speak(["10S", "9S", "8S"], {2: ["AS", "KC", "7D"]})
     declare(st, STAND, PASS)
     play = first_to_speak(TWO_TOP)

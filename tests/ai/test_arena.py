@@ -34,17 +34,17 @@ def test_bench_spec_override(monkeypatch) -> None:
 
     import pytest
 
-    from bot.ai.strong import games
+    from bot.ai.registry import game_ai, spec_for
 
     path = Path(__file__).resolve().parents[2] / "bench" / "arena.py"
     spec = importlib.util.spec_from_file_location("bench_arena", path)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    monkeypatch.setitem(games.SPECS, "michigan", games.SPECS["michigan"])
-    before = games.SPECS["michigan"]
+    monkeypatch.setattr(game_ai("michigan"), "spec", spec_for("michigan"))
+    before = spec_for("michigan")
     bench.override_spec("michigan", ["prior_z=2.5"])
-    after = games.SPECS["michigan"]
+    after = spec_for("michigan")
     assert before.prior_z != 2.5 and after.prior_z == 2.5
     assert after.rollout_easy == before.rollout_easy and after.name == "michigan"
     with pytest.raises(SystemExit):

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import random
 
-from bot.ai.easy import maitre, marias, michigan, motz, mus
+from bot.ai.maitre import easy as maitre
+from bot.ai.marias import easy as marias
+from bot.ai.michigan import easy as michigan
+from bot.ai.motz import easy as motz
+from bot.ai.mus import easy as mus
 
 RNG = random.Random(0)
 

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
+from bot.ai.registry import spec_for
 from bot.ai.strong import StrongPolicy
 from bot.ai.strong.endgame import Solver, solve, solve_moves
-from bot.ai.strong.games import spec_for
 from bot.ai.strong.ismcts import action_key
 from bot.rules import GAMES
 from tests.rules.test_motz import MUET, PASS, STAND, card, deck_for, declare, new, plays
@@ -134,7 +134,7 @@ def test_declarations_are_still_searched_with_rollouts() -> None:
 def endgame_twins(game: str, count: int) -> list[tuple]:
     """(real state, twin, seat) at ``count`` endgame decisions of an easy-played session: the
     twin is a redeal for the seat to act (same view, other hidden cards, another table seed)."""
-    from bot.ai.easy import easy_policy
+    from bot.ai.registry import easy_policy
     from tests.ai.test_no_peeking import CASES, hidden
 
     seats, options = CASES[game]

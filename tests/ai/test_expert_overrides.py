@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from bot.ai.strong import games
+from bot.ai.registry import game_ai, spec_for
 from bot.ai.strong.policy import StrongPolicy
 
 
@@ -15,9 +15,9 @@ class _Model:
 
 def test_expert_overrides_apply_to_the_expert_only(monkeypatch):
     spec = dataclasses.replace(
-        games.SPECS["motz"], expert_overrides=(("prior_z", None), ("prior_z_of", None)),
+        spec_for("motz"), expert_overrides=(("prior_z", None), ("prior_z_of", None)),
     )
-    monkeypatch.setitem(games.SPECS, "motz", spec)
+    monkeypatch.setattr(game_ai("motz"), "spec", spec)
     strong = StrongPolicy("motz")
     expert = StrongPolicy("motz", expert=True)
     assert strong.spec.prior_z == 1.0 and strong.spec.prior_z_of is not None
@@ -27,11 +27,11 @@ def test_expert_overrides_apply_to_the_expert_only(monkeypatch):
 
 def test_model_policy_plays_rollouts_and_opponents(monkeypatch):
     model = _Model()
-    spec = dataclasses.replace(games.SPECS["marias"], model_policy=lambda: model)
-    monkeypatch.setitem(games.SPECS, "marias", spec)
+    spec = dataclasses.replace(spec_for("marias"), model_policy=lambda: model)
+    monkeypatch.setattr(game_ai("marias"), "spec", spec)
     policy = StrongPolicy("marias")
     assert policy.rollout is model and policy.opponents is model
     plain = dataclasses.replace(spec, model_policy=None, expert_overrides=(("model_policy", lambda: model),))
-    monkeypatch.setitem(games.SPECS, "marias", plain)
+    monkeypatch.setattr(game_ai("marias"), "spec", plain)
     assert StrongPolicy("marias").rollout is not model
     assert StrongPolicy("marias", expert=True).opponents is model

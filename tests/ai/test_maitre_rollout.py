@@ -1,4 +1,4 @@
-"""The Maître rollouts' easy move read from the state (``bot.ai.strong.maitre_rollout``).
+"""The Maître rollouts' easy move read from the state (``bot.ai.maitre.rollout``).
 
 It must be exactly the easy policy's choice from the seat's view: on hand-checked positions and
 on every decision of sessions played by a mix of easy and random moves (3 to 6 seats).
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 
-from bot.ai.easy.maitre import EasyPolicy
-from bot.ai.strong.games import spec_for
-from bot.ai.strong.maitre_rollout import easy_choice
+from bot.ai.maitre.easy import EasyPolicy
+from bot.ai.maitre.rollout import easy_choice
+from bot.ai.registry import spec_for
 from bot.rules import GAMES
 from tests.rules.test_maitre import start, table
 

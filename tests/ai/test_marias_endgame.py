@@ -8,10 +8,9 @@ import random
 
 import pytest
 
-from bot.ai.easy import easy_policy
+from bot.ai.registry import easy_policy, spec_for
 from bot.ai.strong import StrongPolicy
 from bot.ai.strong.endgame import AlphaBeta, Solver, solve_moves, solver_for
-from bot.ai.strong.games import spec_for
 from bot.ai.strong.keys import action_key
 from bot.rules import GAMES
 
@@ -160,7 +159,7 @@ def test_the_experts_endgame_never_reads_hidden_cards() -> None:
 def test_the_experts_model_has_defenders_double_once() -> None:
     """``FlekkingDefence``: a defender at flek level 0 doubles where easy passes; at level 1, and
     for the soloist, it plays easy's move. Strong models the table as easy, the expert so."""
-    from bot.ai.strong.marias_model import FlekkingDefence
+    from bot.ai.marias.model import FlekkingDefence
 
     st = two_card_ending()
     model, easy = FlekkingDefence(), easy_policy("marias")

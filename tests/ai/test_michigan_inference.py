@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from bot.ai.strong.determinize.michigan import determinize, lead_facts
+from bot.ai.michigan.determinize import determinize, lead_facts
 from bot.rules.michigan import INDEX
 from tests.rules.test_michigan import DEAD, lead, new, stack_deck
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import random
 
-from bot.ai.easy import easy_policy
-from bot.ai.strong.determinize.michigan import determinize
-from bot.ai.strong.games import spec_for
+from bot.ai.michigan.determinize import determinize
+from bot.ai.registry import easy_policy, spec_for
 from bot.ai.strong.keys import action_key
 from bot.ai.strong.paired import paired
 from bot.ai.strong.policy import StrongPolicy
@@ -119,7 +118,7 @@ def test_the_rollouts_fast_lead_is_easys_lead() -> None:
     """``michigan_rollout.easy_lead`` (read from the state's arrays) picks the easy policy's lead
     (read from the view) at every decision of whole sessions, 3 to 8 seats, with the leads played
     by easy or at random (so unusual positions, blocked suits and lifted blocks, come up too)."""
-    from bot.ai.strong.michigan_rollout import easy_lead
+    from bot.ai.michigan.rollout import easy_lead
 
     g = GAMES["michigan"]
     easy = easy_policy("michigan")

@@ -7,9 +7,8 @@ import random
 
 import pytest
 
-from bot.ai.easy import easy_policy
+from bot.ai.registry import easy_policy, spec_for
 from bot.ai.strong import policy as strong_module
-from bot.ai.strong.games import spec_for
 from bot.ai.strong.ismcts import SearchResult
 from bot.ai.strong.keys import action_key
 from bot.rules import GAMES

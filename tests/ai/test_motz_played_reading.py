@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from bot.ai.strong.determinize.motz import determinize, determinize_played
+from bot.ai.motz.determinize import determinize, determinize_played
 from tests.rules.test_motz_played import HEARTS, TRUMPS, at_trick
 
 

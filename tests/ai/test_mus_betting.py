@@ -1,6 +1,6 @@
-"""Mus betting for the strong level: the race to the target (``bot.ai.mus_race``), the equity
-bettor (``bot.ai.strong.mus_bettor``) the strong policy keeps unless its search beats it, and
-the search's value (the chance to win the match, ``bot.ai.strong.games._mus_chances``)."""
+"""Mus betting for the strong level: the race to the target (``bot.ai.mus.race``), the equity
+bettor (``bot.ai.mus.bettor``) the strong policy keeps unless its search beats it, and
+the search's value (the chance to win the match, ``bot.ai.strong.spec._mus_chances``)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from bot.ai.easy.mus import EasyPolicy
-from bot.ai.mus_race import game_chance, match_chance, parse, race_table
-from bot.ai.strong.games import SPECS
-from bot.ai.strong.mus_bettor import MusBettor, team_chance
+from bot.ai.mus.bettor import MusBettor, team_chance
+from bot.ai.mus.easy import EasyPolicy
+from bot.ai.mus.race import game_chance, match_chance, parse, race_table
+from bot.ai.registry import spec_for
 from bot.ai.strong.policy import StrongPolicy
 from bot.rules import GAMES
 from bot.rules.mus.state import open_actions, pending_actions
@@ -88,7 +88,7 @@ def test_strong_keeps_the_bettor_move_and_values_the_match_chance() -> None:
     assert strong.choose(kings, open_actions(40), random.Random(2)) == {"type": "envido", "amount": 40}
     g = GAMES["mus"]
     state = g.new_table(seats=4, options=g.validate_options({}), seed=3)
-    values = SPECS["mus"].values
+    values = spec_for("mus").values
     assert values(state)[0] == pytest.approx(50 * (2 * game_chance(40, 0, 0, ((state.d + 1) % 2) == 0) - 1))
     state.points = [30, 0]
     assert values(state)[0] > 40 and values(state)[1] == -values(state)[0]
@@ -99,7 +99,7 @@ def test_strong_keeps_the_bettor_move_and_values_the_match_chance() -> None:
 def test_the_search_considers_the_bettors_big_bet() -> None:
     """The pruned bet ladder keeps the whole target (40, or 30), else the prior's envido 40 was
     never searched and the search's 10 replaced it."""
-    prune = SPECS["mus"].prune
+    prune = spec_for("mus").prune
     assert prune is not None
     amounts = [a.get("amount") for a in prune(open_actions(40)) if a["type"] == "envido"]
     assert amounts == [2, 3, 5, 10, 40]
@@ -155,8 +155,8 @@ def test_the_expert_reads_a_big_bet_as_a_strong_hand() -> None:
     (~0.78) beats the break-even (1 − 1/40)/2 ≈ 0.49, so the strong level's bettor accepts; the
     expert's reads a bet of the game as a hand of at least 0.85 and refuses (0.78 − 0.85 < 0).
     A bet of 2 is taken at face value by both."""
-    from bot.ai.strong.mus_bettor import MusReadingBettor
-    from bot.ai.strong.policy import expert_policy
+    from bot.ai.levels import expert_policy
+    from bot.ai.mus.bettor import MusReadingBettor
 
     hand = ["3O", "11C", "10E", "7B"]
     big = _view(hand, "grande", 1, 0, [0, 0], {"total": 40, "held": 1, "team": 0})

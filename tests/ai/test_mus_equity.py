@@ -1,4 +1,4 @@
-"""The shipped Mus equity tables (``bot/ai/data/mus_equity.csv``, ``tools/mus_equity.py``).
+"""The shipped Mus equity tables (``bot/ai/mus/data/mus_equity.csv``, ``tools/mus_equity.py``).
 
 Entries are recomputed from the engine's own comparison (``bot.rules.mus.tables.lance_winner``)
 by enumerating every opposing hand among the 36 cards a concrete hand leaves, and checked
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.ai.mus_equity import equity, parse, strength, tables
+from bot.ai.mus.equity import equity, parse, strength, tables
 from bot.rules.mus.tables import INDEX, lance_winner, read_hand
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,7 +126,8 @@ def test_shipped_rows_are_the_script_output() -> None:
     """Ten hands recomputed by ``tools/mus_equity.py`` give the shipped rows exactly."""
     tool = _tool()
     hands = tool.all_hands()
-    shipped = (ROOT / "bot" / "ai" / "data" / "mus_equity.csv").read_text(encoding="utf-8").splitlines()
+    shipped = (ROOT / "bot" / "ai" / "mus" / "data" / "mus_equity.csv").read_text(encoding="utf-8")
+    shipped = shipped.splitlines()
     assert shipped[0] == tool.HEADER
     rows = {tuple(line.split(",")[:2]): line for line in shipped[1:]}
     for desc in hands[::33]:

@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 
 from bot.ai.coach import hint
-from bot.ai.easy import easy_policy
+from bot.ai.levels import LEVELS, policy_for
 from bot.ai.policy import Action, decide
-from bot.ai.registry import LEVELS, policy_for
+from bot.ai.registry import easy_policy
 from bot.ai.strong.policy import StrongPolicy
 from bot.rules import GAMES
 

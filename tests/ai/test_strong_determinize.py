@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from bot.ai.strong.determinize import determinize
-from bot.ai.strong.determinize.motz import unseen_cards
+from bot.ai.motz.determinize import unseen_cards
+from bot.ai.registry import determinize
 from bot.rules import GAMES
 
 #: Short sessions, so random playouts from a determinization finish quickly.

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from bot.ai.easy.mus import describe, wants_cut
-from bot.ai.strong.determinize.motz import _good_stand
-from bot.ai.strong.determinize.motz import determinize as motz_determinize
-from bot.ai.strong.determinize.mus import _calls
+from bot.ai.motz.determinize import _good_stand
+from bot.ai.motz.determinize import determinize as motz_determinize
+from bot.ai.mus.determinize import _calls
+from bot.ai.mus.easy import describe, wants_cut
 from bot.ai.strong.ismcts import SearchResult
 from bot.ai.strong.policy import _with_prior
 from bot.rules import GAMES
@@ -54,7 +54,7 @@ def test_motz_standers_get_standing_hands() -> None:
 
 
 def test_mus_calls_match_easy_players() -> None:
-    from bot.ai.easy.mus import EasyPolicy
+    from bot.ai.mus.easy import EasyPolicy
 
     g = GAMES["mus"]
     easy = EasyPolicy()
@@ -75,7 +75,7 @@ def test_mus_calls_match_easy_players() -> None:
 
 
 def test_maitre_likely_coffre_hand_checked() -> None:
-    from bot.ai.strong.determinize.maitre import likely_coffre
+    from bot.ai.maitre.determinize import likely_coffre
     from bot.rules.maitre.tables import CODES
 
     ids = {code: i for i, code in enumerate(CODES)}
@@ -87,8 +87,8 @@ def test_maitre_likely_coffre_hand_checked() -> None:
 
 
 def test_maitre_players_read_the_coffre_from_the_maitres_holding() -> None:
-    from bot.ai.strong.determinize.maitre import determinize as maitre_determinize
-    from bot.ai.strong.determinize.maitre import likely_coffre
+    from bot.ai.maitre.determinize import determinize as maitre_determinize
+    from bot.ai.maitre.determinize import likely_coffre
 
     g = GAMES["maitre"]
     rng = random.Random(11)
@@ -107,7 +107,7 @@ def test_michigan_strong_leaves_easy_only_when_its_search_is_sure() -> None:
     search measured it better by more than one standard error; and it does differ somewhere."""
     import math
 
-    from bot.ai.easy import easy_policy
+    from bot.ai.registry import easy_policy
     from bot.ai.strong.ismcts import action_key
     from bot.ai.strong.policy import StrongPolicy
 

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from bot.ai.strong import StrongPolicy, strong_policy
+from bot.ai.levels import strong_policy
+from bot.ai.registry import determinize, determinizer, spec_for
+from bot.ai.strong import StrongPolicy
 from bot.ai.strong import ismcts as ismcts_module
-from bot.ai.strong.determinize import determinize, determinizer
-from bot.ai.strong.games import spec_for
 from bot.ai.strong.ismcts import action_key, search
 from bot.rules import GAMES
 

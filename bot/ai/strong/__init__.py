@@ -1,14 +1,15 @@
-"""Levels "strong" and "expert": single-observer ISMCTS over determinizations of the real state.
+"""The searching levels: single-observer ISMCTS over determinizations of the real state.
 
-``strong_policy(game_name)`` (200 ms per decision), ``expert_policy(game_name)`` (900 ms) and
-``StrongPolicy(game, budget_ms, max_iterations)``; its ``choose``
-takes the real state as an extra ``state=`` argument (without it, it plays the easy policy).
-Modules: ``determinize/`` (one redealer per game), ``games`` (deal ends, rewards, pruning),
-``ismcts`` (the search), ``policy`` (the player); ``bot.ai.arena`` plays it against other levels.
+``StrongPolicy(game, budget_ms, max_iterations, expert)``; its ``choose`` takes the real state as
+an extra ``state=`` argument (without it, it plays the easy policy). Game-independent modules:
+``spec`` (``GameSpec``: what the search needs to know of a game; each game's is in
+``bot/ai/<game>/spec.py``), ``ismcts`` (the search), ``endgame`` (exact end of a deal),
+``paired`` (root moves on the same deals), ``keys``, ``policy`` (the player). The levels that
+use it and their limits are in ``bot.ai.levels``; ``bot.ai.arena`` plays them against others.
 """
 
 from __future__ import annotations
 
-from bot.ai.strong.policy import StrongPolicy, expert_policy, strong_policy
+from bot.ai.strong.policy import StrongPolicy
 
-__all__ = ["StrongPolicy", "expert_policy", "strong_policy"]
+__all__ = ["StrongPolicy"]

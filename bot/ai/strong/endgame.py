@@ -33,9 +33,9 @@ import random
 from typing import Any
 
 from bot.ai.policy import Action
-from bot.ai.strong.games import GameSpec
 from bot.ai.strong.keys import action_key
 from bot.ai.strong.paired import on_same_deals
+from bot.ai.strong.spec import GameSpec
 
 #: The alpha-beta's positions cost about 8 µs each (a clone and a move; Marias, four cards each),
 #: a rollout or tree iteration about 100 µs: so many positions count as one leaf of the budget.

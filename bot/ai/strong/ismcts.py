@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.ai.policy import Action
-from bot.ai.strong.determinize import determinizer
+from bot.ai.registry import determinizer
 from bot.ai.strong.endgame import pimc
-from bot.ai.strong.games import GameSpec
 from bot.ai.strong.keys import action_key
 from bot.ai.strong.paired import paired
+from bot.ai.strong.spec import GameSpec
 
 #: UCB1 exploration constant, relative to the range of the rewards seen.
 EXPLORATION = 0.7

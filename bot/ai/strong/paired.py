@@ -22,8 +22,8 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.ai.policy import Action
-from bot.ai.strong.games import GameSpec
 from bot.ai.strong.keys import action_key
+from bot.ai.strong.spec import GameSpec
 
 #: Rollouts give up after this many actions (no deal of these games is that long).
 MAX_ROLLOUT = 2_000

@@ -1,4 +1,7 @@
-"""``StrongPolicy``: the "strong" level, ISMCTS over the rules core's ``clone()``.
+"""``StrongPolicy``: the searching levels' player, ISMCTS over the rules core's ``clone()``.
+
+Its defaults (``DEFAULT_BUDGET_MS``, ``DEFAULT_MAX_ITERATIONS``) are the strong level's; the
+levels' table (``bot.ai.levels.LEVELS``) gives each searching level its limits.
 
 Search needs the real state to determinize from, which the plain ``Policy`` interface
 (``choose(view, legal, rng)``) does not carry. So ``choose`` takes an optional ``state``:
@@ -25,20 +28,13 @@ import math
 import random
 from typing import Any
 
-from bot.ai.easy import easy_policy
 from bot.ai.policy import Action, View
-from bot.ai.strong.games import spec_for
+from bot.ai.registry import easy_policy, spec_for
 from bot.ai.strong.ismcts import SearchResult, search
 from bot.ai.strong.keys import action_key
 
 DEFAULT_BUDGET_MS = 200.0
 DEFAULT_MAX_ITERATIONS = 20_000
-#: Level "expert": the same search with a larger budget (the issue's bound is 1 s per decision;
-#: 900 ms leaves room for the last iteration and the thread hand-off) and 5 times the cap.
-EXPERT_BUDGET_MS = 900.0
-EXPERT_MAX_ITERATIONS = 100_000
-#: How many times strong's search limits the expert gets (the arena scales ``--iterations`` so).
-EXPERT_FACTOR = 5
 
 
 class StrongPolicy:
@@ -121,16 +117,3 @@ def _with_prior(result: SearchResult, best: tuple, easy: tuple, z: float) -> tup
         return easy
     se = math.sqrt(var.get(best, 0.0) / nb + var.get(easy, 0.0) / ne)
     return best if result.means[best] - result.means[easy] > z * se else easy
-
-
-def strong_policy(game_name: str, budget_ms: float = DEFAULT_BUDGET_MS) -> StrongPolicy:
-    """The strong policy of ``game_name`` (``ValueError`` for a game without one)."""
-    return StrongPolicy(game_name, budget_ms=budget_ms)
-
-
-def expert_policy(game_name: str) -> StrongPolicy:
-    """The expert policy of ``game_name``: strong's search with ``EXPERT_BUDGET_MS`` per decision
-    (and the game's ``expert_prior_policy``, if any: Mus reads big bets)."""
-    return StrongPolicy(
-        game_name, budget_ms=EXPERT_BUDGET_MS, max_iterations=EXPERT_MAX_ITERATIONS, expert=True,
-    )

@@ -5,8 +5,8 @@ discards in the pile, the pares/juego declarations). On top of it, two plausible
 other players (never a peek), checked on the redealt hands only, which are drawn again up to
 ``_BET_TRIES`` times (``MusState.redeal``'s ``accept``: only the hands are redrawn, the clone
 and the rest of the layout are made once): a team that bet in a lance holds a hand strong for
-it by the equity tables (``bot.ai.mus_equity``), and the seats that said mus or cut it hold
-hands that would (``bot.ai.easy.mus.wants_cut``).
+it by the equity tables (``bot.ai.mus.equity``), and the seats that said mus or cut it hold
+hands that would (``bot.ai.mus.easy.wants_cut``).
 """
 
 from __future__ import annotations
@@ -14,19 +14,19 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bot.ai.easy.mus import wants_cut
-from bot.ai.mus_equity import strength
+from bot.ai.mus.easy import wants_cut
+from bot.ai.mus.equity import strength
 from bot.rules.mus.state import MusState
 from bot.rules.mus.tables import read_hand
 
 #: A team that bet in a lance is dealt, among its hands, one at least this strong in that lance
-#: (``bot.ai.mus_equity.strength``: its chance against one opposing hand that plays the lance,
+#: (``bot.ai.mus.equity.strength``: its chance against one opposing hand that plays the lance,
 #: from the shipped equity tables); draws of the hands tried before keeping the last.
 BET_STRENGTH = 0.6
 _BET_TRIES = 20
 _LANCES = ("grande", "chica", "pares", "juego", "punto")
 #: Also redraw deals where the seat that cut the mus holds a hand that would not cut, or a seat
-#: that said mus holds one that would (``bot.ai.easy.mus.wants_cut``: a plausible reading).
+#: that said mus holds one that would (``bot.ai.mus.easy.wants_cut``: a plausible reading).
 CUT_INFERENCE = True
 
 

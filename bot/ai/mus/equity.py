@@ -1,4 +1,4 @@
-"""Mus hand equity per lance, read once from ``bot/ai/data/mus_equity.csv`` (issue 17).
+"""Mus hand equity per lance, read once from ``bot/ai/mus/data/mus_equity.csv`` (issue 17).
 
 The table is computed by ``tools/mus_equity.py`` (exact counts over the 36 cards a hand leaves;
 see its docstring): for each of the 330 hands (strengths high → low, as
@@ -63,7 +63,7 @@ def parse(text: str) -> dict[str, dict[Desc, Equity]]:
 @cache
 def tables() -> dict[str, dict[Desc, Equity]]:
     """The shipped tables (loaded once, on first use)."""
-    text = resources.files("bot").joinpath("ai/data/mus_equity.csv").read_text(encoding="utf-8")
+    text = resources.files("bot").joinpath("ai/mus/data/mus_equity.csv").read_text(encoding="utf-8")
     return parse(text)
 
 

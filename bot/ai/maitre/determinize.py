@@ -4,7 +4,7 @@
 Maître) the Coffre, keeping every public fact (spec 7). The AI adds one plausible reading of the
 Maître (never a peek): a hidden Coffre is not drawn uniformly but chosen out of the Maître's
 redealt holding (his hand plus the two Coffre cards) the way a sound Maître chooses, the easy
-policy's rule (``bot.ai.easy.maitre.likely_coffre``): Majeure his strongest suit, Mineure his
+policy's rule (``bot.ai.maitre.easy.likely_coffre``): Majeure his strongest suit, Mineure his
 weakest, its highest number card on top and the lowest underneath. Only the cards still hidden
 are read (those he played are not tracked by seat), so late in a manche the reading is weaker,
 never inconsistent with the view.
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from bot.ai.easy.maitre import likely_coffre as easy_coffre
+from bot.ai.maitre.easy import likely_coffre as easy_coffre
 from bot.rules.maitre.state import MaitreState
 from bot.rules.maitre.tables import CODES
 

@@ -1,6 +1,6 @@
 """Easy Michigan's lead, read from a determinization's own arrays (the paired search's rollouts).
 
-``easy_lead(state, seat, legal)`` is the move ``bot.ai.easy.michigan.EasyPolicy`` chooses from
+``easy_lead(state, seat, legal)`` is the move ``bot.ai.michigan.easy.EasyPolicy`` chooses from
 ``state.view(seat)``, computed without building the view: the seat's hand and the played cards
 are read from ``state.owner``, the dead hand's size from the hand sizes, the pools from
 ``state.pot``, and the score of each suit is the easy one (``_suit_score``) step for step, in
@@ -20,7 +20,7 @@ _SUIT_INDEX = {"S": 0, "H": 1, "D": 2, "C": 3}
 
 
 def suit_score(owner: list[int], seat: int, pot: list[int], p_live: float, suit: int) -> float:
-    """Easy's score of leading ``suit`` (``bot.ai.easy.michigan._suit_score``) on card ids."""
+    """Easy's score of leading ``suit`` (``bot.ai.michigan.easy._suit_score``) on card ids."""
     base = 13 * suit
     mine = [v for v in range(13) if owner[base + v] == seat]
     reach = 1.0

@@ -1,12 +1,12 @@
 """Chance to win a Mus game from its score: a race to the target over recorded deals (issue 17).
 
-``bot/ai/data/mus_deals.csv`` (written by ``tools/mus_race.py``) holds how many points each deal
+``bot/ai/mus/data/mus_deals.csv`` (written by ``tools/mus_race.py``) holds how many points each deal
 of easy-vs-easy play gave the mano's team and the other team, or which won an accepted órdago.
 Taking deals as independent draws from it, with the mano changing team every deal,
 ``game_chance(target, us, them, mano_us)`` is the chance that a team with ``us`` points against
 ``them`` wins the game (both crossing the target in one count is read as even: the table does not
 keep the lance order). ``match_chance`` lifts it to the match (later games even).
-The strong AI's Mus value (``bot.ai.strong.games``) is built on it: a point is worth more near
+The strong AI's Mus value (``bot.ai.strong.spec``) is built on it: a point is worth more near
 the target than at 0–0, and an órdago is judged by the chances it trades, not by raw points.
 """
 
@@ -37,7 +37,7 @@ def parse(text: str) -> tuple[list[tuple[int, int, float]], float, float]:
 @cache
 def deals() -> tuple[list[tuple[int, int, float]], float, float]:
     """The shipped deal table (loaded once)."""
-    text = resources.files("bot").joinpath("ai/data/mus_deals.csv").read_text(encoding="utf-8")
+    text = resources.files("bot").joinpath("ai/mus/data/mus_deals.csv").read_text(encoding="utf-8")
     return parse(text)
 
 

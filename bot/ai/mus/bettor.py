@@ -1,9 +1,9 @@
 """Mus betting from the equity tables: the strong level's default move in the lances (issue 17).
 
 ``MusBettor`` plays the mus and the discards like the easy policy, and bets from the hand's
-equity (``bot.ai.mus_equity``: exact chances against the unseen cards, by lance, against one or
+equity (``bot.ai.mus.equity``: exact chances against the unseen cards, by lance, against one or
 both opposing hands) instead of the easy policy's percentile guess, and answers an órdago by
-comparing that chance with the chance to win the game after refusing it (``bot.ai.mus_race``).
+comparing that chance with the chance to win the game after refusing it (``bot.ai.mus.race``).
 It sees only the seat's view (its own hand, the declarations, the score, the bet).
 ``MusReadingBettor`` (the expert level's) also reads a big bet as a strong hand.
 The strong policy plays this move unless its search measured another better (the easy prior,
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import random
 
-from bot.ai.easy.mus import Desc, EasyPolicy, _envido, _find, _has, _target
-from bot.ai.mus_equity import equity
-from bot.ai.mus_race import game_chance
+from bot.ai.mus.easy import Desc, EasyPolicy, _envido, _find, _has, _target
+from bot.ai.mus.equity import equity
+from bot.ai.mus.race import game_chance
 from bot.ai.policy import Action, View
 
 #: Open with an envido of 2 from this team chance, of 5 from ``BIG``, of the whole game's

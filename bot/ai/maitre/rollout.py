@@ -3,7 +3,7 @@
 The search's rollouts play the easy policy (``GameSpec.rollout_easy``), which reads a view:
 building that view (card codes, the last manche's copy) and the string work of the easy rules
 took about 60% of a Maître search. ``easy_choice(state, seat, legal, rng)`` makes exactly the
-choice ``bot.ai.easy.maitre.EasyPolicy().choose(state.view(seat), legal, rng)`` makes, from the
+choice ``bot.ai.maitre.easy.EasyPolicy().choose(state.view(seat), legal, rng)`` makes, from the
 engine's integer cards and shared action dicts, reading only what that view shows ``seat`` (its
 hand, the trick, the last player, its own Coffre when it is the Maître). Outside the trick play
 (Coffre, contract) it asks the easy policy itself. ``tests/ai/test_maitre_rollout.py`` checks the
@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bot.ai.easy.maitre import EasyPolicy
+from bot.ai.maitre.easy import EasyPolicy
 from bot.ai.policy import Action
 from bot.ai.strong.keys import share_keys
 from bot.rules.maitre.state import PLAYING, MaitreState

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from bot.ai.easy.marias import EasyPolicy
+from bot.ai.marias.easy import EasyPolicy
 from bot.ai.policy import Action, View
 
 
