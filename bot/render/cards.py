@@ -191,7 +191,7 @@ def _draw_french(code: str, width: int, highlight: bool, word: str = "",
             tw = f.getlength(text)
             x = pad + (w * 0.24 - tw) / 2 if text != "10" else pad - w * 0.02
         else:  # two letters ("Sv"), or large: as wide as "10" at most, centred on the symbol's column
-            f, tw = _fitted(text, rs, w * 0.30 * big)
+            f, tw = _fitted(text, rs, w * (0.44 if big > 1 else 0.30))
             x = max(pad - w * 0.02, pad + w * 0.12 * big - tw / 2)
         dd.text((x, pad - w * 0.04), text, font=f, fill=ink)
         fs = font(round(w * (0.26 if big > 1 else 0.30)))

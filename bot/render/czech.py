@@ -52,7 +52,7 @@ def draw_czech(code: str, width: int, highlight: bool, word: str = "", large: bo
     text = word or rank
 
     def index(dd: ImageDraw.ImageDraw) -> None:
-        f, tw = _fitted(text, round(w * 0.34 * big), w * 0.30 * big)
+        f, tw = _fitted(text, round(w * 0.34 * big), w * (0.44 if large else 0.30))
         x = max(pad - w * 0.02, pad + w * 0.12 * big - tw / 2)
         dd.text((x, pad - w * 0.04), text, font=f, fill=ink)
         pip(dd, pad + w * 0.12 * big, pad + w * 0.46 * big, w * 0.19 * big)
