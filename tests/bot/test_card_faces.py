@@ -17,7 +17,8 @@ from PIL import Image
 
 from bot.i18n import translator
 from bot.render import hand_image, table_image
-from bot.rules.looks import CZECH, FOUR_COLOUR, FRENCH, Look
+from bot.render.replay import decode_frames
+from bot.rules.looks import CZECH, FOUR_COLOUR, FRENCH, LARGE, Look
 from tests.backends import BACKENDS
 from tests.bot.test_languages_session import open_lobby
 from tests.discord_stub import DiscordStub, User
@@ -124,3 +125,18 @@ async def test_a_marias_table_opened_with_the_french_pack(stub: DiscordStub, tap
     assert table is not None and (table.options["pack"], table.options["faces"]) == ("french", "large")
     text = " ".join(str(e.get("description", "")) for e in stub.dms(bob)[0].embeds)
     assert any(s in text for s in ("♠", "♥", "♦", "♣")) and not any(s in text for s in CZECH_SIGNS)
+    # a replay of its deal shows it as the table did: its last frame is the table image in its look
+    state = table.state
+    assert state is not None
+    mover = next(u for u in (alice, bob, carol) if table.seat_of(u.id) in state.to_act())
+    await play_once(stub, tapis, table_id, mover, random.Random(3))
+    await tapis.settle()
+    await stub.slash("replay", alice, stub.channel, table=table_id, deal=1)
+    await tapis.settle()
+    replay = next(a for m in stub.store.values() for a in m.attachments if a.filename.startswith("replay-"))
+    names = [s.name for s in table.seats]
+    now = table.state
+    assert now is not None and now.view(None).get("trump_card")  # a card the replay's frames show
+    shown = table_image("marias", now.view(None), names, translator("en").dressed(Look(FRENCH, LARGE)))
+    last = decode_frames(replay.data)[-1]
+    assert last.tobytes() == Image.open(io.BytesIO(shown)).convert("RGB").tobytes()
