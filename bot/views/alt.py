@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.i18n import Translator
 from bot.i18n.cards import name as card_name
+from bot.render.hand import sort_hand
 from bot.render.words import phase_name
 from bot.rules import GAMES
 from bot.rules.cards import JOKERS
@@ -73,10 +74,15 @@ def _played(view: Mapping[str, Any], names: Sequence[str], game: str, tr: Transl
     return out
 
 
-def _figure(key: str, value: Any, game: str, tr: Translator) -> str | None:
-    """One public figure of a view in words ("trump: hearts", "points: 70 · 10"), or None."""
+def _figure(key: str, value: Any, game: str, names: Sequence[str], tr: Translator) -> str | None:
+    """One public figure of a view in words ("trump: hearts", "points: 70 · 10", "soloist: Jan")."""
     if value is None or isinstance(value, Mapping):
         return None
+    rules = GAMES.get(game)
+    if rules is not None and key in rules.vocabulary.seat_fields and isinstance(value, int) \
+            and not isinstance(value, bool):
+        who = names[value] if 0 <= value < len(names) else tr._("seat {n}", n=value + 1)
+        return tr._("{field}: {value}", field=view_field(key, game, tr), value=who)
     if isinstance(value, (list, tuple)):
         if not value or isinstance(value[0], (Mapping, list, tuple)):
             return None
@@ -134,7 +140,7 @@ def table_alt(game: str, table_id: int, view: Mapping[str, Any], names: Sequence
     elif isinstance(pot, (list, tuple)):
         parts.append(tr._("Pot: {pot}.", pot=" / ".join(tr.number(p) for p in pot)))
     figures = [f for k, v in view.items() if k not in STANDARD
-               for f in [_figure(k, v, game, tr)] if f]
+               for f in [_figure(k, v, game, names, tr)] if f]
     if figures:
         parts.append("; ".join(figures) + ".")
     return clip(" ".join(parts))
@@ -144,6 +150,10 @@ def hand_alt(game: str, view: Mapping[str, Any], playable: Iterable[str] | None,
              my_turn: bool = False) -> str:
     """A hand image in words: the cards, and which may be played now."""
     hand = [c for c in view.get("hand") or [] if isinstance(c, str)]
+    try:  # in the image's order (suit, then rank, as the game sorts a hand)
+        hand = sort_hand(game, dict(view), hand)
+    except (KeyError, ValueError, TypeError):
+        pass
     if not hand:
         return clip(tr._("Your hand: no cards."))
     text = tr.n_("Your hand, {n} card: {cards}.", "Your hand, {n} cards: {cards}.", len(hand),

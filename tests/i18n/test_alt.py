@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import translator
+from bot.render.hand import sort_hand
 from bot.rules.looks import CZECH, Look
 from bot.views.alt import LIMIT, board_alt, hand_alt, profile_alt, table_alt
 from tests.render.samples import HANDS, NAMES, SAMPLES, VARIANTS
@@ -17,6 +18,7 @@ def test_the_marias_table_in_words() -> None:
     assert "On the table: Jan: 10 of leaves; Petra: Ace of leaves." in en  # the Czech pack, in words
     assert "Jan 310 jetons, 7 cards in hand" in en and "Karel 310 jetons, 8 cards in hand (dealer)" in en
     assert "trump: hearts" in en and "trump card: King of hearts" in en and "points: 70 · 10" in en
+    assert "soloist: Jan" in en  # a seat, by its player's name
     cs = table_alt("marias", 12, view, names, translator("cs").dressed(Look(CZECH)))
     assert "Na stole: Jan: 10 zelených; Petra: eso zelených." in cs
     assert "Na tahu: Karel." in cs
@@ -27,10 +29,10 @@ def test_a_hand_in_words_says_which_cards_may_be_played() -> None:
     view = {**SAMPLES["marias"], "hand": hand}
     text = hand_alt("marias", view, playable, translator("en").dressed(Look(CZECH)), my_turn=True)
     assert text.startswith(f"Your hand, {len(hand)} cards: ")
-    lit = [c for c in hand if c in playable]
+    lit = [c for c in sort_hand("marias", view, hand) if c in playable]  # in the image's order
     assert text.endswith(f"Playable now (raised): {', '.join(_names(lit))}.")
     assert hand_alt("mus", {"hand": ["12C", "1O"]}, set(), translator("es")) == (
-        "Tu mano, 2 cartas: rey de copas, as de oros. No es tu turno.")
+        "Tu mano, 2 cartas: as de oros, rey de copas. No es tu turno.")
     assert hand_alt("motz", {"hand": []}, set(), translator("en")) == "Your hand: no cards."
 
 
