@@ -13,7 +13,7 @@ import sqlite3
 import time
 
 from bot.rules.looks import FACES, PACK_PREFERENCES
-from bot.store.db import Database
+from bot.store.base import Store
 
 #: (faces or None, pack preference or None): what a person chose; None for what they did not.
 Choice = tuple[str | None, str | None]
@@ -35,7 +35,7 @@ def _write(conn: sqlite3.Connection, uid: int, faces: str | None, pack: str | No
 class CardFaceStore:
     """The ``card_faces`` rows, with a read cache."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self.db = db
         self._users: dict[int, Choice] = {}
         self._loaded = False
