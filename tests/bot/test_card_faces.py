@@ -79,6 +79,9 @@ async def test_a_marias_table_in_the_czech_pack_and_a_player_in_french_four_colo
     alice_text, bob_text = dm_text(alice), dm_text(bob)
     assert any(s in alice_text for s in FOUR_COLOUR_SIGNS) and not any(s in alice_text for s in CZECH_SIGNS)
     assert any(s in bob_text for s in CZECH_SIGNS) and not any(s in bob_text for s in FOUR_COLOUR_SIGNS)
+    own = await stub.slash("hand", alice, stub.channel, table=table_id)  # /hand: her look too
+    assert own.ephemeral and any(s in own.text for s in FOUR_COLOUR_SIGNS)
+    assert not any(s in own.text for s in CZECH_SIGNS)
 
     # the hand images: each in its reader's look (compared with the renderer's own drawing)
     state = table.state
