@@ -143,3 +143,17 @@ async def test_a_marias_table_opened_with_the_french_pack(stub: DiscordStub, tap
     shown = table_image("marias", now.view(None), names, translator("en").dressed(Look(FRENCH, LARGE)))
     last = decode_frames(replay.data)[-1]
     assert last.tobytes() == Image.open(io.BytesIO(shown)).convert("RGB").tobytes()
+
+
+async def test_history_tells_a_marias_deal_in_the_tables_pack(stub: DiscordStub, tapis: TapisRun,
+                                                              players: list[User]) -> None:
+    """/history's deal stories name the cards as the table message did (the Czech pack)."""
+    from bot.views.history import load_session
+    from tests.bot.test_boards import marias_session
+
+    alice, bob, *_ = players
+    table_id = await marias_session(stub, tapis, [alice, bob])
+    loaded = await load_session(tapis.bot, stub.guild.id, table_id, translator("en"))  # type: ignore[arg-type]
+    assert loaded is not None
+    told = " ".join(line for deal in loaded[2] for line in deal.lines)
+    assert any(s in told for s in CZECH_SIGNS) and not any(s in told for s in ("♠", "♦", "♣"))
