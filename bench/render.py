@@ -72,16 +72,23 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
-def bench(name: str, views: int, repeat: int, lang: str | None = None) -> dict[str, Any]:
+def bench(name: str, views: int, repeat: int, lang: str | None = None,
+          look: str | None = None) -> dict[str, Any]:
     source = "engine" if name in GAMES else "sample"
     cases = real_views(name, views) if name in GAMES else sample_views(name)
     n = len(cases[0][0].get("stacks") or [])
     names = [f"Player {i + 1}" for i in range(n)]
     words: tuple[Any, ...] = ()
-    if lang:
+    if lang or look:
         from bot.i18n import translator
 
-        words = (translator(lang),)
+        tr = translator(lang or "en")
+        if look:  # "pack:faces", e.g. "french:four_colour" (issue 30): the cards as a reader chose them
+            from bot.rules.looks import resolve
+
+            pack, _, faces = look.partition(":")
+            tr = tr.dressed(resolve(GAMES[name].pack_choices, pack or None, faces or None))
+        words = (tr,)
     for spectator, own, playable in cases:  # warm the sprite cache
         table_image(name, spectator, names, *words)
         hand_image(name, own, playable, *words)
@@ -168,13 +175,15 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="timed passes over the views")
     parser.add_argument("--replays", type=int, default=5, help="sessions per game for the replay figures")
     parser.add_argument("--lang", default=None, help="words in this catalogue language (en, fr, es, cs)")
+    parser.add_argument("--look", default=None,
+                        help="cards in this pack:faces, e.g. french:four_colour or :large (issue 30)")
     parser.add_argument("--cpu", action="store_true", help="time with CPU time, not the wall clock")
     parser.add_argument("--root", default=ROOT, help="checkout whose bot/ to measure (default: this one)")
     args = parser.parse_args()
     global clock
     if args.cpu:
         clock = time.process_time
-    lang = f" --lang {args.lang}" if args.lang else ""
+    lang = (f" --lang {args.lang}" if args.lang else "") + (f" --look {args.look}" if args.look else "")
     extra = (" --cpu" if args.cpu else "") + (f" --root {args.root}" if "--root" in sys.argv else "")
     print(f"command: .venv/bin/python bench/render.py --views {args.views} --repeat {args.repeat} "
           f"--replays {args.replays}{lang}{extra}")
@@ -186,7 +195,7 @@ def main() -> None:
            f"{'table kB mean':>13} {'max':>6}  {'hand kB max':>11}"
     print(head)
     for name in ORDER:
-        r = bench(name, args.views, args.repeat, args.lang)
+        r = bench(name, args.views, args.repeat, args.lang, args.look)
         print(f"{r['game']:9} {r['source']:6} {r['samples']:>4}  {r['table_p50']:>7.2f}ms "
               f"{r['table_p95']:>4.1f}ms  {r['hand_p50']:>6.2f}ms {r['hand_p95']:>4.1f}ms  "
               f"{r['table_kb_mean']:>13.1f} "

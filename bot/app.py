@@ -18,6 +18,7 @@ from bot.cogs.errors import TapisTree
 from bot.i18n.slash import CatalogueTranslator
 from bot.outbox.budget import budget_for
 from bot.outbox.presenter import Presenter
+from bot.store.card_faces import CardFaceStore
 from bot.store.languages import LanguageStore
 from bot.views.handlers import ForeignItem, TableItem, handle_component
 
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.cogs.wallet", "bot.cogs.rules", "bot.cogs.table", "bot.cogs.admin", "bot.cogs.history",
-              "bot.cogs.language", "bot.cogs.hint")
+              "bot.cogs.language", "bot.cogs.hint", "bot.cogs.cards")
 
 
 class TapisBot(commands.Bot):
@@ -55,6 +56,7 @@ class TapisBot(commands.Bot):
         self.ledger = ledger
         self.tables = tables
         self.languages = LanguageStore(db)
+        self.card_faces = CardFaceStore(db)
         self.sync_commands = sync_commands
         self.presenter = Presenter(self, tables, edit_interval=edit_interval)
         self.presenter.budget = budget_for(db)  # one budget for all shard processes on PostgreSQL
@@ -67,6 +69,7 @@ class TapisBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())
         await self.languages.load()
+        await self.card_faces.load()
         for ext in EXTENSIONS:
             try:
                 await self.load_extension(ext)

@@ -28,7 +28,7 @@ from bot.outbox.respond import run_soon, send
 from bot.views import texts
 from bot.views.components import lobby_view
 from bot.views.display import table_embed
-from bot.views.locale import reader, table_tr
+from bot.views.locale import at_table, reader, table_tr
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -198,7 +198,8 @@ class Tables(commands.Cog):
             if mine:
                 table = mine[0].id
         t = await resolve_table(self.bot, interaction, table)
-        await self.bot.presenter.show_hand(interaction, t, await reader(self.bot, interaction))
+        tr = await at_table(self.bot, await reader(self.bot, interaction), interaction.user.id, t)
+        await self.bot.presenter.show_hand(interaction, t, tr)
 
 
 async def setup(bot: TapisBot) -> None:

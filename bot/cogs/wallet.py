@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -16,6 +16,7 @@ from bot.cogs.errors import UserError
 from bot.i18n import Translator, table_language, translator
 from bot.outbox.respond import run_soon, send
 from bot.rules import GAMES
+from bot.views.alt import board_alt
 from bot.views.boards import display_name
 from bot.views.display import safe_name
 from bot.views.locale import reader
@@ -92,11 +93,11 @@ class Wallet(commands.Cog):
             await send(interaction, ephemeral=False, allowed_mentions=none, **message)
             return
 
-        async def work() -> tuple[list[tuple[int, int]], bytes]:
+        async def work() -> tuple[list[tuple[int, int]], tuple[bytes, list[dict[str, Any]]]]:
             rows = await self.bot.ledger.leaderboard(guild_id, game, 10)
             return rows, await self._leaderboard_png(interaction, guild_id, rows, game, tr)
 
-        rows, png = await run_soon(interaction, work(), ephemeral=False)
+        rows, (png, image_rows) = await run_soon(interaction, work(), ephemeral=False)
         if game in GAMES:
             title = tr._("Leaderboard — {game}", game=tr._(GAMES[game].title))
         else:
@@ -107,19 +108,22 @@ class Wallet(commands.Cog):
                               colour=0xEAB308)
         embed.set_image(url="attachment://leaderboard.png")
         await send(interaction, embed=embed, ephemeral=False,
-                   file=discord.File(io.BytesIO(png), "leaderboard.png", description=title),
+                   file=discord.File(io.BytesIO(png), "leaderboard.png",
+                                     description=board_alt(title, image_rows, tr)),
                    allowed_mentions=discord.AllowedMentions.none())
 
     async def _leaderboard_png(self, interaction: discord.Interaction[TapisBot], guild_id: int,
-                               rows: list[tuple[int, int]], game: str | None, tr: Translator) -> bytes:
-        """The leaderboard image (rendered off the event loop); the embed is its text alternative."""
+                               rows: list[tuple[int, int]], game: str | None,
+                               tr: Translator) -> tuple[bytes, list[dict[str, Any]]]:
+        """The leaderboard image (rendered off the event loop) and its rows (for its alt text)."""
         from bot.render import leaderboard_image
         from bot.store.stats import sessions_played
 
         played = await sessions_played(self.bot.db, guild_id, [uid for uid, _ in rows], game)
         image_rows = [{"rank": i + 1, "name": display_name(interaction, uid, tr), "jetons": value,
                        "games": played.get(uid, 0)} for i, (uid, value) in enumerate(rows)]
-        return await asyncio.to_thread(functools.partial(leaderboard_image, image_rows, tr=tr))
+        png = await asyncio.to_thread(functools.partial(leaderboard_image, image_rows, tr=tr))
+        return png, image_rows
 
     @app_commands.command(name="stats", description="A profile card: sessions, wins, rating per game")
     @app_commands.describe(user="Whose statistics (default: yours)")

@@ -16,6 +16,7 @@ for the language. The method names ``_``, ``n_``, ``p_``, ``np_`` are the extrac
 
 from __future__ import annotations
 
+import copy
 import functools
 import gettext
 from collections.abc import Sequence
@@ -26,6 +27,7 @@ from babel.numbers import format_decimal, format_percent
 
 from bot.i18n.catalog import translations
 from bot.i18n.languages import LANGUAGES, PSEUDO, SOURCE
+from bot.rules.looks import Look
 
 #: Markers of the pseudo-locale: every text that went through the catalogue is wrapped in them.
 OPEN, CLOSE = "⟦", "⟧"
@@ -34,16 +36,34 @@ OPEN, CLOSE = "⟦", "⟧"
 class Translator:
     """Translated text for one language; English (the message id) for anything missing."""
 
-    __slots__ = ("lang", "_gt", "_locale", "_numbers")
+    __slots__ = ("lang", "_gt", "_locale", "_numbers", "look", "_dressed")
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
         self._gt: gettext.NullTranslations = translations(lang)
         self._locale = Locale.parse(lang if lang in LANGUAGES else SOURCE)
         self._numbers: dict[int, str] = {}
+        #: The pack and card faces this reader sees at a table (``bot.rules.looks``), None when not
+        #: known (the images then show the game's own pack): card text and images follow it.
+        self.look: Look | None = None
+        self._dressed: dict[Look, Translator] = {}
 
     def __repr__(self) -> str:
-        return f"Translator({self.lang!r})"
+        look = "" if self.look is None else f", {self.look}"
+        return f"Translator({self.lang!r}{look})"
+
+    def dressed(self, look: Look | None) -> Translator:
+        """This language with ``look`` (cached); None gives the translator without a look back."""
+        base = translator(self.lang) if self.look is not None else self
+        if look is None:
+            return base
+        found = base._dressed.get(look)
+        if found is None:
+            found = copy.copy(base)
+            found.look = look
+            found._dressed = {}
+            base._dressed[look] = found
+        return found
 
     # ---------------------------------------------------------------- lookups
 
@@ -105,7 +125,7 @@ class Translator:
         """A card, short: ``"D♥"`` in French; Spanish-deck cards in full (``"rey de copas"``)."""
         from bot.i18n.cards import short
 
-        return short(code, self, spanish)
+        return short(code, self, spanish, self.look)
 
     def cards(self, codes: Sequence[str], spanish: bool = False) -> str:
         """Several cards (comma-separated for the Spanish deck's full names); an em dash for none."""
@@ -116,7 +136,13 @@ class Translator:
         """A French-deck suit's name ("cœur"; at a Marias table Czech says "kule" for ♦)."""
         from bot.i18n.cards import suit_name
 
-        return suit_name(suit, self, marias=marias)
+        return suit_name(suit, self, marias=marias, look=self.look)
+
+    def symbol(self, suit: str) -> str:
+        """A French-coded suit's sign in text for this reader's look (``♦``, ``🔷``, ``🔔``)."""
+        from bot.i18n.cards import symbol
+
+        return symbol(suit, self, self.look)
 
     def jetons(self, n: int) -> str:
         """``n`` jetons in the language, plural form included ("1 žeton", "3 žetony", "5 žetonů")."""

@@ -35,13 +35,14 @@ def render_fn(name: str) -> Any:
     return getattr(render, name, None)
 
 
-def as_file(data: Any, filename: str) -> discord.File:
-    """A rendered image (bytes, a PIL image or a file object) as an attachment named ``filename``."""
+def as_file(data: Any, filename: str, description: str | None = None) -> discord.File:
+    """A rendered image (bytes, a PIL image or a file object) as an attachment named ``filename``;
+    ``description`` is its alt text (``bot.views.alt``), what Discord reads to screen readers."""
     if isinstance(data, (bytes, bytearray)):
-        return discord.File(io.BytesIO(data), filename=filename)
+        return discord.File(io.BytesIO(data), filename=filename, description=description)
     if hasattr(data, "save") and not hasattr(data, "read"):  # a PIL image
         buf = io.BytesIO()
         data.save(buf, format="PNG")
         buf.seek(0)
-        return discord.File(buf, filename=filename)
-    return discord.File(data, filename=filename)
+        return discord.File(buf, filename=filename, description=description)
+    return discord.File(data, filename=filename, description=description)

@@ -50,6 +50,7 @@ from bot.outbox.respond import refuse, send, update
 from bot.outbox.source import TableSource
 from bot.outbox.tokens import TableTokens
 from bot.views import texts
+from bot.views.alt import hand_alt, table_alt
 from bot.views.components import table_view
 from bot.views.display import game_title, safe_name, table_embed
 from bot.views.locale import dm_tr, load_table_tr, table_tr
@@ -353,8 +354,10 @@ class Presenter:
             return []
         names = [s.name for s in table.seats]
         tr = await load_table_tr(self.bot, table.id)
-        data = await self._image(table.id, None, fn, table.game, table.state.view(None), names, tr)
-        return [as_file(data, f"table-{table.id}.png")] if data is not None else []
+        view = table.state.view(None)
+        data = await self._image(table.id, None, fn, table.game, view, names, tr)
+        alt = table_alt(table.game, table.id, view, names, tr, table.status)  # what it shows, in words
+        return [as_file(data, f"table-{table.id}.png", alt)] if data is not None else []
 
     async def _image(self, table_id: int, seat: int | None, fn: Any, *args: Any) -> Any:
         """``fn(*args)`` in a thread, unless this table's seat (None: the table) last rendered the same."""
@@ -599,9 +602,11 @@ class Presenter:
         fn = render_fn("hand_image") if self.images else None
         if fn is not None and table.state is not None:
             seen = table.state.view(job.seat)
-            data = await self._image(table.id, job.seat, fn, table.game, seen, playable(table, job.seat), tr)
+            lit = playable(table, job.seat)
+            data = await self._image(table.id, job.seat, fn, table.game, seen, lit, tr)
             if data is not None:
-                files.append(as_file(data, "hand.png"))
+                mine = table.status == "playing" and job.seat in table.state.to_act()
+                files.append(as_file(data, "hand.png", hand_alt(table.game, seen, lit, tr, mine)))
                 embed.set_image(url="attachment://hand.png")
         return embed, view, files
 

@@ -9,6 +9,7 @@ from bot.render.fonts import fit
 from bot.render.palette import encode_png
 from bot.render.text import text_mask
 from bot.rules.base import PLAIN, Text
+from bot.rules.looks import Look
 
 Colour = tuple[int, int, int]
 
@@ -29,11 +30,15 @@ PNG_LEVEL = 1  # zlib level: flat-colour art compresses well even at level 1, an
 class Canvas:
     """An RGB image with the few drawing primitives the renderers need."""
 
-    def __init__(self, width: int, height: int, background: Colour = FELT, tr: Text = PLAIN):
+    def __init__(self, width: int, height: int, background: Colour = FELT, tr: Text = PLAIN,
+                 game: str | None = None, look: Look | None = None):
         self.img = Image.new("RGB", (width, height), background)
         self.draw = ImageDraw.Draw(self.img)
         self.width, self.height = width, height
         self.tr = tr  # the reader's language: the words printed on the card faces
+        #: The pack and faces the cards are drawn with: ``look``, else the reader's (``tr.look``)
+        #: at ``game``'s table (a game's own pack when the reader has no look: Czech for Marias).
+        self.look = look if look is not None else cards.look_for(game, tr)
 
     # ------------------------------------------------------------------ text and shapes
     def text(self, xy: tuple[float, float], s: str, size: int, fill: Colour = WHITE, bold: bool = False,
@@ -61,12 +66,12 @@ class Canvas:
     def card(self, code: str, x: float, y: float, width: int, spanish: bool = False,
              highlight: bool = False) -> None:
         """Paste the face of ``code`` with its top-left corner at ``(x, y)``."""
-        sprite = cards.face(code, spanish, width, highlight, self.tr)
+        sprite = cards.face(code, spanish, width, highlight, self.tr, self.look)
         self.img.paste(sprite, (round(x), round(y)), sprite)
 
     def layout_card(self, code: str, x: float, y: float, width: int) -> None:
         """Paste a card of the table's layout (not from any hand), e.g. a Michigan pay card."""
-        sprite = cards.layout_face(code, width, self.tr)
+        sprite = cards.layout_face(code, width, self.tr, self.look)
         self.img.paste(sprite, (round(x), round(y)), sprite)
 
     def back(self, x: float, y: float, width: int) -> None:

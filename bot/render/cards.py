@@ -17,27 +17,48 @@ What a face prints, per deck and language (the catalogue decides, msgctxt in bra
   the figures' captions [card figure] are the source's SOTA / CABALLO / REY, translated
   (VALET / CAVALIER / ROI in French, SPODEK / JEZDEC / KRÁL in Czech).
 - Jokers: a star, and the caption JOKER [card figure] (COMODÍN, ŽOLÍK).
+- Czech pack (Marias by default, ``bot.rules.looks``): the single-headed German-suited cards,
+  their suits drawn as shapes (``suits.CZECH_PIPS``: srdce, kule, zelené, žaludy for H D S C).
+  The index is the Czech pack's [czech rank index]: Sp Sv K A in Czech, U O K A in English;
+  7–10 print their digits. The figures stand in a framed panel, each holding its suit sign
+  where a Czech player looks for it: the svršek (Ober) high, above his head; the spodek
+  (Unter) low, at his feet; the král (King) crowned, at his chest. The eso shows one large
+  sign under a banner, as the Czech aces carry theirs.
+
+The faces (``Look.faces``) restyle every pack: ``four_colour`` inks the French suits black,
+red, blue and green (the Czech and Spanish packs have a colour per suit already); ``large``
+prints the corner index about a third larger.
 """
 
 from __future__ import annotations
 
 import threading
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.i18n.lazy import NP_
 from bot.render import suits
+from bot.render.czech import draw_czech
 from bot.render.fonts import font
+from bot.render.sprite import (  # noqa: F401 - size_for, SS, RATIO: the card geometry, re-exported
+    EDGE,
+    HIGHLIGHT,
+    PAPER,
+    RATIO,
+    SS,
+    _blank,
+    _canvas,
+    _corner,
+    _finish,
+    _fitted,
+    size_for,
+)
 from bot.rules.base import PLAIN, Text
 from bot.rules.cards import FRENCH_CODES, JOKERS, SPANISH_CODES, SUIT_SYMBOLS
+from bot.rules.looks import CZECH, DEFAULT, FOUR_COLOUR, LARGE, Look, look_of, resolve
 
-SS = 3  # supersampling factor
-RATIO = 1.4  # height / width
 RED = (200, 24, 36)
 BLACK = (24, 24, 28)
-PAPER = (252, 250, 244)
-EDGE = (120, 120, 120)
-HIGHLIGHT = (255, 200, 0)
 BACK_BLUE = (32, 58, 130)
 BACK_LINE = (86, 116, 196)
 FACE_TINT = {"J": (230, 238, 252), "Q": (252, 232, 238), "K": (250, 244, 220)}
@@ -53,43 +74,66 @@ _cache: dict[tuple, Image.Image] = {}
 _lock = threading.Lock()
 
 
-def size_for(width: int) -> tuple[int, int]:
-    """Pixel size of a card sprite ``width`` wide."""
-    return width, round(width * RATIO)
+def look_for(game: str | None, tr: Text = PLAIN) -> Look:
+    """The look cards of ``game`` are drawn with for the reader ``tr``: its pack if ``game`` may be
+    shown with it, else the game's own (Czech for Marias); French classic without a game."""
+    wish = look_of(tr)
+    if game is None:
+        return wish or DEFAULT
+    from bot.rules import GAMES
+
+    rules = GAMES.get(game)
+    packs = rules.pack_choices if rules is not None else ()
+    return resolve(packs, wish.pack if wish else None, wish.faces if wish else None)
 
 
-def marks(code: str, spanish: bool, tr: Text = PLAIN) -> str:
+def undressed(tr: Text) -> Text:
+    """``tr`` without its look: the words drawn into images (Pillow's font has no emoji suit signs)."""
+    dressed = getattr(tr, "dressed", None)
+    return dressed(None) if dressed is not None else tr
+
+
+def marks(code: str, spanish: bool, tr: Text = PLAIN, look: Look = DEFAULT) -> str:
     """The word printed on a face in ``tr``'s language: a French-deck court card's or ace's rank
-    index ("D" for a queen in French), a Spanish figure's or a joker's caption; else ``""``."""
+    index ("D" for a queen in French; "Sv" in the Czech pack in Czech), a Spanish figure's or a
+    joker's caption; else ``""``."""
     if spanish:
         caption = SPANISH_FIGURES.get(code[:-1])
         return tr.p_(*caption) if caption else ""
     if code in JOKERS:
         return tr.p_(*JOKER_CAPTION)
     rank = code[:-1]
-    return tr.p_(INDEX_CONTEXT, rank) if rank in COURT else ""
+    if rank not in COURT:
+        return ""
+    if look.pack == CZECH:
+        from bot.i18n.cards import CZECH_INDEXES
+
+        return tr.p_(*CZECH_INDEXES[rank])
+    return tr.p_(INDEX_CONTEXT, rank)
 
 
-def face(code: str, spanish: bool, width: int, highlight: bool = False, tr: Text = PLAIN) -> Image.Image:
+def face(code: str, spanish: bool, width: int, highlight: bool = False, tr: Text = PLAIN,
+         look: Look = DEFAULT) -> Image.Image:
     """The RGBA sprite of card ``code`` (French/joker, or Spanish if ``spanish``), its words in
-    ``tr``'s language (the cache key holds the words, so no language sees another's sprite)."""
-    word = marks(code, spanish, tr)
-    key = ("face", code, spanish, width, highlight, word)
+    ``tr``'s language, in ``look``'s pack and faces (the cache key holds the words and the look,
+    so no reader sees another's sprite)."""
+    word = marks(code, spanish, tr, look)
+    key = ("face", code, spanish, width, highlight, word, look)
     sprite = _cache.get(key)
     if sprite is None:
         with _lock:
             sprite = _cache.get(key)
             if sprite is None:
-                sprite = _cache[key] = _draw_face(code, spanish, width, highlight, word)
+                sprite = _cache[key] = _draw_face(code, spanish, width, highlight, word, look)
     return sprite
 
 
-def layout_face(code: str, width: int, tr: Text = PLAIN) -> Image.Image:
+def layout_face(code: str, width: int, tr: Text = PLAIN, look: Look = DEFAULT) -> Image.Image:
     """A French face that belongs to the table's layout, not to any hand (Michigan's pay cards).
 
     Same sprite as :func:`face`; a separate entry so that leak tests can tell them apart.
     """
-    return face(code, False, width, tr=tr)
+    return face(code, False, width, tr=tr, look=look)
 
 
 def back(width: int) -> Image.Image:
@@ -112,89 +156,57 @@ def cache_size() -> int:
 # --------------------------------------------------------------------------- drawing
 
 
-def _canvas(width: int) -> tuple[Image.Image, ImageDraw.ImageDraw, int, int]:
-    w, h = width * SS, round(width * RATIO) * SS
-    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    return img, ImageDraw.Draw(img), w, h
-
-
-def _finish(img: Image.Image, width: int) -> Image.Image:
-    return img.resize(size_for(width), Image.Resampling.LANCZOS)
-
-
-def _blank(d: ImageDraw.ImageDraw, w: int, h: int, highlight: bool) -> None:
-    radius = w * 0.09
-    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=PAPER, outline=EDGE, width=SS)
-    if highlight:
-        bw = max(SS * 2, round(w * 0.07))
-        d.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, outline=HIGHLIGHT, width=bw)
-
-
-def _draw_face(code: str, spanish: bool, width: int, highlight: bool, word: str) -> Image.Image:
+def _draw_face(code: str, spanish: bool, width: int, highlight: bool, word: str,
+               look: Look = DEFAULT) -> Image.Image:
+    large = look.faces == LARGE
     if spanish:
         if code not in SPANISH_CODES:
             raise ValueError(f"not a Spanish card code: {code!r}")
-        return _draw_spanish(code, width, highlight, word)
+        return _draw_spanish(code, width, highlight, word, large)
     if code not in FRENCH_CODES:
         raise ValueError(f"not a French card code: {code!r}")
     if code in JOKERS:
         return _draw_joker(code, width, highlight, word)
-    return _draw_french(code, width, highlight, word)
+    if look.pack == CZECH:
+        return draw_czech(code, width, highlight, word, large)
+    return _draw_french(code, width, highlight, word, look.faces)
 
 
-def _corner(img: Image.Image, w: int, h: int, draw_index) -> None:
-    """Draw an index on its own layer; put it top-left and, rotated, bottom-right."""
-    cw, ch = round(w * 0.5), round(h * 0.6)
-    layer = Image.new("RGBA", (cw, ch), (0, 0, 0, 0))
-    draw_index(ImageDraw.Draw(layer))
-    img.alpha_composite(layer, (0, 0))
-    img.alpha_composite(layer.rotate(180), (w - cw, h - ch))
-
-
-def _fitted(text: str, size: int, room: float) -> tuple[ImageFont.FreeTypeFont, float]:
-    """The bold font at ``size`` or smaller so that ``text`` is at most ``room`` wide; its width."""
-    f = font(size, bold=True)
-    tw = f.getlength(text)
-    while tw > room and size > 8:
-        size = max(8, int(size * room / tw))
-        f = font(size, bold=True)
-        tw = f.getlength(text)
-    return f, tw
-
-
-def _draw_french(code: str, width: int, highlight: bool, word: str = "") -> Image.Image:
+def _draw_french(code: str, width: int, highlight: bool, word: str = "",
+                 faces: str = "classic") -> Image.Image:
     rank, suit = code[:-1], code[-1]
     text = word or rank  # the rank index in the reader's language ("D"), digits for a number card
-    ink = RED if suit in "HD" else BLACK
+    ink = suits.FOUR_COLOUR_INK[suit] if faces == FOUR_COLOUR else RED if suit in "HD" else BLACK
     sym = SUIT_SYMBOLS[suit]
     img, d, w, h = _canvas(width)
     _blank(d, w, h, highlight)
     pad = w * 0.07 + (w * 0.04 if highlight else 0)
     wide = len(text) > 1
-    rs = round(w * (0.34 if wide else 0.38))
+    big = 1.3 if faces == LARGE else 1.0
+    rs = round(w * (0.34 if wide else 0.38) * big)
 
     def index(dd: ImageDraw.ImageDraw) -> None:
-        if text == "10" or not wide:  # the historical layout (digits "10", one letter)
+        if big == 1.0 and (text == "10" or not wide):  # the historical layout (digits "10", one letter)
             f = font(rs, bold=True)
             tw = f.getlength(text)
             x = pad + (w * 0.24 - tw) / 2 if text != "10" else pad - w * 0.02
-        else:  # two letters ("Sv"): as wide as "10" at most, centred on the suit symbol's column
-            f, tw = _fitted(text, rs, w * 0.30)
-            x = max(pad - w * 0.02, pad + w * 0.12 - tw / 2)
+        else:  # two letters ("Sv"), or large: as wide as "10" at most, centred on the symbol's column
+            f, tw = _fitted(text, rs, w * (0.44 if big > 1 else 0.30))
+            x = max(pad - w * 0.02, pad + w * 0.12 * big - tw / 2)
         dd.text((x, pad - w * 0.04), text, font=f, fill=ink)
-        fs = font(round(w * 0.30))
-        dd.text((pad + w * 0.12, pad + w * 0.36), sym, font=fs, fill=ink, anchor="mt")
+        fs = font(round(w * (0.26 if big > 1 else 0.30)))
+        dd.text((pad + w * 0.12 * big, pad + w * 0.36 * big), sym, font=fs, fill=ink, anchor="mt")
 
     _corner(img, w, h, index)
     cx, cy = w / 2, h / 2
     if rank in FACE_TINT:
         fw, fh = w * 0.27, h * 0.23
         d.rectangle((cx - fw, cy - fh, cx + fw, cy + fh), fill=FACE_TINT[rank], outline=ink, width=SS * 2)
-        big = font(round(w * 0.40), bold=True) if not wide else _fitted(text, round(w * 0.34), w * 0.48)[0]
-        d.text((cx, cy - h * 0.02), text, font=big, fill=ink, anchor="ms")
+        letter = font(round(w * 0.40), bold=True) if not wide else _fitted(text, round(w * 0.34), w * 0.48)[0]
+        d.text((cx, cy - h * 0.02), text, font=letter, fill=ink, anchor="ms")
         d.text((cx, cy + h * 0.01), sym, font=font(round(w * 0.34)), fill=ink, anchor="mt")
     else:
-        size = round(w * (0.78 if rank == "A" else 0.56))
+        size = round(w * (0.78 if rank == "A" else 0.56) / big ** 2)
         d.text((cx, cy + w * 0.04), sym, font=font(size), fill=ink, anchor="mm")
     return _finish(img, width)
 
@@ -227,18 +239,20 @@ _PIPS = {
 }
 
 
-def _draw_spanish(code: str, width: int, highlight: bool, word: str = "") -> Image.Image:
+def _draw_spanish(code: str, width: int, highlight: bool, word: str = "", large: bool = False) -> Image.Image:
     rank, suit = code[:-1], code[-1]
     ink = suits.SPANISH_INK[suit]
     pip = suits.SPANISH_PIPS[suit]
     img, d, w, h = _canvas(width)
     _blank(d, w, h, highlight)
     pad = w * 0.07 + (w * 0.04 if highlight else 0)
-    rs = round(w * (0.30 if len(rank) == 2 else 0.36))
+    big = 1.3 if large else 1.0
+    rs = round(w * (0.30 if len(rank) == 2 else 0.36) * big)
 
     def index(dd: ImageDraw.ImageDraw) -> None:
-        dd.text((pad + w * 0.12, pad - w * 0.03), rank, font=font(rs, bold=True), fill=ink, anchor="mt")
-        pip(dd, pad + w * 0.10, pad + w * 0.46, w * 0.21)
+        f = _fitted(rank, rs, w * 0.34)[0] if large else font(rs, bold=True)
+        dd.text((pad + w * 0.12 * big, pad - w * 0.03), rank, font=f, fill=ink, anchor="mt")
+        pip(dd, pad + w * 0.10 * big, pad + w * 0.46 * big, w * 0.21 * big)
 
     _corner(img, w, h, index)
     cx, cy = w / 2, h / 2

@@ -33,8 +33,21 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 
 def text_width(text: str, size: int, bold: bool = False) -> int:
-    """Width in pixels of ``text`` drawn in :func:`font` ``(size, bold)``."""
-    return int(font(size, bold).getlength(text))
+    """Width in pixels of ``text`` drawn in :func:`font` ``(size, bold)`` (Czech suit signs included)."""
+    f = font(size, bold)
+    if any(ch in SIGNS for ch in text):
+        return int(sum(sign_width(size) if ch in SIGNS else f.getlength(ch) for ch in text))
+    return int(f.getlength(text))
+
+
+#: Private-use characters that image text writes for the Czech pack's suit signs (H D S C), drawn
+#: as pips by ``bot.render.text`` (no font has them).
+SIGNS = "\ue000\ue001\ue002\ue003"
+
+
+def sign_width(size: int) -> int:
+    """Width of a Czech suit sign in text of ``size`` pixels."""
+    return round(size * 0.8)
 
 
 @functools.lru_cache(maxsize=4096)

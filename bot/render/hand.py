@@ -53,7 +53,7 @@ def hand_image(game: str, view: dict[str, Any], playable: set[str] | None = None
         gap = 0
         step = min(natural, (MAX_WIDTH - 2 * PAD - w) / max(1, len(hand) - 1))
     width = round(2 * PAD + w + (len(hand) - 1) * step + groups * gap)
-    c = Canvas(width, h + 2 * PAD + LIFT, BACKGROUND, tr)
+    c = Canvas(width, h + 2 * PAD + LIFT, BACKGROUND, tr, game=game)
     spanish = is_spanish(game)
     x = PAD
     for i, code in enumerate(hand):

@@ -14,7 +14,10 @@ from typing import Any
 
 from bot.render.canvas import MUTED, WHITE, Canvas, Colour
 from bot.render.fonts import font
+from bot.render.text import czech_sign
 from bot.rules.base import PLAIN, Text
+from bot.rules.cards import SUIT_SYMBOLS
+from bot.rules.looks import CZECH, DEFAULT, Look
 
 WIDTH, HEIGHT = 960, 540
 TABLE_W = 700
@@ -86,6 +89,13 @@ class TableCtx:
     side: Sidebar
     plates: list[Plate]
     tr: Text = PLAIN  # the table's language
+    look: Look = DEFAULT  # the pack and faces of the table's cards
+
+    def suit_sym(self, suit: str | None) -> str:
+        """A suit's sign in the image's text: ♥ in the French pack, the Czech pack's drawn sign."""
+        if suit in SUIT_SYMBOLS and self.look.pack == CZECH:
+            return czech_sign(suit)
+        return SUIT_SYMBOLS.get(suit or "", "—")
 
     def word(self, msgid: str, **params: Any) -> str:
         """A word of the image in the table's language (``word`` is an extraction keyword)."""

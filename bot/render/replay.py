@@ -46,7 +46,7 @@ def hands_band(game: str, names: Sequence[str], hands: Sequence[Sequence[str]],
                tr: Text = PLAIN) -> Image.Image:
     """The band under a revealed replay: every seat's cards of the deal, two seats per row."""
     rows = -(-len(hands) // 2)
-    c = Canvas(WIDTH, 34 + rows * BAND_ROW, PANEL, tr)  # card faces in the same language
+    c = Canvas(WIDTH, 34 + rows * BAND_ROW, PANEL, tr, game=game)  # card faces in the same language and look
     c.text((16, 8), tr._("Every hand of this deal"), 20, GOLD, bold=True)
     half = WIDTH // 2
     for seat, hand in enumerate(hands):

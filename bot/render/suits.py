@@ -1,4 +1,5 @@
-"""Suit pips drawn as shapes: the Spanish suits (oros, copas, espadas, bastos).
+"""Suit pips drawn as shapes: the Spanish suits (oros, copas, espadas, bastos) and the Czech
+pack's German suits (srdce, kule, zelené, žaludy).
 
 Each function draws one pip centred on ``(cx, cy)`` inside a box of height ``h`` (width about
 ``0.7 h``). French suits use the font's ♠ ♥ ♦ ♣ glyphs instead (see ``cards.py``).
@@ -6,6 +7,7 @@ Each function draws one pip centred on ``(cx, cy)`` inside a box of height ``h``
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from PIL import ImageDraw
@@ -90,3 +92,95 @@ SPANISH_PIPS: dict[str, Callable[[ImageDraw.ImageDraw, float, float, float], Non
 
 #: Text colour of each Spanish suit's index.
 SPANISH_INK: dict[str, Colour] = {"O": GOLD_DARK, "C": CUP_RED, "E": SWORD_BLUE, "B": CLUB_GREEN}
+
+
+# --------------------------------------------------------------------------- the Czech pack
+
+HEART_RED = (204, 30, 40)
+HEART_DARK = (120, 10, 20)
+BELL_GOLD = (236, 178, 24)
+BELL_DARK = (140, 90, 0)
+BELL_BAND = (196, 44, 36)
+LEAF_GREEN = (46, 140, 58)
+LEAF_DARK = (18, 76, 30)
+LEAF_VEIN = (150, 210, 140)
+NUT = (214, 148, 60)
+NUT_DARK = (110, 62, 20)
+CUP = (124, 84, 36)
+
+
+def _heart_points(cx: float, cy: float, h: float, up: bool = False,
+                  steps: int = 40) -> list[tuple[float, float]]:
+    """The classic heart curve in a box of height ``h`` (point down; point up if ``up``)."""
+    pts = []
+    for i in range(steps):
+        t = 2 * math.pi * i / steps
+        x = 16 * math.sin(t) ** 3
+        y = 13 * math.cos(t) - 5 * math.cos(2 * t) - 2 * math.cos(3 * t) - math.cos(4 * t)
+        # the curve spans x in [-16, 16], y in [-17, 12]: scale to the box, centred
+        sy = -(y + 2.5) / 29 * h
+        pts.append((cx + x / 29 * h, cy + (-sy if up else sy)))
+    return pts
+
+
+def srdce(d: ImageDraw.ImageDraw, cx: float, cy: float, h: float) -> None:
+    """Hearts (srdce): a red heart."""
+    w = max(1, round(h * 0.04))
+    d.polygon(_heart_points(cx, cy, h * 0.92), fill=HEART_RED, outline=HEART_DARK, width=w)
+
+
+def kule(d: ImageDraw.ImageDraw, cx: float, cy: float, h: float) -> None:
+    """Bells (kule): a round golden bell with a red band, its slit below and its loop on top."""
+    w = max(1, round(h * 0.04))
+    r = h * 0.36
+    by = cy + h * 0.08
+    lr = h * 0.08
+    d.ellipse((cx - lr, by - r - lr * 1.7, cx + lr, by - r + lr * 0.3), outline=BELL_DARK, width=w)
+    d.ellipse((cx - r, by - r, cx + r, by + r), fill=BELL_GOLD, outline=BELL_DARK, width=w)
+    d.chord((cx - r, by - r, cx + r, by + r), 195, 345, fill=BELL_BAND)
+    d.ellipse((cx - r, by - r, cx + r, by + r), outline=BELL_DARK, width=w)
+    d.line((cx - r * 0.95, by - r * 0.25, cx + r * 0.95, by - r * 0.25), fill=BELL_DARK, width=w)
+    sr = r * 0.16
+    d.ellipse((cx - sr, by + r * 0.35 - sr, cx + sr, by + r * 0.35 + sr), fill=BELL_DARK)
+    d.line((cx, by + r * 0.35, cx, by + r * 0.95), fill=BELL_DARK, width=max(1, round(h * 0.05)))
+
+
+def zelene(d: ImageDraw.ImageDraw, cx: float, cy: float, h: float) -> None:
+    """Leaves (zelené): a green leaf, point up, with its stem and veins."""
+    w = max(1, round(h * 0.04))
+    top = cy - h * 0.06
+    d.line((cx, top + h * 0.30, cx - h * 0.04, cy + h * 0.48), fill=LEAF_DARK, width=max(1, round(h * 0.07)))
+    d.polygon(_heart_points(cx, top, h * 0.80, up=True), fill=LEAF_GREEN, outline=LEAF_DARK, width=w)
+    vw = max(1, round(h * 0.03))
+    d.line((cx, top - h * 0.30, cx, top + h * 0.30), fill=LEAF_VEIN, width=vw)
+    for k in (-1, 1):
+        d.line((cx, top, cx + k * h * 0.20, top - h * 0.12), fill=LEAF_VEIN, width=vw)
+        d.line((cx, top + h * 0.15, cx + k * h * 0.24, top + h * 0.02), fill=LEAF_VEIN, width=vw)
+
+
+def zaludy(d: ImageDraw.ImageDraw, cx: float, cy: float, h: float) -> None:
+    """Acorns (žaludy): a brown nut under its hatched cup, on a short stalk."""
+    w = max(1, round(h * 0.04))
+    nw = h * 0.26
+    d.ellipse((cx - nw, cy - h * 0.16, cx + nw, cy + h * 0.46), fill=NUT, outline=NUT_DARK, width=w)
+    cw = h * 0.32
+    d.chord((cx - cw, cy - h * 0.34, cx + cw, cy + h * 0.08), 180, 360, fill=CUP, outline=NUT_DARK, width=w)
+    d.rectangle((cx - cw, cy - h * 0.14, cx + cw, cy - h * 0.10), fill=CUP, outline=NUT_DARK, width=w)
+    lw = max(1, round(h * 0.02))
+    for k in range(-2, 3):
+        x = cx + k * cw * 0.38
+        d.line((x - cw * 0.18, cy - h * 0.12, x + cw * 0.18, cy - h * 0.26), fill=NUT_DARK, width=lw)
+    d.line((cx, cy - h * 0.30, cx + h * 0.05, cy - h * 0.46), fill=NUT_DARK, width=max(1, round(h * 0.06)))
+
+
+#: The Czech pack's pips for the French codes they stand for: H srdce, D kule, S zelené, C žaludy.
+CZECH_PIPS: dict[str, Callable[[ImageDraw.ImageDraw, float, float, float], None]] = {
+    "H": srdce, "D": kule, "S": zelene, "C": zaludy,
+}
+
+#: Text colour of each Czech suit's index.
+CZECH_INK: dict[str, Colour] = {"H": HEART_RED, "D": BELL_DARK, "S": LEAF_DARK, "C": NUT_DARK}
+
+#: Ink of the French suits on four-colour faces: black spades, red hearts, blue diamonds, green clubs.
+FOUR_COLOUR_INK: dict[str, Colour] = {"S": (24, 24, 28), "H": (200, 24, 36), "D": (28, 84, 200),
+                                      "C": (22, 128, 52)}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.canvas import FELT_INNER, FELT_RIM, GOLD, MUTED, PANEL, PLATE, WHITE, Canvas, Colour
+from bot.render.cards import undressed
 from bot.render.fonts import font
 from bot.render.games import LAYOUTS
 from bot.render.layout import (
@@ -102,11 +103,11 @@ def table_canvas(game: str, view: dict[str, Any], names: list[str], tr: Text = P
     if layout is None:
         raise ValueError(f"no table layout for game {game!r}")
     n = len(view.get("stacks") or names)
-    c = Canvas(WIDTH, HEIGHT, tr=tr)
+    c = Canvas(WIDTH, HEIGHT, tr=tr, game=game)
     draw_felt(c)
     t = TableCtx(c=c, view=view, names=list(names), n=max(1, n), spanish=is_spanish(game),
                  side=Sidebar(c, SIDEBAR_X + 12, WIDTH - SIDEBAR_X - 24), plates=[Plate() for _ in range(n)],
-                 tr=tr)
+                 tr=undressed(tr), look=c.look)
     draw_header(t, game)
     layout.draw(t)
     for seat in range(n):

@@ -14,6 +14,7 @@ from bot.i18n import Translator, english
 from bot.render.replay import TooLarge, replay_image
 from bot.replays.frames import MAX_FRAMES, replay_frames
 from bot.rules import GAMES
+from bot.rules.looks import table_look
 from bot.store.tables import ActionRow, TableRow
 from bot.tables.deals import Deal, deals_of
 from bot.tables.replay import SessionLog
@@ -45,9 +46,9 @@ def seat_names(row: TableRow, tr: Translator) -> list[str]:
 def render(row: TableRow, actions: list[ActionRow], number: int, reveal: bool, fmt: str,
            tr: Translator | None = None, limit: int | None = None, cap: int = MAX_FRAMES) -> Replay | int:
     """The replay of deal ``number``, or the number of deals if there is no such deal."""
-    tr = tr or english()
     rules = GAMES[row.game]
     options = rules.validate_options(row.options)
+    tr = (tr or english()).dressed(table_look(rules.pack_choices, options))  # as the table showed its cards
     names = seat_names(row, tr)
     seed = int(row.seed or 0)
     session = SessionLog(rules, len(row.seats), options, seed, actions)

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, Self, runtime_checkable
 
+from bot.rules.looks import CLASSIC, FACES
 from bot.rules.vocabulary import Vocabulary
 
 Action = dict[str, Any]
@@ -443,6 +444,7 @@ class Text(Protocol):
     def card(self, code: str, spanish: bool = False) -> str: ...
     def cards(self, codes: Sequence[str], spanish: bool = False) -> str: ...
     def suit(self, suit: str, marias: bool = False) -> str: ...
+    def symbol(self, suit: str) -> str: ...
 
 
 class PlainText:
@@ -477,6 +479,11 @@ class PlainText:
         from bot.rules.cards import SUIT_NAMES
 
         return SUIT_NAMES[suit]
+
+    def symbol(self, suit: str) -> str:
+        from bot.rules.cards import SUIT_SYMBOLS
+
+        return SUIT_SYMBOLS[suit]
 
 
 PLAIN = PlainText()
@@ -515,6 +522,9 @@ TABLE_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("hints", "bool", False,
                "Let players ask /hint for the strong AI's advice on their turn "
                "(the session is then not rated)."),
+    OptionSpec("faces", "choice", CLASSIC,
+               "Card faces of the table image: classic, four_colour (one colour per suit) "
+               "or large (large indices).", choices=FACES),
 )
 
 
@@ -542,6 +552,9 @@ class Game:
     narrate: Callable[..., str | None] = field(default=default_narrate, repr=False)
     #: Which deck the card codes are of: ``"french"`` (French suits, jokers) or ``"spanish"``.
     deck_kind: Literal["french", "spanish"] = "french"
+    #: The packs its cards may be drawn and named with, its own first (``bot.rules.looks``);
+    #: () = the deck kind's only pack. A game with several has a ``pack`` option for its tables.
+    packs: tuple[str, ...] = ()
     #: Fixed teams, as the seats of each (rated and ranked together); () when each seat is its own.
     teams: tuple[tuple[int, ...], ...] = ()
     #: Action types that are a seat's own bids, named by their type (a player's favourite bid).
@@ -576,6 +589,11 @@ class Game:
     def spanish(self) -> bool:
         """True when the game is played with the Spanish deck (its cards are named in full)."""
         return self.deck_kind == "spanish"
+
+    @property
+    def pack_choices(self) -> tuple[str, ...]:
+        """The packs its cards may be shown with, its own first (``packs``, else its deck kind's)."""
+        return self.packs or (self.deck_kind,)
 
     def shortest_options(self) -> dict[str, Any]:
         """Raw options for the shortest session that still ends by itself: every length option

@@ -156,6 +156,11 @@ class TableService:
         session = self._find(table_id)
         return None if session is None else session.table
 
+    def peek(self, table_id: int) -> Table | None:
+        """``get`` without awaiting: for synchronous readers (the table's language and look)."""
+        session = self._find(table_id)
+        return None if session is None else session.table
+
     async def tables_in_channel(self, channel_id: int) -> list[Table]:
         """Open (lobby or playing) tables of a channel, oldest first."""
         return [t for t in await self.open_tables() if t.channel_id == channel_id]

@@ -12,6 +12,7 @@ import discord
 
 from bot.i18n import N_, Translator, english
 from bot.rules import GAMES
+from bot.views.alt import board_alt, profile_alt
 from bot.views.display import safe_name
 
 if TYPE_CHECKING:
@@ -102,7 +103,8 @@ async def leaderboard_message(
     png = await asyncio.to_thread(functools.partial(leaderboard_image, rows, image_title, columns, tr=tr))
     embed = discord.Embed(title=title, description="\n".join(lines) or tr._("Nobody yet."), colour=0xEAB308)
     embed.set_image(url="attachment://leaderboard.png")
-    return {"embed": embed, "file": discord.File(io.BytesIO(png), "leaderboard.png", description=title)}
+    return {"embed": embed, "file": discord.File(io.BytesIO(png), "leaderboard.png",
+                                                 description=board_alt(title, rows, tr))}
 
 
 async def favourites(bot: TapisBot, guild_id: int, user_id: int, game: str) -> str | None:
@@ -206,4 +208,6 @@ async def profile_message(
         return {"embed": embed}
     png = await asyncio.to_thread(functools.partial(profile_image, who.display_name, season, cards, tr=tr))
     embed.set_image(url="attachment://profile.png")
-    return {"embed": embed, "file": discord.File(io.BytesIO(png), "profile.png", description=embed.title)}
+    plain = tr._("Statistics — {name}", name=who.display_name)  # alt text is not Markdown: no escapes
+    alt = profile_alt(plain, [(_title(g.game, tr), profile_field(g, tr)) for g in games], tr)
+    return {"embed": embed, "file": discord.File(io.BytesIO(png), "profile.png", description=alt)}

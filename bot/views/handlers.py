@@ -31,7 +31,7 @@ from bot.outbox.respond import answer_lost, refuse, run_soon, send
 from bot.tables.errors import STALE  # one wording for a stale click, service and handler alike
 from bot.views import ids, texts
 from bot.views.display import refusal_text
-from bot.views.locale import reader
+from bot.views.locale import at_table, reader
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -177,6 +177,7 @@ async def _handle(interaction: discord.Interaction[TapisBot], custom_id: str, ci
         return await refuse(interaction, tr._("Table #{id} does not exist any more.", id=cid.table_id))
     if (not in_dm or cid.verb not in ("mv", "sel")) and interaction.guild_id != table.guild_id:
         return await refuse(interaction, tr._("This control belongs to a table of another server."))
+    tr = await at_table(bot, tr, interaction.user.id, table)  # the cards as this player sees them
     if cid.verb in ("mv", "sel"):
         return await play(interaction, table, cid, values, tr)
     if values is not None:

@@ -26,6 +26,7 @@ import discord
 from bot.i18n import N_, Translator
 from bot.outbox.respond import refuse
 from bot.rules import GAMES
+from bot.rules.looks import table_look
 from bot.views import ids
 from bot.views.display import safe_name
 from bot.views.scope import channel_visible, visible_channels
@@ -194,6 +195,7 @@ async def load_session(bot: TapisBot, guild_id: int, table_id: int, tr: Translat
     actions = await bot.db.run(store.load_actions, table_id)
     names = [safe_name(s.get("name") or tr._("seat {n}", n=i)) for i, s in enumerate(row.seats)]  # as text
     rules = GAMES[row.game]
+    tr = tr.dressed(table_look(rules.pack_choices, row.options))  # its cards as the table named them
     deals = await asyncio.to_thread(  # a whole session's replay: off the event loop
         deals_of, SessionLog.of(rules, row, actions),
         lambda s: names[s] if 0 <= s < len(names) else tr._("seat {n}", n=s), tr)

@@ -125,3 +125,33 @@ def test_routes_map_to_openapi_paths() -> None:
 def test_missing_spec_fails_loudly(tmp_path: Path) -> None:
     with pytest.raises(schema.SpecMissing, match="openapi.json"):
         schema.load(tmp_path / "shared" / "discord-api" / "openapi.json")
+
+
+async def test_attachment_descriptions_are_kept_and_checked(stub: DiscordStub) -> None:
+    """Issue 30: the alt text of an upload (payload_json ``attachments[n].description`` for the part
+    ``files[n]``) is stored with the attachment, so tests can read it, and Discord's schema refuses
+    one over 1,024 characters."""
+    stub.invalid_expected = True
+    bot, task = await start(stub, [])
+    channel = bot.get_channel(stub.channel.id)
+    sent = await channel.send("two images", files=[
+        discord.File(__file__, filename="a.py", description="the first: é ⟦marked⟧"),
+        discord.File(__file__, filename="b.py"),
+        discord.File(__file__, filename="c.py", description="d" * 1024),
+    ])
+    stored = stub.message(sent.id).attachments
+    assert [(a.filename, a.description) for a in stored] == [
+        ("a.py", "the first: é ⟦marked⟧"), ("b.py", None), ("c.py", "d" * 1024)]
+    assert sent.attachments[0].description == "the first: é ⟦marked⟧"  # echoed back as Discord does
+
+    edited = await sent.edit(attachments=[sent.attachments[1], discord.File(__file__, filename="e.py",
+                                                                            description="new")])
+    assert [(a.filename, a.description) for a in stub.message(edited.id).attachments] == [
+        ("b.py", None), ("e.py", "new")]
+
+    with pytest.raises(discord.HTTPException) as caught:
+        await channel.send("too long", file=discord.File(__file__, filename="f.py", description="x" * 1025))
+    assert caught.value.code == 50035 and "description" in caught.value.text
+    assert len(stub.invalid) == 1
+    await bot.close()
+    await task

@@ -107,11 +107,15 @@ class Attachment:
     id: int
     filename: str
     data: bytes
+    description: str | None = None  # the alt text sent with the upload (payload_json attachments[])
 
     def payload(self) -> dict[str, Any]:
         url = f"http://cdn.invalid/attachments/{self.id}/{self.filename}"
-        return {"id": str(self.id), "filename": self.filename, "size": len(self.data), "url": url,
-                "proxy_url": url}
+        out: dict[str, Any] = {"id": str(self.id), "filename": self.filename, "size": len(self.data),
+                               "url": url, "proxy_url": url}
+        if self.description is not None:
+            out["description"] = self.description
+        return out
 
 
 @dataclass

@@ -280,14 +280,16 @@ class StubServer:
         ctype = request.content_type
         if ctype.startswith("multipart/"):
             form = await request.post()
-            files = []
+            indexed: list[tuple[int, str, bytes]] = []
             payload: Any = None
             for key, value in form.items():
                 if key == "payload_json":
                     payload = json.loads(value if isinstance(value, str) else value.file.read())
-                elif hasattr(value, "file"):
-                    files.append((value.filename, value.file.read()))
-            return payload, files
+                elif hasattr(value, "file"):  # files[n]: the n of payload_json's attachments[].id
+                    n = key[6:-1] if key.startswith("files[") and key.endswith("]") else ""
+                    at = int(n) if n.isdigit() else len(indexed)
+                    indexed.append((at, value.filename, value.file.read()))
+            return payload, [(name, raw) for _, name, raw in sorted(indexed, key=lambda f: f[0])]
         raw = await request.read()
         return (json.loads(raw) if raw else None), []
 
@@ -475,9 +477,14 @@ class StubServer:
         if "components" in data:
             message.components = data["components"] or []
         if "attachments" in data or files:
-            keep = {int(a["id"]) for a in data.get("attachments") or [] if int(a["id"]) > 10_000}
+            listed = data.get("attachments") or []
+            keep = {int(a["id"]) for a in listed if int(a["id"]) > 10_000}
             message.attachments = [a for a in message.attachments if a.id in keep]
-            message.attachments += [Attachment(snowflake(), name, raw) for name, raw in files]
+            # a new upload's description (alt text) is the one of payload_json's attachments[] whose
+            # id is the upload's index (``files[n]``), as Discord reads it
+            described = {int(a["id"]): a.get("description") for a in listed if int(a["id"]) <= 10_000}
+            message.attachments += [Attachment(snowflake(), name, raw, described.get(n))
+                                    for n, (name, raw) in enumerate(files)]
 
     def _payload(self, message: Message) -> dict[str, Any]:
         channel = self.channels.get(message.channel_id)

@@ -38,3 +38,30 @@ def test_spanish_deck() -> None:
 def test_jokers() -> None:
     assert cards.short("X1", translator("es")) == "Comodín"
     assert cards.name("X2", translator("cs")) == "Žolík²"
+
+
+def test_card_text_follows_the_pack_the_reader_sees() -> None:
+    """Issue 30: at a Marias table with the Czech pack, the German suits in every language (♥️ 🔔
+    🍃 🌰; Unter / Ober, spodek / svršek); four-colour faces colour the suit signs of text too."""
+    from bot.rules import GAMES
+    from bot.rules.looks import CZECH, FOUR_COLOUR, FRENCH, Look
+
+    czech = Look(CZECH)
+    en, cs, fr, es = (translator(lang).dressed(czech) for lang in ("en", "cs", "fr", "es"))
+    assert [en.card(c) for c in ("QH", "JD", "KS", "AC", "10H")] == ["O♥️", "U🔔", "K🍃", "A🌰", "10♥️"]
+    assert [cs.card(c) for c in ("QH", "JD", "KS", "AC")] == ["Sv♥️", "Sp🔔", "K🍃", "A🌰"]
+    assert cards.name("QH", en) == "Ober of hearts" and cards.name("JD", en) == "Unter of bells"
+    assert cards.name("QH", cs) == "svršek srdcí" and cards.name("AC", cs) == "eso žaludů"
+    assert cards.name("KS", fr) == "roi de feuilles" and cards.name("JC", es) == "Unter de bellotas"
+    assert [cs.suit(s, marias=True) for s in "HDSC"] == ["srdce", "kule", "zelené", "žaludy"]
+    assert [en.suit(s, marias=True) for s in "HDSC"] == ["hearts", "bells", "leaves", "acorns"]
+    assert fr.card("KD") == "R🔔" and es.card("KD") == "R🔔"
+    marias = GAMES["marias"]
+    assert marias.label({"type": "trump", "card": "JD"}, en) == "Trump 🔔 (U🔔)"
+    # the French preference keeps the French suits; without a look, the text is as before
+    french = translator("cs").dressed(Look(FRENCH))
+    assert french.card("QH") == translator("cs").card("QH") == "Sv♥"
+    assert french.suit("D", marias=True) == "kule"
+    four = translator("en").dressed(Look(FRENCH, FOUR_COLOUR))
+    assert [four.card(c) for c in ("QS", "QH", "QD", "QC")] == ["Q♠", "Q♥️", "Q🔷", "Q☘️"]
+    assert four.dressed(None) is translator("en") and four.dressed(Look(FRENCH, FOUR_COLOUR)) is four

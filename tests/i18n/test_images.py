@@ -14,7 +14,7 @@ from tests.render.samples import NAMES, SAMPLES, VARIANTS
 
 #: What may be drawn outside the pseudo-locale's markers: player names, numbers, card and suit
 #: symbols, signs, and the one-letter marks (dealer "D", Mus teams "A" / "B").
-NEUTRAL = re.compile(r"^[\d\s.,:;+\-−–—×%/=()▶✓✗·♠♥♦♣?→]*$")
+NEUTRAL = re.compile(r"^[\d\s.,:;+\-−–—×%/=()▶✓✗·♠♥♦♣?→\ue000-\ue003]*$")  # + the Czech suit signs
 
 
 def _drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -103,8 +103,8 @@ def test_the_words_on_the_card_faces_go_through_the_catalogue(game: str,
     printed: list[str] = []
     marks = cards.marks
 
-    def record(code: str, spanish: bool, tr=None):  # type: ignore[no-untyped-def]
-        word = marks(code, spanish, tr) if tr is not None else marks(code, spanish)
+    def record(code: str, spanish: bool, tr=None, look=None):  # type: ignore[no-untyped-def]
+        word = marks(code, spanish, tr, look) if tr is not None else marks(code, spanish)
         printed.append(word)
         return word
 

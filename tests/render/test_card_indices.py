@@ -86,9 +86,9 @@ def test_a_replays_hands_band_prints_the_faces_in_its_language(monkeypatch: pyte
     printed: list[str] = []
     face = cards.face
 
-    def record(code: str, spanish: bool, width: int, highlight: bool = False, tr=PLAIN):  # type: ignore[no-untyped-def]
+    def record(code: str, spanish: bool, width: int, highlight: bool = False, tr=PLAIN, look=None):  # type: ignore[no-untyped-def]
         printed.append(cards.marks(code, spanish, tr))
-        return face(code, spanish, width, highlight, tr)
+        return face(code, spanish, width, highlight, tr, look)
 
     monkeypatch.setattr(cards, "face", record)
     hands_band("motz", ["Ann", "Bob"], [["QH", "9S"], ["KD"]], translator("fr"))

@@ -20,6 +20,7 @@ from bot.render.hand import playable_cards
 from bot.rules import GAMES
 from bot.rules.base import PLAIN
 from bot.rules.cards import DECK_54, DECK_ES_40
+from bot.rules.looks import DEFAULT
 from tests.render.samples import HANDS, NAMES, SAMPLES, VARIANTS
 
 ALL_CODES = frozenset(DECK_54) | frozenset(DECK_ES_40)
@@ -44,13 +45,14 @@ class Recorder:
         self.layout: set[str] = set()
         face = cards.face  # the real cache; layout_face below must not count as a face request
 
-        def record_face(code: str, spanish: bool, width: int, highlight: bool = False, tr=PLAIN):
+        def record_face(code: str, spanish: bool, width: int, highlight: bool = False, tr=PLAIN,
+                        look=DEFAULT):
             self.faces.add(code)
-            return face(code, spanish, width, highlight, tr)
+            return face(code, spanish, width, highlight, tr, look)
 
-        def record_layout(code: str, width: int, tr=PLAIN):
+        def record_layout(code: str, width: int, tr=PLAIN, look=DEFAULT):
             self.layout.add(code)
-            return face(code, False, width, tr=tr)
+            return face(code, False, width, tr=tr, look=look)
 
         monkeypatch.setattr(cards, "face", record_face)
         monkeypatch.setattr(cards, "layout_face", record_layout)

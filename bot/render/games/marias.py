@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, RED, WHITE
-from bot.render.games.common import french_key, per_seat, suit_sym
+from bot.render.games.common import french_key, per_seat
 from bot.render.layout import CX, CY, TableCtx
 from bot.render.words import deltas_text
+from bot.rules.looks import CZECH
 from bot.rules.marias.text import contract as contract_name
 from bot.rules.marias.text import flek_name
 
@@ -26,7 +27,7 @@ def draw(t: TableCtx) -> None:
     for i, plate in enumerate(t.plates):
         plate.hidden = sizes[i]
         parts = [t.word("{n} pts", n=points[i])] if points[i] else []
-        parts += [f"{suit_sym(s)}{val}" for seat, s, val in marriages if seat == i]
+        parts += [f"{t.suit_sym(s)}{val}" for seat, s, val in marriages if seat == i]
         plate.line = " · ".join(parts)
         if soloist == i:
             plate.marks.append((t.word("soloist"), GOLD))
@@ -41,8 +42,8 @@ def _centre(t: TableCtx, v: dict[str, Any]) -> None:
         return
     title = contract_name(contract, t.tr)
     if v.get("trump"):
-        title += f" {suit_sym(v['trump'])}"
-    colour = (255, 120, 110) if v.get("trump") in ("H", "D") else WHITE
+        title += f" {t.suit_sym(v['trump'])}"
+    colour = (255, 120, 110) if v.get("trump") in _reds(t) else WHITE
     t.c.text((CX, CY - 14), title, 30, colour, bold=True, anchor="mm")
     p = v.get("points") or [0, 0]
     flek = v.get("flek") or 0
@@ -69,9 +70,9 @@ def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
     trump, card = v.get("trump"), v.get("trump_card")
     if card:
         s.line(t.word("Trump card"), 16, MUTED, gap=2)
-        s.cards([card], 50, caption=t.word("trump {suit}", suit=suit_sym(trump or card[-1])))
+        s.cards([card], 50, caption=t.word("trump {suit}", suit=t.suit_sym(trump or card[-1])))
     elif trump:
-        s.kv(t.word("Trump"), suit_sym(trump), RED if trump in ("H", "D") else WHITE)
+        s.kv(t.word("Trump"), t.suit_sym(trump), RED if trump in _reds(t) else WHITE)
     s.kv(t.word("Pot"), t.tr.number(v.get("pot", 0)))
     last = v.get("last_result")
     if last:
@@ -80,6 +81,11 @@ def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
         name = contract_name(last.get("contract"), t.tr)
         s.line(t.word("{game} by {who}", game=name, who=t.name(last.get("soloist"))), 17, WHITE)
         s.line(deltas_text(t.names, last.get("deltas") or [], t.tr), 16, GOLD)
+
+
+def _reds(t: TableCtx) -> tuple[str, ...]:
+    """The suits drawn red: hearts and diamonds, or only hearts (srdce) in the Czech pack."""
+    return ("H",) if t.look.pack == CZECH else ("H", "D")
 
 
 def _flek(level: int, t: TableCtx) -> str:

@@ -24,6 +24,9 @@ OPTIONS = (
     OptionSpec("max_flek", "int", 3, "Highest doubling level: 1 flek, 2 re, 3 tutti, 4 boty.",
                minimum=1, maximum=4),
     OptionSpec("concede_plain", "bool", True, "A plain hra nobody fleks is conceded unplayed."),
+    OptionSpec("pack", "choice", "czech",
+               "Pack of the table image and text: czech (the single-headed German-suited pack: "
+               "hearts, bells, leaves, acorns) or french.", choices=("czech", "french")),
     OptionSpec("dealer", "seat", None, "First dealer (tests); random if unset.", hidden=True),
     OptionSpec("decks", "decks", None, "Stacked decks, one per deal (tests).", hidden=True),
 )
@@ -48,6 +51,7 @@ GAME = Game(
     max_seats=3,
     options=OPTIONS,
     deck=DECK_32,
+    packs=("czech", "french"),
     factory=_factory,
     summary=SUMMARY,
     default_seats=3,

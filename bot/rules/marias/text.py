@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.rules.base import PLAIN, Action, Event, Text, describe
-from bot.rules.cards import SUIT_SYMBOLS
 from bot.rules.marias.state import FLEK_NAMES
 from bot.rules.vocabulary import NP_, Vocabulary
 
@@ -58,7 +57,7 @@ def label(action: Action, tr: Text = PLAIN) -> str:
     kind = action.get("type")
     card = action.get("card")
     if kind == "trump":
-        return tr._("Trump {suit} ({card})", suit=SUIT_SYMBOLS[card[-1]], card=tr.card(card))
+        return tr._("Trump {suit} ({card})", suit=tr.symbol(card[-1]), card=tr.card(card))
     if kind == "trump_blind":
         return tr._("Trump blind")
     if kind == "declare":

@@ -19,7 +19,8 @@ def label(action: Action, tr: Text = PLAIN) -> str:
     """Button text for an action."""
     kind = action.get("type")
     if kind == "lead":
-        return tr._("Lead {suit}", suit=_SYM.get(action.get("suit"), action.get("suit")))
+        suit = action.get("suit")
+        return tr._("Lead {suit}", suit=tr.symbol(suit) if suit in _SYM else suit)
     if kind == "swap_spare":
         return tr._("Take the spare hand")
     if kind == "keep":
@@ -59,10 +60,10 @@ def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str |
         return tr._("{card} is a stop: {who} leads next.", card=tr.card(event["card"]), who=seat)
     if t == "lead_passes":
         return tr._("{who} holds only {suit}: the lead passes to {next}.", who=name(event["from"]),
-                    suit=_SYM[event["blocked"]], next=name(event["to"]))
+                    suit=tr.symbol(event["blocked"]), next=name(event["to"]))
     if t == "block_lifted":
         return tr._("Nobody holds another suit: {who} may lead {suit} again.", who=seat,
-                    suit=_SYM[event["suit"]])
+                    suit=tr.symbol(event["suit"]))
     if t == "out":
         return tr._("{who} plays their last card ({card}) and goes out!", who=seat,
                     card=tr.card(event["card"]))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.rules import cards
 from bot.rules.base import N_, PLAIN, Action, Event, Text
 from bot.rules.vocabulary import NP_, Vocabulary
 
@@ -47,7 +46,7 @@ def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str |
         return tr._("Deal {n}: {dealer} deals. Antes of {ante} in: the bête holds {pot}. Turn-up {card}, "
                     "trump {trump}. Fine at risk: {fine}.", n=event["deal"] + 1, dealer=name(event["dealer"]),
                     ante=tr.number(event["ante"]), pot=tr.number(event["pot"]),
-                    card=_card(event["turn_up"], tr), trump=cards.SUIT_SYMBOLS[event["trump"]],
+                    card=_card(event["turn_up"], tr), trump=tr.symbol(event["trump"]),
                     fine=tr.number(event["fine"]))
     if kind == "declare":
         who = name(event["seat"])
