@@ -6,7 +6,7 @@ at once delayed every other table's strong AI by 2.2 s. Here:
 - ``HintDesk.cached(key)``: the advice already given for ``(table, version, seat)`` (the search is
   seeded by exactly that, so asking again can only give the same advice); served without a
   search, whatever the limits below. At most ``size`` keys, the least recently used dropped.
-- ``admit(player)``: a player has at most one search admitted (``HintBusy("running")``), and
+- ``admit(player)`` (``bot.gate.MemberGate``): a player has at most one search admitted (``HintBusy("running")``), and
   waits ``cooldown`` seconds after it ends before the next (``HintBusy("cooldown")``, with the
   seconds left); ``release(player)`` when it ends, however it ends.
 
@@ -22,6 +22,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
+from bot.gate import Busy, MemberGate
+
 V = TypeVar("V")
 
 COOLDOWN = 5.0  # seconds after a player's hint before their next search
@@ -29,25 +31,16 @@ CACHE_SIZE = 512  # (table, version, seat) keys kept
 HintKey = tuple[int, int, int]  # (table id, table version, seat)
 
 
-class HintBusy(Exception):
-    """A hint refused before any search: ``reason`` is "running" or "cooldown"."""
-
-    def __init__(self, reason: str, retry_after: float = 0.0) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.retry_after = retry_after
+HintBusy = Busy  # "running" or "cooldown" (no capacity: the pool orders the admitted searches)
 
 
-class HintDesk(Generic[V]):
-    """Admission (one per player, cooldown) and the advice cache of ``/hint``."""
+class HintDesk(MemberGate, Generic[V]):
+    """Admission (one per player, cooldown: ``MemberGate``) and the advice cache of ``/hint``."""
 
     def __init__(self, cooldown: float = COOLDOWN, size: int = CACHE_SIZE,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.cooldown = cooldown
+        super().__init__(cooldown, None, clock)
         self.size = max(1, size)
-        self.clock = clock
-        self.running: set[int] = set()  # players with a search admitted
-        self.ended: OrderedDict[int, float] = OrderedDict()  # player -> when their last search ended
         self._cache: OrderedDict[HintKey, V] = OrderedDict()
 
     def cached(self, key: HintKey) -> V | None:
@@ -66,20 +59,3 @@ class HintDesk(Generic[V]):
 
     def __len__(self) -> int:
         return len(self._cache)
-
-    def admit(self, player: int) -> None:
-        """Let ``player``'s search start, or raise ``HintBusy``; ``release`` ends it."""
-        now = self.clock()
-        while self.ended and next(iter(self.ended.values())) + self.cooldown <= now:
-            self.ended.popitem(last=False)  # bounded: only players still cooling down are kept
-        if player in self.running:
-            raise HintBusy("running")
-        if player in self.ended:
-            raise HintBusy("cooldown", self.ended[player] + self.cooldown - now)
-        self.running.add(player)
-
-    def release(self, player: int) -> None:
-        """``player``'s search has ended (answered, failed or cancelled): their cooldown starts."""
-        self.running.discard(player)
-        self.ended.pop(player, None)
-        self.ended[player] = self.clock()

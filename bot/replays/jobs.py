@@ -17,57 +17,27 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from bot.gate import Busy, MemberGate
+
 T = TypeVar("T")
+__all__ = ["Busy", "ReplayJobs"]
 
 WORKERS = 1
 WAITING = 5  # a burst of six members is served (one running, five waiting); the seventh waits
 COOLDOWN = 5.0  # seconds after a member's replay before their next one
 
 
-class Busy(Exception):
-    """A replay refused before any work: ``reason`` is "running", "cooldown" or "full"."""
-
-    def __init__(self, reason: str, retry_after: float = 0.0) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.retry_after = retry_after
-
-
-class ReplayJobs:
+class ReplayJobs(MemberGate):
     """The replay pool: admission (bounded queue, one per member, cooldown) and execution."""
 
     def __init__(self, workers: int = WORKERS, waiting: int = WAITING, cooldown: float = COOLDOWN,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.capacity = workers + waiting
-        self.cooldown = cooldown
-        self.clock = clock
-        self.running: set[int] = set()  # members with a replay admitted (waiting or running)
-        self.ended: OrderedDict[int, float] = OrderedDict()  # member -> when their last replay ended
+        super().__init__(cooldown, workers + waiting, clock)
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tapis-replay")
-
-    def admit(self, member: int) -> None:
-        """Reserve a place for ``member``'s replay, or raise ``Busy``; ``release`` gives it back."""
-        now = self.clock()
-        while self.ended and next(iter(self.ended.values())) + self.cooldown <= now:
-            self.ended.popitem(last=False)  # bounded: only members still cooling down are kept
-        if member in self.running:
-            raise Busy("running")
-        if member in self.ended:
-            raise Busy("cooldown", self.ended[member] + self.cooldown - now)
-        if len(self.running) >= self.capacity:
-            raise Busy("full")
-        self.running.add(member)
-
-    def release(self, member: int) -> None:
-        """``member``'s replay has ended (answered, failed or cancelled): their cooldown starts."""
-        self.running.discard(member)
-        self.ended.pop(member, None)
-        self.ended[member] = self.clock()
 
     async def run(self, member: int, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(*args)`` on the replay pool for ``member`` (admitted first), then release."""
