@@ -6,9 +6,9 @@ at once delayed every other table's strong AI by 2.2 s. Here:
 - ``HintDesk.cached(key)``: the advice already given for ``(table, version, seat)`` (the search is
   seeded by exactly that, so asking again can only give the same advice); served without a
   search, whatever the limits below. At most ``size`` keys, the least recently used dropped.
-- ``admit(player)`` (``bot.gate.MemberGate``): a player has at most one search admitted (``HintBusy("running")``), and
-  waits ``cooldown`` seconds after it ends before the next (``HintBusy("cooldown")``, with the
-  seconds left); ``release(player)`` when it ends, however it ends.
+- ``admit(player)`` (``bot.gate.MemberGate``): a player has at most one search admitted
+  (``HintBusy("running")``), and waits ``cooldown`` seconds after it ends before the next
+  (``HintBusy("cooldown")``, with the seconds left); ``release(player)`` when it ends.
 
 Admission is synchronous (on the event loop, before any answer), so a refusal is immediate. The
 order among the searches admitted is the pool's (``bot.tables.ai_pool.Priority.HINT``: behind
