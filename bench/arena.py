@@ -117,7 +117,8 @@ def override_spec(game: str, pairs: list[str]) -> None:
     game_ai(game).spec = dataclasses.replace(spec_for(game), **changes)
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Namespace, int, int]:
+    """``(parser, args, seats, sessions)``; applies ``--spec``; exits on bad options."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=sorted(GAMES))
     parser.add_argument("--a", default=str(EASY), choices=LEVELS, help="level of policy A")
@@ -154,6 +155,21 @@ def main(argv: list[str] | None = None) -> int:
     if sessions <= 0 or sessions % size:
         parser.error(f"--sessions {sessions}: not whole duplicate groups of {size} sessions "
                      f"({seats} seats)")
+    return parser, args, seats, sessions
+
+
+def run(args: argparse.Namespace, seats: int, sessions: int) -> ArenaReport:
+    """Play the run ``parse`` described."""
+    return run_arena(
+        args.game, args.a, args.b, sessions, seats=seats, seed=args.seed,
+        options=json.loads(args.options), budget_ms=args.budget_ms, max_iterations=args.iterations,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse, print the plan, play the run, print its tables (and write ``--out``)."""
+    parser, args, seats, sessions = parse(argv)
+    size = group_size(seats)
     shown = ["python", "bench/arena.py", *(sys.argv[1:] if argv is None else argv)]
     print("$ " + shlex.join(shown))
     plan = run_plan(args, seats, sessions)
@@ -166,10 +182,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--out {args.out} exists: a run's sessions are fixed before it starts, "
                          "so results are never appended (start a new run with a new seed and file)")
     t0 = time.perf_counter()
-    report = run_arena(
-        args.game, args.a, args.b, sessions, seats=seats, seed=args.seed,
-        options=json.loads(args.options), budget_ms=args.budget_ms, max_iterations=args.iterations,
-    )
+    report = run(args, seats, sessions)
     print(format_duplicate(report))
     print()
     print(format_report(report, args.game, seats))
