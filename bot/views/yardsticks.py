@@ -12,22 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from bot.ai.registry import LEVELS
-from bot.i18n import NP_, Translator
+from bot.ai.levels import WORDS
+from bot.i18n import Translator
 from bot.store.boards import LevelRating
 
 T = TypeVar("T")
 
-#: The levels' words for the catalogue (context "AI level"); a level without one shows its name.
-_WORDS = {msgid: (context, msgid) for context, msgid in (
-    NP_("AI level", "first"), NP_("AI level", "random"), NP_("AI level", "easy"),
-    NP_("AI level", "strong"), NP_("AI level", "expert"),
-)}
-
 
 def level_word(level: str, tr: Translator) -> str:
-    """An AI level (a name of ``LEVELS``) in the reader's words."""
-    pair = _WORDS.get(level) if level in LEVELS else None
+    """An AI level (its name, as ``bot.ai.levels`` writes it) in the reader's words."""
+    pair = WORDS.get(level)
     return tr.p_(*pair) if pair is not None else level
 
 
