@@ -1,15 +1,23 @@
-"""Arena: whole sessions between two AI levels; win rate, jetons per session, decision times.
+"""Arena: whole sessions between two AI levels; duplicate edges, win rates, decision times.
 
 Usage (from the project root):
     python bench/arena.py mus --a easy --b random --sessions 400
+    python bench/arena.py marias --a strong --b easy --pairs 200 --seed 3201 --out runs/marias-se.json
     python bench/arena.py motz --a easy --b random --sessions 600 --seats 5 --seed 7
     python bench/arena.py mus --a strong --b easy --sessions 60 --budget-ms 200
     python bench/arena.py michigan --a strong --b easy --iterations 400 --budget-ms 10000  # by iterations
     python bench/arena.py motz --a expert --b strong --iterations 200 --budget-ms 1e9  # expert: 5x
     python bench/arena.py michigan --a strong --b easy --iterations 200 --budget-ms 1e9 --spec prior_z=1.0
 
-Seats alternate between A and B (Mus: seats 0/2 against 1/3), swapped every other session on
-the same deals. Per policy: head-to-head win rate (sessions where its seats averaged more
+Sessions come in duplicate groups on the same deals (``bot.ai.arena.arrangements``: the mirrored
+pair ABAB/BABA with an even number of seats, Mus seats 0/2 against 1/3; the six seatings AAB … BBA
+with three). ``--pairs K`` plays K groups (``--sessions N``: N must be whole groups). The plan (K,
+the seatings, the table seeds) is printed before the first session and never grows: ``--out FILE``
+creates FILE with the plan before playing and refuses a FILE that exists (no appending sessions to
+a run; a new run is a new seed and a new file). The **duplicate statistics** (``bench/duplicate.py``,
+issue 32): the duplicate win rate W with its Wilson interval, the mean edge Ē per session and per
+deal with 95% intervals, the within-group correlation, and the session win rate clustered by group.
+Per policy, as before: head-to-head win rate (sessions where its seats averaged more
 jetons than the other policy's; ties half) with a 95% Wilson interval, mean jetons per session
 (stack − buy_in, averaged over its seats) with a 95% interval, and decision time p50/p95.
 Deterministic for a given --seed (apart from the times, and a strong side's choices when its
@@ -28,12 +36,41 @@ import os
 import shlex
 import sys
 import time
+from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # bench/duplicate.py when imported
 
-from bot.ai.arena import ArenaReport, run_arena  # noqa: E402
+from duplicate import Duplicate, duplicate  # noqa: E402  (bench/duplicate.py)
+
+from bot.ai.arena import ArenaReport, arrangements, group_size, run_arena, session_seed  # noqa: E402
 from bot.ai.levels import EASY, LEVELS, RANDOM  # noqa: E402
 from bot.rules import GAMES  # noqa: E402
+
+
+def duplicate_of(report: ArenaReport) -> Duplicate:
+    """The duplicate statistics of a run of whole groups (``ValueError`` otherwise)."""
+    diffs = [a - b for a, b in zip(report.per_session[0], report.per_session[1], strict=True)]
+    return duplicate(diffs, report.deals, report.group)
+
+
+def format_duplicate(report: ArenaReport) -> str:
+    """The duplicate table (A's edge over B) as Markdown."""
+    d = duplicate_of(report)
+    pct = lambda e: f"{100 * e.value:.1f}% ({100 * e.low:.1f}–{100 * e.high:.1f})"  # noqa: E731
+    num = lambda e: f"{e.value:+.2f} ({e.low:+.2f} … {e.high:+.2f})"  # noqa: E731
+    num3 = lambda e: f"{e.value:+.3f} ({e.low:+.3f} … {e.high:+.3f})"  # noqa: E731
+    a, b = report.names
+    return "\n".join([
+        f"Duplicate, {a} (A) against {b} (B): {d.groups} groups of {d.size} sessions on the same deals"
+        f" ({d.ties} tied groups)",
+        "",
+        "| W, groups won (95% CI) | Ē jetons/session (95% CI) | Ē jetons/deal (95% CI) "
+        "| within-group r | sessions won (95% CI, clustered) |",
+        "|---|---|---|---|---|",
+        f"| {pct(d.win_rate)} | {num(d.edge)} | {num3(d.edge_per_deal)} | {d.correlation:+.2f} "
+        f"| {pct(d.session_win_rate)} |",
+    ])
 
 
 def format_report(report: ArenaReport, game: str, seats: int) -> str:
@@ -80,12 +117,18 @@ def override_spec(game: str, pairs: list[str]) -> None:
     game_ai(game).spec = dataclasses.replace(spec_for(game), **changes)
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Namespace, int, int]:
+    """``(parser, args, seats, sessions)``; applies ``--spec``; exits on bad options."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=sorted(GAMES))
     parser.add_argument("--a", default=str(EASY), choices=LEVELS, help="level of policy A")
     parser.add_argument("--b", default=str(RANDOM), choices=LEVELS, help="level of policy B")
-    parser.add_argument("--sessions", type=int, default=200)
+    parser.add_argument("--sessions", type=int, default=None,
+                        help="sessions, whole duplicate groups (default: 100 groups)")
+    parser.add_argument("--pairs", type=int, default=None,
+                        help="duplicate groups (pairs with an even seat count, six seatings with three)")
+    parser.add_argument("--out", default=None,
+                        help="write the plan, then every session's results, to this new JSON file")
     parser.add_argument("--seats", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--options", default="{}", help="host options as JSON")
@@ -102,16 +145,76 @@ def main(argv: list[str] | None = None) -> int:
     seats = args.seats or game.default_seats or game.min_seats
     if not game.min_seats <= seats <= game.max_seats:
         parser.error(f"{game.title} is played by {game.min_seats} to {game.max_seats} players")
-    shown = ["python", "bench/arena.py", *(sys.argv[1:] if argv is None else argv)]
-    print("$ " + shlex.join(shown))
-    t0 = time.perf_counter()
-    report = run_arena(
-        args.game, args.a, args.b, args.sessions, seats=seats, seed=args.seed,
+    size = group_size(seats)
+    if args.pairs is not None and args.sessions is not None:
+        parser.error("give --pairs or --sessions, not both")
+    if args.pairs is not None:
+        sessions = args.pairs * size
+    else:
+        sessions = 100 * size if args.sessions is None else args.sessions
+    if sessions <= 0 or sessions % size:
+        parser.error(f"--sessions {sessions}: not whole duplicate groups of {size} sessions "
+                     f"({seats} seats)")
+    return parser, args, seats, sessions
+
+
+def run(args: argparse.Namespace, seats: int, sessions: int) -> ArenaReport:
+    """Play the run ``parse`` described."""
+    return run_arena(
+        args.game, args.a, args.b, sessions, seats=seats, seed=args.seed,
         options=json.loads(args.options), budget_ms=args.budget_ms, max_iterations=args.iterations,
     )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse, print the plan, play the run, print its tables (and write ``--out``)."""
+    parser, args, seats, sessions = parse(argv)
+    size = group_size(seats)
+    shown = ["python", "bench/arena.py", *(sys.argv[1:] if argv is None else argv)]
+    print("$ " + shlex.join(shown))
+    plan = run_plan(args, seats, sessions)
+    print(format_plan(plan))
+    if args.out is not None:
+        try:
+            with open(args.out, "x", encoding="utf-8") as f:
+                json.dump({"plan": plan}, f)
+        except FileExistsError:
+            parser.error(f"--out {args.out} exists: a run's sessions are fixed before it starts, "
+                         "so results are never appended (start a new run with a new seed and file)")
+    t0 = time.perf_counter()
+    report = run(args, seats, sessions)
+    print(format_duplicate(report))
+    print()
     print(format_report(report, args.game, seats))
     print(f"\n({time.perf_counter() - t0:.1f} s)")
+    if args.out is not None:
+        with open(args.out, "w", encoding="utf-8") as f:
+            json.dump({"plan": plan, "sessions": [
+                {"seed": report.seeds[i], "seating": "".join("AB"[x] for x in arrangements(seats)[i % size]),
+                 "a": report.per_session[0][i], "b": report.per_session[1][i], "deals": report.deals[i]}
+                for i in range(report.sessions)]}, f, indent=1)
     return 0
+
+
+def run_plan(args: argparse.Namespace, seats: int, sessions: int) -> dict[str, Any]:
+    """What a run will play, fixed before its first session."""
+    size = group_size(seats)
+    seeds = sorted({session_seed(args.seed, i, size) for i in range(sessions)})
+    return {
+        "game": args.game, "a": args.a, "b": args.b, "seats": seats, "options": json.loads(args.options),
+        "groups": sessions // size, "sessions": sessions, "seed": args.seed,
+        "seatings": ["".join("AB"[x] for x in s) for s in arrangements(seats)],
+        "table_seeds": [seeds[0], seeds[-1]], "budget_ms": args.budget_ms, "iterations": args.iterations,
+        "spec": args.spec,
+    }
+
+
+def format_plan(plan: dict[str, Any]) -> str:
+    """The plan as one line, printed before the first session."""
+    first, last = plan["table_seeds"]
+    return (f"plan (fixed before the run): {plan['groups']} groups × {len(plan['seatings'])} seatings "
+            f"({' '.join(plan['seatings'])}) = {plan['sessions']} sessions, "
+            f"table seeds {first}…{last} (--seed {plan['seed']})")
 
 
 if __name__ == "__main__":

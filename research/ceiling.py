@@ -1,34 +1,75 @@
-"""Ceiling: the arena with side A's search reading the real deal (a peeking player, bench only).
+"""Ceiling: the arena with side A's search reading the real deal, all of it or one kind of hidden
+card at a time (a peeking player, bench only, never a level).
 
 Usage (from the project root; every option of ``bench/arena.py`` is accepted):
-    python research/ceiling.py michigan --a strong --b easy --iterations 1600 --budget-ms 1e9 --sessions 200
+    python research/ceiling.py michigan --a strong --b easy --iterations 1600 --budget-ms 1e9 --pairs 100
     python research/ceiling.py motz --a expert --b strong --iterations 200 --budget-ms 1e9 --seats 4
+    python research/ceiling.py --peek muet,declared,to_speak motz --a strong --b easy --iterations 200 \\
+        --budget-ms 1e9 --pairs 100 --seed 3301
 
-Side A's determinizer is replaced by a plain copy of the real state, so every hidden card
-(the other hands, the stock, the dead hand) is known to its search; its search, rollouts,
-opponent model and prior are otherwise the shipped ones. No level of the bot can do this (the
-determinizers only redeal hidden cards, and ``tests/ai/test_no_peeking.py`` proves it): the
-figure is an upper bound on what better inference can buy the same search, used to tell
-whether a win-rate bar is within reach of an honest player. Side A must be ``strong`` against
-a non-searching side (``easy``/``random``), or ``expert`` against ``strong`` (the peeking copy is
-then the expert's override only, so strong still determinizes honestly).
+Without ``--peek`` side A's determinizer is replaced by a plain copy of the real state, so every
+hidden card (the other hands, the stock, the dead hand) is known to its search; its search,
+rollouts, opponent model and prior are otherwise the shipped ones. No level of the bot can do
+this (the determinizers only redeal hidden cards, and ``tests/ai/test_no_peeking.py`` proves it):
+the figure is an upper bound on what better inference can buy the same search.
+
+``--peek MODE[,MODE…]`` (issue 32 item 3: what each hidden card is worth) runs the plan once
+honestly, then once per mode with side A's search reading only that kind of hidden card, on the
+same deals, and reports each mode's duplicate edge and the **edge it buys**: per duplicate group
+``ΔE_k = E_k(peek) − E_k(honest)``, its mean with a 95% interval and the share of groups where
+it is positive (ties ½, Wilson). Modes (``PEEKS``), each read from the searching seat's place:
+
+- Motz: ``muet`` (the muet while it lies untaken), ``declared`` (the hands of the other seats
+  that have spoken this deal and still hold cards: those that stood or took the muet; a seat that
+  passed threw its hand in), ``to_speak`` (the hands of the other seats still to speak).
+- Michigan: ``dead`` (the dead hand).
+- Marias: ``talon`` (the two cards the soloist laid, hidden from the defenders), ``defenders``
+  (the hands of the defenders other than the searching seat, once a soloist is known).
+
+A mode keeps the read cards where they really are and leaves everything else to the shipped
+determinizer: the engine's redeal deals the other hidden cards over the other hidden places,
+with the public constraints (voids, pinned cards, talon rules) and the opponent model's
+readings as before (``research/tests/test_ceiling.py`` checks, on hand-built deals, that each
+mode reveals exactly its cards: states that differ only elsewhere give identical
+determinizations). Side A must be ``strong`` against a non-searching side (``easy``/``random``),
+or ``expert`` against ``strong`` (the override is then the expert's only).
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import os
+import random
 import sys
+from collections.abc import Callable, Iterator
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
 
 import arena  # noqa: E402  (bench/arena.py)
+import duplicate  # noqa: E402  (bench/duplicate.py)
 
-from bot.ai.registry import game_ai, spec_for  # noqa: E402
+import bot.rules.michigan.state as mstate  # noqa: E402
+from bot.ai.registry import determinizer, game_ai, spec_for  # noqa: E402
 from bot.rules import GAMES  # noqa: E402
+from bot.rules.marias.state import TRUMP, MariasState  # noqa: E402
+from bot.rules.michigan.tables import DEAD  # noqa: E402
+from bot.rules.motz import MotzState  # noqa: E402
+from bot.rules.motz.state import END, _deal_hidden  # noqa: E402
+from bot.rules.motz.tables import EFF, HAND_ORDER  # noqa: E402
+
+#: The kinds of hidden card a search may read, per game (module docstring).
+PEEKS: dict[str, tuple[str, ...]] = {
+    "motz": ("muet", "declared", "to_speak"),
+    "michigan": ("dead",),
+    "marias": ("talon", "defenders"),
+}
+
+#: The peek in force: set only while side A's determinizer runs (``reading``).
+_active: dict[str, Any] = {"seat": None, "mode": None}
 
 
 def peeking_copy(state: Any, seat: int, rng: Any) -> Any:
@@ -42,30 +83,234 @@ def peeking_copy(state: Any, seat: int, rng: Any) -> Any:
     return c
 
 
-def install(game: str, level_a: str, level_b: str) -> None:
-    """Make side A's search peek (see the module docstring for the allowed pairs)."""
+# ---------------------------------------------------------------------- what each mode reads
+
+def motz_seats(state: MotzState, seat: int, mode: str) -> list[int]:
+    """The other seats whose hands ``mode`` reads (``declared``/``to_speak``), holding cards."""
+    if mode == "declared":
+        return [s for s in range(state.n) if s != seat and state.decl[s] is not None and state.hands[s]]
+    if mode == "to_speak":
+        return [s for s in range(state.n) if s != seat and state.decl[s] is None and state.hands[s]]
+    return []
+
+
+def marias_defenders(state: MariasState, seat: int) -> list[int]:
+    """The defenders other than ``seat`` (none before a soloist is known, or while trumps are chosen)."""
+    if state.soloist is None or state.phase == TRUMP:
+        return []
+    return [s for s in range(3) if s not in (seat, state.soloist)]
+
+
+def revealed(game: str, state: Any, seat: int, mode: str) -> dict[str, list[Any]]:
+    """The hidden places ``mode`` reads from ``seat``'s place, with their real cards (tests, reports)."""
+    if game == "motz":
+        if mode == "muet":
+            return {"muet": list(state.muet)} if state.muet is not None else {}
+        return {f"hand {s}": list(state.hands[s]) for s in motz_seats(state, seat, mode)}
+    if game == "michigan":
+        return {"dead": [x for x in range(52) if state.owner[x] == DEAD]}
+    if game == "marias":
+        if mode == "talon":
+            return {"talon": list(state.talon)} if state.talon and seat != state.talon_owner else {}
+        return {f"hand {s}": list(state.hands[s]) for s in marias_defenders(state, seat)}
+    raise ValueError(f"ceiling: no peek for game {game!r}")
+
+
+# ---------------------------------------------------------------------- the engines, reading
+
+_plain_motz_redeal = MotzState.redeal
+_plain_marias_redeal = MariasState.redeal
+_plain_marias_pinned = MariasState._pinned
+_plain_known_dead = mstate.known_dead
+
+
+def _motz_redeal(self: MotzState, seat: int, rng: random.Random) -> MotzState:
+    """``MotzState.redeal`` keeping the peeked places' real cards (the engine's own without a peek)."""
+    mode = _active["mode"] if _active["seat"] == seat else None
+    if mode is None:
+        return _plain_motz_redeal(self, seat, rng)
+    c = self.clone()
+    c.seed = rng.getrandbits(48)
+    c.decks = None
+    c._legal = None
+    if self.phase == END:
+        return c
+    read_muet = mode == "muet" and self.muet is not None
+    read = set(motz_seats(self, seat, mode))
+    known = {x for s in read for x in self.hands[s]} | (set(self.muet or ()) if read_muet else set())
+    pool = [x for x in self.unseen_cards(seat) if x not in known]
+    rng.shuffle(pool)
+    others = [(s, len(self.hands[s])) for s in range(self.n) if s != seat and self.hands[s] and s not in read]
+    voids = self.shown_voids() if self.played or len(self.trick) > 1 else {}
+    dealt = _deal_hidden(pool, others, voids, EFF[self.trump or "S"], rng)
+    for s, hand in dealt.items():
+        c.hands[s] = sorted(hand, key=HAND_ORDER.__getitem__)
+    if self.muet is not None and not read_muet:
+        c.muet = pool[:len(self.muet)]
+    return c
+
+
+def _marias_redeal(self: MariasState, seat: int, rng: random.Random) -> MariasState:
+    """``MariasState.redeal`` with the talon seen (as by the seat that laid it) or the defenders'
+    cards pinned to them (as public cards are), when side A's search reads them."""
+    mode = _active["mode"] if _active["seat"] == seat else None
+    if mode == "talon" and self.talon and seat != self.talon_owner:
+        seen = self.clone()
+        owner, seen.talon_owner = self.talon_owner, seat
+        c = _plain_marias_redeal(seen, seat, rng)
+        c.talon_owner = owner
+        return c
+    defenders = marias_defenders(self, seat) if mode == "defenders" else []
+    if not defenders:
+        return _plain_marias_redeal(self, seat, rng)
+    hands = {x: s for s in defenders for x in self.hands[s]}
+    MariasState._pinned = lambda st: {**_plain_marias_pinned(st), **hands}  # type: ignore[method-assign]
+    try:
+        return _plain_marias_redeal(self, seat, rng)
+    finally:
+        MariasState._pinned = _plain_marias_pinned  # type: ignore[method-assign]
+
+
+def _known_dead(owner: list[int]) -> set[int]:
+    """Michigan's ``known_dead`` plus, while side A reads it, every card of the dead hand."""
+    out = _plain_known_dead(owner)
+    if _active["mode"] != "dead":
+        return out
+    return out | {x for x in range(52) if owner[x] == DEAD}
+
+
+def patch_engines() -> None:
+    """Route the engines' redeals through the reading versions (inert while no peek is active)."""
+    MotzState.redeal = _motz_redeal  # type: ignore[method-assign]
+    MariasState.redeal = _marias_redeal  # type: ignore[method-assign]
+    mstate.known_dead = _known_dead
+
+
+def unpatch_engines() -> None:
+    """The engines' own redeals again."""
+    MotzState.redeal = _plain_motz_redeal  # type: ignore[method-assign]
+    MariasState.redeal = _plain_marias_redeal  # type: ignore[method-assign]
+    mstate.known_dead = _plain_known_dead
+
+
+@contextlib.contextmanager
+def reading(seat: int, mode: str) -> Iterator[None]:
+    """Make the engines' redeals for ``seat`` read ``mode`` inside the block."""
+    before = dict(_active)
+    _active.update(seat=seat, mode=mode)
+    try:
+        yield
+    finally:
+        _active.update(before)
+
+
+def peeking(honest: Callable[[Any, int, Any], Any], mode: str) -> Callable[[Any, int, Any], Any]:
+    """``honest`` (a determinizer) reading ``mode`` of the real deal."""
+    def determinize(state: Any, seat: int, rng: Any) -> Any:
+        with reading(seat, mode):
+            return honest(state, seat, rng)
+    determinize.__name__ = f"peeking_{mode}"
+    return determinize
+
+
+# ---------------------------------------------------------------------- installing side A
+
+def install(game: str, level_a: str, level_b: str, mode: str = "all") -> None:
+    """Make side A's search peek (``all``: the whole real deal; else one mode of ``PEEKS``)."""
     spec = spec_for(game)
+    if mode != "all" and mode not in PEEKS.get(game, ()):
+        raise SystemExit(f"ceiling: {game} peeks: {', '.join(PEEKS.get(game, ())) or 'none'}")
+    strong_det = spec.determinize or determinizer(game)
     if level_a == "strong" and level_b in ("easy", "random"):
-        game_ai(game).spec = dataclasses.replace(spec, determinize=peeking_copy)
+        det = peeking_copy if mode == "all" else peeking(strong_det, mode)
+        game_ai(game).spec = dataclasses.replace(spec, determinize=det)
     elif level_a == "expert" and level_b == "strong":
+        expert_det = dict(spec.expert_overrides).get("determinize", strong_det)
+        det = peeking_copy if mode == "all" else peeking(expert_det, mode)
         overrides = tuple(o for o in spec.expert_overrides if o[0] != "determinize")
-        game_ai(game).spec = dataclasses.replace(
-            spec, expert_overrides=(*overrides, ("determinize", peeking_copy)),
-        )
+        game_ai(game).spec = dataclasses.replace(spec, expert_overrides=(*overrides, ("determinize", det)))
     else:
         raise SystemExit("ceiling: --a strong against easy/random, or --a expert against strong")
+    if mode != "all":
+        patch_engines()
+
+
+def compare(game_argv: list[str], modes: list[str]) -> str:
+    """Run the plan honestly, then per mode; the edge each mode buys, as a Markdown table."""
+    _, args, seats, sessions = arena.parse(game_argv)
+    spec = spec_for(args.game)
+    print(arena.format_plan(arena.run_plan(args, seats, sessions)))
+    reports = {"honest": arena.run(args, seats, sessions)}
+    try:
+        for mode in modes:
+            install(args.game, args.a, args.b, mode)
+            try:
+                reports[mode] = arena.run(args, seats, sessions)
+            finally:
+                game_ai(args.game).spec = spec
+                unpatch_engines()
+    finally:
+        game_ai(args.game).spec = spec
+    return format_compare(reports)
+
+
+def format_compare(reports: dict[str, Any]) -> str:
+    """Each run's duplicate edge, and each peek's paired gain over the honest run."""
+    honest = reports["honest"]
+    size = honest.group
+    base = duplicate.group_edges(_diffs(honest), size)
+    lines = [
+        f"What each hidden card is worth: {honest.names[0]} (A, reading) against {honest.names[1]} (B), "
+        f"{len(base)} groups of {size} sessions on the same deals",
+        "",
+        "| side A reads | W (95% CI) | Ē jetons/session (95% CI) | edge bought ΔĒ (95% CI) "
+        "| groups where it bought (95% CI) |",
+        "|---|---|---|---|---|",
+    ]
+    for mode, report in reports.items():
+        d = arena.duplicate_of(report)
+        edges = duplicate.group_edges(_diffs(report), size)
+        gain = [e - b for e, b in zip(edges, base, strict=True)]
+        bought = duplicate.mean_interval(gain) if mode != "honest" else None
+        share = duplicate.wilson(sum(map(duplicate.outcome, gain)), len(gain)) if mode != "honest" else None
+        lines.append(
+            f"| {mode} | {_pct(d.win_rate)} | {_num(d.edge)} | {_num(bought) if bought else '—'} "
+            f"| {_pct(share) if share else '—'} |")
+    return "\n".join(lines)
+
+
+def _diffs(report: Any) -> list[float]:
+    return [a - b for a, b in zip(report.per_session[0], report.per_session[1], strict=True)]
+
+
+def _pct(e: Any) -> str:
+    return f"{100 * e.value:.1f}% ({100 * e.low:.1f}–{100 * e.high:.1f})"
+
+
+def _num(e: Any) -> str:
+    return f"{e.value:+.2f} ({e.low:+.2f} … {e.high:+.2f})"
 
 
 def main(argv: list[str]) -> int:
-    """Parse the arena's own options, install the peeking side, run the arena."""
+    """``[--peek MODE[,MODE…]]`` then the arena's own options."""
+    modes: list[str] = []
+    if argv[:1] == ["--peek"]:
+        modes, argv = argv[1].split(","), argv[2:]
     game = argv[0] if argv else ""
     a = argv[argv.index("--a") + 1] if "--a" in argv else "easy"
     b = argv[argv.index("--b") + 1] if "--b" in argv else "random"
     if game not in GAMES:
         raise SystemExit(f"ceiling: no search spec for game {game!r}")
+    if modes:
+        unknown = [m for m in modes if m not in PEEKS.get(game, ())]
+        if unknown:
+            raise SystemExit(f"ceiling: {game} peeks: {', '.join(PEEKS.get(game, ())) or 'none'}")
+        print(f"(ceiling: side A's search reads {', '.join(modes)}, one at a time, against the honest run)")
+        print(compare(argv, modes))
+        return 0
     install(game, a, b)
     print("(ceiling: side A's search reads the real deal)")
-    return arena.main(argv)
+    return int(arena.main(argv))
 
 
 if __name__ == "__main__":

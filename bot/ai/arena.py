@@ -1,8 +1,16 @@
 """Play whole sessions between AI policies and measure them (used by ``bench/arena.py`` and tests).
 
-Seats alternate between policy A and policy B (seat ``j`` gets A when ``j + session`` is even),
-so in Mus seats 0/2 face 1/3. Sessions come in mirrored pairs: sessions ``2k`` and ``2k + 1``
-share a seed (the same deals) with the policies swapped, which cancels much of the luck.
+Sessions come in **duplicate groups** (issue 32): every session of a group is played on the same
+deals (one table seed) with another seating of the two policies, so the luck of the cards
+cancels. The seatings of a group (``arrangements``) are the distinct rotations of the
+alternating seating (A in seat 0, B in seat 1, …) and their mirrors (A and B swapped): with an
+even number of seats the two mirrored sessions ``ABAB``/``BABA`` (Mus: seats 0/2 face 1/3, its
+teams); with three seats all six seatings in which both play (``ABA BAB BAA ABB AAB BBA``, as
+Skat programs are evaluated); with five seats ten. In every group each seat holds each policy
+equally often, and each policy holds the same number of seats in all. (This is the reading of
+issue 32's "all six arrangements (AAB … BBA)" for any seat count: for three seats it is every
+seating with both policies; for more seats, every seating would weigh the policies unequally
+by seat count, so only the rotations keep the balance.)
 A searching policy (a level with ``search`` limits) gets the real state
 (``bot.ai.policy.decide``); its searched decisions' iteration counts are kept, and
 ``budget_ms``/``max_iterations`` tune it (the ``--budget-ms``/``--iterations`` options of
@@ -37,16 +45,38 @@ class SessionResult:
     times: list[list[float]] = field(default_factory=lambda: [[], []])  # seconds per decision
     iterations: list[int] = field(default_factory=list)  # per searched decision (strong seats)
     side_iterations: list[list[int]] = field(default_factory=lambda: [[], []])  # the same, per policy
+    deals: int = 0  # deals played (the distinct ``deal`` indices of the views at decisions)
+
+
+def arrangements(seats: int) -> list[list[int]]:
+    """The seatings of one duplicate group (per seat: 0 = policy A, 1 = policy B), in play order.
+
+    The distinct rotations of the alternating seating, each followed by its mirror: 2 for an even
+    number of seats, ``2 * seats`` for an odd one (module docstring).
+    """
+    out: list[list[int]] = []
+    for r in range(seats):
+        rotated = [((j + r) % seats) % 2 for j in range(seats)]
+        for seating in (rotated, [1 - x for x in rotated]):
+            if seating not in out:
+                out.append(seating)
+    return out
+
+
+def group_size(seats: int) -> int:
+    """Sessions per duplicate group (one table seed) at this seat count."""
+    return len(arrangements(seats))
 
 
 def assignment_for(seats: int, session: int) -> list[int]:
     """Which policy (0 = A, 1 = B) sits in each seat in ``session``."""
-    return [(j + session) % 2 for j in range(seats)]
+    seatings = arrangements(seats)
+    return seatings[session % len(seatings)]
 
 
-def session_seed(seed: int, session: int) -> int:
-    """The table seed of ``session``: mirrored pairs share one."""
-    return seed * 100_003 + session // 2
+def session_seed(seed: int, session: int, size: int = 2) -> int:
+    """The table seed of ``session``: the ``size`` sessions of a duplicate group share one."""
+    return seed * 100_003 + session // size
 
 
 def play_session(
@@ -66,9 +96,11 @@ def play_session(
     rng = random.Random(rng_seed)
     out = SessionResult(results=[], assignment=list(assignment), actions=0)
     clock = time.perf_counter
+    deals: set[Any] = set()
     while not state.is_over():
         seat = state.to_act()[0]
         view = state.view(seat)
+        deals.add(view.get("deal"))
         legal = state.legal_actions(seat)
         who = assignment[seat]
         t0 = clock() if timed else 0.0
@@ -88,6 +120,7 @@ def play_session(
         if out.actions > MAX_ACTIONS:
             raise RuntimeError(f"{game_name}: session {table_seed} never ends")
     out.results = [s - opts["buy_in"] for s in state.stacks]
+    out.deals = len(deals)
     return out
 
 
@@ -103,6 +136,9 @@ class ArenaReport:
     actions: int
     iterations: list[int] = field(default_factory=list)  # searched decisions' iteration counts
     side_iterations: list[list[int]] = field(default_factory=lambda: [[], []])  # the same, per policy
+    group: int = 2  # sessions per duplicate group (``group_size``): sessions ``g*k … g*k+g-1`` share deals
+    deals: list[int] = field(default_factory=list)  # [session]: deals played
+    seeds: list[int] = field(default_factory=list)  # [session]: table seed
 
     def mean(self, who: int) -> float:
         return statistics.fmean(self.per_session[who])
@@ -157,12 +193,17 @@ def run_arena(
     wins = [0.0, 0.0]
     times: list[list[float]] = [[], []]
     actions = 0
+    size = group_size(n)
+    deals: list[int] = []
+    seeds: list[int] = []
     for i in range(sessions):
         assignment = assignment_for(n, i)
+        seeds.append(session_seed(seed, i, size))
         res = play_session(
-            game_name, n, dict(options or {}), session_seed(seed, i), policies, assignment,
+            game_name, n, dict(options or {}), seeds[-1], policies, assignment,
             rng_seed=seed * 7_919 + i, timed=timed,
         )
+        deals.append(res.deals)
         means = []
         for who in (0, 1):
             mine = [r for r, a in zip(res.results, assignment, strict=True) if a == who]
@@ -182,6 +223,7 @@ def run_arena(
             side_iterations[who].extend(res.side_iterations[who])
     return ArenaReport(
         (level_a, level_b), sessions, per_session, wins, times, actions, iterations, side_iterations,
+        size, deals, seeds,
     )
 
 

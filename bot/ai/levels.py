@@ -27,12 +27,12 @@ from functools import cache
 from bot.ai.policy import FirstLegalPolicy, Policy, RandomPolicy
 from bot.ai.registry import easy_policy
 from bot.ai.strong.policy import DEFAULT_BUDGET_MS, DEFAULT_MAX_ITERATIONS, StrongPolicy
-from bot.i18n.lazy import N_
+from bot.i18n.lazy import N_, NP_
 
 __all__ = [
     "DEFAULT", "EASY", "EXPERT", "FALLBACK", "FIRST", "HINT", "LEVELS", "LOBBY", "RANDOM",
-    "STRONG", "Button", "Level", "Search", "expert_policy", "level_named", "level_of", "lobby_choice",
-    "normalize_level", "policy_for", "rated", "search_factor", "strong_policy",
+    "STRONG", "WORDS", "Button", "Level", "Search", "expert_policy", "level_named", "level_of",
+    "lobby_choice", "normalize_level", "policy_for", "rated", "search_factor", "strong_policy",
 ]
 
 
@@ -115,6 +115,12 @@ EXPERT = Level("expert", _searching, search=Search(900.0, 100_000, expert=True),
 
 #: Every level, weakest first.
 LEVELS: tuple[Level, ...] = (FIRST, RANDOM, EASY, STRONG, EXPERT)
+#: Each level in the reader's words (``tr.p_(*WORDS[level])``, context "AI level"): the AI levels'
+#: reference lines on the rating board and in ``/stats`` (issue 32).
+WORDS: dict[str, tuple[str, str]] = {
+    FIRST: NP_("AI level", "first"), RANDOM: NP_("AI level", "random"), EASY: NP_("AI level", "easy"),
+    STRONG: NP_("AI level", "strong"), EXPERT: NP_("AI level", "expert"),
+}
 #: The level of an AI seat when none is named (the lobby's plain "Add AI", ``play``).
 DEFAULT = EASY
 #: The lobby's AI buttons, in order: the level, its button and the argument of the button's

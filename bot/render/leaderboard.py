@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, PANEL, WHITE, Canvas
+from bot.render.fonts import fit, text_width
 from bot.rules.base import PLAIN, Text
 
 WIDTH = 720
@@ -14,6 +15,7 @@ MAX_ROWS = 20
 MEDALS = {1: (255, 204, 40), 2: (200, 210, 220), 3: (214, 140, 80)}
 BAR = (70, 150, 100)
 BAR_NEG = (190, 80, 70)
+REFERENCE = (150, 190, 230)  # an AI level's reference line
 
 
 def leaderboard_image(rows: list[dict[str, Any]], title: str | None = None, columns: str | None = None,
@@ -21,9 +23,12 @@ def leaderboard_image(rows: list[dict[str, Any]], title: str | None = None, colu
     """PNG of ``rows`` (``name``, ``jetons``, ``games``, optional ``rank``), at most 20 shown.
 
     A row may instead carry ``value`` (the bar's number) and ``shown`` (its text), e.g. a rating.
+    A row with ``reference`` set is a reference line (an AI level's rating, issue 32): a dashed
+    line at its place with its ``name`` and ``shown``, no rank and no bar; at most 20 ranked rows
+    are shown, and the references among them.
     ``title`` and ``columns`` default to "Leaderboard" and "jetons · games" in ``tr``'s language.
     """
-    rows = list(rows)[:MAX_ROWS]
+    rows = _first_ranked(rows, MAX_ROWS)
     height = TOP + max(1, len(rows)) * ROW_H + 16
     c = Canvas(WIDTH, height, PANEL)
     c.text((20, 16), title if title is not None else tr._("Leaderboard"), 28, GOLD, bold=True,
@@ -37,6 +42,9 @@ def leaderboard_image(rows: list[dict[str, Any]], title: str | None = None, colu
     bar_x, bar_w = 330, 200
     for i, row in enumerate(rows):
         y = TOP + i * ROW_H
+        if row.get("reference"):
+            _reference(c, y, row)
+            continue
         rank = int(row.get("rank", i + 1))
         if i % 2 == 0:
             c.draw.rectangle((8, y, WIDTH - 8, y + ROW_H - 2), fill=(22, 64, 42))
@@ -56,6 +64,30 @@ def leaderboard_image(rows: list[dict[str, Any]], title: str | None = None, colu
         c.text((WIDTH - 110, y + ROW_H / 2), shown, 21, GOLD, bold=True, anchor="rm")
         c.text((WIDTH - 20, y + ROW_H / 2), str(row.get("games", 0)), 19, WHITE, anchor="rm")
     return c.png()
+
+
+def _first_ranked(rows: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
+    """``rows`` up to the ``limit``-th ranked one (references before it kept); none if none is ranked."""
+    out, ranked = [], 0
+    for row in rows:
+        if ranked == limit:
+            break
+        out.append(row)
+        ranked += not row.get("reference")
+    return out if ranked else []
+
+
+def _reference(c: Canvas, y: int, row: dict[str, Any]) -> None:
+    """A reference line across the row: dashes, the level's name on the left, its score on the right."""
+    mid = y + ROW_H // 2
+    for x in range(16, WIDTH - 16, 14):
+        c.draw.line((x, mid, min(x + 8, WIDTH - 16), mid), fill=REFERENCE, width=2)
+    name = fit(str(row.get("name", "?")), 18, 300)
+    c.draw.rectangle((52, mid - 13, 72 + text_width(name, 18), mid + 13), fill=PANEL)
+    c.text((62, mid), name, 18, REFERENCE, anchor="lm")
+    shown = str(row.get("shown", ""))
+    c.draw.rectangle((WIDTH - 120 - text_width(shown, 19), mid - 13, WIDTH - 100, mid + 13), fill=PANEL)
+    c.text((WIDTH - 110, mid), shown, 19, REFERENCE, anchor="rm")
 
 
 def _value(row: dict[str, Any]) -> float:

@@ -25,6 +25,10 @@ WINS_ALL_SQL = (
     "SELECT user_id, SUM(wins) AS w, SUM(sessions) FROM stats WHERE guild_id = ? GROUP BY user_id "
     "ORDER BY w DESC LIMIT ?"
 )
+AI_RATINGS_SQL = (
+    "SELECT player, score, mu, sigma, sessions FROM ratings "
+    "WHERE guild_id = ? AND game = ? AND season = ? AND human = 0 ORDER BY score DESC"
+)
 TREND = 5  # sessions the rating trend spans
 
 
@@ -60,6 +64,24 @@ async def wins_board(
     else:
         rows = await db.fetchall(WINS_BOARD_SQL, (guild_id, game, limit))
     return [(r[0], int(r[1]), int(r[2])) for r in rows]  # PostgreSQL sums BIGINTs as NUMERIC
+
+
+@dataclass(frozen=True)
+class LevelRating:
+    """An AI level's entry in a guild's game and season (``ai:<level>``): a yardstick for humans."""
+
+    level: str
+    score: float
+    mu: float
+    sigma: float
+    sessions: int
+
+
+async def ai_ratings(db: Store, guild_id: int, game: str, season: int) -> list[LevelRating]:
+    """The AI levels rated in this game and season, best ``mu - 3 sigma`` first (issue 32)."""
+    rows = await db.fetchall(AI_RATINGS_SQL, (guild_id, game, season))
+    return [LevelRating(str(r[0]).removeprefix("ai:"), float(r[1]), float(r[2]), float(r[3]), int(r[4]))
+            for r in rows]
 
 
 @dataclass

@@ -66,7 +66,8 @@ async def leaderboard_message(
     Public, so in ``tr``'s language: the server's (as ``/leaderboard by:jetons``).
     """
     from bot.render.leaderboard import leaderboard_image
-    from bot.store.boards import current_season, rating_board, wins_board
+    from bot.store.boards import LevelRating, ai_ratings, current_season, rating_board, wins_board
+    from bot.views.yardsticks import merged, reference_line, reference_row
 
     tr = tr or english()
     if by == "rating":
@@ -75,17 +76,22 @@ async def leaderboard_message(
         season = season or await current_season(bot.db, guild_id)
         rated = await rating_board(bot.db, guild_id, game, season)
         title = tr._("Leaderboard — {game} rating · season {season}", game=_title(game, tr), season=season)
-        lines = [rating_line(i + 1, r, tr) for i, r in enumerate(rated)]
-        rows = [
-            {
-                "rank": i + 1,
+        refs = await ai_ratings(bot.db, guild_id, game, season) if rated else []
+        rank = {id(r): i + 1 for i, r in enumerate(rated)}
+        lines, rows = [], []
+        for r in merged(rated, refs, lambda p: p.score):  # the AI levels as reference lines (issue 32)
+            if isinstance(r, LevelRating):
+                lines.append(reference_line(r, tr))
+                rows.append(reference_row(r, tr))
+                continue
+            lines.append(rating_line(rank[id(r)], r, tr))
+            rows.append({
+                "rank": rank[id(r)],
                 "name": display_name(interaction, r.user_id, tr),
                 "value": r.score,
                 "shown": tr.decimal(r.score),
                 "games": r.sessions,
-            }
-            for i, r in enumerate(rated)
-        ]
+            })
         columns = tr._("rating · sessions")
         by_word = tr.p_("leaderboard by", "rating")
     else:
@@ -179,7 +185,8 @@ async def profile_message(
     Only for the asker (ephemeral), so in ``tr``'s language: theirs.
     """
     from bot.render.profile import profile_image
-    from bot.store.boards import profile
+    from bot.store.boards import ai_ratings, profile
+    from bot.views.yardsticks import standing
 
     tr = tr or english()
     season, games = await profile(bot.db, guild_id, who.id)
@@ -188,7 +195,11 @@ async def profile_message(
     cards = []
     for g in games:
         g.favourite = await favourites(bot, guild_id, who.id, g.game)
-        embed.add_field(name=_title(g.game, tr), value=profile_field(g, tr)[:1024], inline=False)
+        value = profile_field(g, tr)
+        if g.score is not None:  # against the AI levels (issue 32)
+            line = standing(g.score, await ai_ratings(bot.db, guild_id, g.game, season), tr)
+            value += f"\n{line}" if line else ""
+        embed.add_field(name=_title(g.game, tr), value=value[:1024], inline=False)
         cards.append(
             {
                 "title": _title(g.game, tr),

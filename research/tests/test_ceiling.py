@@ -26,3 +26,159 @@ def test_bench_ceiling_peeks_for_side_a_only(monkeypatch) -> None:
     assert copy.owner == state.owner  # every hidden card where it really is
     assert state.redeal(2, random.Random(0)).owner != state.owner  # (an honest redeal moves them)
     assert copy.cfg.hand_only and not state.cfg.hand_only
+
+
+# ---------------------------------------------------------------------- issue 32: one peek at a time
+
+import random  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+import pytest  # noqa: E402
+
+# (imported here: inside a test ``research/`` is first on the path, where ``tests`` is research/tests)
+from tests.ai.test_michigan_paired import out_in_two_leads  # noqa: E402
+from tests.rules.test_marias import H8, do  # noqa: E402
+from tests.rules.test_marias import new as marias_new  # noqa: E402
+from tests.rules.test_motz import MUET, PASS, STAND, declare  # noqa: E402
+from tests.rules.test_motz import deck_for as motz_deck  # noqa: E402
+from tests.rules.test_motz import new as motz_new  # noqa: E402
+
+RESEARCH = Path(__file__).resolve().parents[1]
+
+
+def _ceiling(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """``research/ceiling.py`` with whatever it patches put back after the test."""
+    import importlib
+
+    import bot.rules.michigan.state as mstate
+    from bot.ai.registry import game_ai, spec_for
+    from bot.rules.marias.state import MariasState
+    from bot.rules.motz import MotzState
+
+    monkeypatch.syspath_prepend(str(RESEARCH))
+    for cls, name in ((MotzState, "redeal"), (MariasState, "redeal"), (MariasState, "_pinned")):
+        monkeypatch.setattr(cls, name, getattr(cls, name))
+    monkeypatch.setattr(mstate, "known_dead", mstate.known_dead)
+    for game in ("motz", "marias", "michigan"):
+        monkeypatch.setattr(game_ai(game), "spec", spec_for(game))
+    ceiling = importlib.import_module("ceiling")
+    ceiling.patch_engines()
+    return ceiling
+
+
+def _places(game: str, st: Any, seat: int) -> dict[str, Any]:
+    """Every place hidden from ``seat`` (or that may be), with its cards."""
+    if game == "michigan":
+        from bot.rules.michigan.tables import DEAD
+
+        return {("dead" if o == DEAD else f"hand {o}"): sorted(x for x in range(52) if st.owner[x] == o)
+                for o in (DEAD, *range(st.cfg.n)) if o != seat}
+    out = {f"hand {s}": sorted(h) for s, h in enumerate(st.hands) if s != seat}
+    out["muet" if game == "motz" else "talon"] = sorted(st.muet or []) if game == "motz" else sorted(st.talon)
+    return out
+
+
+def motz_second_round() -> Any:
+    """Four seats, dealer 3, trump ♥: seat 0 stood (J♥ J♦ 7♠), seat 1 passed; seat 2 (A♠ K♣ 7♦)
+    to speak, seat 3 still to speak, the muet untaken."""
+    st = motz_new(4, dealer=3, decks=[motz_deck(4, 3, {0: ["JH", "JD", "7S"], 2: ["AS", "KC", "7D"]},
+                                                 muet=["AH", "KH", "QH"], turn_up="8H")])
+    declare(st, STAND, PASS)
+    assert st.to_act() == (2,)
+    return st
+
+
+def marias_answer() -> Any:
+    """Marias H8 (tests/rules/test_marias.py): forehand 0 names ♥, plays hra, lays 9♥ 7♥; seat 1 to answer."""
+    st = marias_new(*H8)
+    do(st, 0, "trump", card="8H")
+    do(st, 0, "declare", game="hra")
+    do(st, 0, "discard", card="9H")
+    do(st, 0, "discard", card="7H")
+    assert st.to_act() == (1,) and st.soloist == 0
+    return st
+
+
+def michigan_six() -> Any:
+    return out_in_two_leads()
+
+
+CASES = [
+    ("motz", motz_second_round, 2, "muet", {"muet"}),
+    ("motz", motz_second_round, 2, "declared", {"hand 0"}),  # seat 1 passed: no hand to read
+    ("motz", motz_second_round, 2, "to_speak", {"hand 3"}),
+    ("marias", marias_answer, 1, "talon", {"talon"}),
+    ("marias", marias_answer, 1, "defenders", {"hand 2"}),
+    ("michigan", michigan_six, 0, "dead", {"dead"}),
+]
+
+
+@pytest.mark.parametrize("game, build, seat, mode, read", CASES, ids=[f"{c[0]}-{c[3]}" for c in CASES])
+def test_each_peek_reads_exactly_its_cards(monkeypatch: pytest.MonkeyPatch, game: str, build: Any,
+                                           seat: int, mode: str, read: set[str]) -> None:
+    """On a hand-built deal: the peeking determinizer keeps the real cards of the read places and
+    the seat's view, still redeals every other hidden place, and depends on nothing else (a twin
+    that differs only in the other places gives the very same determinizations), while a twin
+    that differs in the read places does not."""
+    from bot.ai.registry import determinizer, spec_for
+
+    ceiling = _ceiling(monkeypatch)
+    st = build()
+    honest = spec_for(game).determinize or determinizer(game)
+    det = ceiling.peeking(honest, mode)
+    assert set(ceiling.revealed(game, st, seat, mode)) == read
+    real = _places(game, st, seat)
+    others = [p for p in real if p not in read]
+    moved = 0
+    for k in range(20):
+        d = det(st, seat, random.Random(k))
+        assert d.view(seat) == st.view(seat)
+        got = _places(game, d, seat)
+        assert all(got[p] == real[p] for p in read), (k, mode)
+        moved += any(got[p] != real[p] for p in others)
+    # (Marias: with the defender read, only the soloist's hand and a talon of exactly two low
+    # trumps are left to shuffle, so a redeal now and then lands on the real layout)
+    assert moved >= 15
+    # a twin differing only in the other places: the same determinizations
+    twin = next(t for t in (det(st, seat, random.Random(100 + i)) for i in range(10))
+                if any(_places(game, t, seat)[p] != real[p] for p in others))
+    for k in range(10):
+        assert _places(game, det(st, seat, random.Random(k)), seat) == \
+            _places(game, det(twin, seat, random.Random(k)), seat)
+    # a twin differing in the read places (an honest redeal): the peek reads them
+    other = next(t for t in (honest(st, seat, random.Random(200 + i)) for i in range(20))
+                 if any(_places(game, t, seat)[p] != real[p] for p in read))
+    assert any(_places(game, det(other, seat, random.Random(k)), seat) !=
+               _places(game, det(st, seat, random.Random(k)), seat) for k in range(5))
+    # outside side A's determinizer the engines deal honestly
+    assert any(_places(game, honest(st, seat, random.Random(k)), seat)[p] != real[p]
+               for k in range(10) for p in read)
+
+
+def test_the_reading_redeal_is_the_engines_when_nothing_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Motz reading redeal re-implements the engine's: with no place to read (the muet taken,
+    nobody still to speak), it draws exactly what ``MotzState.redeal`` draws with the same rng."""
+    ceiling = _ceiling(monkeypatch)
+    st = motz_second_round()
+    declare(st, MUET, STAND)  # seat 2 takes the muet, seat 3 stands: the play begins
+    seat = st.to_act()[0]
+    for mode in ("muet", "to_speak"):
+        assert ceiling.revealed("motz", st, seat, mode) == {}
+        with ceiling.reading(seat, mode):
+            peeked = [st.redeal(seat, random.Random(k)) for k in range(10)]
+        plain = [ceiling._plain_motz_redeal(st, seat, random.Random(k)) for k in range(10)]
+        assert [(p.hands, p.muet, p.seed) for p in peeked] == [(p.hands, p.muet, p.seed) for p in plain]
+
+
+def test_install_puts_the_peek_on_side_a_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.ai.strong.policy import StrongPolicy
+
+    ceiling = _ceiling(monkeypatch)
+    ceiling.install("motz", "expert", "strong", "muet")
+    assert StrongPolicy("motz", expert=True).spec.determinize.__name__ == "peeking_muet"
+    assert StrongPolicy("motz").spec.determinize is None
+    ceiling.install("marias", "strong", "easy", "talon")
+    assert StrongPolicy("marias").spec.determinize.__name__ == "peeking_talon"
+    with pytest.raises(SystemExit):
+        ceiling.install("marias", "strong", "easy", "muet")  # not a Marias peek

@@ -66,5 +66,5 @@ def test_evenness_check_can_tell_unequal_sides() -> None:
 def test_pairs_cancel_only_when_the_pairs_share_their_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     import bot.ai.arena as arena
 
-    monkeypatch.setattr(arena, "session_seed", lambda seed, session: seed * 100_003 + session)
+    monkeypatch.setattr(arena, "session_seed", lambda seed, session, size=2: seed * 100_003 + session)
     assert not pairs_cancel(run_arena("mus", "easy", "easy", 40, seed=3, timed=False))

@@ -63,12 +63,19 @@ async def test_rating_and_wins_boards_and_seasons(stub: DiscordStub, tapis: Tapi
     humans = [r for r in rated if r[2]]
     assert len(humans) == 3
 
+    [easy] = [r for r in rated if not r[2]]
+
     board = await stub.slash("leaderboard", dave, stub.channel, game="marias", by="rating")
     lines = board.text.splitlines()
     assert not board.ephemeral and "rating · season 1" in lines[0]
+    ranked = [line for line in lines[1:] if "<@" in line]
     for i, (uid, score, _, _) in enumerate(humans):
-        assert lines[i + 1].startswith(f"`{i + 1:>2}.` <@{uid}> — **{score:.1f}**")
-    assert len(lines) == 4  # AI never on the board
+        assert ranked[i].startswith(f"`{i + 1:>2}.` <@{uid}> — **{score:.1f}**")
+    # the AI is never ranked, but its level stands as a reference line at its place (issue 32)
+    [reference] = [line for line in lines[1:] if "<@" not in line]
+    assert reference == f"`  ·` ┄ *easy AI* — *{easy[1]:.1f}* ┄"
+    place = 1 + sum(1 for r in humans if r[1] > easy[1])
+    assert lines[place] == reference and len(lines) == 5
     [png] = board.last.attachments
     assert Image.open(io.BytesIO(png.data)).size[0] == 720
 
@@ -81,6 +88,7 @@ async def test_rating_and_wins_boards_and_seasons(stub: DiscordStub, tapis: Tapi
     first = wins.text.splitlines()[1]
     [sessions] = [r[2] for r in counted if f"<@{r[0]}>" in first]
     assert f"won of {sessions}" in first
+    assert "AI" not in wins.text  # reference lines are for ratings only
 
     refused = await stub.slash("leaderboard", dave, stub.channel, by="rating")
     assert refused.ephemeral and "Choose a game" in refused.text
@@ -118,6 +126,10 @@ async def test_stats_is_a_profile_card(stub: DiscordStub, tapis: TapisRun, playe
     assert field["value"].startswith(f"{stat[0]} sessions played · {stat[1]} won (")
     rating = await tapis.db.fetchone("SELECT score FROM ratings WHERE player = ?", (f"user:{alice.id}",))
     assert f"rating {rating[0]:.1f}" in field["value"]
+    # where the rating stands against the AI level rated in the same game (issue 32)
+    easy = await tapis.db.fetchone("SELECT score FROM ratings WHERE player = 'ai:easy' AND game = 'marias'")
+    side = "above" if rating[0] > easy[0] else "below"
+    assert f"You rate {side} the easy AI ({easy[0]:.1f})" in field["value"]
     best = await tapis.db.fetchone(
         "SELECT MAX(result) FROM session_seats WHERE user_id = ?", (alice.id,))
     assert f"best {best[0]:+d}" in field["value"]

@@ -186,7 +186,12 @@ async def test_one_reply_per_command_in_french_and_czech(stub: DiscordStub, tapi
     assert f"<@{bob.id}> — **{won_b[0]}** {'gagnée' if won_b[0] <= 1 else 'gagnées'} sur 1" in board.text
     rated = await stub.slash("leaderboard", alice, stub.channel, game="marias", by="rating")
     assert rated.text.splitlines()[0] == "Classement — cote Marias · saison 1"
-    assert "," in rated.text.splitlines()[1].split("**")[1]  # 23,4: a decimal comma
+    ranked = [line for line in rated.text.splitlines()[1:] if "<@" in line]
+    assert "," in ranked[0].split("**")[1]  # 23,4: a decimal comma
+    ai = await tapis.db.fetchall("SELECT player FROM ratings WHERE human = 0 AND game = 'marias'")
+    references = [line for line in rated.text.splitlines()[1:] if "<@" not in line]
+    assert references and len(references) == len(ai)  # the AI levels' reference lines (issue 32), in French
+    assert all(line.startswith("`  ·` ┄ *IA ") for line in references)
     refused = await stub.slash("leaderboard", dave, stub.channel, by="rating")
     assert refusal(refused) == "Pro řazení podle hodnocení vyberte hru: hodnocení je pro každou hru zvlášť."
 

@@ -1,0 +1,142 @@
+"""Issue 32, item 1: the duplicate statistics (``bench/duplicate.py``) on hand-made numbers, the
+seatings of a duplicate group (``bot.ai.arena.arrangements``) and the arena's fixed plan."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from bot.ai.arena import arrangements, group_size, run_arena, session_seed
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def _load(name: str) -> ModuleType:
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # (dataclasses look their module up)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(BENCH))
+
+
+dup = _load("duplicate")
+
+
+def test_wilson_interval_hand_checked() -> None:
+    """8 of 10: centre (0.8 + 1.96²/20) / (1 + 1.96²/10) = 0.71674, half-width
+    1.96·√(0.016 + 1.96²/400) / 1.38416 = 0.22658, so 49.02%–94.33% (the textbook figure)."""
+    e = dup.wilson(8, 10)
+    assert e.value == 0.8
+    assert e.low == pytest.approx(0.49016, abs=1e-5)
+    assert e.high == pytest.approx(0.94332, abs=1e-5)
+    # halves are allowed (ties): 7.5 of 10 lies strictly inside 7 and 8 of 10
+    assert dup.wilson(7, 10).low < dup.wilson(7.5, 10).low < dup.wilson(8, 10).low
+
+
+def test_group_edge_is_a_quarter_of_the_pair_sum_and_ties_count_half() -> None:
+    """Pairs of sessions: E_k = ¼·(d(2k) + d(2k+1)). d = (+6, −2) → +1; (−4, +4) → 0 (a tie);
+    (+1, −5) → −1; (+8, 0) → +2. W = (1 + ½ + 0 + 1) / 4 = 62.5%."""
+    diffs = [6, -2, -4, 4, 1, -5, 8, 0]
+    assert dup.group_edges(diffs, 2) == [1.0, 0.0, -1.0, 2.0]
+    d = dup.duplicate(diffs, [4] * 8, 2)
+    assert d.ties == 1 and d.groups == 4
+    assert d.win_rate.value == 0.625
+    assert d.win_rate == dup.wilson(2.5, 4)
+    # Ē = 0.5, sd of (1, 0, −1, 2) = √(5/3), half-width 1.96·√(5/3)/2
+    assert d.edge.value == 0.5
+    assert d.edge.high - d.edge.value == pytest.approx(1.96 * math.sqrt(5 / 3) / 2)
+    # per deal: four deals in every session
+    assert d.edge_per_deal.value == pytest.approx(0.125)
+    # groups of six (three seats): E_k = Σd / 12
+    assert dup.group_edges([1, 2, 3, 0, 0, 6], 6) == [1.0]
+
+
+def test_a_tie_is_an_exact_zero_only() -> None:
+    assert dup.outcome(0.0) == 0.5 and dup.outcome(1e-12) == 0.5
+    assert dup.outcome(0.25) == 1.0 and dup.outcome(-0.25) == 0.0
+
+
+def test_within_group_correlation_hand_checked() -> None:
+    """Mirrored pairs that cancel exactly: r = −1; pairs of equal sessions: r = +1; and
+    (1, 3), (−1, 1), (2, −6): mean 0, cross terms 2·(3 − 1 − 12) = −20, squares 52, r = −20/52."""
+    assert dup.intraclass_correlation([1, -1, 2, -2], 2) == pytest.approx(-1.0)
+    assert dup.intraclass_correlation([1, 1, -1, -1], 2) == pytest.approx(1.0)
+    assert dup.intraclass_correlation([1, 3, -1, 1, 2, -6], 2) == pytest.approx(-20 / 52)
+    assert math.isnan(dup.intraclass_correlation([2, 2, 2, 2], 2))
+
+
+def test_session_win_rate_clustered_by_pair_hand_checked() -> None:
+    """Outcomes (1, 0), (1, 1), (0, 0), (1, 0): p = ½; group sums of w − p: 0, 1, −1, 0; squares
+    2; variance 4/3 · 2 / 64 = 1/24; half-width 1.96·0.204124 = 0.40008, so 9.99%–90.01%.
+    Independent sessions would say ±0.3465: pairs that win or lose together widen it."""
+    e = dup.clustered_rate([1, 0, 1, 1, 0, 0, 1, 0], 2)
+    assert e.value == 0.5
+    assert e.low == pytest.approx(0.5 - 0.400083, abs=1e-6)
+    assert e.high == pytest.approx(0.5 + 0.400083, abs=1e-6)
+    # clipped to [0, 1]: (1, 1), (1, 1), (0, 0), (1, 1): p = ¾, half-width 1.96·√(4/3·3/64) = 0.49
+    assert dup.clustered_rate([1, 1, 1, 1, 0, 0, 1, 1], 2).high == 1.0
+    # pairs that split (one won, one lost) every time: no spread between pairs at all
+    split = dup.clustered_rate([1, 0, 0, 1, 1, 0, 0, 1], 2)
+    assert (split.value, split.low, split.high) == (0.5, 0.5, 0.5)
+
+
+def test_only_whole_groups_are_analysed() -> None:
+    with pytest.raises(ValueError):
+        dup.group_edges([1, 2, 3], 2)
+    with pytest.raises(ValueError):
+        dup.duplicate([1, 2], [3], 2)
+
+
+def test_three_seats_play_all_six_seatings() -> None:
+    """AAB … BBA: every seating of two policies over three seats in which both play, once."""
+    six = arrangements(3)
+    assert len(six) == 6 == group_size(3)
+    assert sorted("".join("AB"[x] for x in s) for s in six) == ["AAB", "ABA", "ABB", "BAA", "BAB", "BBA"]
+    # each seat holds each policy three times; each policy holds nine seats in all
+    assert all(sum(s[j] for s in six) == 3 for j in range(3))
+    # an even seat count keeps the mirrored pair (Mus: seats 0/2 against 1/3, its teams)
+    assert arrangements(4) == [[0, 1, 0, 1], [1, 0, 1, 0]]
+    # five seats: the five rotations and their mirrors, balanced per seat
+    ten = arrangements(5)
+    assert len(ten) == 10 and len({tuple(s) for s in ten}) == 10
+    assert all(sum(s[j] for s in ten) == 5 for j in range(5))
+
+
+def test_a_group_shares_its_deals() -> None:
+    """The six sessions of a three-seat group have one table seed; the next group another."""
+    seeds = [session_seed(7, i, 6) for i in range(12)]
+    assert len(set(seeds[:6])) == 1 and len(set(seeds[6:])) == 1 and seeds[0] != seeds[6]
+    report = run_arena("marias", "easy", "easy", 6, seed=2, timed=False)
+    assert report.group == 6 and len(set(report.seeds)) == 1
+    assert all(d > 0 for d in report.deals)
+    # easy against itself on the same deals in every seating: the group's edge is exactly zero
+    diffs = [a - b for a, b in zip(report.per_session[0], report.per_session[1], strict=True)]
+    assert any(diffs) and dup.group_edges(diffs, 6) == [0.0]
+
+
+def test_the_plan_is_printed_and_never_appended(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    arena = _load("arena")
+    out = tmp_path / "run.json"
+    argv = ["marias", "--a", "easy", "--b", "random", "--pairs", "1", "--seed", "3", "--out", str(out)]
+    assert arena.main(argv) == 0
+    text = capsys.readouterr().out
+    assert "plan (fixed before the run): 1 groups × 6 seatings" in text
+    assert "table seeds 300009…300009" in text
+    saved = json.loads(out.read_text())
+    assert saved["plan"]["groups"] == 1 and len(saved["sessions"]) == 6
+    with pytest.raises(SystemExit):
+        arena.main(argv)  # the file exists: no sessions added to a finished run
+    assert json.loads(out.read_text()) == saved
+    with pytest.raises(SystemExit):
+        arena.main(["marias", "--sessions", "4"])  # not whole groups of six
