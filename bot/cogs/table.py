@@ -184,7 +184,7 @@ class Tables(commands.Cog):
         t = await resolve_table(self.bot, interaction, table)
         presenter = self.bot.presenter
         tr = await reader(self.bot, interaction)
-        embed = table_embed(t, presenter.log_of(t.id), presenter.notices(t, tr), tr)
+        embed = presenter.table_payload(t, tr)["embed"]
         await send(interaction, embed=embed)
 
     @app_commands.command(name="hand", description="Your hand and your moves, only for you")

@@ -43,6 +43,7 @@ import discord
 
 from bot.i18n import N_, Translator
 from bot.outbox.budget import PROMPT, REFRESH, RestBudget
+from bot.outbox.clock import table_clock
 from bot.outbox.files import as_file, json_default, playable, render_fn
 from bot.outbox.hand import hand_message
 from bot.outbox.record import Click, DmJob, TableRecord
@@ -69,6 +70,8 @@ NO_MENTIONS = discord.AllowedMentions.none()
 USERS_KEEP = 4096
 TOKEN_LIFE = 14 * 60.0  # seconds an interaction token is used for (Discord keeps it 15 minutes)
 #: What a player's previous DM for a table says once a newer one replaced it.
+#: The note above the turn in a reminder DM (the deadline itself is the clock line below it).
+REMINDER = N_("⏰ **Reminder:** it is still your turn at this table, and your deadline is near.")
 MOVED_ON = N_("This hand is out of date: the table has moved on. Your hand is in a newer message.")
 
 
@@ -119,6 +122,12 @@ class Presenter:
         """Service listener: note the events, mark the table dirty, queue DMs (never awaits I/O)."""
         if self.closed:
             return
+        reminder = [e for e in events or () if e.get("type") == "reminder"]
+        if reminder:
+            self._plan_reminders(table, reminder)
+            events = [e for e in events if e.get("type") != "reminder"]
+            if not events:
+                return
         rec = self.record(table.id)
         # The log is public: the table's language (read once per table and process, so that the first
         # change after a restart is not narrated in English before anything else loaded it).
@@ -157,10 +166,10 @@ class Presenter:
         Lobby changes (joins, leaves, AI seats, a new host) do not bump the version: the seats and
         the host are part of the key.
         """
-        seats = tuple((s.user_id, s.name, s.ai, s.away, s.dm_closed) for s in table.seats)
+        seats = tuple((s.user_id, s.name, s.ai, s.away, s.dm_closed, s.timeouts_in_row) for s in table.seats)
         rec = self.records.get(table.id)
         return (table.version, table.status, table.message_id, rec.log_serial if rec is not None else 0,
-                tuple(self.notices(table)), seats, table.host_id)
+                tuple(self.notices(table)), seats, table.host_id, table.deadline)
 
     def posted(self, table: Table, shown: tuple[Any, ...]) -> None:
         """The Discord layer posted the table message itself (``/table new``), showing the table as
@@ -262,7 +271,8 @@ class Presenter:
     def table_payload(self, table: Table, tr: Translator) -> dict[str, Any]:
         """Embed and components of the table message as it should look now, in ``tr`` (the table's
         language)."""
-        embed = table_embed(table, self.log_of(table.id), self.notices(table, tr), tr)
+        clock = table_clock(table, self.bot.config, tr)
+        embed = table_embed(table, self.log_of(table.id), self.notices(table, tr), tr, clock=clock)
         return {"embed": embed, "view": table_view(table, tr)}
 
     async def render_table(self, table_id: int) -> None:
@@ -439,6 +449,17 @@ class Presenter:
                 continue
             self._queue_dm(table.id, DmJob(seat, info.user_id))
 
+    def _plan_reminders(self, table: Table, events: list[dict[str, Any]]) -> None:
+        """One reminder DM per seat named (a correspondence table's deadline is near)."""
+        for event in events:
+            for seat in event.get("seats", ()):
+                if not (isinstance(seat, int) and 0 <= seat < len(table.seats)):
+                    continue
+                info = table.seats[seat]
+                if info.user_id is None or info.ai or info.away or info.dm_closed:
+                    continue
+                self._queue_dm(table.id, DmJob(seat, info.user_id, remind=True))
+
     def _plan_final_dms(self, table: Table) -> None:
         """The session is over: every seated human's DM shows the final hand and stacks."""
         for seat, info in enumerate(table.seats):
@@ -483,8 +504,11 @@ class Presenter:
     def _queue_dm(self, table_id: int, job: DmJob) -> None:
         """Queue a DM for a seat unless one for it is already waiting (it will show the latest state)."""
         rec = self.record(table_id)
-        if any(j.seat == job.seat and j.user_id == job.user_id for j in rec.dm_jobs):
-            return
+        for i, waiting in enumerate(rec.dm_jobs):
+            if waiting.seat == job.seat and waiting.user_id == job.user_id:
+                if job.remind and not waiting.remind:
+                    rec.dm_jobs[i] = job  # the waiting DM goes out as the reminder
+                return
         rec.dm_jobs.append(job)
         if rec.dm_worker is None:
             rec.dm_worker = asyncio.get_running_loop().create_task(self._dm_worker(table_id, rec))
@@ -524,12 +548,14 @@ class Presenter:
             rec.final = True  # the record goes once this last DM is out
         if table is None or table.state is None or table.seat_of(job.user_id) != job.seat:
             return
-        if rec.dm_shown.get(job.seat) == self._dm_key(table, job):
+        if job.remind and (table.status != "playing" or job.seat not in table.waiting_seats()):
+            return  # they moved (or the table ended) before the reminder went out
+        if not job.remind and rec.dm_shown.get(job.seat) == self._dm_key(table, job):
             return  # their latest DM already shows this very state (it waited its turn: see below)
         shown = self._dm_key(table, job)  # what the DM shows, taken before any await
         embed, view, files = await self._dm_payload(table, job)
         over = table.status != "playing"
-        if await self._edit_clicked(table_id, rec, job.user_id, embed, view, files):
+        if not job.remind and await self._edit_clicked(table_id, rec, job.user_id, embed, view, files):
             rec.dm_shown[job.seat] = shown
             if over:  # the final state is shown: this click will not be used again
                 rec.clicks.pop(job.user_id, None)
@@ -597,7 +623,8 @@ class Presenter:
                                                                    list[discord.File]]:
         """The DM's embed, buttons and hand image for the table as it is now, in the player's language."""
         tr = await dm_tr(self.bot, job.user_id, table.id)
-        embed, view = hand_message(self.bot, table, job.seat, tr)
+        note = tr._(REMINDER) if job.remind and table.deadline is not None else ""
+        embed, view = hand_message(self.bot, table, job.seat, tr, note=note)
         files: list[discord.File] = []
         fn = render_fn("hand_image") if self.images else None
         if fn is not None and table.state is not None:

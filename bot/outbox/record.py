@@ -34,6 +34,9 @@ class DmJob:
 
     seat: int
     user_id: int
+    #: A reminder before the deadline (``bot.tables.reminders``): always a new DM (it notifies),
+    #: with a reminder note above the turn.
+    remind: bool = False
 
 
 def _log() -> deque[str]:

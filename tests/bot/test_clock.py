@@ -1,0 +1,123 @@
+"""Issue 28 items 2 and 3 through the stand-in: the clock on the table message and in the DM of the
+player to act (a Discord timestamp, advanced after a move), and a correspondence table whose one
+reminder DM is sent once, before and across a restart."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tests.bot.test_languages_session import open_lobby
+from tests.discord_stub import DiscordStub, User
+from tests.discord_stub.play import play_once
+from tests.discord_stub.tapis import TapisRun
+
+HOUR = 3600.0
+REMINDER = "Reminder:"
+
+
+class Clock:
+    """The table service's clock, moved by the test (deadlines are hours away)."""
+
+    def __init__(self) -> None:
+        self.t = time.time()
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def run(stub: DiscordStub, database: str, clock: Clock) -> AsyncIterator[TapisRun]:
+    r = TapisRun(stub, database, clock=clock)
+    await r.start()
+    try:
+        yield r
+    finally:
+        await r.stop()
+
+
+def stamp(at: float) -> str:
+    return f"<t:{int(at)}:R>"
+
+
+def latest_dm(stub: DiscordStub, user: User):
+    dms = stub.dms(user)
+    assert dms, f"no DM to {user.name}"
+    return dms[-1]
+
+
+async def test_the_clock_is_on_the_table_and_the_dm_and_moves_on(
+        stub: DiscordStub, run: TapisRun, players: list[User], clock: Clock) -> None:
+    alice, bob, carol, _ = players
+    table_id, lobby = await open_lobby(stub, alice, [bob, carol], 0, "motz", options="pace=slow")
+    await run.settle()
+    table = await run.tables.get(table_id)
+    assert table is not None and table.options["pace"] == "slow"
+    first = table.deadline
+    assert first == pytest.approx(clock.t + 600)
+    by_id = {u.id: u for u in (alice, bob, carol)}
+    mover = by_id[table.to_act_users()[0]]
+    shown = stub.message(table.message_id).text
+    assert stamp(first) in shown and "timeout move" in shown and "2 missed deadlines" in shown
+    assert stamp(first) in latest_dm(stub, mover).text and "Your deadline" in latest_dm(stub, mover).text
+    others = [u for u in by_id.values() if u is not mover]
+    assert all(stamp(first) not in m.text for u in others for m in stub.dms(u))  # not their turn
+    clock.t += 100
+    await play_once(stub, run, table_id, mover, random.Random(1))
+    await run.settle()
+    table = await run.tables.get(table_id)
+    second = table.deadline
+    assert second == pytest.approx(clock.t + 600) and second > first
+    nxt = by_id[table.to_act_users()[0]]
+    shown = stub.message(table.message_id).text
+    assert stamp(second) in shown and stamp(first) not in shown
+    assert stamp(second) in latest_dm(stub, nxt).text
+
+
+async def test_a_correspondence_reminder_is_sent_once_across_a_restart(
+        stub: DiscordStub, run: TapisRun, players: list[User], clock: Clock) -> None:
+    alice, bob, _, _ = players
+    table_id, lobby = await open_lobby(stub, alice, [bob], 1, "motz", options="pace=correspondence")
+    await run.settle()
+    table = await run.tables.get(table_id)
+    assert table is not None and table.status == "playing"
+    by_id = {u.id: u for u in (alice, bob)}
+    deadline = table.deadline
+    assert deadline == pytest.approx(clock.t + 48 * HOUR)
+    mover = by_id[table.to_act_users()[0]]
+
+    def reminders() -> list[str]:
+        return [m.text for m in stub.dms(mover) if REMINDER in m.text]
+
+    clock.t = deadline - 6 * HOUR - 1
+    await run.tables.fire_due_timers()
+    await run.settle()
+    assert reminders() == []
+    clock.t = deadline - 6 * HOUR
+    await run.tables.fire_due_timers()
+    await run.settle()
+    assert len(reminders()) == 1 and stamp(deadline) in reminders()[0]
+    assert latest_dm(stub, mover).items(), "the reminder carries the moves"
+    await run.stop()
+    clock.t += 60
+    await run.restart()
+    await run.settle()
+    table = await run.tables.get(table_id)
+    assert table is not None and table.status == "playing" and table.version == 0
+    await run.tables.fire_due_timers()
+    await run.settle()
+    assert len(reminders()) == 1  # not sent again by the new process
+    clock.t = table.deadline
+    await run.tables.fire_due_timers()
+    await run.settle()
+    table = await run.tables.get(table_id)
+    assert table.version >= 1 and not table.seats[table.seat_of(mover.id)].away  # timeout move, seat kept
+    assert len(reminders()) == 1
