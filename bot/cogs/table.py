@@ -29,6 +29,7 @@ from bot.views import texts
 from bot.views.components import lobby_view
 from bot.views.display import table_embed
 from bot.views.locale import at_table, reader, table_tr
+from bot.views.mine import mine_text
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -186,6 +187,13 @@ class Tables(commands.Cog):
         tr = await reader(self.bot, interaction)
         embed = presenter.table_payload(t, tr)["embed"]
         await send(interaction, embed=embed)
+
+    @table.command(name="mine", description="Every table you sit at in this server: whose turn, the deadline")
+    async def mine(self, interaction: discord.Interaction[TapisBot]) -> None:
+        guild_id = guild_only(interaction)
+        tables = [t for t in await self.service.open_tables() if t.guild_id == guild_id]
+        tr = await reader(self.bot, interaction)
+        await send(interaction, mine_text(tables, interaction.user.id, tr))
 
     @app_commands.command(name="hand", description="Your hand and your moves, only for you")
     @app_commands.describe(table=TABLE_ARG)

@@ -121,3 +121,42 @@ async def test_a_correspondence_reminder_is_sent_once_across_a_restart(
     table = await run.tables.get(table_id)
     assert table.version >= 1 and not table.seats[table.seat_of(mover.id)].away  # timeout move, seat kept
     assert len(reminders()) == 1
+
+
+async def test_table_mine_lists_my_tables_with_turn_deadline_and_link(
+        stub: DiscordStub, run: TapisRun, players: list[User], clock: Clock) -> None:
+    alice, bob, carol, dave = players
+    playing, _ = await open_lobby(stub, alice, [bob], 1, "motz", options="pace=correspondence")
+    await stub.slash("table new", carol, stub.channel, game="mus")
+    await run.settle()
+    lobby_id = max(t.id for t in await run.tables.open_tables())
+    await stub.click(stub.messages(stub.channel)[-1], alice, custom_id=f"tapis:{lobby_id}:0:join")
+    await run.settle()
+    table = await run.tables.get(playing)
+    inter = await stub.slash("table mine", alice, stub.channel)
+    text = inter.text
+    assert inter.ephemeral
+    link = f"https://discord.com/channels/{stub.guild.id}/{stub.channel.id}/{table.message_id}"
+    assert f"#{playing}" in text and link in text and stamp(table.deadline) in text
+    assert f"#{lobby_id}" in text and "in the lobby" in text
+    mover = table.to_act_users()[0]
+    first_line = text.splitlines()[0]
+    assert (("your turn" in first_line) == (mover == alice.id))
+    nothing = await stub.slash("table mine", dave, stub.channel)
+    assert "not seated" in nothing.text
+
+
+def test_table_mine_is_cut_with_a_count_within_2000_characters() -> None:
+    from bot.i18n import english
+    from bot.rules import GAMES
+    from bot.tables.model import SeatInfo, Table
+    from bot.views.mine import LIMIT, mine_text
+
+    tables = [Table(id=i, guild_id=1, channel_id=2, message_id=10**17 + i, host_id=5, game="mus",
+                    rules=GAMES["mus"], options={}, seed=None, status="lobby",
+                    seats=[SeatInfo(5, "x" * 32)]) for i in range(1, 200)]
+    text = mine_text(tables, 5, english())
+    assert len(text) <= LIMIT
+    shown = text.count("https://discord.com/channels/")
+    assert 0 < shown < 199 and text.endswith(f"… and {199 - shown} more tables.")
+    assert len(mine_text(tables[:3], 5, english()).splitlines()) == 3
