@@ -86,6 +86,9 @@ class Config:
     #: Ask for Discord's privileged GUILD_MEMBERS intent (enable it on the bot's page first): a member
     #: removed from a server is then taken off its tables, as if they had left.
     member_events: bool = False
+    #: Each table gets its own thread, started from its lobby message, where the channel allows it
+    #: (``bot.outbox.threads.threads_enabled``); the channel keeps one line per table.
+    table_threads: bool = True
     default_options: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     dev_guild_id: int | None = None
     log_level: str = "INFO"
@@ -167,7 +170,7 @@ def _check_value(key: str, value: Any, path: str) -> Any:
         if not isinstance(value, str) or value not in PACES:
             raise bad(f"one of {', '.join(PACES)}")
         return value
-    if key == "member_events":
+    if key in ("member_events", "table_threads"):
         if not isinstance(value, bool):
             raise bad("true or false")
         return value

@@ -122,6 +122,9 @@ class Tables(commands.Cog):
         if via is not None:  # its token edits the lobby for 14 minutes, outside the global limit
             self.bot.presenter.table_tokens.note(table.id, via, message_id)
         self.bot.presenter.posted(table, shown)
+        note = await self.bot.presenter.threads.open(interaction, table)  # a thread from the lobby
+        if note is not None and via is not None:
+            await send(interaction, note)
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

@@ -49,6 +49,7 @@ from bot.outbox.hand import hand_message
 from bot.outbox.record import Click, DmJob, TableRecord
 from bot.outbox.respond import refuse, send, update
 from bot.outbox.source import TableSource
+from bot.outbox.threads import THREAD_ARCHIVED, Threads, thread_of, where
 from bot.outbox.tokens import TableTokens
 from bot.views import texts
 from bot.views.alt import hand_alt, table_alt
@@ -97,6 +98,7 @@ class Presenter:
         self.table_tokens = TableTokens()  # table id -> an interaction that can edit its message
         self.channel_next: dict[int, float] = {}  # channel id -> earliest time of its next table edit
         self.last_dm: OrderedDict[int, int] = OrderedDict()  # user id -> the latest DM posted to them
+        self.threads = Threads(self)  # a thread per table (bot.outbox.threads)
         self.closed = False
 
     def record(self, table_id: int) -> TableRecord:
@@ -228,11 +230,22 @@ class Presenter:
                 except Exception:
                     log.exception("could not update the message of table %s", table_id)
                 if rec.final and not rec.dirty:
+                    await self._close_thread(table_id)
                     break  # the last message of a closed table: nothing will follow
                 await asyncio.sleep(self.edit_interval)
         finally:
             rec.editor = None
             self._release(table_id, rec)
+
+    async def _close_thread(self, table_id: int) -> None:
+        """An ended table's channel line shows its result and its thread is archived (if it has one)."""
+        table = await self.tables.get(table_id)
+        if table is None or thread_of(table) is None:
+            return
+        try:
+            await self.threads.close(table)
+        except Exception:
+            log.exception("table %s: closing its thread failed", table_id)
 
     def _release(self, table_id: int, rec: TableRecord) -> None:
         """Drop a closed table's record once its last message is done and no DM for it is pending.
@@ -262,6 +275,8 @@ class Presenter:
         out = []
         rec = self.records.get(table.id)
         closed = rec.dm_closed if rec is not None else set()
+        if rec is not None and rec.thread_lost:
+            out.append(tr._("🧵 The table's thread could not be used: the game goes on here."))
         for info in table.seats:
             if info.user_id is not None and (info.dm_closed or info.user_id in closed):
                 out.append(tr._("📪 {who} has closed DMs: use **My hand** on this message.",
@@ -286,8 +301,11 @@ class Presenter:
         if rec.shown == self.shown_key(table):
             return
         token = self.table_tokens.fresh(table_id, table.message_id)  # exempt from the global limit
+        moving = self.threads.should_move(table)
+        if moving:
+            token = None  # the lobby's token edits the lobby message, not the new one in the thread
         if token is None:
-            await self._channel_turn(table.channel_id)
+            await self._channel_turn(where(table))
             await self.budget.take(REFRESH)  # while it waits, the table may move on: render after it
         tr = await load_table_tr(self.bot, table.id)
         if rec.unreachable:
@@ -304,7 +322,12 @@ class Presenter:
         files = await self._table_files(table)
         if files:
             payload["embed"].set_image(url=f"attachment://{files[0].filename}")
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        if moving and self.threads.should_move(table):
+            if await self.threads.move(table, payload, files):
+                rec.rendered, rec.shown = key, self.shown_key(table)
+                return
+            files = await self._table_files(table)  # the refused send consumed them; stay in the channel
+        channel = self.bot.get_partial_messageable(where(table), guild_id=table.guild_id)
         message = channel.get_partial_message(table.message_id)
         try:
             try:
@@ -314,7 +337,7 @@ class Presenter:
                     edit["attachments"] = files
                 if token is None or not await self.table_tokens.edit(table_id, token, **edit):
                     if token is not None:  # the token was refused: through the channel after all
-                        await self._channel_turn(table.channel_id)
+                        await self._channel_turn(where(table))
                         await self.budget.take(REFRESH)
                         if files:
                             edit["attachments"] = await self._table_files(table)  # those were consumed
@@ -328,7 +351,12 @@ class Presenter:
                 new = await channel.send(embed=payload["embed"], view=view, **with_files)
                 await self.tables.set_message(table_id, new.id)
         except discord.HTTPException as exc:
-            if exc.code in CHANNEL_GONE:
+            if exc.code in CHANNEL_GONE and where(table) != table.channel_id:
+                await self.threads.lost(table, f"{exc.status} {exc.code}")  # back to the channel
+            elif exc.code == THREAD_ARCHIVED and where(table) != table.channel_id:
+                if await self.threads.unarchive(table):
+                    self.mark_dirty(table_id)
+            elif exc.code in CHANNEL_GONE:
                 await self._channel_gone(table, f"{exc.status} {exc.code}")
             else:
                 log.warning("table %s: message edit failed: %s", table_id, exc)
@@ -336,9 +364,13 @@ class Presenter:
         rec.rendered, rec.shown = key, shown
 
     async def channel_deleted(self, channel_id: int) -> None:
-        """The gateway says a channel or thread was deleted: its open tables stop editing and close."""
+        """The gateway says a channel or thread was deleted: its open tables stop editing and close (a
+        table's own thread deleted: the table comes back to its channel)."""
         for table in await self.tables.tables_in_channel(channel_id):
-            await self._channel_gone(table, "deleted")
+            if thread_of(table) == channel_id and table.channel_id != channel_id:
+                await self.threads.lost(table, "deleted")
+            else:
+                await self._channel_gone(table, "deleted")
 
     async def _channel_gone(self, table: Table, why: str) -> None:
         """The table's channel was deleted or is out of reach: stop editing, close at the end of the deal.

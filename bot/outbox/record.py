@@ -75,6 +75,10 @@ class TableRecord:
     answering: dict[int, int] = field(default_factory=dict)
     #: Users this process posted a DM to for this table (``Presenter._supersede``).
     dms_posted: set[int] = field(default_factory=set)
+    #: The table's thread turned out unusable mid-session: it is played in the channel again (a notice
+    #: says so); the thread was archived at the end (``bot.outbox.threads``).
+    thread_lost: bool = False
+    thread_closed: bool = False
     #: Per seat, what its player's latest DM shows (``Presenter._dm_key``): a job for it is skipped.
     dm_shown: dict[int, tuple[int, int, str]] = field(default_factory=dict)
 

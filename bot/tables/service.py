@@ -162,8 +162,9 @@ class TableService:
         return None if session is None else session.table
 
     async def tables_in_channel(self, channel_id: int) -> list[Table]:
-        """Open (lobby or playing) tables of a channel, oldest first."""
-        return [t for t in await self.open_tables() if t.channel_id == channel_id]
+        """Open (lobby or playing) tables of a channel, or of a table's own thread, oldest first."""
+        return [t for t in await self.open_tables()
+                if t.channel_id == channel_id or t.extra_messages.get("thread") == channel_id]
 
     async def open_tables(self) -> list[Table]:
         """Every open table, oldest first."""

@@ -16,7 +16,9 @@ from bot.tables import TableService
 from tests.discord_stub.client import connect, kill
 from tests.discord_stub.stub import DiscordStub
 
-TEST_CONFIG = Config(starting_grant=1000, daily_grant=100, ai_delay=0.0, turn_timeout=3600.0)
+#: Tables run in their channel unless a test turns threads on (``table_threads``: tests/bot/test_threads.py).
+TEST_CONFIG = Config(starting_grant=1000, daily_grant=100, ai_delay=0.0, turn_timeout=3600.0,
+                     table_threads=False)
 
 
 HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-")
