@@ -301,9 +301,6 @@ class Presenter:
         if rec.shown == self.shown_key(table):
             return
         token = self.table_tokens.fresh(table_id, table.message_id)  # exempt from the global limit
-        moving = self.threads.should_move(table)
-        if moving:
-            token = None  # the lobby's token edits the lobby message, not the new one in the thread
         if token is None:
             await self._channel_turn(where(table))
             await self.budget.take(REFRESH)  # while it waits, the table may move on: render after it
@@ -322,11 +319,6 @@ class Presenter:
         files = await self._table_files(table)
         if files:
             payload["embed"].set_image(url=f"attachment://{files[0].filename}")
-        if moving and self.threads.should_move(table):
-            if await self.threads.move(table, payload, files):
-                rec.rendered, rec.shown = key, self.shown_key(table)
-                return
-            files = await self._table_files(table)  # the refused send consumed them; stay in the channel
         channel = self.bot.get_partial_messageable(where(table), guild_id=table.guild_id)
         message = channel.get_partial_message(table.message_id)
         try:
@@ -362,6 +354,7 @@ class Presenter:
                 log.warning("table %s: message edit failed: %s", table_id, exc)
             return
         rec.rendered, rec.shown = key, shown
+        await self.threads.sync_line(table)  # its line in the channel, when it runs in a thread
 
     async def channel_deleted(self, channel_id: int) -> None:
         """The gateway says a channel or thread was deleted: its open tables stop editing and close (a

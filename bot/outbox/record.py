@@ -79,6 +79,8 @@ class TableRecord:
     #: says so); the thread was archived at the end (``bot.outbox.threads``).
     thread_lost: bool = False
     thread_closed: bool = False
+    #: The table status its channel line shows (``bot.outbox.threads.Threads.sync_line``).
+    line_status: str | None = None
     #: Per seat, what its player's latest DM shows (``Presenter._dm_key``): a job for it is skipped.
     dm_shown: dict[int, tuple[int, int, str]] = field(default_factory=dict)
 

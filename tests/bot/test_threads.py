@@ -16,8 +16,8 @@ from dataclasses import replace
 
 import pytest
 
-from tests.bot.test_languages_session import open_lobby
 from tests.discord_stub import DiscordStub, User
+from tests.discord_stub.model import Message
 from tests.discord_stub.play import play_session
 from tests.discord_stub.tapis import TEST_CONFIG, TapisRun
 
@@ -45,6 +45,23 @@ async def play_to_the_end(stub: DiscordStub, run: TapisRun, table_id: int, users
     assert table is not None and table.status == "finished"
 
 
+async def open_in_thread(stub: DiscordStub, run: TapisRun, host: User, guest: User) -> tuple[int, Message]:
+    """/table new (Motz, one rotation), then Join, Add AI and Start clicked in the table's thread."""
+    await stub.slash("table new", host, stub.channel, game="motz", players=3, options=SHORT)
+    await run.settle()
+    line = stub.messages(stub.channel)[-1]
+    thread = stub.channels[line.id]  # Discord gives a thread started from a message the message's id
+    (lobby,) = stub.messages(thread)
+    table_id = int(lobby.custom_ids()[0].split(":")[1])
+    await stub.click(lobby, guest, custom_id=f"tapis:{table_id}:0:join")
+    await stub.click(lobby, host, custom_id=next(c for c in lobby.custom_ids() if c.endswith(":ai")))
+    start = await stub.click(lobby, host,
+                             custom_id=next(c for c in lobby.custom_ids() if c.endswith(":start")))
+    assert start.callback_type == 6  # acknowledged as an update: its token edits the table message
+    await run.settle()
+    return table_id, line
+
+
 def thread_warnings(caplog: pytest.LogCaptureFixture, table_id: int) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING
             and f"table {table_id}:" in r.getMessage() and "thread" in r.getMessage()]
@@ -53,26 +70,32 @@ def thread_warnings(caplog: pytest.LogCaptureFixture, table_id: int) -> list[str
 async def test_a_table_in_its_thread_with_a_channel_line_archived_at_the_end(
         stub: DiscordStub, run: TapisRun, players: list[User], caplog: pytest.LogCaptureFixture) -> None:
     alice, bob, _, _ = players
-    table_id, lobby = await open_lobby(stub, alice, [bob], 1, "motz", options=SHORT)
+    await stub.slash("table new", alice, stub.channel, game="motz", players=3, options=SHORT)
+    await run.settle()
+    (line,) = stub.messages(stub.channel)  # one line per table in the channel
+    thread = stub.channels[line.id]
+    assert thread.kind == 11 and thread.parent_id == stub.channel.id and thread.name.endswith("table #1")
+    assert "lobby is open" in line.content and f"<#{thread.id}>" in line.content
+    assert not line.embeds and not line.components
+    (lobby,) = stub.messages(thread)  # the lobby lives in the thread, with its buttons
+    table_id = int(lobby.custom_ids()[0].split(":")[1])
+    await stub.click(lobby, bob, custom_id=f"tapis:{table_id}:0:join")
+    await stub.click(lobby, alice, custom_id=next(c for c in lobby.custom_ids() if c.endswith(":ai")))
+    await stub.click(lobby, alice, custom_id=next(c for c in lobby.custom_ids() if c.endswith(":start")))
     await run.settle()
     table = await run.tables.get(table_id)
-    assert table is not None and table.status == "playing"
-    thread = stub.channels[lobby.id]  # Discord gives a thread started from a message the message's id
-    assert thread.kind == 11 and thread.parent_id == stub.channel.id and "#" + str(table_id) in thread.name
-    assert table.extra_messages["thread"] == thread.id and table.extra_messages["line"] == lobby.id
-    in_thread = stub.messages(thread)
-    assert [m.id for m in in_thread] == [table.message_id]  # the table message lives in the thread
-    assert in_thread[0].embeds and in_thread[0].custom_ids()
-    line = stub.message(lobby.id)
-    assert [m.id for m in stub.messages(stub.channel)] == [lobby.id]  # one line per table in the channel
-    assert f"<#{thread.id}>" in line.content and "being played" in line.content
-    assert not line.embeds and not line.components
+    assert table is not None and table.status == "playing" and table.message_id == lobby.id
+    assert table.extra_messages["thread"] == thread.id and table.extra_messages["line"] == line.id
+    assert "being played" in stub.message(line.id).content
+    in_channel = f"/channels/{stub.channel.id}/"
+    assert [c for c in stub.calls if c.method == "PATCH" and c.path.startswith(in_channel)] == [], \
+        "the line is edited through the /table new token"
     await play_to_the_end(stub, run, table_id, [alice, bob])
     table = await run.tables.get(table_id)
-    assert "is over" in stub.message(lobby.id).content and "alice" in stub.message(lobby.id).content
-    assert [m.id for m in stub.messages(stub.channel)] == [lobby.id]  # still one line
-    assert "The session is over." in stub.message(table.message_id).text
-    assert "Last moves" in stub.message(table.message_id).text  # the narration is in the thread
+    assert [m.id for m in stub.messages(stub.channel)] == [line.id]  # still one line
+    assert "is over" in stub.message(line.id).content and "alice" in stub.message(line.id).content
+    assert [m.id for m in stub.messages(thread)] == [lobby.id]
+    assert "The session is over." in lobby.text and "Last moves" in lobby.text  # narration in the thread
     assert thread.archived
     archive = [c for c in stub.calls if c.method == "PATCH" and c.route == "/channels/{cid}"]
     assert [c.json for c in archive] == [{"archived": True}]
@@ -129,13 +152,12 @@ async def test_a_table_opened_in_a_thread_runs_there(stub: DiscordStub, run: Tap
 async def test_a_thread_lost_mid_session_brings_the_table_back_to_the_channel(
         stub: DiscordStub, run: TapisRun, players: list[User], caplog: pytest.LogCaptureFixture) -> None:
     alice, bob, _, _ = players
-    table_id, lobby = await open_lobby(stub, alice, [bob], 1, "motz", options=SHORT)
-    await run.settle()
-    thread = stub.channels[lobby.id]
+    table_id, line = await open_in_thread(stub, run, alice, bob)
+    thread = stub.channels[line.id]
     stub.lose_channel(thread)  # deleted under the table, the gateway event missed
     await play_to_the_end(stub, run, table_id, [alice, bob])
     table = await run.tables.get(table_id)
-    assert table.message_id == lobby.id and not table.extra_messages["thread"]
-    final = stub.message(lobby.id)
+    assert table.message_id == line.id and not table.extra_messages["thread"]
+    final = stub.message(line.id)
     assert "The session is over." in final.text and "thread could not be used" in final.text
     assert len([w for w in thread_warnings(caplog, table_id) if "unusable" in w]) == 1
