@@ -151,6 +151,7 @@ class Threads:
         log.warning("table %s: its thread %s is unusable (%s); the table runs in the channel again",
                     table.id, thread, why)
         line = table.extra_messages.get(LINE)
+        self.line_tokens.pop(table.id, None)
         await self.p.tables.set_message(table.id, 0, key=THREAD)
         if line is not None:
             await self.p.tables.set_message(table.id, line)

@@ -166,3 +166,13 @@ def test_table_mine_is_cut_with_a_count_within_2000_characters() -> None:
     shown = text.count("https://discord.com/channels/")
     assert 0 < shown < 199 and text.endswith(f"… and {199 - shown} more tables.")
     assert len(mine_text(tables[:3], 5, english()).splitlines()) == 3
+
+
+async def test_an_unknown_pace_is_refused_in_the_readers_language(
+        stub: DiscordStub, run: TapisRun, players: list[User]) -> None:
+    alice = players[0]
+    alice.locale = "fr"
+    inter = await stub.slash("table new", alice, stub.channel, game="motz", players=3, options="pace=blitz")
+    assert inter.ephemeral and "pace" in inter.text and "correspondence" in inter.text
+    assert "must be one of" not in inter.text  # French, not English
+    assert await run.tables.open_tables() == []
