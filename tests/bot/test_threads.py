@@ -25,6 +25,7 @@ from tests.discord_stub.tapis import TEST_CONFIG, TapisRun
 THREAD_PERMISSIONS = str((1 << 35) | (1 << 38) | (1 << 11) | (1 << 10))
 SHORT = "rotations=1 max_extra_deals=0"
 THREADS_ROUTE = "/channels/{cid}/messages/{mid}/threads"
+MESSAGE_ROUTE = "/channels/{cid}/messages/{mid}"
 
 
 @pytest.fixture
@@ -87,9 +88,9 @@ async def test_a_table_in_its_thread_with_a_channel_line_archived_at_the_end(
     assert table is not None and table.status == "playing" and table.message_id == lobby.id
     assert table.extra_messages["thread"] == thread.id and table.extra_messages["line"] == line.id
     assert "being played" in stub.message(line.id).content
-    in_channel = f"/channels/{stub.channel.id}/"
-    assert [c for c in stub.calls if c.method == "PATCH" and c.path.startswith(in_channel)] == [], \
-        "the line is edited through the /table new token"
+    # the line is edited through the /table new token, the lobby through the Join and Add AI clicks'
+    # tokens, the table message through Start's: no message edit under the global limit
+    assert stub.calls_to("PATCH", MESSAGE_ROUTE) == []
     await play_to_the_end(stub, run, table_id, [alice, bob])
     table = await run.tables.get(table_id)
     assert [m.id for m in stub.messages(stub.channel)] == [line.id]  # still one line
@@ -99,6 +100,7 @@ async def test_a_table_in_its_thread_with_a_channel_line_archived_at_the_end(
     assert thread.archived
     archive = [c for c in stub.calls if c.method == "PATCH" and c.route == "/channels/{cid}"]
     assert [c.json for c in archive] == [{"archived": True}]
+    assert stub.calls_to("PATCH", MESSAGE_ROUTE) == []
     assert thread_warnings(caplog, table_id) == []
 
 
