@@ -70,9 +70,9 @@ NO_MENTIONS = discord.AllowedMentions.none()
 #: Users whose DM channel and latest DM are remembered (per user, not per table): least recent dropped.
 USERS_KEEP = 4096
 TOKEN_LIFE = 14 * 60.0  # seconds an interaction token is used for (Discord keeps it 15 minutes)
-#: What a player's previous DM for a table says once a newer one replaced it.
 #: The note above the turn in a reminder DM (the deadline itself is the clock line below it).
 REMINDER = N_("⏰ **Reminder:** it is still your turn at this table, and your deadline is near.")
+#: What a player's previous DM for a table says once a newer one replaced it.
 MOVED_ON = N_("This hand is out of date: the table has moved on. Your hand is in a newer message.")
 
 
