@@ -98,7 +98,7 @@ class Presenter:
         self.table_tokens = TableTokens()  # table id -> an interaction that can edit its message
         self.channel_next: dict[int, float] = {}  # channel id -> earliest time of its next table edit
         self.last_dm: OrderedDict[int, int] = OrderedDict()  # user id -> the latest DM posted to them
-        self.threads = Threads(self)  # a thread per table (bot.outbox.threads)
+        self.threads = Threads(self, tables)  # a thread per table (bot.outbox.threads)
         self.closed = False
 
     def record(self, table_id: int) -> TableRecord:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from bot.app import TapisBot
     from bot.config import Config
     from bot.outbox.presenter import Presenter
+    from bot.outbox.source import TableSource
     from bot.tables.model import Table
 
 log = logging.getLogger(__name__)
@@ -88,8 +89,10 @@ def refusal(interaction: discord.Interaction[TapisBot]) -> str | None:
 class Threads:
     """The presenter's thread routing (one per presenter)."""
 
-    def __init__(self, presenter: Presenter) -> None:
+    def __init__(self, presenter: Presenter, source: TableSource) -> None:
         self.p = presenter
+        #: The table service, as far as the outbox may use it (the presenter's ``TableSource``).
+        self.tables = source
         #: Table id -> the ``/table new`` interaction (and when it came): its token edits the line.
         self.line_tokens: dict[int, tuple[discord.Interaction[TapisBot], float]] = {}
 
@@ -123,7 +126,7 @@ class Threads:
                 table.channel_id, lobby, name=name,
                 auto_archive_duration=ARCHIVE_AFTER_LONG if long else ARCHIVE_AFTER)
             thread = int(data["id"])
-            await self.p.tables.set_message(table.id, thread, key=THREAD)
+            await self.tables.set_message(table.id, thread, key=THREAD)
             payload = self.p.table_payload(table, tr)
             await self.p.budget.take(REFRESH)
             channel = self.bot.get_partial_messageable(thread, guild_id=table.guild_id)
@@ -134,8 +137,8 @@ class Threads:
                         table.id, exc.status, exc.code)
             return tr._("Discord refused a thread for table #{id}: it is played in this channel.",
                         id=table.id)
-        await self.p.tables.set_message(table.id, lobby, key=LINE)
-        await self.p.tables.set_message(table.id, sent.id)
+        await self.tables.set_message(table.id, lobby, key=LINE)
+        await self.tables.set_message(table.id, sent.id)
         self.p.table_tokens.drop(table.id)  # it edits the channel's message, now the line
         self.line_tokens[table.id] = (interaction, asyncio.get_running_loop().time())
         rec = self.p.record(table.id)
@@ -152,9 +155,9 @@ class Threads:
                     table.id, thread, why)
         line = table.extra_messages.get(LINE)
         self.line_tokens.pop(table.id, None)
-        await self.p.tables.set_message(table.id, 0, key=THREAD)
+        await self.tables.set_message(table.id, 0, key=THREAD)
         if line is not None:
-            await self.p.tables.set_message(table.id, line)
+            await self.tables.set_message(table.id, line)
         self.p.record(table.id).thread_lost = True
         self.p.mark_dirty(table.id)
 
