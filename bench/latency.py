@@ -64,7 +64,8 @@ READY_TIMEOUT = 60.0
 # ====================================================================== bot process
 
 async def serve_bot(port: int, db_path: str, edit_interval: float, images: bool, profile: str | None,
-                    shard: int | None = None, shard_count: int = 1, token_life: float | None = None) -> None:
+                    shard: int | None = None, shard_count: int = 1, token_life: float | None = None,
+                    threads: bool = False) -> None:
     """Child process: the bot alone, connected to the stand-in at ``port``; driven by stdin lines."""
     from dataclasses import replace
 
@@ -78,7 +79,7 @@ async def serve_bot(port: int, db_path: str, edit_interval: float, images: bool,
     inside = instrument_bot()
     # Every table here has its own channel and players, but all of them sit in one or two guilds:
     # lift the per-guild cap (issue 13's default of 50 open tables per guild) for the benchmark.
-    config = replace(TEST_CONFIG, tables_per_guild=100_000)
+    config = replace(TEST_CONFIG, tables_per_guild=100_000, table_threads=threads)
     if shard is None:
         run = TapisRun(None, db_path, config=config, edit_interval=edit_interval,  # type: ignore[arg-type]
                        images=images)
@@ -177,6 +178,7 @@ class BotProcess:
         argv += ["--images"] if args.images else []
         argv += ["--profile", args.profile] if args.profile else []
         argv += ["--token-life", str(args.token_life)] if args.token_life is not None else []
+        argv += ["--threads"] if args.threads else []
         proc = await asyncio.create_subprocess_exec(*argv, stdin=asyncio.subprocess.PIPE,
                                                     stdout=asyncio.subprocess.PIPE, limit=1 << 24)
         bot = cls(proc)
@@ -312,6 +314,10 @@ async def open_table(stub: DiscordStub, channel: Channel, users: list[User], gam
         options["options"] = table_options
     await stub.slash("table new", host, channel, game=game, **options)
     lobby = stub.messages(channel)[-1]
+    if stub.app_permissions != "0":  # --threads: the lobby moves into the thread the first one starts
+        await stub.wait_for(lambda: lobby.id in stub.channels and stub.messages(lobby.id), timeout=30.0,
+                            what="the table's thread")
+        lobby = stub.messages(lobby.id)[-1]
     await stub.wait_for(lobby.custom_ids, timeout=30.0, what="the lobby's buttons")  # deferred when slow
     table_id = int(lobby.custom_ids()[0].split(":")[1])
     for guest in guests:
@@ -519,7 +525,8 @@ async def whole_sessions(stub: DiscordStub, bot: Any, args: argparse.Namespace, 
           f"{f' --options {args.options!r}' if args.options else ''} --load {args.load:g}"
           f" --duration {args.duration:g}{' --images' if args.images else ''}"
           f"{f' --database {_safe_url(args.database)}' if args.database else ''}"
-          f"{f' --processes {args.processes}' if args.processes > 1 else ''}")
+          f"{f' --processes {args.processes}' if args.processes > 1 else ''}"
+          f"{' --threads' if args.threads else ''}")
     print(f"{len(done)}/{len(tables)} sessions ended in {wall:.0f} s (setup of the lobbies {setup_s:.0f} s); "
           f"{len(complete)} with every player's last DM and the table message showing the end")
     per = 1 / max(moves, 1)
@@ -570,6 +577,8 @@ async def main(args: argparse.Namespace) -> None:
     for t in range(args.tables):
         stub.add_channel(guilds[t % len(guilds)], f"table-{t}")
     stub.echo_messages = False
+    if args.threads:  # Create Public Threads, Send Messages in Threads (and Send Messages, View Channel)
+        stub.app_permissions = str((1 << 35) | (1 << 38) | (1 << 11) | (1 << 10))
     stub.validate = args.validate  # the schema check costs the stand-in ~1 ms a request: off unless asked
     await stub.start()
     seats = args.seats or GAMES[args.game].default_seats or GAMES[args.game].min_seats
@@ -792,6 +801,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--processes", type=int, default=1,
                    help="bot processes, one shard each (needs --database postgresql://…)")
     p.add_argument("--shard", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--threads", action="store_true",
+                   help="a thread per table (issue 28): the lobby and the table message in the thread")
     p.add_argument("--serve-bot", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--db", default=None, help=argparse.SUPPRESS)
     return p.parse_args(argv)
@@ -802,7 +813,7 @@ if __name__ == "__main__":
     if ns.serve_bot is not None:
         logging.basicConfig(level=logging.ERROR)
         asyncio.run(serve_bot(ns.serve_bot, ns.db, ns.edit_interval, ns.images, ns.profile, ns.shard,
-                              ns.processes, ns.token_life))
+                              ns.processes, ns.token_life, ns.threads))
     else:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(main(ns))

@@ -32,12 +32,17 @@ INT_BOUNDS: dict[str, tuple[int, int]] = {
     "tables_per_guild": (1, 100_000),
     "deal_cap": (1, 100_000),
     "ai_workers": (1, 64),
+    "correspondence_away_after": (1, 10),
     "dev_guild_id": (1, 2**63 - 1),
 }
 #: Inclusive bounds of the number keys (seconds or hours); nan and inf are always refused.
 FLOAT_BOUNDS: dict[str, tuple[float, float]] = {
     "daily_cooldown_hours": (0, 24 * 366),
     "turn_timeout": (1, 7 * 24 * 3600),
+    "pace_fast": (5, 3600),
+    "pace_slow": (10, 7 * 24 * 3600),
+    "pace_correspondence_hours": (1, 24 * 30),
+    "correspondence_reminder_hours": (0.05, 24 * 29),
     "ai_delay": (0, 3600),
     "lobby_expiry_hours": (0.01, 24 * 366),
 }
@@ -55,7 +60,18 @@ class Config:
     starting_grant: int = 1000
     daily_grant: int = 100
     daily_cooldown_hours: float = 20
+    #: Seconds per move of the "normal" pace (the only timeout before paces existed).
     turn_timeout: float = 120
+    #: Seconds per move of the "fast" and "slow" paces; hours per move of "correspondence".
+    pace_fast: float = 30
+    pace_slow: float = 600
+    pace_correspondence_hours: float = 48
+    #: A correspondence player to act gets one DM reminder this many hours before their deadline.
+    correspondence_reminder_hours: float = 6
+    #: Missed deadlines in a row after which the AI takes a correspondence seat (2 at other paces).
+    correspondence_away_after: int = 3
+    #: The pace of a table whose host chose none (``bot.tables.pace.default_pace``).
+    default_pace: str = "normal"
     ai_delay: float = 1.0
     #: Open (lobby or playing) tables a member may sit at, a channel and a guild may hold.
     tables_per_member: int = 3
@@ -70,6 +86,9 @@ class Config:
     #: Ask for Discord's privileged GUILD_MEMBERS intent (enable it on the bot's page first): a member
     #: removed from a server is then taken off its tables, as if they had left.
     member_events: bool = False
+    #: Each table gets its own thread, started from its lobby message, where the channel allows it
+    #: (``bot.outbox.threads.threads_enabled``); the channel keeps one line per table.
+    table_threads: bool = True
     default_options: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     dev_guild_id: int | None = None
     log_level: str = "INFO"
@@ -77,8 +96,10 @@ class Config:
     token: str | None = field(default=None, repr=False)
 
     def options_for(self, game: str) -> dict[str, Any]:
-        """The configured default options of ``game`` (a fresh dict)."""
-        return dict(self.default_options.get(game, {}))
+        """The configured default options of ``game`` (a fresh dict); the default pace, if not
+        the usual one, comes first (a game's own ``pace`` default wins)."""
+        base: dict[str, Any] = {} if self.default_pace == "normal" else {"pace": self.default_pace}
+        return {**base, **self.default_options.get(game, {})}
 
 
 def load_config(path: str | None = None, env: Mapping[str, str] | None = None) -> Config:
@@ -143,7 +164,13 @@ def _check_value(key: str, value: Any, path: str) -> Any:
                 or not low_f <= value <= high_f):
             raise bad(f"a number from {low_f:g} to {high_f:g}")
         return float(value) if key != "daily_cooldown_hours" else value
-    if key == "member_events":
+    if key == "default_pace":
+        from bot.rules.base import PACES
+
+        if not isinstance(value, str) or value not in PACES:
+            raise bad(f"one of {', '.join(PACES)}")
+        return value
+    if key in ("member_events", "table_threads"):
         if not isinstance(value, bool):
             raise bad("true or false")
         return value

@@ -61,7 +61,8 @@ async def resolve_table(bot: TapisBot, interaction: discord.Interaction[TapisBot
         table = await bot.tables.get(table_id)
         if table is None or table.guild_id != interaction.guild_id:
             raise UserError(msg("There is no table #{id} in this server.", id=table_id))
-        if not any_channel and table.channel_id != interaction.channel_id and not is_admin(interaction):
+        here = interaction.channel_id in (table.channel_id, table.extra_messages.get("thread"))
+        if not any_channel and not here and not is_admin(interaction):
             raise UserError(msg("There is no table #{id} in this channel.", id=table_id))
         return table
     tables = await open_tables(bot, interaction.channel_id or 0)

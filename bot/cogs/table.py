@@ -29,6 +29,7 @@ from bot.views import texts
 from bot.views.components import lobby_view
 from bot.views.display import table_embed
 from bot.views.locale import at_table, reader, table_tr
+from bot.views.mine import mine_text
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -121,6 +122,9 @@ class Tables(commands.Cog):
         if via is not None:  # its token edits the lobby for 14 minutes, outside the global limit
             self.bot.presenter.table_tokens.note(table.id, via, message_id)
         self.bot.presenter.posted(table, shown)
+        note = await self.bot.presenter.threads.open(interaction, table)  # a thread from the lobby
+        if note is not None and via is not None:
+            await send(interaction, note)
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
@@ -184,8 +188,15 @@ class Tables(commands.Cog):
         t = await resolve_table(self.bot, interaction, table)
         presenter = self.bot.presenter
         tr = await reader(self.bot, interaction)
-        embed = table_embed(t, presenter.log_of(t.id), presenter.notices(t, tr), tr)
+        embed = presenter.table_payload(t, tr)["embed"]
         await send(interaction, embed=embed)
+
+    @table.command(name="mine", description="Every table you sit at in this server: whose turn, the deadline")
+    async def mine(self, interaction: discord.Interaction[TapisBot]) -> None:
+        guild_id = guild_only(interaction)
+        tables = [t for t in await self.service.open_tables() if t.guild_id == guild_id]
+        tr = await reader(self.bot, interaction)
+        await send(interaction, mine_text(tables, interaction.user.id, tr))
 
     @app_commands.command(name="hand", description="Your hand and your moves, only for you")
     @app_commands.describe(table=TABLE_ARG)

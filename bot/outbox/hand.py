@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import Translator, english
+from bot.outbox.clock import seat_clock
 from bot.views.components import moves_view
 from bot.views.display import hand_embed
 
@@ -32,4 +33,5 @@ def hand_message(bot: TapisBot, table: Table, seat: int, tr: Translator,
                  note: str = "") -> tuple[discord.Embed, discord.ui.View | None]:
     """The seat's hand message in ``tr``'s language: its embed and its moves (None when it has none)."""
     guild, channel = place_names(bot, table, tr)
-    return hand_embed(table, seat, guild, channel, note=note, tr=tr), moves_view(table, seat, tr)
+    clock = seat_clock(table, seat, bot.config, tr)
+    return hand_embed(table, seat, guild, channel, note=note, tr=tr, clock=clock), moves_view(table, seat, tr)

@@ -43,11 +43,13 @@ import discord
 
 from bot.i18n import N_, Translator
 from bot.outbox.budget import PROMPT, REFRESH, RestBudget
+from bot.outbox.clock import table_clock
 from bot.outbox.files import as_file, json_default, playable, render_fn
 from bot.outbox.hand import hand_message
 from bot.outbox.record import Click, DmJob, TableRecord
 from bot.outbox.respond import refuse, send, update
 from bot.outbox.source import TableSource
+from bot.outbox.threads import THREAD_ARCHIVED, Threads, thread_of, where
 from bot.outbox.tokens import TableTokens
 from bot.views import texts
 from bot.views.alt import hand_alt, table_alt
@@ -68,6 +70,8 @@ NO_MENTIONS = discord.AllowedMentions.none()
 #: Users whose DM channel and latest DM are remembered (per user, not per table): least recent dropped.
 USERS_KEEP = 4096
 TOKEN_LIFE = 14 * 60.0  # seconds an interaction token is used for (Discord keeps it 15 minutes)
+#: The note above the turn in a reminder DM (the deadline itself is the clock line below it).
+REMINDER = N_("⏰ **Reminder:** it is still your turn at this table, and your deadline is near.")
 #: What a player's previous DM for a table says once a newer one replaced it.
 MOVED_ON = N_("This hand is out of date: the table has moved on. Your hand is in a newer message.")
 
@@ -94,6 +98,7 @@ class Presenter:
         self.table_tokens = TableTokens()  # table id -> an interaction that can edit its message
         self.channel_next: dict[int, float] = {}  # channel id -> earliest time of its next table edit
         self.last_dm: OrderedDict[int, int] = OrderedDict()  # user id -> the latest DM posted to them
+        self.threads = Threads(self, tables)  # a thread per table (bot.outbox.threads)
         self.closed = False
 
     def record(self, table_id: int) -> TableRecord:
@@ -119,6 +124,12 @@ class Presenter:
         """Service listener: note the events, mark the table dirty, queue DMs (never awaits I/O)."""
         if self.closed:
             return
+        reminder = [e for e in events or () if e.get("type") == "reminder"]
+        if reminder:
+            self._plan_reminders(table, reminder)
+            events = [e for e in events if e.get("type") != "reminder"]
+            if not events:
+                return
         rec = self.record(table.id)
         # The log is public: the table's language (read once per table and process, so that the first
         # change after a restart is not narrated in English before anything else loaded it).
@@ -157,10 +168,10 @@ class Presenter:
         Lobby changes (joins, leaves, AI seats, a new host) do not bump the version: the seats and
         the host are part of the key.
         """
-        seats = tuple((s.user_id, s.name, s.ai, s.away, s.dm_closed) for s in table.seats)
+        seats = tuple((s.user_id, s.name, s.ai, s.away, s.dm_closed, s.timeouts_in_row) for s in table.seats)
         rec = self.records.get(table.id)
         return (table.version, table.status, table.message_id, rec.log_serial if rec is not None else 0,
-                tuple(self.notices(table)), seats, table.host_id)
+                tuple(self.notices(table)), seats, table.host_id, table.deadline)
 
     def posted(self, table: Table, shown: tuple[Any, ...]) -> None:
         """The Discord layer posted the table message itself (``/table new``), showing the table as
@@ -219,11 +230,22 @@ class Presenter:
                 except Exception:
                     log.exception("could not update the message of table %s", table_id)
                 if rec.final and not rec.dirty:
+                    await self._close_thread(table_id)
                     break  # the last message of a closed table: nothing will follow
                 await asyncio.sleep(self.edit_interval)
         finally:
             rec.editor = None
             self._release(table_id, rec)
+
+    async def _close_thread(self, table_id: int) -> None:
+        """An ended table's channel line shows its result and its thread is archived (if it has one)."""
+        table = await self.tables.get(table_id)
+        if table is None or thread_of(table) is None:
+            return
+        try:
+            await self.threads.close(table)
+        except Exception:
+            log.exception("table %s: closing its thread failed", table_id)
 
     def _release(self, table_id: int, rec: TableRecord) -> None:
         """Drop a closed table's record once its last message is done and no DM for it is pending.
@@ -253,6 +275,8 @@ class Presenter:
         out = []
         rec = self.records.get(table.id)
         closed = rec.dm_closed if rec is not None else set()
+        if rec is not None and rec.thread_lost:
+            out.append(tr._("🧵 The table's thread could not be used: the game goes on here."))
         for info in table.seats:
             if info.user_id is not None and (info.dm_closed or info.user_id in closed):
                 out.append(tr._("📪 {who} has closed DMs: use **My hand** on this message.",
@@ -262,7 +286,8 @@ class Presenter:
     def table_payload(self, table: Table, tr: Translator) -> dict[str, Any]:
         """Embed and components of the table message as it should look now, in ``tr`` (the table's
         language)."""
-        embed = table_embed(table, self.log_of(table.id), self.notices(table, tr), tr)
+        clock = table_clock(table, self.bot.config, tr)
+        embed = table_embed(table, self.log_of(table.id), self.notices(table, tr), tr, clock=clock)
         return {"embed": embed, "view": table_view(table, tr)}
 
     async def render_table(self, table_id: int) -> None:
@@ -277,7 +302,7 @@ class Presenter:
             return
         token = self.table_tokens.fresh(table_id, table.message_id)  # exempt from the global limit
         if token is None:
-            await self._channel_turn(table.channel_id)
+            await self._channel_turn(where(table))
             await self.budget.take(REFRESH)  # while it waits, the table may move on: render after it
         tr = await load_table_tr(self.bot, table.id)
         if rec.unreachable:
@@ -294,7 +319,7 @@ class Presenter:
         files = await self._table_files(table)
         if files:
             payload["embed"].set_image(url=f"attachment://{files[0].filename}")
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        channel = self.bot.get_partial_messageable(where(table), guild_id=table.guild_id)
         message = channel.get_partial_message(table.message_id)
         try:
             try:
@@ -304,7 +329,7 @@ class Presenter:
                     edit["attachments"] = files
                 if token is None or not await self.table_tokens.edit(table_id, token, **edit):
                     if token is not None:  # the token was refused: through the channel after all
-                        await self._channel_turn(table.channel_id)
+                        await self._channel_turn(where(table))
                         await self.budget.take(REFRESH)
                         if files:
                             edit["attachments"] = await self._table_files(table)  # those were consumed
@@ -318,17 +343,27 @@ class Presenter:
                 new = await channel.send(embed=payload["embed"], view=view, **with_files)
                 await self.tables.set_message(table_id, new.id)
         except discord.HTTPException as exc:
-            if exc.code in CHANNEL_GONE:
+            if exc.code in CHANNEL_GONE and where(table) != table.channel_id:
+                await self.threads.lost(table, f"{exc.status} {exc.code}")  # back to the channel
+            elif exc.code == THREAD_ARCHIVED and where(table) != table.channel_id:
+                if await self.threads.unarchive(table):
+                    self.mark_dirty(table_id)
+            elif exc.code in CHANNEL_GONE:
                 await self._channel_gone(table, f"{exc.status} {exc.code}")
             else:
                 log.warning("table %s: message edit failed: %s", table_id, exc)
             return
         rec.rendered, rec.shown = key, shown
+        await self.threads.sync_line(table)  # its line in the channel, when it runs in a thread
 
     async def channel_deleted(self, channel_id: int) -> None:
-        """The gateway says a channel or thread was deleted: its open tables stop editing and close."""
+        """The gateway says a channel or thread was deleted: its open tables stop editing and close (a
+        table's own thread deleted: the table comes back to its channel)."""
         for table in await self.tables.tables_in_channel(channel_id):
-            await self._channel_gone(table, "deleted")
+            if thread_of(table) == channel_id and table.channel_id != channel_id:
+                await self.threads.lost(table, "deleted")
+            else:
+                await self._channel_gone(table, "deleted")
 
     async def _channel_gone(self, table: Table, why: str) -> None:
         """The table's channel was deleted or is out of reach: stop editing, close at the end of the deal.
@@ -439,6 +474,17 @@ class Presenter:
                 continue
             self._queue_dm(table.id, DmJob(seat, info.user_id))
 
+    def _plan_reminders(self, table: Table, events: list[dict[str, Any]]) -> None:
+        """One reminder DM per seat named (a correspondence table's deadline is near)."""
+        for event in events:
+            for seat in event.get("seats", ()):
+                if not (isinstance(seat, int) and 0 <= seat < len(table.seats)):
+                    continue
+                info = table.seats[seat]
+                if info.user_id is None or info.ai or info.away or info.dm_closed:
+                    continue
+                self._queue_dm(table.id, DmJob(seat, info.user_id, remind=True))
+
     def _plan_final_dms(self, table: Table) -> None:
         """The session is over: every seated human's DM shows the final hand and stacks."""
         for seat, info in enumerate(table.seats):
@@ -483,8 +529,11 @@ class Presenter:
     def _queue_dm(self, table_id: int, job: DmJob) -> None:
         """Queue a DM for a seat unless one for it is already waiting (it will show the latest state)."""
         rec = self.record(table_id)
-        if any(j.seat == job.seat and j.user_id == job.user_id for j in rec.dm_jobs):
-            return
+        for i, waiting in enumerate(rec.dm_jobs):
+            if waiting.seat == job.seat and waiting.user_id == job.user_id:
+                if job.remind and not waiting.remind:
+                    rec.dm_jobs[i] = job  # the waiting DM goes out as the reminder
+                return
         rec.dm_jobs.append(job)
         if rec.dm_worker is None:
             rec.dm_worker = asyncio.get_running_loop().create_task(self._dm_worker(table_id, rec))
@@ -524,12 +573,14 @@ class Presenter:
             rec.final = True  # the record goes once this last DM is out
         if table is None or table.state is None or table.seat_of(job.user_id) != job.seat:
             return
-        if rec.dm_shown.get(job.seat) == self._dm_key(table, job):
+        if job.remind and (table.status != "playing" or job.seat not in table.waiting_seats()):
+            return  # they moved (or the table ended) before the reminder went out
+        if not job.remind and rec.dm_shown.get(job.seat) == self._dm_key(table, job):
             return  # their latest DM already shows this very state (it waited its turn: see below)
         shown = self._dm_key(table, job)  # what the DM shows, taken before any await
         embed, view, files = await self._dm_payload(table, job)
         over = table.status != "playing"
-        if await self._edit_clicked(table_id, rec, job.user_id, embed, view, files):
+        if not job.remind and await self._edit_clicked(table_id, rec, job.user_id, embed, view, files):
             rec.dm_shown[job.seat] = shown
             if over:  # the final state is shown: this click will not be used again
                 rec.clicks.pop(job.user_id, None)
@@ -597,7 +648,8 @@ class Presenter:
                                                                    list[discord.File]]:
         """The DM's embed, buttons and hand image for the table as it is now, in the player's language."""
         tr = await dm_tr(self.bot, job.user_id, table.id)
-        embed, view = hand_message(self.bot, table, job.seat, tr)
+        note = tr._(REMINDER) if job.remind and table.deadline is not None else ""
+        embed, view = hand_message(self.bot, table, job.seat, tr, note=note)
         files: list[discord.File] = []
         fn = render_fn("hand_image") if self.images else None
         if fn is not None and table.state is not None:

@@ -34,6 +34,9 @@ class DmJob:
 
     seat: int
     user_id: int
+    #: A reminder before the deadline (``bot.tables.reminders``): always a new DM (it notifies),
+    #: with a reminder note above the turn.
+    remind: bool = False
 
 
 def _log() -> deque[str]:
@@ -72,6 +75,12 @@ class TableRecord:
     answering: dict[int, int] = field(default_factory=dict)
     #: Users this process posted a DM to for this table (``Presenter._supersede``).
     dms_posted: set[int] = field(default_factory=set)
+    #: The table's thread turned out unusable mid-session: it is played in the channel again (a notice
+    #: says so); the thread was archived at the end (``bot.outbox.threads``).
+    thread_lost: bool = False
+    thread_closed: bool = False
+    #: The table status its channel line shows (``bot.outbox.threads.Threads.sync_line``).
+    line_status: str | None = None
     #: Per seat, what its player's latest DM shows (``Presenter._dm_key``): a job for it is skipped.
     dm_shown: dict[int, tuple[int, int, str]] = field(default_factory=dict)
 

@@ -518,6 +518,9 @@ def never_full(options: Mapping[str, Any], seats: int, end: Mapping[str, Any],
 #: Options of the table rather than of the game's rules, appended to every game's options (the
 #: engines ignore them). ``hints``: players may ask ``/hint`` for the strong AI's advice on their
 #: turn; off by default, and a session with hints allowed is not rated (issue 17).
+#: ``pace``: how long a player has per move (fast, normal, slow, correspondence); the seconds of
+#: each are the operator's (``bot.tables.pace``), the default the config's ``default_pace``.
+PACES: tuple[str, ...] = ("fast", "normal", "slow", "correspondence")
 TABLE_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("hints", "bool", False,
                "Let players ask /hint for the strong AI's advice on their turn "
@@ -525,6 +528,9 @@ TABLE_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("faces", "choice", CLASSIC,
                "Card faces of the table image: classic, four_colour (one colour per suit) "
                "or large (large indices).", choices=FACES),
+    OptionSpec("pace", "choice", "normal",
+               "Time per move: fast, normal, slow, or correspondence (hours to days per move, "
+               "with a DM reminder).", choices=PACES),
 )
 
 

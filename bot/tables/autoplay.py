@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from bot.ai.levels import FALLBACK, policy_for
 from bot.ai.policy import Policy, decide, searches
 from bot.rules.base import Action, Event, State
-from bot.tables import heal
+from bot.tables import heal, reminders
 from bot.tables.ai_pool import search_move
 from bot.tables.errors import TableError
 from bot.tables.model import Table
+from bot.tables.pace import table_pace
 
 if TYPE_CHECKING:
     from bot.tables.session import TableSession
@@ -44,7 +45,9 @@ class AiJob(NamedTuple):
 
 
 async def on_deadline(s: TableSession) -> None:
-    """The scheduler's ``fire``: expire a lobby, or play the timeout of every seat overdue."""
+    """The scheduler's ``fire``: expire a lobby, send a reminder that is due (``bot.tables.reminders``),
+    or play the timeout of every seat overdue (the AI takes a seat after the pace's ``away_after``
+    missed deadlines in a row: ``bot.tables.pace``)."""
     table, rt = s.table, s.rt
     if table.status == "lobby":
         await expire_lobby(s)
@@ -58,9 +61,13 @@ async def on_deadline(s: TableSession) -> None:
                 await s.reload_from_log()
             if table.status != "playing" or table.deadline is None:
                 return
-            if table.deadline > rt.clock():
+            if table.deadline > rt.clock():  # early: a reminder is due (or the deadline moved)
+                reminder = await reminders.remind_if_due(s)
+                if reminder:
+                    batches.append(reminder)
                 rt.timers.set(s, table.deadline)
                 return
+            away_after = table_pace(rt.config, table.options).away_after
             for seat in sorted(table.waiting_seats()):
                 if table.status != "playing" or seat not in table.waiting_seats():
                     continue
@@ -68,7 +75,7 @@ async def on_deadline(s: TableSession) -> None:
                 seats = [replace(info) for info in table.seats]
                 seats[seat].timeouts_in_row += 1
                 pre: list[Event] = [{"type": "timeout", "seat": seat}]
-                if seats[seat].timeouts_in_row >= 2:
+                if seats[seat].timeouts_in_row >= away_after:
                     seats[seat].away = True
                     pre.append({"type": "away", "seat": seat, "reason": "timeout"})
                 action = table.state.timeout_action(seat)

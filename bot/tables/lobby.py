@@ -39,6 +39,7 @@ from bot.tables.errors import (
     unknown_game,
 )
 from bot.tables.model import SeatInfo, Table, capacity
+from bot.tables.pace import table_pace
 from bot.tables.session import Runtime, TableSession
 
 log = logging.getLogger(__name__)
@@ -260,7 +261,7 @@ async def start(s: TableSession, user_id: int) -> None:
             raise TableError(BUY_IN_WOULD_CHANGE)
         now = rt.clock()
         waiting = [i for i in state.to_act() if not table.seats[i].autoplayed]
-        deadline = now + rt.config.turn_timeout if waiting else None
+        deadline = now + table_pace(rt.config, opts).seconds if waiting else None
         await rt.db.transaction(
             store.update_table, table.id, now,
             status="playing", seed=seed, options=opts, deadline=deadline,

@@ -5,7 +5,7 @@ calls; the replay itself is ``bot.tables.replay``.
 Each stored table is rebuilt on its own. One that cannot be (undecodable row, unknown game, a log
 that no longer replays) is voided in one transaction: every account gets back what it paid into
 the escrow (``settle.void``), with one WARNING. Downtime never counts against a player: a resumed
-deadline is ``max(stored, now + turn_timeout)``.
+deadline is ``max(stored, now + the table pace's seconds)``.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from collections.abc import Mapping
 
 from bot.rules.base import Game
 from bot.store import tables as store
-from bot.tables import settle
+from bot.tables import reminders, settle
 from bot.tables.model import SeatInfo, Table, capacity
+from bot.tables.pace import table_pace
 from bot.tables.replay import CLOSE, SessionLog, rebuild
 from bot.tables.session import Runtime, TableSession
 
@@ -80,8 +81,9 @@ async def _resume_one(rt: Runtime, games: Mapping[str, Game], row: store.TableRo
     closes = [a for a in actions if a.seat is None and a.action.get("type") == CLOSE]
     table.closing, table.closed_by = bool(closes), (closes[0].actor if closes else None)
     if table.waiting_seats():  # downtime never counts against a player: a full turn at least
-        full_turn = rt.clock() + rt.config.turn_timeout
+        full_turn = rt.clock() + table_pace(rt.config, table.options).seconds
         table.deadline = full_turn if table.deadline is None else max(table.deadline, full_turn)
+        reminders.carry(table, row.deadline)
     return table
 
 async def _void(rt: Runtime, table_id: int, reason: str) -> None:

@@ -42,7 +42,7 @@ Conventions the Discord layer relies on:
 - Resuming: each stored table is rebuilt on its own. One that cannot be (undecodable row, unknown
   game, a log that no longer replays) is voided in one transaction: every account gets back what
   it paid into the escrow (``settle.void``), with one WARNING. Downtime never counts against a
-  player: a resumed deadline is ``max(stored, now + turn_timeout)``.
+  player: a resumed deadline is ``max(stored, now + the pace's seconds)`` (``bot.tables.pace``).
 """
 
 from __future__ import annotations
@@ -162,8 +162,9 @@ class TableService:
         return None if session is None else session.table
 
     async def tables_in_channel(self, channel_id: int) -> list[Table]:
-        """Open (lobby or playing) tables of a channel, oldest first."""
-        return [t for t in await self.open_tables() if t.channel_id == channel_id]
+        """Open (lobby or playing) tables of a channel, or of a table's own thread, oldest first."""
+        return [t for t in await self.open_tables()
+                if t.channel_id == channel_id or t.extra_messages.get("thread") == channel_id]
 
     async def open_tables(self) -> list[Table]:
         """Every open table, oldest first."""

@@ -31,6 +31,7 @@ from bot.tables.autoplay import drive
 from bot.tables.errors import NOT_PLAYING, STALE, TableError, illegal
 from bot.tables.length import session_end
 from bot.tables.model import SeatInfo, Table
+from bot.tables.pace import table_pace
 from bot.tables.replay import CLOSE, SessionLog, apply_logged, close_action, rebuild
 
 if TYPE_CHECKING:
@@ -273,7 +274,7 @@ class TableSession:
         if not waiting:
             return None
         if table.deadline is None or acted in waiting or not waiting <= table.waiting_seats():
-            return now + self.rt.config.turn_timeout
+            return now + table_pace(self.rt.config, table.options).seconds
         return table.deadline
 
     async def auto_close(self) -> list[Event]:

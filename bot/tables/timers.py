@@ -3,7 +3,8 @@
 The deadlines themselves are stored in the ``tables`` rows (the service writes them with each
 commit); each running table's ``TableSession.alarm`` says when to wake it, and this scheduler
 only sleeps until the earliest alarm of the registry it is given and wakes the service then.
-A new, earlier alarm wakes the sleeping task so it re-arms.
+A new, earlier alarm wakes the sleeping task so it re-arms. A table owed a reminder before its
+deadline (a correspondence table: ``bot.tables.reminders``) is woken at the reminder's time first.
 
 A transient store fault while firing (``bot.tables.heal``) re-arms that table's alarm with
 backoff and logs one WARNING per run of failures: a timer is never dropped by a passing fault.
@@ -16,7 +17,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 
-from bot.tables import heal
+from bot.tables import heal, reminders
 from bot.tables.session import TableSession
 
 log = logging.getLogger(__name__)
@@ -41,7 +42,15 @@ class DeadlineScheduler:
         self._task: asyncio.Task[None] | None = None
 
     def set(self, session: TableSession, alarm: float | None) -> None:
-        """Arm (or with None, disarm) the alarm of a table."""
+        """Arm (or with None, disarm) the alarm of a table.
+
+        An alarm at the table's deadline comes earlier if a reminder is owed before it
+        (``bot.tables.reminders``): the table is woken then to send it.
+        """
+        if alarm is not None and alarm == session.table.deadline:
+            early = reminders.pending(session.table, session.rt.config)
+            if early is not None and early < alarm:
+                alarm = early
         old = session.alarm
         session.alarm = alarm
         if alarm is None:

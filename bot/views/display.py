@@ -111,8 +111,9 @@ def game_title(game_name: str, tr: Translator) -> str:
 
 
 def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = (),
-                tr: Translator | None = None) -> discord.Embed:
-    """The channel message of a table: status, seats, stacks, pot, whose turn, last events."""
+                tr: Translator | None = None, clock: str = "") -> discord.Embed:
+    """The channel message of a table: status, seats, stacks, pot, whose turn (and ``clock``, its
+    deadline: ``bot.outbox.clock``), last events."""
     tr = tr or english()
     game = GAMES.get(table.game)
     title = tr._("{game} · table #{id}", game=game_title(table.game, tr), id=table.id)
@@ -151,6 +152,8 @@ def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = 
                                      who=waiting)
         else:
             embed.description = tr._("{phase} · waiting for **{who}**", phase=phase, who=waiting)
+        if clock:
+            embed.description += "\n" + clock
         if view.get("closing"):
             embed.description += "\n" + closing_text(table, tr)
     else:
@@ -201,8 +204,9 @@ def _value(value: Any, game: str, tr: Translator) -> str:
 
 
 def hand_embed(table: Table, seat: int, guild: str, channel: str, note: str = "",
-               tr: Translator | None = None) -> discord.Embed:
-    """A player's private message: where the table is, their cards, and whose turn it is."""
+               tr: Translator | None = None, clock: str = "") -> discord.Embed:
+    """A player's private message: where the table is, their cards, and whose turn it is (with
+    ``clock``, their deadline: ``bot.outbox.clock``)."""
     assert table.state is not None, "a hand is shown only once the table has started"
     tr = tr or english()
     view = table.state.view(seat)
@@ -224,6 +228,8 @@ def hand_embed(table: Table, seat: int, guild: str, channel: str, note: str = ""
         turn = tr._("The session is over.")
     elif seat in to_act:
         turn = tr._("**Your turn.** Choose a move below.")
+        if clock:
+            turn += "\n" + clock
     else:
         turn = tr._("Waiting for {who}.", who=", ".join(seat_name(table, s, tr) for s in to_act))
     embed.add_field(name=tr._("Turn"), value=clip(turn if not note else f"{note}\n{turn}", 1024),

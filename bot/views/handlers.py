@@ -196,7 +196,9 @@ async def _join(interaction: discord.Interaction[TapisBot], table: Table, cid: i
                 tr: Translator) -> None:
     user = interaction.user
     await run_soon(interaction, interaction.client.tables.join(table.id, user.id, user.display_name))
-    await send(interaction, texts.joined(table.id, table.buy_in, tr))
+    # acknowledged as an update: its token edits the lobby (in a table's thread, no other token can)
+    text = texts.joined(table.id, table.buy_in, tr)
+    await interaction.client.presenter.answer_on_table(interaction, table, text)
 
 
 async def _leave(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,
@@ -210,7 +212,7 @@ async def _add_ai(interaction: discord.Interaction[TapisBot], table: Table, cid:
                   tr: Translator) -> None:
     level, ai = lobby_choice(cid.arg)
     await run_soon(interaction, interaction.client.tables.add_ai(table.id, interaction.user.id, level))
-    await send(interaction, tr._(ai.sits))
+    await interaction.client.presenter.answer_on_table(interaction, table, tr._(ai.sits))
 
 
 async def _start(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,

@@ -50,6 +50,9 @@ class Channel:
     parent_id: int | None = None  # a thread's channel
     gone: tuple[int, int, str] | None = None  # (status, code, message) every request now gets
     overwrites: list[dict[str, Any]] = field(default_factory=list)  # Discord's permission_overwrites
+    archived: bool = False  # a thread: archived (by the bot, or by Discord after inactivity)
+    locked: bool = False
+    auto_archive_duration: int = 1440
 
     @property
     def is_dm(self) -> bool:
@@ -64,7 +67,8 @@ class Channel:
             return {"id": str(self.id), "type": 11, "name": self.name, "guild_id": str(self.guild_id),
                     "parent_id": str(self.parent_id), "owner_id": "0",
                     "message_count": 0, "member_count": 1, "rate_limit_per_user": 0, "flags": 0,
-                    "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
+                    "thread_metadata": {"archived": self.archived, "locked": self.locked,
+                                        "auto_archive_duration": self.auto_archive_duration,
                                         "archive_timestamp": TIMESTAMP}}
         return {"id": str(self.id), "type": 0, "name": self.name, "position": position,
                 "guild_id": str(self.guild_id), "permission_overwrites": self.overwrites, "nsfw": False,

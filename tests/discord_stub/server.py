@@ -84,6 +84,10 @@ class StubServer:
         self.rate_limits: RateLimits | None = None  # set to enforce Discord's rate limits
         self.invalid_expected = False  # a test that sends invalid bodies on purpose sets this
         self.echo_messages = True
+        #: The bot's permissions in the interactions' channel (``app_permissions``, a decimal string).
+        self.app_permissions = "0"
+        #: ``(status, code, message)`` every thread creation gets, e.g. (403, 50013, "Missing Permissions").
+        self.refuse_threads: tuple[int, int, str] | None = None
         self.ws: web.WebSocketResponse | None = None
         self.connections = 0
         self.intents = 0  # the gateway intents of the last IDENTIFY (Discord sends only what they cover)
@@ -116,6 +120,8 @@ class StubServer:
         r.add_route("*", api + "/webhooks/{app}/{token}/messages/{mid}", self._webhook_message)
         r.add_post(api + "/users/@me/channels", self._open_dm)
         r.add_get(api + "/channels/{cid}", self._get_channel)
+        r.add_patch(api + "/channels/{cid}", self._edit_channel)
+        r.add_post(api + "/channels/{cid}/messages/{mid}/threads", self._start_thread)
         r.add_post(api + "/channels/{cid}/messages", self._send)
         r.add_route("*", api + "/channels/{cid}/messages/{mid}", self._channel_message)
         r.add_route("*", "/{tail:.*}", self._unknown)
@@ -415,12 +421,54 @@ class StubServer:
             return error(404, 10003, "Unknown Channel")
         return reply(channel.payload())
 
+    async def _edit_channel(self, request: web.Request) -> web.Response:
+        """``PATCH /channels/{id}``: the stand-in keeps a thread's archived and locked flags."""
+        channel = self.channels.get(int(request.match_info["cid"]))
+        if channel is None:
+            return error(404, 10003, "Unknown Channel")
+        if channel.gone is not None:
+            return error(*channel.gone)
+        body = request[BODY] or {}
+        if channel.kind == 11:
+            channel.archived = bool(body.get("archived", channel.archived))
+            channel.locked = bool(body.get("locked", channel.locked))
+        if "name" in body:
+            channel.name = body["name"]
+        return reply(channel.payload())
+
+    async def _start_thread(self, request: web.Request) -> web.Response:
+        """``POST /channels/{c}/messages/{m}/threads``: a public thread whose id is the message's, as on
+        Discord; ``refuse_threads`` makes it fail."""
+        channel = self.channels.get(int(request.match_info["cid"]))
+        if channel is None:
+            return error(404, 10003, "Unknown Channel")
+        if channel.gone is not None:
+            return error(*channel.gone)
+        if self.refuse_threads is not None:
+            return error(*self.refuse_threads)
+        if channel.kind != 0:
+            return error(400, 50024, "Cannot execute action on this channel type")
+        message = self.store.get(int(request.match_info["mid"]))
+        if message is None or message.deleted or message.channel_id != channel.id:
+            return error(404, 10008, "Unknown Message")
+        if message.id in self.channels:
+            return error(400, 160004, "A thread has already been created for this message")
+        body = request[BODY] or {}
+        thread = Channel(message.id, body["name"], channel.guild_id, kind=11, parent_id=channel.id,
+                         auto_archive_duration=int(body.get("auto_archive_duration") or 1440))
+        self.channels[thread.id] = thread
+        return reply(thread.payload(), 201)
+
     async def _send(self, request: web.Request) -> web.Response:
         channel = self.channels.get(int(request.match_info["cid"]))
         if channel is None:
             return error(404, 10003, "Unknown Channel")
         if channel.gone is not None:
             return error(*channel.gone)
+        if channel.archived:
+            if channel.locked:
+                return error(400, 50083, "Thread is archived")
+            channel.archived = False  # Discord: a new message in an unlocked thread unarchives it
         if channel.is_dm and channel.recipient is not None and channel.recipient.id in self.closed_dms:
             return error(403, 50007, "Cannot send messages to this user")
         message = self._create(channel, request[BODY] or {}, request[FILES])
@@ -435,6 +483,8 @@ class StubServer:
             return error(404, 10008, "Unknown Message")
         if message.ephemeral:
             return error(404, 10008, "Unknown Message")
+        if channel is not None and channel.archived and request.method != "GET":
+            return error(400, 50083, "Thread is archived")
         return await self._message_op(request, message)
 
     async def _message_op(self, request: web.Request, message: Message) -> web.Response:

@@ -80,7 +80,8 @@ class DiscordStub(StubServer):
             "id": str(inter.id), "application_id": str(self.app_id), "type": kind, "token": inter.token,
             "version": 1, "attachment_size_limit": self.attachment_size_limit, "data": data,
             "locale": user.locale,
-            "channel_id": str(channel.id), "channel": channel.payload(), "app_permissions": "0",
+            "channel_id": str(channel.id), "channel": channel.payload(),
+            "app_permissions": self.app_permissions,
             "entitlements": [], "authorizing_integration_owners": {"0": "0"},
         }
         if channel.is_dm:
@@ -182,6 +183,10 @@ class DiscordStub(StubServer):
 
     def message(self, message_id: int) -> Message:
         return self.store[message_id]
+
+    def ephemerals(self) -> list[Message]:
+        """Every ephemeral message the bot sent (answers and follow-ups), oldest first."""
+        return [m for m in self.store.values() if m.ephemeral]
 
     def calls_to(self, method: str, route: str) -> list:
         return [c for c in self.calls if c.method == method and c.route == route]

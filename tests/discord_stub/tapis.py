@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,7 +16,9 @@ from bot.tables import TableService
 from tests.discord_stub.client import connect, kill
 from tests.discord_stub.stub import DiscordStub
 
-TEST_CONFIG = Config(starting_grant=1000, daily_grant=100, ai_delay=0.0, turn_timeout=3600.0)
+#: Tables run in their channel unless a test turns threads on (``table_threads``: tests/bot/test_threads.py).
+TEST_CONFIG = Config(starting_grant=1000, daily_grant=100, ai_delay=0.0, turn_timeout=3600.0,
+                     table_threads=False)
 
 
 HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-")
@@ -32,8 +35,11 @@ class TapisRun:
     """One bot process: database, ledger, table service and the real ``TapisBot``."""
 
     def __init__(self, stub: DiscordStub, db_path: Path, config: Config | None = None,
-                 edit_interval: float = 0.02, images: bool = False) -> None:
+                 edit_interval: float = 0.02, images: bool = False,
+                 clock: Callable[[], float] | None = None) -> None:
         self.stub = stub
+        #: The table service's clock (deadlines, reminders) in every process of this run; None: time.time.
+        self.clock = clock
         self.config = replace(config or TEST_CONFIG, database=str(db_path))
         self.edit_interval = edit_interval
         self.images = images
@@ -55,7 +61,8 @@ class TapisRun:
     async def start(self) -> TapisBot:
         self.db = await Database.open(self.config.database)
         ledger = Ledger(self.db, self.config)
-        service = TableService(self.db, ledger, self.config)
+        service = (TableService(self.db, ledger, self.config) if self.clock is None
+                   else TableService(self.db, ledger, self.config, clock=self.clock))
         self.bot = TapisBot(self.config, self.db, ledger, service, edit_interval=self.edit_interval,
                             guild_ready_timeout=0.05)
         self.bot.presenter.images = self.images

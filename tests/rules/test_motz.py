@@ -626,7 +626,8 @@ def test_bad_options(raw, words):
 def test_option_defaults_and_seat_dependent_checks():
     opts = GAME.validate_options({})
     assert opts == {"players": 4, "ante": 1, "buy_in": 100, "rotations": 2, "max_extra_deals": None,
-                    "fine_cap": None, "dealer": None, "decks": None, "hints": False, "faces": "classic"}
+                    "fine_cap": None, "dealer": None, "decks": None, "hints": False, "faces": "classic",
+                    "pace": "normal"}
     assert GAME.validate_options({"ante": 3})["buy_in"] == 300
     assert GAME.validate_options({"fine_cap": None, "max_extra_deals": "2"})["max_extra_deals"] == 2
     st = GAME.new_table(seats=5, options=opts, seed=3)
@@ -639,7 +640,7 @@ def test_option_defaults_and_seat_dependent_checks():
         GAME.new_table(seats=7, options=opts, seed=1)
     visible = [o.name for o in GAME.options if not o.hidden]
     assert visible == ["players", "ante", "buy_in", "rotations", "max_extra_deals", "fine_cap", "hints",
-                       "faces"]
+                       "faces", "pace"]
     assert GAMES["motz"] is GAME and GAME.default_seats == 4 and GAME.deck == DECK_32
 
 

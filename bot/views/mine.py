@@ -1,0 +1,77 @@
+"""``/table mine``: every open table a member sits at in a server, whose turn it is, the deadline and
+a link to each table message, within Discord's 2,000 characters (cut with a count of the rest).
+
+Only reads tables (``bot.tables.model``); the cog (``bot.cogs.table``) answers with the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from bot.i18n import Translator
+from bot.views.display import game_title, seat_name
+
+if TYPE_CHECKING:
+    from bot.tables.model import Table
+
+#: Discord's limit on a message's content.
+LIMIT = 2000
+#: Characters kept free for the "… and N more tables." line.
+FOOTER_ROOM = 80
+#: ``Table.extra_messages`` key of the thread a table runs in (``bot.outbox.threads``).
+THREAD = "thread"
+
+
+def message_link(table: Table) -> str | None:
+    """The jump link of a table's message (in its thread when it has one), or None before it is posted."""
+    if table.message_id is None:
+        return None
+    where = table.extra_messages.get(THREAD, table.channel_id)
+    return f"https://discord.com/channels/{table.guild_id}/{where}/{table.message_id}"
+
+
+def _line(table: Table, user_id: int, tr: Translator) -> str:
+    seat = table.seat_of(user_id)
+    head = tr._("**{game} #{id}**", game=game_title(table.game, tr), id=table.id)
+    when = f"<t:{int(table.deadline)}:R>" if table.deadline is not None else ""
+    if table.status == "lobby":
+        state = tr._("in the lobby")
+    elif seat is not None and table.seats[seat].away:
+        state = tr._("you are away: the AI plays your seat (/table join to come back)")
+    elif seat is not None and seat in table.waiting_seats() and when:
+        state = tr._("**your turn**, deadline {when}", when=when)
+    else:
+        to_act = table.to_act()
+        who = ", ".join(seat_name(table, s, tr) for s in to_act) or "—"
+        if when and table.waiting_seats():
+            state = tr._("waiting for {who}, deadline {when}", who=who, when=when)
+        else:
+            state = tr._("waiting for {who}", who=who)
+    link = message_link(table)
+    return f"{head} — {state}" + (f" — {link}" if link else "")
+
+
+def _order(table: Table, user_id: int) -> tuple[int, float, int]:
+    seat = table.seat_of(user_id)
+    mine = seat is not None and seat in table.waiting_seats()
+    return (0 if mine else 1, table.deadline or float("inf"), table.id)
+
+
+def mine_text(tables: Iterable[Table], user_id: int, tr: Translator) -> str:
+    """The member's open tables, their turns first (earliest deadline first), within ``LIMIT``."""
+    seated = sorted((t for t in tables if t.is_open and t.seat_of(user_id) is not None),
+                    key=lambda t: _order(t, user_id))
+    if not seated:
+        return tr._("You are not seated at any open table in this server.")
+    lines: list[str] = []
+    size = 0
+    for i, table in enumerate(seated):
+        line = _line(table, user_id, tr)
+        last = i == len(seated) - 1
+        if size + len(line) > LIMIT - (0 if last else FOOTER_ROOM):
+            lines.append(tr.n_("… and {n} more table.", "… and {n} more tables.", len(seated) - i))
+            break
+        lines.append(line)
+        size += len(line) + 1
+    return "\n".join(lines)
