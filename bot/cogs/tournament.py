@@ -44,24 +44,40 @@ def standings_text(t: Tournament, rows: list[Standing], tr: Translator) -> str:
     """The standings as text lines (the image's alternative)."""
     lines = []
     for s in rows[:25]:
-        second = (tr._("Buchholz {n}", n=s.buchholz) if t.format == SWISS
-                  else tr.n_("{n} table won", "{n} tables won", s.wins))
+        second = (
+            tr._("Buchholz {n}", n=s.buchholz)
+            if t.format == SWISS
+            else tr.n_("{n} table won", "{n} tables won", s.wins)
+        )
         gone = tr._(" (withdrawn)") if s.withdrawn else ""
-        lines.append(tr._("{rank}. {name}{gone}: {points} pts, {second}, {sessions} sessions, net {net}",
-                          rank=s.rank, name=discord.utils.escape_markdown(s.name), gone=gone, points=s.points,
-                          second=second, sessions=s.sessions, net=f"{s.net:+d}"))
+        signed = f"{s.net:+d}"
+        lines.append(
+            tr._(
+                "{rank}. {name}{gone}: {points} pts, {second}, {sessions} sessions, net {net}",
+                rank=s.rank,
+                name=discord.utils.escape_markdown(s.name),
+                gone=gone,
+                points=s.points,
+                second=second,
+                sessions=s.sessions,
+                net=signed,
+            )
+        )
     return "\n".join(lines) or tr._("Nobody has played yet")
 
 
 class Tournaments(commands.Cog):
     """Club nights and Swiss tournaments."""
 
-    tournament = app_commands.Group(name="tournament", description="Club nights and tournaments",
-                                    guild_only=True)
+    tournament = app_commands.Group(
+        name="tournament", description="Club nights and tournaments", guild_only=True
+    )
 
     def __init__(self, bot: TapisBot) -> None:
         self.bot = bot
-        self.service.listeners.append(self.on_event)
+        service = getattr(bot, "tournaments", None)  # None when the catalogue extractor loads the cog
+        if service is not None:
+            service.listeners.append(self.on_event)
 
     @property
     def service(self) -> TournamentService:
@@ -76,51 +92,104 @@ class Tournaments(commands.Cog):
             return t
         open_now = self.service.open_in(guild_id)
         if not open_now:
-            raise UserError(msg("There is no open tournament in this server. Create one with `/tournament create`."))
+            raise UserError(
+                msg("There is no open tournament in this server. Create one with `/tournament create`.")
+            )
         return open_now[0]
 
     @tournament.command(name="create", description="Open a tournament: a game, a format, rounds, a buy-in")
-    @app_commands.describe(game="The game", format="club night (tables rotate) or Swiss (paired by standing)",
-                           rounds="Number of rounds", buy_in="Jetons each player puts in the prize pool (0: free)",
-                           options="The tables' options as key=value (see /rules)",
-                           starts_in="Start automatically in this many minutes (default: by hand)",
-                           round_minutes="Time limit of a round in minutes")
-    @app_commands.choices(game=GAME_CHOICES, format=[app_commands.Choice(name="club night", value=CLUB),
-                                                     app_commands.Choice(name="Swiss", value=SWISS)])
-    async def create(self, interaction: discord.Interaction[TapisBot], game: str, format: str = CLUB,
-                     rounds: app_commands.Range[int, 1, 12] = 3,
-                     buy_in: app_commands.Range[int, 0, MAX_BUY_IN] = 0, options: str | None = None,
-                     starts_in: app_commands.Range[int, 1, 7 * 24 * 60] | None = None,
-                     round_minutes: app_commands.Range[int, 5, 24 * 60] = 90) -> None:
+    @app_commands.describe(
+        game="The game",
+        format="club night (tables rotate) or Swiss (paired by standing)",
+        rounds="Number of rounds",
+        buy_in="Jetons each player puts in the prize pool (0: free)",
+        options="The tables' options as key=value (see /rules)",
+        starts_in="Start automatically in this many minutes (default: by hand)",
+        round_minutes="Time limit of a round in minutes",
+    )
+    @app_commands.choices(
+        game=GAME_CHOICES,
+        format=[
+            app_commands.Choice(name="club night", value=CLUB),
+            app_commands.Choice(name="Swiss", value=SWISS),
+        ],
+    )
+    async def create(
+        self,
+        interaction: discord.Interaction[TapisBot],
+        game: str,
+        format: str = CLUB,
+        rounds: app_commands.Range[int, 1, 12] = 3,
+        buy_in: app_commands.Range[int, 0, MAX_BUY_IN] = 0,
+        options: str | None = None,
+        starts_in: app_commands.Range[int, 1, 7 * 24 * 60] | None = None,
+        round_minutes: app_commands.Range[int, 5, 24 * 60] = 90,
+    ) -> None:
         guild_id = guild_only(interaction)
         rules = game_or_error(game)
         raw = parse_options(options, rules)
         check_options(rules, self.bot.config.options_for(rules.name), raw)
         starts_at = None if starts_in is None else self.service.clock() + starts_in * 60
         language = table_language(None, interaction.guild_locale)
-        t = await run_soon(interaction, self.service.create(
-            guild_id, interaction.channel_id or 0, interaction.user.id, rules.name, raw, format, rounds, buy_in,
-            round_minutes, starts_at, language), ephemeral=False)
+        t = await run_soon(
+            interaction,
+            self.service.create(
+                guild_id,
+                interaction.channel_id or 0,
+                interaction.user.id,
+                rules.name,
+                raw,
+                format,
+                rounds,
+                buy_in,
+                round_minutes,
+                starts_at,
+                language,
+            ),
+            ephemeral=False,
+        )
         tr = translator(t.language)
-        when = (tr._("It starts <t:{at}:R> (<t:{at}:f>).", at=int(t.starts_at)) if t.starts_at is not None
-                else tr._("The host starts it with `/tournament start`."))
-        fee = (tr._("Buy-in: {n} jetons into the prize pool.", n=t.buy_in) if t.buy_in
-               else tr._("Free to enter."))
-        await send(interaction, tr._("Tournament #{id}: {game}, {format}, {rounds} rounds. {fee} {when} "
-                                     "Join with `/tournament join`.", id=t.id, game=tr._(rules.title),
-                                     format=format_name(t.format, tr), rounds=t.rounds, fee=fee, when=when),
-                   ephemeral=False)
+        when = (
+            tr._("It starts <t:{at}:R> (<t:{at}:f>).", at=int(t.starts_at))
+            if t.starts_at is not None
+            else tr._("The host starts it with `/tournament start`.")
+        )
+        fee = (
+            tr._("Buy-in: {n} jetons into the prize pool.", n=t.buy_in)
+            if t.buy_in
+            else tr._("Free to enter.")
+        )
+        await send(
+            interaction,
+            tr._(
+                "Tournament #{id}: {game}, {format}, {rounds} rounds. {fee} {when} "
+                "Join with `/tournament join`.",
+                id=t.id,
+                game=tr._(rules.title),
+                format=format_name(t.format, tr),
+                rounds=t.rounds,
+                fee=fee,
+                when=when,
+            ),
+            ephemeral=False,
+        )
 
     @tournament.command(name="join", description="Register for a tournament (pays the buy-in)")
     @app_commands.describe(tournament=EVENT_ARG, partner="Your partner, in a game of pairs (Mus)")
-    async def join(self, interaction: discord.Interaction[TapisBot], tournament: int | None = None,
-                   partner: discord.User | None = None) -> None:
+    async def join(
+        self,
+        interaction: discord.Interaction[TapisBot],
+        tournament: int | None = None,
+        partner: discord.User | None = None,
+    ) -> None:
         t = self._resolve(interaction, tournament)
         if partner is not None and partner.bot:
             raise UserError(msg("Your partner must be a member, not a bot."))
         user = interaction.user
-        entrant = await run_soon(interaction, self.service.join(
-            t.id, user.id, user.display_name, None if partner is None else partner.id))
+        entrant = await run_soon(
+            interaction,
+            self.service.join(t.id, user.id, user.display_name, None if partner is None else partner.id),
+        )
         tr = await reader(self.bot, interaction)
         text = tr._("You are registered in tournament #{id}.", id=t.id)
         if partner is not None and len(entrant.members) < 2:
@@ -135,8 +204,12 @@ class Tournaments(commands.Cog):
         t = self._resolve(interaction, tournament)
         refunded = await run_soon(interaction, self.service.leave(t.id, interaction.user.id))
         tr = await reader(self.bot, interaction)
-        await send(interaction, tr._("You left tournament #{id}; your buy-in is back.", id=t.id) if refunded
-                   else tr._("You left tournament #{id}: you forfeit its later rounds.", id=t.id))
+        await send(
+            interaction,
+            tr._("You left tournament #{id}; your buy-in is back.", id=t.id)
+            if refunded
+            else tr._("You left tournament #{id}: you forfeit its later rounds.", id=t.id),
+        )
 
     @tournament.command(name="start", description="Start a tournament now (host or admin)")
     @app_commands.describe(tournament=EVENT_ARG)
@@ -153,12 +226,18 @@ class Tournaments(commands.Cog):
         was = t.status
         await run_soon(interaction, self.service.end(t.id, interaction.user.id, is_admin(interaction)))
         tr = await reader(self.bot, interaction)
-        await send(interaction, tr._("Tournament #{id} is cancelled; every buy-in is back.", id=t.id)
-                   if was == "lobby" else tr._("Tournament #{id} ends after this round.", id=t.id))
+        await send(
+            interaction,
+            tr._("Tournament #{id} is cancelled; every buy-in is back.", id=t.id)
+            if was == "lobby"
+            else tr._("Tournament #{id} ends after this round.", id=t.id),
+        )
 
     @tournament.command(name="standings", description="The standings of a tournament")
     @app_commands.describe(tournament=EVENT_ARG)
-    async def standings(self, interaction: discord.Interaction[TapisBot], tournament: int | None = None) -> None:
+    async def standings(
+        self, interaction: discord.Interaction[TapisBot], tournament: int | None = None
+    ) -> None:
         t = self._resolve(interaction, tournament)
         tr = await reader(self.bot, interaction)
         embed, file = await self._standings(t, tr, final=False)
@@ -166,11 +245,20 @@ class Tournaments(commands.Cog):
 
     # ------------------------------------------------------------------ what the runner tells
 
-    async def _standings(self, t: Tournament, tr: Translator, final: bool) -> tuple[discord.Embed, discord.File]:
+    async def _standings(
+        self, t: Tournament, tr: Translator, final: bool
+    ) -> tuple[discord.Embed, discord.File]:
         rows = self.service.standings(t)
-        title = (tr._("Tournament #{id}: final standings", id=t.id) if final
-                 else tr._("Tournament #{id}: standings after round {round} of {rounds}", id=t.id,
-                           round=t.round, rounds=t.rounds))
+        title = (
+            tr._("Tournament #{id}: final standings", id=t.id)
+            if final
+            else tr._(
+                "Tournament #{id}: standings after round {round} of {rounds}",
+                id=t.id,
+                round=t.round,
+                rounds=t.rounds,
+            )
+        )
         png = await asyncio.to_thread(functools.partial(standings_image, rows, title, t.format == SWISS, tr))
         embed = discord.Embed(title=title, description=standings_text(t, rows, tr)[:4000], colour=0xD4A017)
         embed.set_image(url="attachment://standings.png")
@@ -184,13 +272,20 @@ class Tournaments(commands.Cog):
         if kind == "round":
             await self._post_tables(t)
         elif kind == "started":
-            await channel.send(tr._("Tournament #{id} starts: round 1 of {rounds}.", id=t.id, rounds=t.rounds))
+            await channel.send(
+                tr._("Tournament #{id} starts: round 1 of {rounds}.", id=t.id, rounds=t.rounds)
+            )
         elif kind == "cancelled":
-            why = (tr._("too few players at its start time") if event.get("why") == "too_few"
-                   else tr._("nobody started it in time") if event.get("why") == "expired"
-                   else tr._("the host cancelled it"))
-            await channel.send(tr._("Tournament #{id} is cancelled ({why}); every buy-in is back.", id=t.id,
-                                    why=why))
+            why = (
+                tr._("too few players at its start time")
+                if event.get("why") == "too_few"
+                else tr._("nobody started it in time")
+                if event.get("why") == "expired"
+                else tr._("the host cancelled it")
+            )
+            await channel.send(
+                tr._("Tournament #{id} is cancelled ({why}); every buy-in is back.", id=t.id, why=why)
+            )
         elif kind == "standings":
             final = bool(event.get("final"))
             embed, file = await self._standings(t, tr, final)
@@ -204,8 +299,10 @@ class Tournaments(commands.Cog):
         paid = self.service.prizes_paid(t)
         text = tr._("Tournament #{id} is over. Winner: {names}.", id=t.id, names=names)
         if paid:
-            text += " " + tr._("Prizes: {list}.", list=", ".join(
-                f"{discord.utils.escape_markdown(name)} {amount}" for name, amount in paid))
+            text += " " + tr._(
+                "Prizes: {list}.",
+                list=", ".join(f"{discord.utils.escape_markdown(name)} {amount}" for name, amount in paid),
+            )
         return text
 
     async def _post_tables(self, t: Tournament) -> None:
@@ -223,8 +320,12 @@ class Tournaments(commands.Cog):
             payload = presenter.table_payload(table, tr)
             channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
             try:
-                message = await channel.send(content=tr._("Tournament #{id}, round {round}: table {n}.", id=t.id,
-                                                          round=rt.round, n=rt.index + 1), **payload)
+                message = await channel.send(
+                    content=tr._(
+                        "Tournament #{id}, round {round}: table {n}.", id=t.id, round=rt.round, n=rt.index + 1
+                    ),
+                    **payload,
+                )
             except discord.HTTPException as exc:
                 log.warning("tournament %s: table %s could not be posted: %s", t.id, table.id, exc)
                 continue

@@ -23,8 +23,16 @@ from bot.tables.model import SeatInfo, Table
 from bot.tables.session import Runtime, TableSession
 
 
-async def open_seated(rt: Runtime, games: Mapping[str, Game], guild_id: int, channel_id: int, host_id: int,
-                      game: str, options: Mapping[str, Any], seats: list[SeatInfo]) -> TableSession:
+async def open_seated(
+    rt: Runtime,
+    games: Mapping[str, Game],
+    guild_id: int,
+    channel_id: int,
+    host_id: int,
+    game: str,
+    options: Mapping[str, Any],
+    seats: list[SeatInfo],
+) -> TableSession:
     """Open and start a table with these seats (humans staked by the house); return its session."""
     rules = games.get(game)
     if rules is None:
@@ -40,16 +48,36 @@ async def open_seated(rt: Runtime, games: Mapping[str, Game], guild_id: int, cha
         raise option_error(exc) from None
     seats = [info if info.ai else replace(info, staked=True) for info in seats]
     now = rt.clock()
-    table = Table(id=0, guild_id=guild_id, channel_id=channel_id, message_id=None, host_id=host_id, game=game,
-                  rules=rules, options=opts, seed=seed, seats=seats, status="playing", capacity=len(seats),
-                  raw_options=raw)
+    table = Table(
+        id=0,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        message_id=None,
+        host_id=host_id,
+        game=game,
+        rules=rules,
+        options=opts,
+        seed=seed,
+        seats=seats,
+        status="playing",
+        capacity=len(seats),
+        raw_options=raw,
+    )
     waiting = [i for i in state.to_act() if not seats[i].autoplayed]
     deadline = now + rt.config.turn_timeout if waiting else None
 
     def tx(conn: sqlite3.Connection) -> int:
-        table.id = store.insert_table(conn, guild_id=guild_id, channel_id=channel_id, game=game, options=opts,
-                                      raw_options=raw, seats=[info.to_json() for info in seats],
-                                      host_id=host_id, now=now)
+        table.id = store.insert_table(
+            conn,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=game,
+            options=opts,
+            raw_options=raw,
+            seats=[info.to_json() for info in seats],
+            host_id=host_id,
+            now=now,
+        )
         for info in seats:
             settle.pay_in(conn, table, info, now, rt.grant)
         store.update_table(conn, table.id, now, status="playing", seed=seed, deadline=deadline)

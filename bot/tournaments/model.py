@@ -46,8 +46,11 @@ class Entrant:
 
     def plays_in(self, round_no: int, team_size: int) -> bool:
         """Whether they are seated in round ``round_no``."""
-        return (self.complete(team_size) and self.first_round <= round_no
-                and (self.left_after is None or round_no <= self.left_after))
+        return (
+            self.complete(team_size)
+            and self.first_round <= round_no
+            and (self.left_after is None or round_no <= self.left_after)
+        )
 
 
 @dataclass

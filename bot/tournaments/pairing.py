@@ -29,7 +29,7 @@ def meetings(tables: Iterable[Sequence[int]]) -> dict[frozenset[int], int]:
     met: dict[frozenset[int], int] = {}
     for table in tables:
         for i, a in enumerate(table):
-            for b in table[i + 1:]:
+            for b in table[i + 1 :]:
                 key = frozenset((a, b))
                 met[key] = met.get(key, 0) + 1
     return met
@@ -46,7 +46,7 @@ def table_sizes(n: int, size: int) -> list[int]:
 
 def repeats(tables: Sequence[Sequence[int]], met: Met) -> int:
     """Pairs at these tables that have met before (counted once per earlier meeting)."""
-    return sum(met.get(frozenset((a, b)), 0) for t in tables for i, a in enumerate(t) for b in t[i + 1:])
+    return sum(met.get(frozenset((a, b)), 0) for t in tables for i, a in enumerate(t) for b in t[i + 1 :])
 
 
 def seat(order: Sequence[int], size: int, met: Met) -> list[list[int]]:
@@ -89,8 +89,10 @@ def greedy(order: Sequence[int], caps: Sequence[int], met: Met) -> list[list[int
     """Each entrant in order at the table with room where they meet the fewest earlier opponents."""
     tables: list[list[int]] = [[] for _ in caps]
     for entrant in order:
-        best = min((t for t in range(len(caps)) if len(tables[t]) < caps[t]),
-                   key=lambda t: (sum(met.get(frozenset((entrant, o)), 0) for o in tables[t]), t))
+        best = min(
+            (t for t in range(len(caps)) if len(tables[t]) < caps[t]),
+            key=lambda t: (sum(met.get(frozenset((entrant, o)), 0) for o in tables[t]), t),
+        )
         tables[best].append(entrant)
     return tables
 

@@ -76,8 +76,14 @@ def units_per_table(rules: Game, options: Mapping[str, Any]) -> int:
 class TournamentService:
     """Every tournament of the bot. ``await resume_all()`` after the table service resumed."""
 
-    def __init__(self, db: Store, tables: TableService, config: Config,
-                 clock: Callable[[], float] | None = None, games: Mapping[str, Game] | None = None) -> None:
+    def __init__(
+        self,
+        db: Store,
+        tables: TableService,
+        config: Config,
+        clock: Callable[[], float] | None = None,
+        games: Mapping[str, Game] | None = None,
+    ) -> None:
         self.db = db
         self.tables = tables
         self.config = config
@@ -98,8 +104,9 @@ class TournamentService:
 
     def open_in(self, guild_id: int) -> list[Tournament]:
         """The open events of a server, newest first."""
-        return sorted((t for t in self.events.values() if t.guild_id == guild_id and t.is_open),
-                      key=lambda t: -t.id)
+        return sorted(
+            (t for t in self.events.values() if t.guild_id == guild_id and t.is_open), key=lambda t: -t.id
+        )
 
     def standings(self, t: Tournament) -> list[standings.Standing]:
         """The standings as they are now."""
@@ -115,7 +122,9 @@ class TournamentService:
         out = []
         for eid, amount in standings.prizes(pool, self.standings(t)).items():
             members = by_id[eid].members
-            out += [(m.name, part) for m, part in zip(members, standings.split(amount, len(members)), strict=True)]
+            out += [
+                (m.name, part) for m, part in zip(members, standings.split(amount, len(members)), strict=True)
+            ]
         return out
 
     def _ranked_entrants(self, t: Tournament) -> list[Entrant]:
@@ -127,14 +136,30 @@ class TournamentService:
 
     # ------------------------------------------------------------------ the lobby
 
-    async def create(self, guild_id: int, channel_id: int, host_id: int, game: str, options: Mapping[str, Any],
-                     fmt: str, rounds: int, buy_in: int, round_minutes: int, starts_at: float | None,
-                     language: str = "en") -> Tournament:
+    async def create(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        game: str,
+        options: Mapping[str, Any],
+        fmt: str,
+        rounds: int,
+        buy_in: int,
+        round_minutes: int,
+        starts_at: float | None,
+        language: str = "en",
+    ) -> Tournament:
         """Open an event's registration (the host takes part only if they join)."""
         rules = self.games.get(game)
         if rules is None:
-            raise TableError(msg("Unknown game {name}. Games: {games}.", name=repr(game),
-                                 games=", ".join(sorted(self.games))))
+            raise TableError(
+                msg(
+                    "Unknown game {name}. Games: {games}.",
+                    name=repr(game),
+                    games=", ".join(sorted(self.games)),
+                )
+            )
         if fmt not in (CLUB, SWISS):
             raise TableError(msg("Unknown format {name}: club or swiss.", name=repr(fmt)))
         if not 1 <= rounds <= MAX_ROUNDS:
@@ -148,9 +173,23 @@ class TournamentService:
             raise option_error(exc) from None
         if sum(1 for t in self.open_in(guild_id) if t.host_id == host_id) >= MAX_OPEN:
             raise TableError(msg("You already run an open tournament in this server; end it first."))
-        t = Tournament(id=0, guild_id=guild_id, channel_id=channel_id, host_id=host_id, game=game, options=opts,
-                       format=fmt, rounds=rounds, buy_in=buy_in, round_minutes=round_minutes, starts_at=starts_at,
-                       status=LOBBY, created_at=now, seed=secrets.randbits(62), language=language)
+        t = Tournament(
+            id=0,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            game=game,
+            options=opts,
+            format=fmt,
+            rounds=rounds,
+            buy_in=buy_in,
+            round_minutes=round_minutes,
+            starts_at=starts_at,
+            status=LOBBY,
+            created_at=now,
+            seed=secrets.randbits(62),
+            language=language,
+        )
         t.id = await self.db.transaction(store.insert, t, now)
         self.events[t.id] = t
         return t
@@ -177,8 +216,11 @@ class TournamentService:
             if any(o.entrant_of(user_id) is not None for o in self.open_in(t.guild_id) if o.id != t.id):
                 raise TableError(msg("You already take part in an open tournament in this server."))
             if pairs and partner_id is None:
-                raise TableError(msg("In {game}, pairs register together: join naming your partner.",
-                                     game=Msg(rules.title)))
+                raise TableError(
+                    msg(
+                        "In {game}, pairs register together: join naming your partner.", game=Msg(rules.title)
+                    )
+                )
             if partner_id == user_id:
                 raise TableError(msg("Your partner must be someone else."))
             first = t.round + 1 if t.status == RUNNING else 1
@@ -250,12 +292,18 @@ class TournamentService:
         ready = [e for e in t.entrants if e.complete(size)]
         need = max(2, units_per_table(rules, t.options))
         if size > 1 and len(ready) % 2:
-            return nmsg("An odd number of pairs ({n} pair) cannot be seated; one more pair is needed.",
-                        "An odd number of pairs ({n} pairs) cannot be seated; one more pair is needed.", len(ready))
+            return nmsg(
+                "An odd number of pairs ({n} pair) cannot be seated; one more pair is needed.",
+                "An odd number of pairs ({n} pairs) cannot be seated; one more pair is needed.",
+                len(ready),
+            )
         if len(ready) < need:
-            return nmsg("Too few players for one table: {seated} registered, {n} needed.",
-                        "Too few players for one table: {seated} registered, {n} needed.", need,
-                        seated=Amount(len(ready)))
+            return nmsg(
+                "Too few players for one table: {seated} registered, {n} needed.",
+                "Too few players for one table: {seated} registered, {n} needed.",
+                need,
+                seated=Amount(len(ready)),
+            )
         return None
 
     async def start(self, tid: int, user_id: int, is_admin: bool) -> Tournament:
@@ -367,12 +415,19 @@ class TournamentService:
         while rt.status == OPEN and rt.table_id is None:
             rt.attempts += 1
             try:
-                table = await self.tables.open_seated(t.guild_id, t.channel_id, t.host_id, t.game, t.options,
-                                                      self.seats_of(t, rt))
+                table = await self.tables.open_seated(
+                    t.guild_id, t.channel_id, t.host_id, t.game, t.options, self.seats_of(t, rt)
+                )
                 rt.table_id = table.id
             except Exception:
-                log.warning("tournament %s: table %s of round %s could not open (attempt %s)",
-                            t.id, rt.index, rt.round, rt.attempts, exc_info=True)
+                log.warning(
+                    "tournament %s: table %s of round %s could not open (attempt %s)",
+                    t.id,
+                    rt.index,
+                    rt.round,
+                    rt.attempts,
+                    exc_info=True,
+                )
                 if rt.attempts >= ATTEMPTS:
                     rt.status = FORFEIT
             await self.db.transaction(store.save_table, t.id, rt)
@@ -404,16 +459,22 @@ class TournamentService:
         while self.tasks:
             await asyncio.gather(*list(self.tasks), return_exceptions=True)
 
-    def entrant_results(self, t: Tournament, rt: RoundTable, seat_results: list[int],
-                        seats: list[SeatInfo]) -> list[int]:
+    def entrant_results(
+        self, t: Tournament, rt: RoundTable, seat_results: list[int], seats: list[SeatInfo]
+    ) -> list[int]:
         """Each entrant's net at a table: the results of the seats its members held (AI seats count
         for no one)."""
         out = []
         by_id = {e.id: e for e in t.entrants}
         for eid in rt.entrants:
             users = {m.user_id for m in by_id[eid].members} if eid in by_id else set()
-            out.append(sum(r for info, r in zip(seats, seat_results, strict=True)
-                           if not info.ai and info.user_id in users))
+            out.append(
+                sum(
+                    r
+                    for info, r in zip(seats, seat_results, strict=True)
+                    if not info.ai and info.user_id in users
+                )
+            )
         return out
 
     async def _record(self, t: Tournament, rt: RoundTable, results: list[int] | None, table: Table) -> None:

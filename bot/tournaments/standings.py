@@ -38,8 +38,10 @@ class Standing:
 
 def table_points(results: Sequence[int]) -> list[int]:
     """Points of each entrant at one table from their net results (2 per entrant beaten, 1 per tie)."""
-    return [sum(2 if r > o else 1 if r == o else 0 for j, o in enumerate(results) if j != i)
-            for i, r in enumerate(results)]
+    return [
+        sum(2 if r > o else 1 if r == o else 0 for j, o in enumerate(results) if j != i)
+        for i, r in enumerate(results)
+    ]
 
 
 def compute(entrants: Sequence[Entrant], tables: Sequence[RoundTable], fmt: str) -> list[Standing]:
@@ -77,8 +79,8 @@ def compute(entrants: Sequence[Entrant], tables: Sequence[RoundTable], fmt: str)
 
 #: Share of the prize pool (per cent) by place, after the number of entrants ranked.
 PRIZE_SHARES: tuple[tuple[int, tuple[int, ...]], ...] = (
-    (4, (100,)),          # up to 4 entrants: the winner takes the pool
-    (8, (60, 40)),        # 5 to 8: 60 % and 40 %
+    (4, (100,)),  # up to 4 entrants: the winner takes the pool
+    (8, (60, 40)),  # 5 to 8: 60 % and 40 %
     (10**9, (50, 30, 20)),  # 9 or more: 50 %, 30 %, 20 %
 )
 

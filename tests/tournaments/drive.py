@@ -64,6 +64,7 @@ async def ledger_total(run: TapisRun) -> int:
 async def pool_balance(run: TapisRun, tid: int, guild_id: int) -> int:
     """What an event's prize pool holds."""
     assert run.db is not None
-    row = await run.db.fetchone("SELECT balance FROM accounts WHERE id = ?",
-                                (L.Account("escrow", guild_id, table_id=-tid).key,))
+    row = await run.db.fetchone(
+        "SELECT balance FROM accounts WHERE id = ?", (L.Account("escrow", guild_id, table_id=-tid).key,)
+    )
     return 0 if row is None else int(row[0])

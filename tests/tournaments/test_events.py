@@ -54,24 +54,35 @@ async def test_club_night_of_marias(stub: DiscordStub, tapis: TapisRun) -> None:
     rows = tapis.bot.tournaments.standings(t)  # type: ignore[union-attr]
     assert sum(r.sessions for r in rows) == 8 * 3
     assert await pool_balance(tapis, tid, stub.guild.id) == 0
-    paid = await tapis.db.fetchall("SELECT SUM(prize) FROM tournament_players WHERE tournament_id = ?",  # type: ignore[union-attr]
-                                   (tid,))
+    paid = await tapis.db.fetchall(
+        "SELECT SUM(prize) FROM tournament_players WHERE tournament_id = ?",  # type: ignore[union-attr]
+        (tid,),
+    )
     assert int(paid[0][0]) == 8 * 50
     assert await ledger_total(tapis) == 0
     finals = [m for m in stub.messages(stub.channel) if "Winner:" in m.text]
     assert len(finals) == 1
     # finishing again pays nothing more
     await tapis.bot.tournaments._finish(t)  # type: ignore[union-attr]
-    again = await tapis.db.fetchall("SELECT SUM(prize) FROM tournament_players WHERE tournament_id = ?",  # type: ignore[union-attr]
-                                    (tid,))
+    again = await tapis.db.fetchall(
+        "SELECT SUM(prize) FROM tournament_players WHERE tournament_id = ?",  # type: ignore[union-attr]
+        (tid,),
+    )
     assert int(again[0][0]) == 8 * 50
 
 
 async def test_swiss_of_motz_with_a_restart_and_a_forfeit(stub: DiscordStub, tapis: TapisRun) -> None:
     """6 Motz players at tables of 3; restart between rounds 1 and 2; a player leaves in round 2."""
     players = people(stub, 6)
-    tid = await create(stub, players[0], game="motz", format="swiss", rounds=3, buy_in=20,
-                       options="players=3 rotations=1 max_extra_deals=0")
+    tid = await create(
+        stub,
+        players[0],
+        game="motz",
+        format="swiss",
+        rounds=3,
+        buy_in=20,
+        options="players=3 rotations=1 max_extra_deals=0",
+    )
     await join_all(stub, tid, players)
     await stub.slash("tournament start", players[0], stub.channel, tournament=tid)
     await quiet(tapis)
