@@ -52,7 +52,7 @@ def insert(conn: sqlite3.Connection, t: Tournament, now: float) -> int:
     return int(cur.fetchone()[0])
 
 
-_UPDATABLE = {"status", "round", "round_deadline", "settled"}
+_UPDATABLE = {"status", "round", "rounds", "round_deadline", "settled"}
 
 
 def update(conn: sqlite3.Connection, tournament_id: int, now: float, **fields: Any) -> None:

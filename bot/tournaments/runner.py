@@ -352,7 +352,8 @@ class TournamentService:
         if t.status != RUNNING:
             raise TableError(msg("This tournament is over."))
         async with self._lock(tid):
-            t.rounds = t.round  # no round after this one
+            t.rounds = max(t.round, 1)  # no round after this one
+            await self.db.transaction(store.update, t.id, self.clock(), rounds=t.rounds)
             await self._close_round_tables(t)
         await self._advance(t)
         return t

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.tournaments.model import DONE, FINISHED
+from tests.backends import BACKENDS
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.tapis import TapisRun
 from tests.tournaments.drive import ledger_total, play_round, pool_balance, quiet
@@ -60,6 +61,9 @@ async def test_club_night_of_marias(stub: DiscordStub, tapis: TapisRun) -> None:
     )
     assert int(paid[0][0]) == 8 * 50
     assert await ledger_total(tapis) == 0
+    # the house staked the tables: members' wallets moved only by the buy-in and the prizes
+    wallets = [await tapis.ledger.balance(stub.guild.id, u.id) for u in (host, *rest)]
+    assert sum(wallets) == 8 * 1000
     finals = [m for m in stub.messages(stub.channel) if "Winner:" in m.text]
     assert len(finals) == 1
     # finishing again pays nothing more
@@ -71,6 +75,7 @@ async def test_club_night_of_marias(stub: DiscordStub, tapis: TapisRun) -> None:
     assert int(again[0][0]) == 8 * 50
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_swiss_of_motz_with_a_restart_and_a_forfeit(stub: DiscordStub, tapis: TapisRun) -> None:
     """6 Motz players at tables of 3; restart between rounds 1 and 2; a player leaves in round 2."""
     players = people(stub, 6)
@@ -110,6 +115,7 @@ async def test_swiss_of_motz_with_a_restart_and_a_forfeit(stub: DiscordStub, tap
     assert await ledger_total(tapis) == 0 and await pool_balance(tapis, tid, stub.guild.id) == 0
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_mus_event_of_four_pairs(stub: DiscordStub, tapis: TapisRun) -> None:
     """4 pairs register together; each round seats two pairs a table, partners across."""
     m = people(stub, 8)
