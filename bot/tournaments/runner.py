@@ -28,6 +28,7 @@ from bot.config import Config
 from bot.i18n.lazy import Amount, Msg, msg, nmsg
 from bot.rules import GAMES
 from bot.rules.base import Event, Game
+from bot.sharding import shard_of
 from bot.store import tables as tables_store
 from bot.store import tournaments as store
 from bot.store.base import Store
@@ -593,10 +594,13 @@ class TournamentService:
         """Rebuild every open event from the store; a round table that ended while the bot was down
         is scored now, one that was voided is a forfeit, one never opened is opened."""
         ids = await self.db.run(store.open_ids_sync)
+        shards = self.tables.shards  # a shard process runs only its guilds' events, as their tables
         out = []
         for tid in ids:
             t = await self.db.run(store.load_sync, tid)
             if t is None or t.game not in self.games:
+                continue
+            if shards is not None and shard_of(t.guild_id, shards[1]) not in shards[0]:
                 continue
             self.events[t.id] = t
             out.append(t)
