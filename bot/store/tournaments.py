@@ -101,7 +101,14 @@ def delete_entrant(conn: sqlite3.Connection, tournament_id: int, entrant_id: int
 
 
 def add_player(
-    conn: sqlite3.Connection, t: Tournament, entrant_id: int, user_id: int, name: str, now: float, grant: int
+    conn: sqlite3.Connection,
+    t: Tournament,
+    entrant_id: int,
+    user_id: int,
+    name: str,
+    now: float,
+    grant: int,
+    partner_id: int | None = None,
 ) -> None:
     """A member joins an entrant and pays the buy-in into the pool, in the caller's transaction.
 
@@ -109,8 +116,8 @@ def add_player(
     """
     conn.execute(
         "INSERT INTO tournament_players (tournament_id, user_id, guild_id, entrant_id, name, paid, prize, "
-        "joined_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
-        (t.id, user_id, t.guild_id, entrant_id, name, t.buy_in, now),
+        "joined_at, partner_id) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)",
+        (t.id, user_id, t.guild_id, entrant_id, name, t.buy_in, now, partner_id),
     )
     if t.buy_in:
         L.transfer_sync(
@@ -248,12 +255,12 @@ def load_sync(conn: sqlite3.Connection, tournament_id: int) -> Tournament | None
         return None
     t = _event(r)
     members: dict[int, list[Member]] = {}
-    for uid, eid, name in conn.execute(
-        "SELECT user_id, entrant_id, name FROM tournament_players "
+    for uid, eid, name, mate in conn.execute(
+        "SELECT user_id, entrant_id, name, partner_id FROM tournament_players "
         "WHERE tournament_id = ? ORDER BY joined_at, user_id",
         (t.id,),
     ).fetchall():
-        members.setdefault(int(eid), []).append(Member(int(uid), name))
+        members.setdefault(int(eid), []).append(Member(int(uid), name, None if mate is None else int(mate)))
     for eid, first, left in conn.execute(
         "SELECT id, first_round, left_after FROM tournament_entrants WHERE tournament_id = ? ORDER BY id",
         (t.id,),

@@ -16,10 +16,11 @@ OPEN, DONE, FORFEIT = "open", "done", "forfeit"
 
 @dataclass
 class Member:
-    """One member of an entrant: a Discord user and the name shown."""
+    """One member of an entrant: a Discord user, the name shown, and the partner they named (pairs)."""
 
     user_id: int
     name: str
+    partner_id: int | None = None
 
 
 @dataclass

@@ -18,8 +18,9 @@ import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
 
-#: Steps of the backtracking search before the greedy fallback.
-BUDGET = 20000
+#: Steps of the backtracking search before the greedy fallback (``bench/tournaments.py``: the worst
+#: round of 64 entrants at tables of 4 takes about 0.14 s; the runner seats in a thread).
+BUDGET = 4000
 
 Met = Mapping[frozenset[int], int]
 

@@ -95,6 +95,8 @@ class TournamentService:
         self.locks: dict[int, asyncio.Lock] = {}
         self.join_lock = asyncio.Lock()
         self.tasks: set[asyncio.Task[None]] = set()
+        #: The last round whose end was reported, per event (the standings are posted once).
+        self.reported: dict[int, int] = {}
         tables.listeners.append(self.on_table)
 
     # ------------------------------------------------------------------ queries
@@ -163,6 +165,8 @@ class TournamentService:
             )
         if fmt not in (CLUB, SWISS):
             raise TableError(msg("Unknown format {name}: club or swiss.", name=repr(fmt)))
+        if buy_in < 0 or round_minutes < 1:
+            raise TableError(msg("The buy-in and the round's time limit cannot be negative."))
         if not 1 <= rounds <= MAX_ROUNDS:
             raise TableError(msg("A tournament has 1 to {n} rounds.", n=MAX_ROUNDS))
         now = self.clock()
@@ -232,12 +236,14 @@ class TournamentService:
                 mate = t.entrant_of(partner_id)
                 if mate is not None and len(mate.members) >= 2:
                     raise TableError(msg("Your partner already plays in a complete pair."))
+                if mate is not None and mate.members[0].partner_id != user_id:
+                    raise TableError(msg("Your partner registered naming someone else."))
                 entrant = mate
             grant = self.config.starting_grant
 
             def tx(conn: sqlite3.Connection) -> int:
                 eid = entrant.id if entrant is not None else store.insert_entrant(conn, t.id, first, now)
-                store.add_player(conn, t, eid, user_id, name, now, grant)
+                store.add_player(conn, t, eid, user_id, name, now, grant, partner_id if pairs else None)
                 return eid
 
             try:
@@ -247,7 +253,7 @@ class TournamentService:
             if entrant is None:
                 entrant = Entrant(eid, [], first)
                 t.entrants.append(entrant)
-            entrant.members.append(Member(user_id, name))
+            entrant.members.append(Member(user_id, name, partner_id if pairs else None))
             return entrant
 
     async def leave(self, tid: int, user_id: int) -> bool:
@@ -374,9 +380,9 @@ class TournamentService:
             ids = [e.id for e in playing]
             if t.format == SWISS:
                 order = [s.entrant for s in self.standings(t) if s.entrant in set(ids)]
-                seating = pairing.swiss_round(order, per_table, met)
+                seating = await asyncio.to_thread(pairing.swiss_round, order, per_table, met)  # off the loop
             else:
-                seating = pairing.club_round(ids, per_table, met, t.seed, round_no)
+                seating = await asyncio.to_thread(pairing.club_round, ids, per_table, met, t.seed, round_no)
             new = [RoundTable(round_no, i, group) for i, group in enumerate(seating)]
             now = self.clock()
             t.round, t.round_deadline = round_no, now + t.round_minutes * 60
@@ -495,6 +501,9 @@ class TournamentService:
         async with self._lock(t.id):
             if t.status != RUNNING or any(rt.status == OPEN for rt in t.round_tables(t.round)):
                 return
+            if self.reported.get(t.id) == t.round:
+                return  # two steps saw the round end at once: it is reported once
+            self.reported[t.id] = t.round
             last = t.round >= t.rounds or not self._playing(t, t.round + 1)
             if last:
                 await self._finish(t)

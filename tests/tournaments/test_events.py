@@ -120,7 +120,13 @@ async def test_mus_event_of_four_pairs(stub: DiscordStub, tapis: TapisRun) -> No
     """4 pairs register together; each round seats two pairs a table, partners across."""
     m = people(stub, 8)
     tid = await create(stub, m[0], game="mus", rounds=1, options="best_of=1 target=30 matches=1")
-    for a, b in ((0, 1), (2, 3), (4, 5)):
+    inter = await stub.slash("tournament join", m[0], stub.channel, tournament=tid)
+    assert "pairs register together" in inter.text and inter.ephemeral, inter.text
+    await stub.slash("tournament join", m[0], stub.channel, tournament=tid, partner=m[1])
+    inter = await stub.slash("tournament join", m[2], stub.channel, tournament=tid, partner=m[0])
+    assert "naming someone else" in inter.text and inter.ephemeral, inter.text
+    await stub.slash("tournament join", m[1], stub.channel, tournament=tid, partner=m[0])
+    for a, b in ((2, 3), (4, 5)):
         await stub.slash("tournament join", m[a], stub.channel, tournament=tid, partner=m[b])
         await stub.slash("tournament join", m[b], stub.channel, tournament=tid, partner=m[a])
     await stub.slash("tournament join", m[6], stub.channel, tournament=tid, partner=m[7])

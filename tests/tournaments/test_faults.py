@@ -102,3 +102,31 @@ def test_seats_of_a_pair_game_sit_partners_across() -> None:
 
 class _Fake:
     from bot.rules import GAMES as games
+
+
+async def test_a_table_that_ended_while_the_runner_did_not_hear_is_scored_at_restart(stub: DiscordStub,
+                                                                                   tapis: TapisRun) -> None:
+    """The crash between a table's end (committed) and the runner's record: the restart scores the
+    table from its history row and the event goes on to the next round."""
+    m = people(stub, 3)
+    tid = await create(stub, m[0], game="marias", rounds=2, buy_in=10, options="rounds=1")
+    await join_all(stub, tid, m)
+    await stub.slash("tournament start", m[0], stub.channel, tournament=tid)
+    await quiet(tapis)
+    runner = tapis.bot.tournaments  # type: ignore[union-attr]
+    tapis.tables.listeners.remove(runner.on_table)  # the runner never hears the end
+    await play_round(tapis, tid)
+    t = runner.get(tid)
+    assert t is not None and t.round == 1 and t.round_tables(1)[0].status == "open"
+    table = await tapis.tables.get(t.round_tables(1)[0].table_id)  # type: ignore[arg-type]
+    assert table is not None and table.status == "finished" and table.results is not None
+    await tapis.kill()
+    await tapis.restart()
+    await quiet(tapis)
+    t = tapis.bot.tournaments.get(tid)  # type: ignore[union-attr]
+    assert t is not None and t.round == 2
+    first = t.round_tables(1)[0]
+    assert first.status == DONE and first.results is not None
+    assert sum(first.results) == sum(table.results)  # three humans: every seat's result is theirs
+    await play_round(tapis, tid)
+    assert t.status == "finished" and await ledger_total(tapis) == 0

@@ -46,6 +46,7 @@ CREATE TABLE tournament_players (
     paid            INTEGER NOT NULL,               -- the buy-in this member put in the pool
     prize           INTEGER NOT NULL DEFAULT 0,     -- what the pool paid this member back
     joined_at       DOUBLE PRECISION NOT NULL,
+    partner_id      BIGINT,                         -- the partner this member named (pairs)
     PRIMARY KEY (tournament_id, user_id)
 );
 CREATE INDEX tournament_players_user ON tournament_players (guild_id, user_id);
