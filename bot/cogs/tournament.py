@@ -23,7 +23,7 @@ from bot.cogs.options import MAX_BUY_IN, check_options, parse_options
 from bot.i18n import Translator, msg, table_language, translator
 from bot.outbox.respond import run_soon, send
 from bot.render.standings import standings_image
-from bot.tournaments.model import CLUB, SWISS, Tournament
+from bot.tournaments.model import CLUB, FINISHED, SWISS, Tournament
 from bot.tournaments.standings import Standing
 from bot.views.locale import reader
 
@@ -53,13 +53,13 @@ def standings_text(t: Tournament, rows: list[Standing], tr: Translator) -> str:
         signed = f"{s.net:+d}"
         lines.append(
             tr._(
-                "{rank}. {name}{gone}: {points} pts, {second}, {sessions} sessions, net {net}",
+                "{rank}. {name}{gone}: {points} pts, {second}, {sessions}, net {net}",
                 rank=s.rank,
                 name=discord.utils.escape_markdown(s.name),
                 gone=gone,
                 points=s.points,
                 second=second,
-                sessions=s.sessions,
+                sessions=tr.n_("{n} session", "{n} sessions", s.sessions),
                 net=signed,
             )
         )
@@ -240,7 +240,7 @@ class Tournaments(commands.Cog):
     ) -> None:
         t = self._resolve(interaction, tournament)
         tr = await reader(self.bot, interaction)
-        embed, file = await self._standings(t, tr, final=False)
+        embed, file = await self._standings(t, tr, final=t.status == FINISHED)
         await send(interaction, embed=embed, file=file)
 
     # ------------------------------------------------------------------ what the runner tells

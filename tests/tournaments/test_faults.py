@@ -130,3 +130,24 @@ async def test_a_table_that_ended_while_the_runner_did_not_hear_is_scored_at_res
     assert sum(first.results) == sum(table.results)  # three humans: every seat's result is theirs
     await play_round(tapis, tid)
     assert t.status == "finished" and await ledger_total(tapis) == 0
+
+
+async def test_a_late_joiner_waits_for_the_next_round(stub: DiscordStub, tapis: TapisRun) -> None:
+    m = people(stub, 4)
+    tid = await create(stub, m[0], game="marias", rounds=2, buy_in=10, options="rounds=1")
+    await join_all(stub, tid, m[:3])
+    await stub.slash("tournament start", m[0], stub.channel, tournament=tid)
+    await quiet(tapis)
+    inter = await stub.slash("tournament join", m[3], stub.channel, tournament=tid)
+    assert "next round" in inter.text and inter.ephemeral, inter.text
+    t = tapis.bot.tournaments.get(tid)  # type: ignore[union-attr]
+    assert t is not None
+    late = t.entrant_of(m[3].id)
+    assert late is not None and all(late.id not in rt.entrants for rt in t.round_tables(1))
+    await play_round(tapis, tid)
+    assert any(late.id in rt.entrants for rt in t.round_tables(2))
+    await play_round(tapis, tid)
+    inter = await stub.slash("tournament standings", m[3], stub.channel, tournament=tid)
+    assert "final standings" in inter.text and inter.ephemeral, inter.text
+    assert "p3" in inter.text
+    assert await ledger_total(tapis) == 0
