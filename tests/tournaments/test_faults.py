@@ -151,3 +151,28 @@ async def test_a_late_joiner_waits_for_the_next_round(stub: DiscordStub, tapis: 
     assert "final standings" in inter.text and inter.ephemeral, inter.text
     assert "p3" in inter.text
     assert await ledger_total(tapis) == 0
+
+
+async def test_the_host_ends_a_running_event_after_this_round(stub: DiscordStub, tapis: TapisRun) -> None:
+    m = people(stub, 3)
+    tid = await create(stub, m[0], game="marias", rounds=3, buy_in=10, options="rounds=1")
+    await join_all(stub, tid, m)
+    await stub.slash("tournament start", m[0], stub.channel, tournament=tid)
+    await quiet(tapis)
+    inter = await stub.slash("tournament end", m[1], stub.channel, tournament=tid)
+    assert "host or an admin" in inter.text and inter.ephemeral, inter.text
+    inter = await stub.slash("tournament end", m[0], stub.channel, tournament=tid)
+    assert "ends after this round" in inter.text, inter.text
+    t = tapis.bot.tournaments.get(tid)  # type: ignore[union-attr]
+    assert t is not None
+    table = await tapis.tables.get(t.round_tables(1)[0].table_id)  # type: ignore[arg-type]
+    assert table is not None and table.closing
+    await play_round(tapis, tid)
+    assert t.status == "finished" and t.round == 1 and len(t.tables) == 1
+    assert await pool_balance_zero(tapis, tid, stub.guild.id)
+
+
+async def pool_balance_zero(run: TapisRun, tid: int, guild_id: int) -> bool:
+    from tests.tournaments.drive import pool_balance
+
+    return await pool_balance(run, tid, guild_id) == 0 and await ledger_total(run) == 0
