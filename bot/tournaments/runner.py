@@ -24,6 +24,7 @@ import sqlite3
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from bot.ai.levels import EASY
 from bot.config import Config
 from bot.i18n.lazy import Amount, Msg, msg, nmsg
 from bot.rules import GAMES
@@ -415,7 +416,7 @@ class TournamentService:
                     seats[seat] = SeatInfo(e.members[k].user_id, e.members[k].name)
                 else:
                     ai += 1
-                    seats[seat] = SeatInfo(None, f"AI {ai}", ai=True, level="easy")
+                    seats[seat] = SeatInfo(None, f"AI {ai}", ai=True, level=EASY.name)
         return [s for s in seats if s is not None]
 
     async def _open_table(self, t: Tournament, rt: RoundTable) -> None:
