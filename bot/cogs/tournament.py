@@ -83,10 +83,10 @@ class Tournaments(commands.Cog):
     def service(self) -> TournamentService:
         return self.bot.tournaments
 
-    def _resolve(self, interaction: discord.Interaction[TapisBot], number: int | None) -> Tournament:
+    async def _resolve(self, interaction: discord.Interaction[TapisBot], number: int | None) -> Tournament:
         guild_id = guild_only(interaction)
         if number is not None:
-            t = self.service.get(number)
+            t = await self.service.load(number)
             if t is None or t.guild_id != guild_id:
                 raise UserError(msg("There is no tournament #{id}.", id=number))
             return t
@@ -182,7 +182,7 @@ class Tournaments(commands.Cog):
         tournament: int | None = None,
         partner: discord.User | None = None,
     ) -> None:
-        t = self._resolve(interaction, tournament)
+        t = await self._resolve(interaction, tournament)
         if partner is not None and partner.bot:
             raise UserError(msg("Your partner must be a member, not a bot."))
         user = interaction.user
@@ -201,7 +201,7 @@ class Tournaments(commands.Cog):
     @tournament.command(name="leave", description="Leave a tournament (refunded before the start)")
     @app_commands.describe(tournament=EVENT_ARG)
     async def leave(self, interaction: discord.Interaction[TapisBot], tournament: int | None = None) -> None:
-        t = self._resolve(interaction, tournament)
+        t = await self._resolve(interaction, tournament)
         refunded = await run_soon(interaction, self.service.leave(t.id, interaction.user.id))
         tr = await reader(self.bot, interaction)
         await send(
@@ -214,7 +214,7 @@ class Tournaments(commands.Cog):
     @tournament.command(name="start", description="Start a tournament now (host or admin)")
     @app_commands.describe(tournament=EVENT_ARG)
     async def start(self, interaction: discord.Interaction[TapisBot], tournament: int | None = None) -> None:
-        t = self._resolve(interaction, tournament)
+        t = await self._resolve(interaction, tournament)
         await run_soon(interaction, self.service.start(t.id, interaction.user.id, is_admin(interaction)))
         tr = await reader(self.bot, interaction)
         await send(interaction, tr._("Tournament #{id} starts.", id=t.id))
@@ -222,7 +222,7 @@ class Tournaments(commands.Cog):
     @tournament.command(name="end", description="Cancel a tournament not started, or end it after this round")
     @app_commands.describe(tournament=EVENT_ARG)
     async def end(self, interaction: discord.Interaction[TapisBot], tournament: int | None = None) -> None:
-        t = self._resolve(interaction, tournament)
+        t = await self._resolve(interaction, tournament)
         was = t.status
         await run_soon(interaction, self.service.end(t.id, interaction.user.id, is_admin(interaction)))
         tr = await reader(self.bot, interaction)
@@ -238,7 +238,7 @@ class Tournaments(commands.Cog):
     async def standings(
         self, interaction: discord.Interaction[TapisBot], tournament: int | None = None
     ) -> None:
-        t = self._resolve(interaction, tournament)
+        t = await self._resolve(interaction, tournament)
         tr = await reader(self.bot, interaction)
         embed, file = await self._standings(t, tr, final=t.status == FINISHED)
         await send(interaction, embed=embed, file=file)

@@ -61,6 +61,8 @@ TournamentListener = Callable[[Tournament, dict[str, Any]], Awaitable[None]]
 #: Open events a member may host at once in a server, and take part in (the cap).
 MAX_OPEN = 1
 MAX_ROUNDS = 12
+#: Ended events kept in memory (for their last messages); older ones are read back from the store.
+KEEP_ENDED = 64
 #: A table that cannot be opened is tried this many times in all, then scored as a forfeit.
 ATTEMPTS = 2
 
@@ -101,6 +103,23 @@ class TournamentService:
         tables.listeners.append(self.on_table)
 
     # ------------------------------------------------------------------ queries
+
+    async def load(self, tournament_id: int) -> Tournament | None:
+        """An event: the one in memory, else an ended one read back from the store (not kept)."""
+        t = self.events.get(tournament_id)
+        if t is None and 0 < tournament_id < 2**62:
+            t = await self.db.run(store.load_sync, tournament_id)
+            if t is not None and (t.is_open or t.game not in self.games):
+                return None  # an open event not in memory is another shard process's
+        return t
+
+    def _forget_ended(self) -> None:
+        """Keep only the last ``KEEP_ENDED`` ended events in memory (``load`` reads older ones back)."""
+        ended = sorted(tid for tid, t in self.events.items() if not t.is_open)
+        for tid in ended[: max(0, len(ended) - KEEP_ENDED)]:
+            self.events.pop(tid, None)
+            self.locks.pop(tid, None)
+            self.reported.pop(tid, None)
 
     def get(self, tournament_id: int) -> Tournament | None:
         """An event kept in memory (open, or ended since the start)."""
@@ -532,6 +551,7 @@ class TournamentService:
 
         await self.db.transaction(tx)
         t.status, t.settled, t.round_deadline = FINISHED, True, None
+        self._forget_ended()
 
     async def _cancel(self, t: Tournament, why: str) -> None:
         """Cancel an event not started: every buy-in back, once."""
@@ -550,6 +570,7 @@ class TournamentService:
 
             await self.db.transaction(tx)
             t.status, t.settled = CANCELLED, True
+            self._forget_ended()
         await self._emit(t, {"type": "cancelled", "why": why})
 
     async def _close_round_tables(self, t: Tournament) -> None:

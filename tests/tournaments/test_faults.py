@@ -76,7 +76,10 @@ async def test_a_start_time_is_shown_and_kept(stub: DiscordStub, tapis: TapisRun
     assert t.status == RUNNING and t.round == 1
 
 
-async def test_the_event_is_in_history_and_stats(stub: DiscordStub, tapis: TapisRun) -> None:
+async def test_the_event_is_in_history_and_stats(stub: DiscordStub, tapis: TapisRun,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ended event is in /history and /stats, and out of memory its standings are read back."""
+    monkeypatch.setattr("bot.tournaments.runner.KEEP_ENDED", 0)
     m = people(stub, 3)
     tid = await create(stub, m[0], game="marias", rounds=1, buy_in=10, options="rounds=1")
     await join_all(stub, tid, m)
@@ -86,7 +89,10 @@ async def test_the_event_is_in_history_and_stats(stub: DiscordStub, tapis: Tapis
         inter = await stub.slash(command, m[1], stub.channel)
         fields = [f for e in inter.last.embeds for f in e.get("fields", [])]
         assert any(f["name"] == "Tournaments" and f"#{tid}" in f["value"] and "finished" in f["value"]
-                   for f in fields), (command, inter.embeds)
+                   for f in fields), (command, inter.last.embeds)
+    assert tapis.bot.tournaments.get(tid) is None  # type: ignore[union-attr]
+    inter = await stub.slash("tournament standings", m[2], stub.channel, tournament=tid)
+    assert "final standings" in inter.text and "p2" in inter.text, inter.text
 
 
 def test_seats_of_a_pair_game_sit_partners_across() -> None:
