@@ -25,6 +25,7 @@ from bot.outbox.respond import run_soon, send
 from bot.render.standings import standings_image
 from bot.tournaments.model import CLUB, FINISHED, SWISS, Tournament
 from bot.tournaments.standings import Standing
+from bot.views.alt import clip
 from bot.views.locale import reader
 
 if TYPE_CHECKING:
@@ -40,8 +41,8 @@ def format_name(fmt: str, tr: Translator) -> str:
     return tr._("Swiss") if fmt == SWISS else tr._("club night")
 
 
-def standings_text(t: Tournament, rows: list[Standing], tr: Translator) -> str:
-    """The standings as text lines (the image's alternative)."""
+def standings_text(t: Tournament, rows: list[Standing], tr: Translator, markdown: bool = True) -> str:
+    """The standings as text lines (the embed's text; ``markdown=False``: plain, for the alt text)."""
     lines = []
     for s in rows[:25]:
         second = (
@@ -55,7 +56,7 @@ def standings_text(t: Tournament, rows: list[Standing], tr: Translator) -> str:
             tr._(
                 "{rank}. {name}{gone}: {points} pts, {second}, {sessions}, net {net}",
                 rank=s.rank,
-                name=discord.utils.escape_markdown(s.name),
+                name=discord.utils.escape_markdown(s.name) if markdown else s.name,
                 gone=gone,
                 points=s.points,
                 second=second,
@@ -262,7 +263,9 @@ class Tournaments(commands.Cog):
         png = await asyncio.to_thread(functools.partial(standings_image, rows, title, t.format == SWISS, tr))
         embed = discord.Embed(title=title, description=standings_text(t, rows, tr)[:4000], colour=0xD4A017)
         embed.set_image(url="attachment://standings.png")
-        return embed, discord.File(io.BytesIO(png), "standings.png", description=title[:1000])
+        alt = clip(tr._("{title}. {rows}", title=title, rows=standings_text(t, rows, tr, markdown=False)
+                        .replace("\n", "; ")))
+        return embed, discord.File(io.BytesIO(png), "standings.png", description=alt)
 
     async def on_event(self, t: Tournament, event: dict[str, Any]) -> None:
         """Post what the runner says in the event's channel (its language)."""

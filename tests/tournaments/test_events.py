@@ -66,6 +66,11 @@ async def test_club_night_of_marias(stub: DiscordStub, tapis: TapisRun) -> None:
     assert sum(wallets) == 8 * 1000
     finals = [m for m in stub.messages(stub.channel) if "Winner:" in m.text]
     assert len(finals) == 1
+    boards = [a for msg in stub.messages(stub.channel) for a in msg.attachments
+              if a.filename == "standings.png"]
+    assert len(boards) == 3  # after each round, the last one final
+    assert boards[-1].description is not None and boards[-1].description.startswith(
+        f"Tournament #{tid}: final standings. 1. ")  # the image in words, for screen readers
     # finishing again pays nothing more
     await tapis.bot.tournaments._finish(t)  # type: ignore[union-attr]
     again = await tapis.db.fetchall(
