@@ -182,3 +182,30 @@ async def pool_balance_zero(run: TapisRun, tid: int, guild_id: int) -> bool:
     from tests.tournaments.drive import pool_balance
 
     return await pool_balance(run, tid, guild_id) == 0 and await ledger_total(run) == 0
+
+
+async def test_a_table_voided_at_restart_is_a_forfeit(stub: DiscordStub, tapis: TapisRun) -> None:
+    """A round table whose log no longer replays is voided by the table service at restart (every
+    stake back to the house); the event scores it as a forfeit and goes on."""
+    m = people(stub, 3)
+    tid = await create(stub, m[0], game="marias", rounds=2, options="rounds=1")
+    await join_all(stub, tid, m)
+    await stub.slash("tournament start", m[0], stub.channel, tournament=tid)
+    await quiet(tapis)
+    t = tapis.bot.tournaments.get(tid)  # type: ignore[union-attr]
+    assert t is not None
+    table_id = t.round_tables(1)[0].table_id
+    table = await tapis.tables.get(table_id)  # type: ignore[arg-type]
+    assert table is not None
+    version = table.version
+    db = tapis.db
+    await tapis.kill()
+    await db.transaction(lambda conn: conn.execute(  # type: ignore[union-attr]
+        "INSERT INTO actions (table_id, version, seat, action, actor, at) VALUES (?, ?, 0, ?, 'player', 1.0)",
+        (table_id, version, '{"type": "no such move"}')))
+    await tapis.restart()
+    await quiet(tapis)
+    t = tapis.bot.tournaments.get(tid)  # type: ignore[union-attr]
+    assert t is not None and t.round_tables(1)[0].status == FORFEIT and t.round == 2
+    await play_round(tapis, tid)
+    assert t.status == "finished" and await ledger_total(tapis) == 0
