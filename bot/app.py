@@ -20,6 +20,7 @@ from bot.outbox.budget import budget_for
 from bot.outbox.presenter import Presenter
 from bot.store.card_faces import CardFaceStore
 from bot.store.languages import LanguageStore
+from bot.tournaments.runner import TournamentService
 from bot.views.handlers import ForeignItem, TableItem, handle_component
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.cogs.wallet", "bot.cogs.rules", "bot.cogs.table", "bot.cogs.admin", "bot.cogs.history",
-              "bot.cogs.language", "bot.cogs.hint", "bot.cogs.cards")
+              "bot.cogs.language", "bot.cogs.hint", "bot.cogs.cards", "bot.cogs.tournament")
 
 
 class TapisBot(commands.Bot):
@@ -59,6 +60,7 @@ class TapisBot(commands.Bot):
         self.card_faces = CardFaceStore(db)
         self.sync_commands = sync_commands
         self.presenter = Presenter(self, tables, edit_interval=edit_interval)
+        self.tournaments = TournamentService(db, tables, config)
         self.presenter.budget = budget_for(db)  # one budget for all shard processes on PostgreSQL
         self.failed_extensions: list[str] = []
         self.resumed_tables: list[Table] = []
@@ -83,6 +85,8 @@ class TapisBot(commands.Bot):
         for table in self.resumed_tables:
             self.presenter.prime(table)  # before the AI moves: a restart does not DM everybody again
         log.info("resumed %s open table(s)", len(self.resumed_tables) if self.resumed_tables else resumed)
+        await self.tournaments.resume_all()  # after the tables: a round's tables are live again
+        self.tournament_ticker = asyncio.get_running_loop().create_task(self.tournaments.run())
         if self.sync_commands:
             await self._sync()
 
@@ -138,6 +142,10 @@ class TapisBot(commands.Bot):
             await asyncio.wait(pending)
 
     async def close(self) -> None:
+        ticker = getattr(self, "tournament_ticker", None)
+        if ticker is not None:
+            ticker.cancel()
+        await self.tournaments.close()
         await self.presenter.close()
         for task in list(self._background):
             task.cancel()

@@ -25,6 +25,7 @@ from bot.replays.cache import ReplayCache, ReplayKey
 from bot.replays.jobs import Busy, ReplayJobs
 from bot.replays.render import Replay, describe, render, seat_names
 from bot.rules import GAMES
+from bot.views.events import add_events_field
 from bot.views.history import LOG_MISSING, MAX_ID, deal_label, game_title, page_message
 from bot.views.locale import reader
 from bot.views.scope import channel_visible, visible_channels
@@ -71,6 +72,7 @@ class History(commands.Cog):
                                      interaction.user.id, visible_channels(interaction))
         if message["view"] is None:
             del message["view"]
+        await add_events_field(self.bot.db, message["embed"], guild_id, who.id, tr)
         await interaction.response.send_message(ephemeral=True, **message)
 
     @app_commands.command(name="replay", description=TEXT["replay"])

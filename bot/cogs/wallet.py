@@ -130,11 +130,13 @@ class Wallet(commands.Cog):
     async def stats(self, interaction: discord.Interaction[TapisBot],
                     user: discord.User | None = None) -> None:
         from bot.views.boards import profile_message
+        from bot.views.events import add_events_field
 
         guild_id = guild_only(interaction)
         tr = await reader(self.bot, interaction)  # only for the asker: their language
         who = user or interaction.user
         message = await run_soon(interaction, profile_message(self.bot, interaction, guild_id, who, tr))
+        await add_events_field(self.bot.db, message["embed"], guild_id, who.id, tr)
         await send(interaction, ephemeral=True, **message)
 
 

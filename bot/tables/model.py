@@ -33,6 +33,8 @@ class SeatInfo:
     timeouts_in_row: int = 0
     #: AI level (bot.ai.LEVELS) of an AI seat, or of an away human's stand-in
     level: int | str = DEFAULT_LEVEL.name
+    #: The house stakes this seat and takes its final stack back (a tournament's table: bot.tables.seated).
+    staked: bool = False
 
     @property
     def human(self) -> bool:

@@ -63,7 +63,7 @@ from bot.rules.base import Event, Game
 from bot.store import tables as store
 from bot.store.base import Store
 from bot.store.ledger import Ledger
-from bot.tables import autoplay, lobby, resume
+from bot.tables import autoplay, lobby, resume, seated
 from bot.tables.ai_pool import AiPool
 from bot.tables.errors import (
     ALREADY_CLOSED,
@@ -78,7 +78,7 @@ from bot.tables.errors import (
     TableError,
     no_table,
 )
-from bot.tables.model import Table
+from bot.tables.model import SeatInfo, Table
 from bot.tables.replay import close_action
 from bot.tables.session import KEEP_CLOSED, Listener, Runtime, TableSession
 from bot.tables.timers import DeadlineScheduler
@@ -214,6 +214,12 @@ class TableService:
         """The host starts the session with the seats filled so far (at least the game's minimum)."""
         s = self._session(table_id)
         await lobby.start(s, user_id)
+        return s.table
+
+    async def open_seated(self, guild_id: int, channel_id: int, host_id: int, game: str,
+                          options: Mapping[str, Any], seats: list[SeatInfo]) -> Table:
+        """Open and start a table whose seats are assigned (a tournament's round; ``bot.tables.seated``)."""
+        s = await seated.open_seated(self.rt, self.games, guild_id, channel_id, host_id, game, options, seats)
         return s.table
 
     async def resume_all(self) -> list[Table]:

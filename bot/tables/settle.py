@@ -30,8 +30,8 @@ from bot.tables.replay import CLOSE
 
 
 def seat_account(table: Table, seat: SeatInfo) -> L.Account:
-    """Where a seat's jetons come from and go back to."""
-    if seat.ai or seat.user_id is None:
+    """Where a seat's jetons come from and go back to (the house for an AI or a staked seat)."""
+    if seat.ai or seat.user_id is None or seat.staked:
         return L.house(table.guild_id)
     return L.wallet(table.guild_id, seat.user_id)
 

@@ -1,0 +1,341 @@
+"""/tournament create|join|leave|start|standings|end: club nights and Swiss events (issue 33).
+
+The events run in ``bot.tournaments.runner``; this cog turns commands into its calls and its
+events into messages: the round's table messages, the standings (image and text) after each
+round, the winners at the end, a cancellation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.common import GAME_CHOICES, game_or_error, guild_only, is_admin
+from bot.cogs.errors import UserError
+from bot.cogs.options import MAX_BUY_IN, check_options, parse_options
+from bot.i18n import Translator, msg, table_language, translator
+from bot.outbox.respond import run_soon, send
+from bot.render.standings import standings_image
+from bot.tournaments.model import CLUB, FINISHED, SWISS, Tournament
+from bot.tournaments.standings import Standing
+from bot.views.alt import clip
+from bot.views.locale import reader
+
+if TYPE_CHECKING:
+    from bot.app import TapisBot
+    from bot.tournaments.runner import TournamentService
+
+log = logging.getLogger(__name__)
+EVENT_ARG = "Tournament number (default: the latest open one in this server)"
+
+
+def format_name(fmt: str, tr: Translator) -> str:
+    """A format's name in the reader's words."""
+    return tr._("Swiss") if fmt == SWISS else tr._("club night")
+
+
+def standings_text(t: Tournament, rows: list[Standing], tr: Translator, markdown: bool = True) -> str:
+    """The standings as text lines (the embed's text; ``markdown=False``: plain, for the alt text)."""
+    lines = []
+    for s in rows[:25]:
+        second = (
+            tr._("Buchholz {n}", n=s.buchholz)
+            if t.format == SWISS
+            else tr.n_("{n} table won", "{n} tables won", s.wins)
+        )
+        gone = tr._(" (withdrawn)") if s.withdrawn else ""
+        signed = f"{s.net:+d}"
+        lines.append(
+            tr._(
+                "{rank}. {name}{gone}: {points} pts, {second}, {sessions}, net {net}",
+                rank=s.rank,
+                name=discord.utils.escape_markdown(s.name) if markdown else s.name,
+                gone=gone,
+                points=s.points,
+                second=second,
+                sessions=tr.n_("{n} session", "{n} sessions", s.sessions),
+                net=signed,
+            )
+        )
+    return "\n".join(lines) or tr._("Nobody has played yet")
+
+
+class Tournaments(commands.Cog):
+    """Club nights and Swiss tournaments."""
+
+    tournament = app_commands.Group(
+        name="tournament", description="Club nights and tournaments", guild_only=True
+    )
+
+    def __init__(self, bot: TapisBot) -> None:
+        self.bot = bot
+        service = getattr(bot, "tournaments", None)  # None when the catalogue extractor loads the cog
+        if service is not None:
+            service.listeners.append(self.on_event)
+
+    @property
+    def service(self) -> TournamentService:
+        return self.bot.tournaments
+
+    async def _resolve(self, interaction: discord.Interaction[TapisBot], number: int | None) -> Tournament:
+        guild_id = guild_only(interaction)
+        if number is not None:
+            t = await self.service.load(number)
+            if t is None or t.guild_id != guild_id:
+                raise UserError(msg("There is no tournament #{id}.", id=number))
+            return t
+        open_now = self.service.open_in(guild_id)
+        if not open_now:
+            raise UserError(
+                msg("There is no open tournament in this server. Create one with `/tournament create`.")
+            )
+        return open_now[0]
+
+    @tournament.command(name="create", description="Open a tournament: a game, a format, rounds, a buy-in")
+    @app_commands.describe(
+        game="The game",
+        format="club night (tables rotate) or Swiss (paired by standing)",
+        rounds="Number of rounds",
+        buy_in="Jetons each player puts in the prize pool (0: free)",
+        options="The tables' options as key=value (see /rules)",
+        starts_in="Start automatically in this many minutes (default: by hand)",
+        round_minutes="Time limit of a round in minutes",
+    )
+    @app_commands.choices(
+        game=GAME_CHOICES,
+        format=[
+            app_commands.Choice(name="club night", value=CLUB),
+            app_commands.Choice(name="Swiss", value=SWISS),
+        ],
+    )
+    async def create(
+        self,
+        interaction: discord.Interaction[TapisBot],
+        game: str,
+        format: str = CLUB,
+        rounds: app_commands.Range[int, 1, 12] = 3,
+        buy_in: app_commands.Range[int, 0, MAX_BUY_IN] = 0,
+        options: str | None = None,
+        starts_in: app_commands.Range[int, 1, 7 * 24 * 60] | None = None,
+        round_minutes: app_commands.Range[int, 5, 24 * 60] = 90,
+    ) -> None:
+        guild_id = guild_only(interaction)
+        rules = game_or_error(game)
+        raw = parse_options(options, rules)
+        check_options(rules, self.bot.config.options_for(rules.name), raw)
+        starts_at = None if starts_in is None else self.service.clock() + starts_in * 60
+        language = table_language(None, interaction.guild_locale)
+        t = await run_soon(
+            interaction,
+            self.service.create(
+                guild_id,
+                interaction.channel_id or 0,
+                interaction.user.id,
+                rules.name,
+                raw,
+                format,
+                rounds,
+                buy_in,
+                round_minutes,
+                starts_at,
+                language,
+            ),
+            ephemeral=False,
+        )
+        tr = translator(t.language)
+        when = (
+            tr._("It starts <t:{at}:R> (<t:{at}:f>).", at=int(t.starts_at))
+            if t.starts_at is not None
+            else tr._("The host starts it with `/tournament start`.")
+        )
+        fee = (
+            tr._("Buy-in: {n} jetons into the prize pool.", n=t.buy_in)
+            if t.buy_in
+            else tr._("Free to enter.")
+        )
+        await send(
+            interaction,
+            tr._(
+                "Tournament #{id}: {game}, {format}, {rounds} rounds. {fee} {when} "
+                "Join with `/tournament join`.",
+                id=t.id,
+                game=tr._(rules.title),
+                format=format_name(t.format, tr),
+                rounds=t.rounds,
+                fee=fee,
+                when=when,
+            ),
+            ephemeral=False,
+        )
+
+    @tournament.command(name="join", description="Register for a tournament (pays the buy-in)")
+    @app_commands.describe(tournament=EVENT_ARG, partner="Your partner, in a game of pairs (Mus)")
+    async def join(
+        self,
+        interaction: discord.Interaction[TapisBot],
+        tournament: int | None = None,
+        partner: discord.User | None = None,
+    ) -> None:
+        t = await self._resolve(interaction, tournament)
+        if partner is not None and partner.bot:
+            raise UserError(msg("Your partner must be a member, not a bot."))
+        user = interaction.user
+        entrant = await run_soon(
+            interaction,
+            self.service.join(t.id, user.id, user.display_name, None if partner is None else partner.id),
+        )
+        tr = await reader(self.bot, interaction)
+        text = tr._("You are registered in tournament #{id}.", id=t.id)
+        if partner is not None and len(entrant.members) < 2:
+            text += " " + tr._("Your pair is complete once your partner joins naming you.")
+        if t.status == "running":
+            text += " " + tr._("You play from the next round.")
+        await send(interaction, text)
+
+    @tournament.command(name="leave", description="Leave a tournament (refunded before the start)")
+    @app_commands.describe(tournament=EVENT_ARG)
+    async def leave(self, interaction: discord.Interaction[TapisBot], tournament: int | None = None) -> None:
+        t = await self._resolve(interaction, tournament)
+        refunded = await run_soon(interaction, self.service.leave(t.id, interaction.user.id))
+        tr = await reader(self.bot, interaction)
+        await send(
+            interaction,
+            tr._("You left tournament #{id}; your buy-in is back.", id=t.id)
+            if refunded
+            else tr._("You left tournament #{id}: you forfeit its later rounds.", id=t.id),
+        )
+
+    @tournament.command(name="start", description="Start a tournament now (host or admin)")
+    @app_commands.describe(tournament=EVENT_ARG)
+    async def start(self, interaction: discord.Interaction[TapisBot], tournament: int | None = None) -> None:
+        t = await self._resolve(interaction, tournament)
+        await run_soon(interaction, self.service.start(t.id, interaction.user.id, is_admin(interaction)))
+        tr = await reader(self.bot, interaction)
+        await send(interaction, tr._("Tournament #{id} starts.", id=t.id))
+
+    @tournament.command(name="end", description="Cancel a tournament not started, or end it after this round")
+    @app_commands.describe(tournament=EVENT_ARG)
+    async def end(self, interaction: discord.Interaction[TapisBot], tournament: int | None = None) -> None:
+        t = await self._resolve(interaction, tournament)
+        was = t.status
+        await run_soon(interaction, self.service.end(t.id, interaction.user.id, is_admin(interaction)))
+        tr = await reader(self.bot, interaction)
+        await send(
+            interaction,
+            tr._("Tournament #{id} is cancelled; every buy-in is back.", id=t.id)
+            if was == "lobby"
+            else tr._("Tournament #{id} ends after this round.", id=t.id),
+        )
+
+    @tournament.command(name="standings", description="The standings of a tournament")
+    @app_commands.describe(tournament=EVENT_ARG)
+    async def standings(
+        self, interaction: discord.Interaction[TapisBot], tournament: int | None = None
+    ) -> None:
+        t = await self._resolve(interaction, tournament)
+        tr = await reader(self.bot, interaction)
+        embed, file = await self._standings(t, tr, final=t.status == FINISHED)
+        await send(interaction, embed=embed, file=file)
+
+    # ------------------------------------------------------------------ what the runner tells
+
+    async def _standings(
+        self, t: Tournament, tr: Translator, final: bool
+    ) -> tuple[discord.Embed, discord.File]:
+        rows = self.service.standings(t)
+        title = (
+            tr._("Tournament #{id}: final standings", id=t.id)
+            if final
+            else tr._(
+                "Tournament #{id}: standings after round {round} of {rounds}",
+                id=t.id,
+                round=t.round,
+                rounds=t.rounds,
+            )
+        )
+        png = await asyncio.to_thread(functools.partial(standings_image, rows, title, t.format == SWISS, tr))
+        embed = discord.Embed(title=title, description=standings_text(t, rows, tr)[:4000], colour=0xD4A017)
+        embed.set_image(url="attachment://standings.png")
+        alt = clip(tr._("{title}. {rows}", title=title, rows=standings_text(t, rows, tr, markdown=False)
+                        .replace("\n", "; ")))
+        return embed, discord.File(io.BytesIO(png), "standings.png", description=alt)
+
+    async def on_event(self, t: Tournament, event: dict[str, Any]) -> None:
+        """Post what the runner says in the event's channel (its language)."""
+        tr = translator(t.language)
+        channel = self.bot.get_partial_messageable(t.channel_id, guild_id=t.guild_id)
+        kind = event.get("type")
+        if kind == "round":
+            await self._post_tables(t)
+        elif kind == "started":
+            await channel.send(
+                tr._("Tournament #{id} starts: round 1 of {rounds}.", id=t.id, rounds=t.rounds)
+            )
+        elif kind == "cancelled":
+            why = (
+                tr._("too few players at its start time")
+                if event.get("why") == "too_few"
+                else tr._("nobody started it in time")
+                if event.get("why") == "expired"
+                else tr._("the host cancelled it")
+            )
+            await channel.send(
+                tr._("Tournament #{id} is cancelled ({why}); every buy-in is back.", id=t.id, why=why)
+            )
+        elif kind == "standings":
+            final = bool(event.get("final"))
+            embed, file = await self._standings(t, tr, final)
+            await channel.send(embed=embed, file=file)
+            if final:
+                await channel.send(self._winners(t, tr))
+
+    def _winners(self, t: Tournament, tr: Translator) -> str:
+        rows = [s for s in self.service.standings(t) if s.rank == 1]
+        names = ", ".join(discord.utils.escape_markdown(s.name) for s in rows) or "—"
+        paid = self.service.prizes_paid(t)
+        text = tr._("Tournament #{id} is over. Winner: {names}.", id=t.id, names=names)
+        if paid:
+            text += " " + tr._(
+                "Prizes: {list}.",
+                list=", ".join(f"{discord.utils.escape_markdown(name)} {amount}" for name, amount in paid),
+            )
+        return text
+
+    async def _post_tables(self, t: Tournament) -> None:
+        """Post the table message of each table of the round not posted yet."""
+        for rt in t.round_tables(t.round):
+            if rt.table_id is None:
+                continue
+            table = await self.bot.tables.get(rt.table_id)
+            if table is None or table.message_id is not None or not table.is_open:
+                continue
+            await self.bot.languages.set_table(table.id, t.language)
+            tr = translator(t.language)
+            presenter = self.bot.presenter
+            shown = presenter.shown_key(table)
+            payload = presenter.table_payload(table, tr)
+            channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+            try:
+                message = await channel.send(
+                    content=tr._(
+                        "Tournament #{id}, round {round}: table {n}.", id=t.id, round=rt.round, n=rt.index + 1
+                    ),
+                    **payload,
+                )
+            except discord.HTTPException as exc:
+                log.warning("tournament %s: table %s could not be posted: %s", t.id, table.id, exc)
+                continue
+            await self.bot.tables.set_message(table.id, message.id)
+            presenter.posted(table, shown)
+            presenter.mark_dirty(table.id)
+
+
+async def setup(bot: TapisBot) -> None:
+    await bot.add_cog(Tournaments(bot))
