@@ -47,7 +47,8 @@ async def test_play_again_with_three_humans_and_an_ai_one_short_of_jetons(
     assert again.id != table.id and again.status == "lobby" and again.host_id == alice.id
     assert again.game == "mus" and again.raw_options == table.raw_options
     assert await tapis.ledger.balance(stub.guild.id, alice.id) == before - again.buy_in
-    assert [(s.name, s.ai, s.level) for s in again.seats] == [("alice", False, "easy"), ("AI 1", True, "strong")]
+    assert [(s.name, s.ai, s.level) for s in again.seats] == [("alice", False, "easy"),
+                                                              ("AI 1", True, "strong")]
     assert again.plan.places == [0, 2] and again.plan.invited == {carol.id: 1, bob.id: 3}
     new_lobby = stub.message(again.message_id)
     assert "Table #" in new_lobby.text or "table" in new_lobby.text.lower()
