@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.store.ledger import house, wallet
+from tests.backends import BACKENDS
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.play import play_session
 from tests.discord_stub.tapis import TapisRun
@@ -72,6 +75,7 @@ async def test_play_again_with_three_humans_and_an_ai_one_short_of_jetons(
     assert late.ephemeral and f"already played again at table #{again.id}" in late.text, late.text
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_play_again_refuses_an_unfinished_table_and_survives_a_restart(
         stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
     alice, bob = players[:2]
