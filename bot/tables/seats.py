@@ -17,7 +17,6 @@ from bot.tables.errors import N_, TableError, _lazy
 
 #: Refusals of the lobby's seating (translated where shown).
 INVITE_ONLY = N_("This table is by invitation only: ask the host to invite you.")
-SEAT_RESERVED = N_("That seat is kept for an invited player.")
 NOT_HOST_SEATS = N_("Only the host can move, remove or hand over seats.")
 REMOVE_SELF = N_("The host cannot remove themselves: hand the host role to another player first, or leave.")
 HOST_ALREADY = N_("You are already the host.")

@@ -49,8 +49,8 @@ async def post_lobby(interaction: discord.Interaction[TapisBot], table: Table) -
                                                                view=lobby_view(table, tr))
             message_id = response.message_id
     except (*NETWORK, discord.ClientException) as exc:
-        log.warning("table %s: the lobby could not be the answer (%s); posting it in the channel",
-                    table.id, exc)
+        log.warning("table %s: the answer that was to show the lobby was lost (%s); posting the lobby "
+                    "in the channel", table.id, exc)
         channel = bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         via = None
         try:
