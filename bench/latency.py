@@ -306,12 +306,18 @@ async def player_loop(stub: DiscordStub, bt: BenchTable, rng: random.Random, sto
 
 
 async def open_table(stub: DiscordStub, channel: Channel, users: list[User], game: str,
-                     table_options: str | None = None) -> BenchTable:
+                     table_options: str | None = None, invite: bool = False) -> BenchTable:
+    """``/table new``, every guest clicks Join, Start. ``invite``: the host invites the guests (up to
+    three, each told by a follow-up mentioning them) and the table is by invitation only."""
     host, *guests = users
     has_players = any(s.name == "players" for s in GAMES[game].options)
     options: dict[str, Any] = {"players": len(users)} if has_players else {}
     if table_options:
         options["options"] = table_options
+    if invite and guests:
+        for name, guest in zip(("invite", "invite2", "invite3"), guests, strict=False):
+            options[name] = guest
+        options["invite_only"] = len(guests) <= 3
     await stub.slash("table new", host, channel, game=game, **options)
     lobby = stub.messages(channel)[-1]
     if stub.app_permissions != "0":  # --threads: the lobby moves into the thread the first one starts
@@ -341,7 +347,7 @@ async def open_tables(stub: DiscordStub, args: argparse.Namespace, seats: int) -
         users = [stub.add_user(f"p{t}-{s}", guild) for s in range(seats)]
         async with gate:
             channel = stub.channels[guild.channels[t // len(guilds) + 1].id]
-            return await open_table(stub, channel, users, args.game, args.options)
+            return await open_table(stub, channel, users, args.game, args.options, args.invite)
 
     return list(await asyncio.gather(*(one(t) for t in range(args.tables))))
 
@@ -524,6 +530,7 @@ async def whole_sessions(stub: DiscordStub, bot: Any, args: argparse.Namespace, 
           f"--tables {args.tables} --game {args.game}"
           f"{f' --options {args.options!r}' if args.options else ''} --load {args.load:g}"
           f" --duration {args.duration:g}{' --images' if args.images else ''}"
+          f"{' --invite' if args.invite else ''}"
           f"{f' --database {_safe_url(args.database)}' if args.database else ''}"
           f"{f' --processes {args.processes}' if args.processes > 1 else ''}"
           f"{' --threads' if args.threads else ''}")
@@ -796,6 +803,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                    help="whole sessions: every table from /table new to its end, all calls counted")
     p.add_argument("--load", type=float, default=32.0, help="with --sessions: offered moves/s (all tables)")
     p.add_argument("--options", default=None, help="table options for /table new, e.g. 'rotations=1'")
+    p.add_argument("--invite", action="store_true",
+                   help="the host invites the other players in /table new (issue 28.1: invitations)")
     p.add_argument("--database", default=None,
                    help="SQLite file (default: a temporary one) or postgresql:// URL (a fresh schema in it)")
     p.add_argument("--processes", type=int, default=1,

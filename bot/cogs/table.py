@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -26,14 +25,16 @@ from bot.i18n import LANGUAGES, NATIVE_NAMES, msg, table_language
 from bot.i18n.languages import choosable
 from bot.outbox.respond import run_soon, send
 from bot.views import texts
-from bot.views.components import lobby_view
-from bot.views.display import table_embed
-from bot.views.locale import at_table, reader, table_tr
+from bot.views.display import safe_name
+from bot.views.lobby_post import invite as invite_members
+from bot.views.lobby_post import post_lobby
+from bot.views.locale import at_table, reader
 from bot.views.mine import mine_text
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
-    from bot.tables import Table, TableService
+    from bot.rules.base import Game
+    from bot.tables import TableService
 
 log = logging.getLogger(__name__)
 TABLE_ARG = "Table number (default: the latest open table in this channel)"
@@ -56,14 +57,36 @@ class Tables(commands.Cog):
     @table.command(name="new", description="Open a table in this channel")
     @app_commands.describe(game="The game", players="Number of seats", buy_in="Jetons each player brings",
                            options="More options as key=value key=value (see /rules)",
-                           language="The table's language (default: the server's)")
+                           language="The table's language (default: the server's)",
+                           invite="A member whose seat is kept (told once, by a mention)",
+                           invite2="Another member to invite", invite3="Another member to invite",
+                           invite_only="Only the members you invite may sit")
     @app_commands.choices(game=GAME_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.autocomplete(options=options_autocomplete)
     async def new(self, interaction: discord.Interaction[TapisBot], game: str,
                   players: app_commands.Range[int, 2, 10] | None = None,
                   buy_in: app_commands.Range[int, 1, MAX_BUY_IN] | None = None,
-                  options: str | None = None, language: str | None = None) -> None:
+                  options: str | None = None, language: str | None = None,
+                  invite: discord.User | None = None, invite2: discord.User | None = None,
+                  invite3: discord.User | None = None, invite_only: bool = False) -> None:
         guild_id = guild_only(interaction)
+        rules, raw = self.table_options(game, players, buy_in, options, language)
+        invited = invitees(interaction, [invite, invite2, invite3])
+        if invite_only and not invited:
+            raise UserError(msg("An invitation-only table needs at least one `invite:`."))
+        host = interaction.user
+        channel_id = interaction.channel_id or 0  # always set for a guild command
+        table = await run_soon(interaction, self.service.create(
+            guild_id, channel_id, host.id, host.display_name, rules.name, raw,
+            invite=[m.id for m in invited], invite_only=invite_only), ephemeral=False)
+        await self.bot.languages.set_table(table.id, table_language(language, interaction.guild_locale))
+        if await post_lobby(interaction, table):
+            await invite_members(interaction, table, invited)
+
+    def table_options(self, game: str, players: int | None, buy_in: int | None, options: str | None,
+                      language: str | None) -> tuple[Game, dict[str, Any]]:
+        """The game and its options as ``/table new`` was given them, checked (one place, so that
+        server defaults can hook in here)."""
         rules = game_or_error(game)
         if language is not None and choosable(language) is None:
             raise UserError(unknown_language())
@@ -79,52 +102,7 @@ class Tables(commands.Cog):
                 raise UserError(msg("{game} has no {option} option.", game=rules.title, option=name))
             raw[name] = whole(value)
         check_options(rules, self.bot.config.options_for(rules.name), raw)
-        host = interaction.user
-        channel_id = interaction.channel_id or 0  # always set for a guild command
-        table = await run_soon(interaction, self.service.create(
-            guild_id, channel_id, host.id, host.display_name, rules.name, raw), ephemeral=False)
-        await self.bot.languages.set_table(table.id, table_language(language, interaction.guild_locale))
-        await self._post_lobby(interaction, table)
-
-    async def _post_lobby(self, interaction: discord.Interaction[TapisBot], table: Table) -> None:
-        """Post the lobby as the answer; if that answer is lost, in the channel; else cancel (refund).
-
-        The lobby is committed (buy-in in escrow) before this runs, so a lost answer (Discord's
-        10062 after 3 s) must neither leave it without a message nor be reported as "nothing changed".
-        """
-        shown = self.bot.presenter.shown_key(table)
-        tr = table_tr(self.bot, table.id)
-        message_id: int | None
-        via: discord.Interaction[TapisBot] | None = interaction  # the lobby is its original response
-        try:
-            if interaction.response.is_done():
-                message = await interaction.followup.send(embed=table_embed(table, tr=tr),
-                                                          view=lobby_view(table, tr), wait=True)
-                message_id = message.id
-            else:
-                response = await interaction.response.send_message(embed=table_embed(table, tr=tr),
-                                                                   view=lobby_view(table, tr))
-                message_id = response.message_id
-        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
-            log.warning("table %s: the answer to /table new was lost (%s); posting the lobby in the channel",
-                        table.id, exc)
-            channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-            via = None
-            try:
-                posted = await channel.send(embed=table_embed(table, tr=tr), view=lobby_view(table, tr))
-                message_id = posted.id
-            except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as again:
-                log.warning("table %s: the lobby cannot be posted either (%s); cancelled and refunded",
-                            table.id, again)
-                await self.service.end(table.id, table.host_id, False)
-                return
-        await self.service.set_message(table.id, message_id)
-        if via is not None:  # its token edits the lobby for 14 minutes, outside the global limit
-            self.bot.presenter.table_tokens.note(table.id, via, message_id)
-        self.bot.presenter.posted(table, shown)
-        note = await self.bot.presenter.threads.open(interaction, table)  # a thread from the lobby
-        if note is not None and via is not None:
-            await send(interaction, note)
+        return rules, raw
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
@@ -211,6 +189,28 @@ class Tables(commands.Cog):
         t = await resolve_table(self.bot, interaction, table)
         tr = await at_table(self.bot, await reader(self.bot, interaction), interaction.user.id, t)
         await self.bot.presenter.show_hand(interaction, t, tr)
+
+
+def invitees(interaction: discord.Interaction[TapisBot],
+             users: list[discord.User | discord.Member | None]) -> list[discord.Member]:
+    """The members ``/table new`` invites, each checked: not a bot, not the host, a member of this
+    server, not named twice (each refusal a ``UserError`` in the reader's language)."""
+    out: list[discord.Member] = []
+    for user in users:
+        if user is None:
+            continue
+        if user.bot:
+            raise UserError(msg("{name} is a bot: add AI seats instead of inviting bots.",
+                                name=safe_name(user.display_name)))
+        if user.id == interaction.user.id:
+            raise UserError(msg("You cannot invite yourself: you sit at your table already."))
+        if not isinstance(user, discord.Member):
+            raise UserError(msg("{name} is not a member of this server.", name=safe_name(user.display_name)))
+        if any(m.id == user.id for m in out):
+            raise UserError(msg("{name} is invited twice: invite each member once.",
+                                name=safe_name(user.display_name)))
+        out.append(user)
+    return out
 
 
 async def setup(bot: TapisBot) -> None:

@@ -171,7 +171,8 @@ class Presenter:
         seats = tuple((s.user_id, s.name, s.ai, s.away, s.dm_closed, s.timeouts_in_row) for s in table.seats)
         rec = self.records.get(table.id)
         return (table.version, table.status, table.message_id, rec.log_serial if rec is not None else 0,
-                tuple(self.notices(table)), seats, table.host_id, table.deadline)
+                tuple(self.notices(table)), seats, table.host_id, table.deadline, tuple(table.plan.places),
+                tuple(sorted(table.plan.invited.items())))
 
     def posted(self, table: Table, shown: tuple[Any, ...]) -> None:
         """The Discord layer posted the table message itself (``/table new``), showing the table as

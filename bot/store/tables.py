@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 OPEN_STATUSES = ("lobby", "playing")
@@ -34,6 +34,8 @@ class TableRow:
     deadline: float | None
     created_at: float
     updated_at: float
+    #: The lobby's seating (``bot.tables.seats.LobbyPlan`` as JSON; ``{}`` before migration 0008).
+    lobby: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -63,19 +65,26 @@ def insert_table(
     seats: list[dict[str, Any]],
     host_id: int,
     now: float,
+    lobby: dict[str, Any] | None = None,
 ) -> int:
-    """Create a lobby row; return its id."""
+    """Create a lobby row; return its id (``lobby``: its seating, migration 0008; None leaves the
+    column's default, so that older schemas take the same call)."""
+    cols, values = ["guild_id", "channel_id", "game", "options", "raw_options", "seats", "host_id",
+                    "created_at", "updated_at"], [guild_id, channel_id, game, dumps(options),
+                                                  dumps(raw_options), dumps(seats), host_id, now, now]
+    if lobby is not None:
+        cols.append("lobby")
+        values.append(dumps(lobby))
     cur = conn.execute(
-        "INSERT INTO tables (guild_id, channel_id, game, options, raw_options, seats, host_id, status, "
-        "version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?) RETURNING id",
-        (guild_id, channel_id, game, dumps(options), dumps(raw_options), dumps(seats), host_id, now, now),
+        f"INSERT INTO tables ({', '.join(cols)}, status, version) VALUES ({', '.join('?' * len(cols))}, "
+        "'lobby', 0) RETURNING id", values,
     )
     return int(cur.fetchone()[0])  # RETURNING, not lastrowid: the same on SQLite and PostgreSQL
 
 
 _UPDATABLE = {"message_id", "extra_messages", "options", "raw_options", "seed", "seats", "host_id", "status",
-              "version", "deadline"}
-_JSON = {"extra_messages", "options", "raw_options", "seats"}
+              "version", "deadline", "lobby"}
+_JSON = {"extra_messages", "options", "raw_options", "seats", "lobby"}
 
 
 def update_table(conn: sqlite3.Connection, table_id: int, now: float, **fields: Any) -> None:
@@ -111,6 +120,7 @@ def _row(r: sqlite3.Row) -> TableRow:
         raw_options=json.loads(r["raw_options"]),
         seed=r["seed"], seats=json.loads(r["seats"]), host_id=r["host_id"], status=r["status"],
         version=r["version"], deadline=r["deadline"], created_at=r["created_at"], updated_at=r["updated_at"],
+        lobby=json.loads(r["lobby"]) if "lobby" in r.keys() else {},
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import secrets
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -40,6 +40,7 @@ from bot.tables.errors import (
 )
 from bot.tables.model import SeatInfo, Table, capacity
 from bot.tables.pace import table_pace
+from bot.tables.seats import INVITE_ONLY, LobbyPlan, first_free, free_places, insert_at, seat_taken, without
 from bot.tables.session import Runtime, TableSession
 
 log = logging.getLogger(__name__)
@@ -54,8 +55,19 @@ async def create(
     host_name: str,
     game: str,
     options: Mapping[str, Any] | None = None,
+    invite: Sequence[int] = (),
+    invite_only: bool = False,
+    plan: LobbyPlan | None = None,
+    seats: Sequence[SeatInfo] = (),
+    link: Callable[[sqlite3.Connection, int], None] | None = None,
 ) -> TableSession:
-    """Open a lobby; the host takes seat 0 and pays the buy-in. The new session is registered."""
+    """Open a lobby; the host takes seat 0 and pays the buy-in. The new session is registered.
+
+    ``invite``: members whose seats are kept (seats 1, 2, … in that order); ``invite_only``: only
+    they may sit. ``plan`` and ``seats`` (Play again, ``bot.tables.rematch``): the host's seat and
+    the invitees' are the plan's, and ``seats`` (AI seats) sit down too, paid by the house;
+    ``link(conn, new table id)`` runs in the same transaction (it marks the table played again).
+    """
     rules = games.get(game)
     if rules is None:
         names = ", ".join(sorted(games)) or "none yet"
@@ -67,10 +79,17 @@ async def create(
         raise option_error(exc) from None
     seat = SeatInfo(host_id, host_name)
     now = rt.clock()
+    size = capacity(rules, opts)
+    if plan is None:
+        if 1 + len(invite) > size:
+            raise table_full(size)
+        plan = LobbyPlan([0], {uid: i + 1 for i, uid in enumerate(invite)}, invite_only)
+    all_seats = [seat, *seats]
+    order = sorted(range(len(all_seats)), key=lambda i: plan.places[i])
     table = Table(
         id=0, guild_id=guild_id, channel_id=channel_id, message_id=None, host_id=host_id, game=game,
-        rules=rules, options=opts, seed=None, seats=[seat], status="lobby",
-        capacity=capacity(rules, opts), raw_options=raw,
+        rules=rules, options=opts, seed=None, seats=[all_seats[i] for i in order], status="lobby",
+        capacity=size, raw_options=raw, plan=replace(plan, places=sorted(plan.places)),
     )
 
     expires = now + rt.config.lobby_expiry_hours * 3600
@@ -78,10 +97,14 @@ async def create(
     def tx(conn: sqlite3.Connection) -> int:
         table.id = store.insert_table(
             conn, guild_id=guild_id, channel_id=channel_id, game=game, options=opts, raw_options=raw,
-            seats=[seat.to_json()], host_id=host_id, now=now,
+            seats=[info.to_json() for info in table.seats], host_id=host_id, now=now,
+            lobby=table.plan.to_json(),
         )
         store.update_table(conn, table.id, now, deadline=expires)
-        settle.pay_in(conn, table, seat, now, rt.grant)
+        for info in all_seats:
+            settle.pay_in(conn, table, info, now, rt.grant)
+        if link is not None:
+            link(conn, table.id)
         return table.id
 
     session = TableSession(table, rt)
@@ -115,8 +138,9 @@ async def commit_within_caps(rt: Runtime, table: Table, tx: Callable[[sqlite3.Co
         adopt()
 
 
-async def join(s: TableSession, user_id: int, name: str) -> None:
-    """Sit down in a lobby (paying the buy-in), or take your seat back in a running game."""
+async def join(s: TableSession, user_id: int, name: str, place: int | None = None) -> None:
+    """Sit down in a lobby (paying the buy-in), at ``place`` or the seat kept for you or the first
+    free one; or take your seat back in a running game."""
     table = s.table
     async with s.lock:
         if table.status == "playing":
@@ -124,30 +148,40 @@ async def join(s: TableSession, user_id: int, name: str) -> None:
         elif table.status != "lobby":
             raise TableError(CLOSED)
         else:
-            events = await _join_lobby(s, user_id, name)
+            events = await _join_lobby(s, user_id, name, place)
     await s.notify(events)
     s.kick()
 
 
-async def _join_lobby(s: TableSession, user_id: int, name: str) -> list[Event]:
+async def _join_lobby(s: TableSession, user_id: int, name: str, place: int | None) -> list[Event]:
     rt, table = s.rt, s.table
     if table.seat_of(user_id) is not None:
         raise TableError(ALREADY_SEATED)
-    if len(table.seats) >= table.capacity:
-        raise table_full(table.capacity)
+    plan = table.plan
+    if plan.invite_only and user_id not in plan.invited:
+        raise TableError(INVITE_ONLY)
+    free = free_places(plan, table.capacity, user_id)
+    if place is None:
+        place = plan.invited.get(user_id, first_free(free))
+        if place is None:
+            raise table_full(table.capacity)
+    elif place not in free:
+        raise seat_taken(place)
     seat = SeatInfo(user_id, name)
-    seats = [*table.seats, seat]
+    seats, places, index = insert_at(table.seats, plan.places, seat, place)
+    new_plan = replace(plan.copy(), places=places)
+    new_plan.invited.pop(user_id, None)
     now = rt.clock()
 
     def tx(conn: sqlite3.Connection) -> None:
         settle.pay_in(conn, table, seat, now, rt.grant)
-        store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats])
+        store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats], lobby=new_plan.to_json())
 
     def take_seat() -> None:
-        table.seats = seats
+        table.seats, table.plan = seats, new_plan
 
     await commit_within_caps(rt, table, tx, take_seat, user_id)
-    return [{"type": "lobby", "what": "join", "seat": len(seats) - 1}]
+    return [{"type": "lobby", "what": "join", "seat": index}]
 
 
 async def _come_back(s: TableSession, user_id: int) -> list[Event]:
@@ -173,20 +207,23 @@ async def add_ai(s: TableSession, user_id: int, level: int | str = DEFAULT_LEVEL
     rt, table = s.rt, s.table
     async with s.lock:
         _lobby_host(table, user_id, N_("Only the host can add AI players."))
-        if len(table.seats) >= table.capacity:
+        place = first_free(free_places(table.plan, table.capacity))
+        if place is None:
             raise table_full(table.capacity)
         n_ai = sum(1 for info in table.seats if info.ai)
         seat = SeatInfo(None, f"AI {n_ai + 1}", ai=True, level=level)
-        seats = [*table.seats, seat]
+        seats, places, index = insert_at(table.seats, table.plan.places, seat, place)
+        plan = replace(table.plan, places=places)
         now = rt.clock()
 
         def tx(conn: sqlite3.Connection) -> None:
             settle.pay_in(conn, table, seat, now, rt.grant)
-            store.update_table(conn, table.id, now, seats=[info.to_json() for info in seats])
+            store.update_table(conn, table.id, now, seats=[info.to_json() for info in seats],
+                               lobby=plan.to_json())
 
         await rt.db.transaction(tx)
-        table.seats = seats
-    await s.notify([{"type": "lobby", "what": "add_ai", "seat": len(seats) - 1}])
+        table.seats, table.plan = seats, plan
+    await s.notify([{"type": "lobby", "what": "add_ai", "seat": index}])
 
 
 def _lobby_host(table: Table, user_id: int, refusal: str) -> None:
@@ -220,24 +257,33 @@ async def leave(s: TableSession, user_id: int) -> None:
 
 
 async def _leave_lobby(s: TableSession, seat: int) -> list[Event]:
-    rt, table = s.rt, s.table
+    table = s.table
     leaving = table.seats[seat]
     others = [info for i, info in enumerate(table.seats) if i != seat and not info.ai]
     if leaving.user_id == table.host_id and not others:
         await s.cancel_lobby()
         return [{"type": "lobby", "what": "cancel"}]
-    seats = [info for i, info in enumerate(table.seats) if i != seat]
     host = table.host_id if leaving.user_id != table.host_id else others[0].user_id
     assert host is not None
+    await _stand_up(s, seat, host)
+    return [{"type": "lobby", "what": "leave", "seat": seat, "host_id": host}]
+
+
+async def _stand_up(s: TableSession, seat: int, host: int) -> None:
+    """The seat at index ``seat`` stands up with its buy-in refunded; ``host`` hosts (lock held)."""
+    rt, table = s.rt, s.table
+    leaving = table.seats[seat]
+    seats, places = without(table.seats, table.plan.places, seat)
+    plan = replace(table.plan, places=places)
     now = rt.clock()
 
     def tx(conn: sqlite3.Connection) -> None:
         settle.refund(conn, table, leaving, now, rt.grant)
-        store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats], host_id=host)
+        store.update_table(conn, table.id, now, seats=[s.to_json() for s in seats], host_id=host,
+                           lobby=plan.to_json())
 
     await rt.db.transaction(tx)
-    table.seats, table.host_id = seats, host
-    return [{"type": "lobby", "what": "leave", "seat": seat, "host_id": host}]
+    table.seats, table.host_id, table.plan = seats, host, plan
 
 
 async def start(s: TableSession, user_id: int) -> None:
@@ -262,11 +308,13 @@ async def start(s: TableSession, user_id: int) -> None:
         now = rt.clock()
         waiting = [i for i in state.to_act() if not table.seats[i].autoplayed]
         deadline = now + table_pace(rt.config, opts).seconds if waiting else None
+        plan = LobbyPlan(invite_only=table.plan.invite_only)  # seats numbered in order; invitations lapse
         await rt.db.transaction(
             store.update_table, table.id, now,
-            status="playing", seed=seed, options=opts, deadline=deadline,
+            status="playing", seed=seed, options=opts, deadline=deadline, lobby=plan.to_json(),
         )
         table.options, table.seed, table.state, table.status = opts, seed, state, "playing"
+        table.plan = plan
         table.deadline = deadline
         rt.timers.set(s, deadline)
     await s.notify([{"type": "start"}])

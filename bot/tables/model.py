@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.ai.levels import DEFAULT as DEFAULT_LEVEL
 from bot.rules.base import Game, State
+from bot.tables.seats import LobbyPlan
 
 
 def capacity(rules: Game, options: Mapping[str, Any]) -> int:
@@ -81,6 +82,8 @@ class Table:
     raw_options: dict[str, Any] = field(default_factory=dict)
     #: Results of a finished session: per seat, final stack − buy_in.
     results: list[int] | None = None
+    #: Who sits where in the lobby, the invitees, invitation-only, Play again (``bot.tables.seats``).
+    plan: LobbyPlan = field(default_factory=LobbyPlan)
 
     # ------------------------------------------------------------------ queries
 

@@ -20,6 +20,7 @@ from bot.tables import reminders, settle
 from bot.tables.model import SeatInfo, Table, capacity
 from bot.tables.pace import table_pace
 from bot.tables.replay import CLOSE, SessionLog, rebuild
+from bot.tables.seats import LobbyPlan
 from bot.tables.session import Runtime, TableSession
 
 log = logging.getLogger(__name__)
@@ -65,7 +66,7 @@ async def _resume_one(rt: Runtime, games: Mapping[str, Game], row: store.TableRo
         host_id=row.host_id, game=row.game, rules=rules, options=row.options, seed=row.seed, seats=seats,
         status=row.status, version=row.version, capacity=capacity(rules, row.options),
         extra_messages={k: int(v) for k, v in row.extra_messages.items()}, raw_options=row.raw_options,
-        deadline=row.deadline,
+        deadline=row.deadline, plan=LobbyPlan.from_json(row.lobby, len(seats)),
     )
     if row.status != "playing":
         if table.deadline is None:  # a lobby stored before lobbies expired

@@ -52,7 +52,7 @@ import contextlib
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -63,7 +63,7 @@ from bot.rules.base import Event, Game
 from bot.store import tables as store
 from bot.store.base import Store
 from bot.store.ledger import Ledger
-from bot.tables import autoplay, lobby, resume, seated
+from bot.tables import autoplay, lobby, rematch, resume, seated, seating
 from bot.tables.ai_pool import AiPool
 from bot.tables.errors import (
     ALREADY_CLOSED,
@@ -187,9 +187,11 @@ class TableService:
     # ================================================================== the lobby (bot.tables.lobby)
 
     async def create(self, guild_id: int, channel_id: int, host_id: int, host_name: str, game: str,
-                     options: Mapping[str, Any] | None = None) -> Table:
-        """Open a lobby; the host takes seat 0 and pays the buy-in."""
-        s = await lobby.create(self.rt, self.games, guild_id, channel_id, host_id, host_name, game, options)
+                     options: Mapping[str, Any] | None = None, invite: Sequence[int] = (),
+                     invite_only: bool = False) -> Table:
+        """Open a lobby; the host takes seat 0 and pays the buy-in; ``invite``'s seats are kept."""
+        s = await lobby.create(self.rt, self.games, guild_id, channel_id, host_id, host_name, game, options,
+                               invite, invite_only)
         return s.table
 
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
@@ -197,6 +199,41 @@ class TableService:
         s = self._session(table_id)
         await lobby.join(s, user_id, name)
         return s.table
+
+    # ------------------------------------------------------------------ seats (bot.tables.seating)
+
+    async def choose_seat(self, table_id: int, user_id: int, name: str, place: int) -> Table:
+        """Sit at seat ``place`` of a lobby (paying the buy-in), or move there if seated."""
+        s = self._session(table_id)
+        await seating.choose_seat(s, user_id, name, place)
+        return s.table
+
+    async def host_move(self, table_id: int, host_id: int, place: int, user_id: int | None, to: int) -> Table:
+        """The host moves the player at ``place`` to seat ``to`` (a swap if taken)."""
+        s = self._session(table_id)
+        await seating.host_move(s, host_id, place, user_id, to)
+        return s.table
+
+    async def remove_player(self, table_id: int, host_id: int, place: int, user_id: int | None) -> Table:
+        """The host removes the player at ``place`` from the lobby (buy-in refunded)."""
+        s = self._session(table_id)
+        await seating.remove(s, host_id, place, user_id)
+        return s.table
+
+    async def hand_host(self, table_id: int, host_id: int, place: int, user_id: int | None) -> Table:
+        """The host hands the host role to the player at ``place``."""
+        s = self._session(table_id)
+        await seating.hand_host(s, host_id, place, user_id)
+        return s.table
+
+    async def finished_table(self, table_id: int) -> rematch.Finished | None:
+        """A table as Play again reads it (in memory or from its row), or None."""
+        return await rematch.finished(self.rt, table_id)
+
+    async def play_again(self, old: rematch.Finished, user_id: int, name: str) -> tuple[Table, bool]:
+        """Sit at the lobby playing ``old`` again, opening it if need be; True if this opened it."""
+        s, opened = await rematch.play_again(self.rt, self.games, old, user_id, name)
+        return s.table, opened
 
     async def leave(self, table_id: int, user_id: int) -> Table:
         """Lobby: stand up and get the buy-in back. Playing: the AI plays your seat to the end."""

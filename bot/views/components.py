@@ -14,12 +14,22 @@ import discord
 
 from bot.ai.levels import LOBBY
 from bot.i18n import Translator, english
+from bot.tables.seats import free_places
 from bot.views import ids
 from bot.views.moves import layout
 from bot.views.vocab import move_kind
 
 if TYPE_CHECKING:
     from bot.tables import Table
+
+#: Discord's most options in a select.
+MAX_OPTIONS = 25
+
+
+def clip(text: str, size: int) -> str:
+    """``text`` cut to ``size`` characters (a select option's label is at most 100)."""
+    return text if len(text) <= size else text[: size - 1] + "…"
+
 
 def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
@@ -38,15 +48,63 @@ def button(table_id: int, version: int, verb: str, label: str, style: discord.Bu
 
 
 def lobby_view(table: Table, tr: Translator | None = None) -> discord.ui.View:
-    """Join / Leave / an Add AI button per lobby level (``bot.ai.levels.LOBBY``) / Start (in the
-    table's language)."""
+    """Join / Leave / an Add AI button per lobby level (``bot.ai.levels.LOBBY``), Start, then the
+    seat select (free seats, for anyone) and the host's select (move, remove, hand over), in the
+    table's language. Five buttons a row, each select on a row of its own (Discord's layout)."""
     t, v, tr = table.id, table.version, tr or english()
-    return _view([
-        button(t, v, "join", tr._("Join"), discord.ButtonStyle.success),
-        button(t, v, "leave", tr._("Leave"), discord.ButtonStyle.secondary),
-        *(button(t, v, "ai", tr._(ai.label), discord.ButtonStyle.secondary, arg=arg) for _, ai, arg in LOBBY),
-        button(t, v, "start", tr._("Start"), discord.ButtonStyle.primary),
-    ])
+    first = [("join", tr._("Join"), discord.ButtonStyle.success, None),
+             ("leave", tr._("Leave"), discord.ButtonStyle.secondary, None),
+             *(("ai", tr._(ai.label), discord.ButtonStyle.secondary, arg) for _, ai, arg in LOBBY)]
+    items: list[discord.ui.Item[Any]] = [button(t, v, verb, label, style, row=i // 5, arg=arg)
+                                         for i, (verb, label, style, arg) in enumerate(first)]
+    row = -(-len(first) // 5)
+    items.append(button(t, v, "start", tr._("Start"), discord.ButtonStyle.primary, row=row))
+    free = [discord.SelectOption(label=tr._("Seat {n}", n=p + 1), value=str(p)) for p in seat_choices(table)]
+    if free:
+        row += 1
+        items.append(discord.ui.Select(custom_id=str(ids.ComponentId(t, v, "seat")), row=row,
+                                       placeholder=tr._("Choose a free seat"), options=free[:MAX_OPTIONS]))
+    host = [discord.SelectOption(label=clip(label, 100), value=value)
+            for label, value in host_choices(table, tr)]
+    if host and row < 4:
+        items.append(discord.ui.Select(custom_id=str(ids.ComponentId(t, v, "host")), row=row + 1,
+                                       placeholder=tr._("Host: move, remove or make host"),
+                                       options=host[:MAX_OPTIONS]))
+    return _view(items)
+
+
+def seat_choices(table: Table) -> list[int]:
+    """The free seats of a lobby (not sat in, not kept for an invitee)."""
+    return free_places(table.plan, table.capacity)
+
+
+def host_choices(table: Table, tr: Translator) -> list[tuple[str, str]]:
+    """The host's choices, as (label, value): remove a player, make one host, move one to another
+    seat (a swap if taken). Values name the seat and who sat there: ``r.<seat>.<user or ai>``,
+    ``h.<seat>.<user>``, ``m.<seat>.<user or ai>.<to>``."""
+    out: list[tuple[str, str]] = []
+    seated = list(zip(table.plan.places, table.seats, strict=False))
+    for place, info in seated:
+        who = "ai" if info.ai or info.user_id is None else str(info.user_id)
+        if info.user_id != table.host_id:
+            out.append((tr._("Remove {name}", name=info.name), f"r.{place}.{who}"))
+    for place, info in seated:
+        if not info.ai and info.user_id is not None and info.user_id != table.host_id:
+            out.append((tr._("Make {name} the host", name=info.name), f"h.{place}.{info.user_id}"))
+    free = set(seat_choices(table))
+    for place, info in seated:
+        who = "ai" if info.ai or info.user_id is None else str(info.user_id)
+        for to in range(table.capacity):
+            if to != place and (to in free or to in table.plan.places):
+                label = tr._("Move {name} to seat {n}", name=info.name, n=to + 1)
+                out.append((label, f"m.{place}.{who}.{to}"))
+    return out
+
+
+def final_view(table: Table, tr: Translator | None = None) -> discord.ui.View:
+    """The final message of a finished session: Play again."""
+    tr = tr or english()
+    return _view([button(table.id, table.version, "again", tr._("Play again"), discord.ButtonStyle.success)])
 
 
 def playing_view(table: Table, tr: Translator | None = None) -> discord.ui.View:
@@ -63,6 +121,8 @@ def table_view(table: Table, tr: Translator | None = None) -> discord.ui.View | 
         return lobby_view(table, tr)
     if table.status == "playing":
         return playing_view(table, tr)
+    if table.status == "finished":
+        return final_view(table, tr)
     return None
 
 

@@ -137,6 +137,7 @@ def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = 
         marked = " · " + ", ".join(marks) if marks else ""
         seats.append(f"{arrow}`{i + 1}.` **{safe_name(s.name)}**{stack}{marked}")
     if table.status == "lobby":
+        seats = lobby_seats(table, tr)
         n_min = game.min_seats if game else "?"
         n_max = game.max_seats if game else "?"
         embed.description = tr._(
@@ -174,6 +175,26 @@ def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = 
         embed.add_field(name=tr._("Last moves"), value=clip("\n".join(lines), 1024), inline=False)
     embed.set_footer(text=tr._("table {id} · version {version}", id=table.id, version=table.version))
     return embed
+
+
+def lobby_seats(table: Table, tr: Translator) -> list[str]:
+    """A lobby's seats by number: who sits there, kept for an invitee (a mention in an embed, which
+    never notifies), or free; then whether only invitees may sit."""
+    sitting = dict(zip(table.plan.places, table.seats, strict=False))
+    kept = {place: uid for uid, place in table.plan.invited.items()}
+    lines = []
+    for place in range(max(table.capacity, len(table.seats))):
+        info = sitting.get(place)
+        if info is not None:
+            mark = " · " + tr._("🤖 AI") if info.ai else ""
+            lines.append(f"`{place + 1}.` **{safe_name(info.name)}**{mark}")
+        elif place in kept:
+            lines.append(f"`{place + 1}.` " + tr._("kept for <@{user}>", user=kept[place]))
+        else:
+            lines.append(f"`{place + 1}.` " + tr._("free"))
+    if table.plan.invite_only:
+        lines.append(tr._("By invitation only."))
+    return lines
 
 
 def public_fields(view: dict[str, Any], game: str, tr: Translator | None = None) -> str:

@@ -167,6 +167,10 @@ async def _handle(interaction: discord.Interaction[TapisBot], custom_id: str, ci
         from bot.views.history import handle as history
 
         return await history(interaction, cid, values)
+    if cid.verb == "again":  # the table may be finished long ago (read back from its row)
+        from bot.views.seating import play_again
+
+        return await play_again(interaction, cid, tr)
     table = await bot.tables.get(cid.table_id)
     in_dm = interaction.guild_id is None
     if table is None:
@@ -180,6 +184,12 @@ async def _handle(interaction: discord.Interaction[TapisBot], custom_id: str, ci
     tr = await at_table(bot, tr, interaction.user.id, table)  # the cards as this player sees them
     if cid.verb in ("mv", "sel"):
         return await play(interaction, table, cid, values, tr)
+    if cid.verb in ("seat", "host"):
+        from bot.views.seating import SELECT_VERBS
+
+        if not values or len(values) != 1:
+            return await refuse(interaction, tr._(INVALID))
+        return await SELECT_VERBS[cid.verb](interaction, table, values[0], tr)
     if values is not None:
         return await refuse(interaction, tr._(INVALID))
     verb = TABLE_VERBS.get(cid.verb)

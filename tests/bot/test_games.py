@@ -46,7 +46,7 @@ async def test_game_plays_then_host_ends(game: str, stub: DiscordStub, tapis: Ta
         assert inter.ephemeral and "closed" in inter.text, inter.text
         await tapis.settle()
     assert table.status == "finished"
-    assert not table_msg.components
+    assert [c["custom_id"].split(":")[3] for c in table_msg.items()] == ["again"]  # Play again only
     assert await tapis.ledger.accounts_total() == 0
     for user in humans:
         balance = await tapis.ledger.balance(stub.guild.id, user.id)

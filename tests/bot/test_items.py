@@ -48,11 +48,17 @@ def test_the_templates_split_every_id_between_the_two_items() -> None:
 
 
 def test_components_are_plain_items_with_ids_the_item_parses() -> None:
-    table: Any = SimpleNamespace(id=12, version=5)
+    from bot.tables.model import SeatInfo
+    from bot.tables.seats import LobbyPlan
+
+    table: Any = SimpleNamespace(id=12, version=5, plan=LobbyPlan([0]), capacity=4, seats=[SeatInfo(1, "a")],
+                                 host_id=1)
     view = lobby_view(table)
     children = view.children
     assert children and not any(isinstance(c, discord.ui.DynamicItem) for c in children)
-    parsed = [ids.parse(c.custom_id) for c in children if isinstance(c, discord.ui.Button) and c.custom_id]
+    parsed = [ids.parse(c.custom_id) for c in children
+              if isinstance(c, discord.ui.Button | discord.ui.Select) and c.custom_id]
     assert len(parsed) == len(children)
     assert {(p.table_id, p.version) for p in parsed if p is not None} == {(12, 5)}
-    assert [p.verb for p in parsed if p is not None] == ["join", "leave", "ai", "ai", "ai", "start"]
+    assert [p.verb for p in parsed if p is not None] == ["join", "leave", "ai", "ai", "ai", "start", "seat",
+                                                         "host"]

@@ -92,7 +92,8 @@ async def test_full_session_three_humans_one_ai(stub: DiscordStub, tapis: TapisR
     await tapis.settle()
     table = await tapis.tables.get(table_id)
     assert table.status == "finished" and moves > 0
-    assert not lobby.components  # the final table message has no buttons left
+    # the final table message keeps one button: Play again (issue 28.4)
+    assert [c["custom_id"].split(":")[3] for c in lobby.items()] == ["again"]
     assert "over" in lobby.text
 
     seats = {u.id: table.seat_of(u.id) for u in users.values()}

@@ -40,7 +40,7 @@ class DiscordStub(StubServer):
     async def slash(self, command: str, user: User, channel: Channel, /, *, wait: bool = True,
                     **options: Any) -> Interaction:
         """Run ``/command`` (``"table new"`` for a subcommand) as ``user`` in ``channel``."""
-        data = self._command_data(command, options, focused=None)
+        data = self._command_data(command, options, focused=None, channel=channel)
         return await self._send_interaction(2, data, user, channel, wait=wait)
 
     async def autocomplete(self, command: str, user: User, channel: Channel, focused: str, /,
@@ -125,7 +125,8 @@ class DiscordStub(StubServer):
                                     timeout=DEFERRED_ANSWER)
         return inter
 
-    def _command_data(self, command: str, options: dict[str, Any], focused: str | None) -> dict[str, Any]:
+    def _command_data(self, command: str, options: dict[str, Any], focused: str | None,
+                      channel: Channel | None = None) -> dict[str, Any]:
         names = command.split()
         schema = self._find_command(names[0])
         node: dict[str, Any] = {"id": schema["id"], "name": names[0], "type": 1}
@@ -148,6 +149,10 @@ class DiscordStub(StubServer):
             kind = known[name]["type"]
             if kind == 6:
                 resolved.setdefault("users", {})[str(value.id)] = value.payload()
+                guild = self.guilds.get(channel.guild_id) if channel and channel.guild_id else None
+                if guild is not None and value in guild.members:  # as Discord: members resolved too
+                    member = {k: v for k, v in guild.member_payload(value).items() if k != "user"}
+                    resolved.setdefault("members", {})[str(value.id)] = member
                 value = str(value.id)
             opt = {"name": name, "type": kind, "value": value}
             if name == focused:

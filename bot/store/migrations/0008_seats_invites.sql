@@ -1,5 +1,10 @@
--- PLACEHOLDER kept by branch h33tourney only so that its 0012_tournaments.sql runs gap-free on its own
--- (the runner requires 0001, 0002, … in order). Number 0008 belongs to another branch:
--- on merge, take that branch's file and drop this one; if that branch needs no migration, keep
--- this file as a reserved number (as 0002_reserved.sql).
-SELECT 1;
+-- Issue 28.1 and 28.4: who sits where in a lobby, who is invited, invitation-only tables and
+-- Play again. Portable SQL (the same file serves SQLite and PostgreSQL).
+--
+-- lobby: JSON of the lobby's seating (bot/tables/seats.py, LobbyPlan):
+--   places      the seat each seated player chose, parallel to `seats` (a lobby only),
+--   invited     {user id: reserved seat} of the invitees who have not sat down yet,
+--   invite_only true if only the host's invitees may sit,
+--   rematch_of  the finished table this lobby plays again (Play again), or null.
+-- '{}' (every table opened before this migration) reads as seats in join order, nobody invited.
+ALTER TABLE tables ADD COLUMN lobby TEXT NOT NULL DEFAULT '{}';

@@ -1,0 +1,121 @@
+"""Play again (issue 28.4): a finished session's players open a new lobby with the same game,
+options, seats and pairs, each confirming by a click (their buy-in debited then, with the usual
+checks); AI seats come back as they were, paid by the house.
+
+The first player who asks opens the lobby and hosts it; the others' seats are kept for them
+(invitations, lapsing with the lobby) and their click sits them in their old seat. The finished
+table's row records the lobby (``LobbyPlan.rematch``, in the transaction that opens it), so a
+session is played again once, even after a restart; a later click joins that lobby while it is
+open and is refused once it started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from bot.rules.base import N_, Game
+from bot.store import tables as store
+from bot.tables import lobby
+from bot.tables.errors import ALREADY_SEATED, TableError, _lazy
+from bot.tables.model import SeatInfo
+from bot.tables.seats import LobbyPlan
+from bot.tables.session import Runtime, TableSession
+
+NOT_OVER = N_("This session is not over yet.")
+
+#: One lock per runtime: two first clicks at once open one lobby, not two.
+_locks: weakref.WeakKeyDictionary[Runtime, asyncio.Lock] = weakref.WeakKeyDictionary()
+
+
+@dataclass
+class Finished:
+    """What Play again needs of a finished table (in memory, or read back from its row)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    status: str
+    raw_options: dict[str, object]
+    seats: list[SeatInfo]
+    plan: LobbyPlan
+
+
+def not_a_player(table_id: int) -> TableError:
+    """Only the players of table #12 can play it again."""
+    return TableError(_lazy().msg("Only the players of table #{id} can play it again.", id=table_id))
+
+
+def already_again(table_id: int) -> TableError:
+    """Table #13 already plays this session again."""
+    return TableError(_lazy().msg("This session is already played again at table #{id}.", id=table_id))
+
+
+async def finished(rt: Runtime, table_id: int) -> Finished | None:
+    """The finished table ``table_id`` as Play again needs it, or None if there is none."""
+    session = rt.find(table_id)
+    if session is not None:
+        t = session.table
+        return Finished(t.id, t.guild_id, t.channel_id, t.game, t.status, dict(t.raw_options),
+                        list(t.seats), t.plan.copy())
+    row = await rt.db.run(store.load_table, table_id)
+    if row is None:
+        return None
+    seats = [SeatInfo.from_json(info) for info in row.seats]
+    return Finished(row.id, row.guild_id, row.channel_id, row.game, row.status, dict(row.raw_options),
+                    seats, LobbyPlan.from_json(row.lobby, len(seats)))
+
+
+async def play_again(rt: Runtime, games: Mapping[str, Game], old: Finished, user_id: int,
+                     name: str) -> tuple[TableSession, bool]:
+    """Sit ``user_id`` at the lobby playing ``old`` again, opening it if need be.
+
+    Returns the lobby's session and whether this click opened it. Refused: a session not over,
+    someone who was not seated, a second click (already seated), a lobby that already started,
+    not enough jetons (nothing changes).
+    """
+    if old.status != "finished":
+        raise TableError(NOT_OVER)
+    place = next((i for i, info in enumerate(old.seats) if info.human and info.user_id == user_id), None)
+    if place is None:
+        raise not_a_player(old.id)
+    lock = _locks.setdefault(rt, asyncio.Lock())
+    async with lock:
+        fresh = await finished(rt, old.id)  # a click just before this one may have opened it
+        if fresh is not None:
+            old.plan = fresh.plan
+        if old.plan.rematch is None:
+            return await _open(rt, games, old, user_id, name, place), True
+    session = rt.sessions.get(old.plan.rematch)
+    if session is None or session.table.status != "lobby":
+        raise already_again(old.plan.rematch)
+    if session.table.seat_of(user_id) is not None:
+        raise TableError(ALREADY_SEATED)
+    await lobby.join(session, user_id, name)
+    return session, False
+
+
+async def _open(rt: Runtime, games: Mapping[str, Game], old: Finished, user_id: int, name: str,
+                place: int) -> TableSession:
+    invited = {info.user_id: i for i, info in enumerate(old.seats)
+               if info.human and info.user_id is not None and info.user_id != user_id}
+    ais = [(i, SeatInfo(None, info.name, ai=True, level=info.level))
+           for i, info in enumerate(old.seats) if info.ai]
+    plan = LobbyPlan([place, *(i for i, _ in ais)], invited, old.plan.invite_only, rematch_of=old.id)
+    marked = old.plan.copy()
+
+    def link(conn: sqlite3.Connection, new_id: int) -> None:
+        marked.rematch = new_id
+        store.update_table(conn, old.id, rt.clock(), lobby=marked.to_json())
+
+    session = await lobby.create(rt, games, old.guild_id, old.channel_id, user_id, name, old.game,
+                                 old.raw_options, plan=plan, seats=[info for _, info in ais], link=link)
+    live = rt.find(old.id)
+    if live is not None:
+        live.table.plan = marked
+    old.plan = marked
+    return session

@@ -1,0 +1,88 @@
+"""What a click on the lobby's seat selects and on the final message's Play again does (issue
+28.1 and 28.4): parse the value, ask the service (which re-checks everything under the table's
+lock), answer the clicker ephemerally in their language."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import N_, Translator
+from bot.outbox.respond import refuse, run_soon, send
+from bot.views import ids, texts
+from bot.views.lobby_post import post_lobby
+
+if TYPE_CHECKING:
+    from bot.app import TapisBot
+    from bot.tables import Table
+
+INVALID_CHOICE = N_("That choice is not valid.")
+_SEAT = re.compile(r"[0-9]{1,2}")
+_HOST = re.compile(r"([rhm])\.([0-9]{1,2})\.(ai|[0-9]{1,20})(?:\.([0-9]{1,2}))?")
+
+SelectVerb = Callable[["discord.Interaction[TapisBot]", "Table", str, Translator], Awaitable[None]]
+
+
+async def choose_seat(interaction: discord.Interaction[TapisBot], table: Table, value: str,
+                      tr: Translator) -> None:
+    """A free seat chosen: sit there (paying the buy-in) or move there."""
+    if not _SEAT.fullmatch(value):
+        return await refuse(interaction, tr._(INVALID_CHOICE))
+    place, user = int(value), interaction.user
+    seated = table.seat_of(user.id) is not None
+    await run_soon(interaction, interaction.client.tables.choose_seat(table.id, user.id, user.display_name,
+                                                                      place))
+    if seated:
+        return await send(interaction, tr._("You moved to seat {n}.", n=place + 1))
+    await send(interaction, texts.joined(table.id, table.buy_in, tr))
+
+
+async def host_choice(interaction: discord.Interaction[TapisBot], table: Table, value: str,
+                      tr: Translator) -> None:
+    """The host's choice: ``r.<seat>.<who>`` remove, ``h.<seat>.<user>`` make host,
+    ``m.<seat>.<who>.<to>`` move (``who``: the user id, or ``ai``)."""
+    m = _HOST.fullmatch(value)
+    if m is None or (m.group(1) == "m") != (m.group(4) is not None):
+        return await refuse(interaction, tr._(INVALID_CHOICE))
+    kind, place, who = m.group(1), int(m.group(2)), m.group(3)
+    user_id = None if who == "ai" else int(who)
+    service, host = interaction.client.tables, interaction.user.id
+    if kind == "r":
+        await run_soon(interaction, service.remove_player(table.id, host, place, user_id))
+        return await send(interaction, tr._("The player at seat {n} was removed; their buy-in is refunded.",
+                                            n=place + 1))
+    if kind == "h":
+        await run_soon(interaction, service.hand_host(table.id, host, place, user_id))
+        return await send(interaction, tr._("The player at seat {n} is the host now.", n=place + 1))
+    to = int(m.group(4))
+    await run_soon(interaction, service.host_move(table.id, host, place, user_id, to))
+    await send(interaction, tr._("The player at seat {n} moved to seat {to}.", n=place + 1, to=to + 1))
+
+
+SELECT_VERBS: dict[str, SelectVerb] = {"seat": choose_seat, "host": host_choice}
+
+
+async def play_again(interaction: discord.Interaction[TapisBot], cid: ids.ComponentId,
+                     tr: Translator) -> None:
+    """Play again: the first player opens the new lobby (posted as this click's answer), the others
+    sit at their kept seats."""
+    bot, user = interaction.client, interaction.user
+    old = await bot.tables.finished_table(cid.table_id)
+    if old is None:
+        return await refuse(interaction, tr._("Table #{id} does not exist any more.", id=cid.table_id))
+    if interaction.guild_id != old.guild_id:
+        return await refuse(interaction, tr._("This control belongs to a table of another server."))
+    table, opened = await run_soon(interaction, bot.tables.play_again(old, user.id, user.display_name))
+    if opened:
+        language = await bot.languages.table(old.id)
+        if language is not None:
+            await bot.languages.set_table(table.id, language)
+        deferred = interaction.response.is_done()  # then the lobby goes to the channel
+        await post_lobby(interaction, table)
+        if deferred:
+            await send(interaction, texts.joined(table.id, table.buy_in, tr))
+        return None
+    await send(interaction, texts.joined(table.id, table.buy_in, tr))

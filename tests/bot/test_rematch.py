@@ -1,0 +1,107 @@
+"""Issue 28.4: Play again on a finished session's final message."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.store.ledger import house, wallet
+from tests.backends import BACKENDS
+from tests.discord_stub import DiscordStub, User
+from tests.discord_stub.play import play_session
+from tests.discord_stub.tapis import TapisRun
+
+
+async def test_play_again_with_three_humans_and_an_ai_one_short_of_jetons(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    alice, bob, carol, dave = players
+    await stub.slash("table new", alice, stub.channel, game="mus", options="target=30", language="fr",
+                     buy_in=100)
+    await tapis.settle()
+    lobby = stub.messages(stub.channel)[-1]
+    [table] = await tapis.tables.tables_in_channel(stub.channel.id)
+    await stub.choose(lobby, carol, ["1"], custom_id=lobby.selects()[0]["custom_id"])  # carol: seat 2
+    await tapis.settle()
+    await stub.click(lobby, alice, "Ajouter une IA forte")  # seat 3, strong
+    await stub.click(lobby, bob, "Rejoindre")  # seat 4
+    await stub.click(lobby, alice, "Commencer")
+    names = [s.name for s in table.seats]
+    assert names == ["alice", "carol", "AI 1", "bob"]
+    await play_session(stub, tapis, table.id, {u.id: u for u in (alice, bob, carol)}, random.Random(11))
+    await tapis.settle()
+    assert table.status == "finished"
+    final = stub.message(table.message_id)
+    assert [b["label"] for b in final.items() if b.get("type") == 2] == ["Rejouer"]
+
+    # carol cannot pay the buy-in any more
+    balance = await tapis.ledger.balance(stub.guild.id, carol.id)
+    await tapis.ledger.transfer(wallet(stub.guild.id, carol.id), house(stub.guild.id), balance - 10, "test")
+    stranger = await stub.click(final, dave, "Rejouer")
+    assert stranger.ephemeral and "Only the players of table" in stranger.text, stranger.text
+    short = await stub.click(final, carol, "Rejouer")
+    assert short.ephemeral and "Not enough jetons" in short.text, short.text
+    assert await tapis.ledger.balance(stub.guild.id, carol.id) == 10
+    before = await tapis.ledger.balance(stub.guild.id, alice.id)
+    opened = await stub.click(final, alice, "Rejouer")
+    await tapis.settle()
+    assert not opened.ephemeral, opened.text
+    [again] = await tapis.tables.tables_in_channel(stub.channel.id)
+    assert again.id != table.id and again.status == "lobby" and again.host_id == alice.id
+    assert again.game == "mus" and again.raw_options == table.raw_options
+    assert await tapis.ledger.balance(stub.guild.id, alice.id) == before - again.buy_in
+    assert [(s.name, s.ai, s.level) for s in again.seats] == [("alice", False, "easy"),
+                                                              ("AI 1", True, "strong")]
+    assert again.plan.places == [0, 2] and again.plan.invited == {carol.id: 1, bob.id: 3}
+    new_lobby = stub.message(again.message_id)
+    assert "Table #" in new_lobby.text or "table" in new_lobby.text.lower()
+    assert new_lobby.button("Rejoindre"), "the new lobby is in the table's language"
+    twice = await stub.click(final, alice, "Rejouer")
+    assert twice.ephemeral and "already seated" in twice.text, twice.text
+    assert await tapis.ledger.balance(stub.guild.id, alice.id) == before - again.buy_in
+    joined = await stub.click(final, bob, "Rejouer")
+    assert joined.ephemeral and f"table #{again.id}" in joined.text, joined.text
+    short = await stub.click(final, carol, "Rejouer")
+    assert short.ephemeral and "Not enough jetons" in short.text, short.text
+    assert [s.name for s in again.seats] == ["alice", "AI 1", "bob"] and again.plan.places == [0, 2, 3]
+    assert again.plan.invited == {carol.id: 1}
+    # carol gets her jetons: her seat is still kept for her (seat 2: partner of bob)
+    await tapis.ledger.transfer(house(stub.guild.id), wallet(stub.guild.id, carol.id), 500, "test")
+    await stub.click(final, carol, "Rejouer")
+    assert [s.name for s in again.seats] == ["alice", "carol", "AI 1", "bob"]
+    await stub.click(new_lobby, alice, "Commencer")
+    assert again.status == "playing" and [s.name for s in again.seats] == ["alice", "carol", "AI 1", "bob"]
+    late = await stub.click(final, bob, "Rejouer")
+    assert late.ephemeral and f"already played again at table #{again.id}" in late.text, late.text
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_play_again_refuses_an_unfinished_table_and_survives_a_restart(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    alice, bob = players[:2]
+    await stub.slash("table new", alice, stub.channel, game="motz", players=3)
+    await tapis.settle()
+    lobby = stub.messages(stub.channel)[-1]
+    [table] = await tapis.tables.tables_in_channel(stub.channel.id)
+    custom_id = f"tapis:{table.id}:0:again"
+    early = await stub.click(lobby, alice, custom_id=custom_id)
+    assert early.ephemeral and "not over" in early.text, early.text
+    await stub.click(lobby, bob, "Join")
+    await stub.click(lobby, alice, "Add AI")
+    await stub.click(lobby, alice, "Start")
+    await play_session(stub, tapis, table.id, {alice.id: alice, bob.id: bob}, random.Random(2))
+    await tapis.settle()
+    await tapis.stop()
+    await tapis.restart()  # the finished table is read back from its row
+    final = stub.message(table.message_id)
+    opened = await stub.click(final, bob, "Play again")
+    await tapis.settle()
+    assert not opened.ephemeral
+    [again] = await tapis.tables.tables_in_channel(stub.channel.id)
+    assert again.host_id == bob.id and again.plan.invited == {alice.id: table.seat_of(alice.id)}
+    await tapis.stop()
+    await tapis.restart()
+    joined = await stub.click(final, alice, "Play again")
+    assert joined.ephemeral and f"table #{again.id}" in joined.text, joined.text
+    twice = await stub.click(final, alice, "Play again")
+    assert twice.ephemeral and "already seated" in twice.text

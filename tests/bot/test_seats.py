@@ -1,0 +1,167 @@
+"""Issue 28.1: seats chosen in the lobby, the host's seat controls, invitations, invitation-only."""
+
+from __future__ import annotations
+
+import random
+
+from tests.discord_stub import DiscordStub, Message, User
+from tests.discord_stub.play import play_session
+from tests.discord_stub.tapis import TapisRun
+
+SHORT_MUS = "target=30"
+
+
+def select(message: Message, verb: str) -> dict:
+    """The lobby select whose custom id ends with ``verb`` (``seat`` or ``host``)."""
+    return next(s for s in message.selects() if s["custom_id"].endswith(":" + verb))
+
+
+def values(message: Message, verb: str) -> dict[str, str]:
+    """label -> value of a lobby select."""
+    return {o["label"]: o["value"] for o in select(message, verb)["options"]}
+
+
+async def choose(stub: DiscordStub, lobby: Message, user: User, verb: str, value: str):
+    return await stub.choose(lobby, user, [value], custom_id=select(lobby, verb)["custom_id"])
+
+
+async def test_a_full_mus_session_whose_pairs_were_chosen_in_the_lobby(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    alice, bob, carol, dave = players
+    await stub.slash("table new", alice, stub.channel, game="mus", options=SHORT_MUS)
+    await tapis.settle()
+    lobby = stub.messages(stub.channel)[-1]
+    [table] = await tapis.tables.tables_in_channel(stub.channel.id)
+    # carol takes seat 3 (alice's partner), bob seat 2: not click order
+    sat = await choose(stub, lobby, carol, "seat", values(lobby, "seat")["Seat 3"])
+    assert sat.ephemeral and "joined" in sat.text, sat.text
+    await tapis.settle()
+    assert "Seat 3" not in values(lobby, "seat")
+    # a stale select: bob picks seat 3 from the list he saw before carol took it
+    taken = await choose(stub, lobby, bob, "seat", "2")
+    assert taken.ephemeral and "Seat 3 is taken" in taken.text, taken.text
+    assert await tapis.ledger.balance(stub.guild.id, bob.id) == tapis.config.starting_grant  # nothing paid
+    await choose(stub, lobby, bob, "seat", "1")
+    await stub.click(lobby, dave, "Join")
+    await tapis.settle()
+    assert [s.name for s in table.seats] == ["alice", "bob", "carol", "dave"]
+    assert table.plan.places == [0, 1, 2, 3]
+    # the host swaps bob and dave: pairs alice & carol, dave & bob
+    moved = await choose(stub, lobby, alice, "host", values(lobby, "host")["Move bob to seat 4"])
+    assert moved.ephemeral and "moved to seat 4" in moved.text, moved.text
+    await tapis.settle()
+    assert [s.name for s in table.seats] == ["alice", "dave", "carol", "bob"]
+    assert "`4.` **bob**" in lobby.text and "`2.` **dave**" in lobby.text
+    started = await stub.click(lobby, alice, "Start")
+    assert "starts" in started.text, started.text
+    table = await tapis.tables.get(table.id)
+    assert [s.name for s in table.seats] == ["alice", "dave", "carol", "bob"]
+    users = {u.id: u for u in (alice, bob, carol, dave)}
+    await play_session(stub, tapis, table.id, users, random.Random(3))
+    await tapis.settle()
+    table = await tapis.tables.get(table.id)
+    assert table.status == "finished"
+    # partners (seats 0 & 2, 1 & 3) end with the same result
+    assert table.results[0] == table.results[2] and table.results[1] == table.results[3]
+    assert table.results[0] != 0
+
+
+async def test_the_host_moves_removes_and_hands_over(stub: DiscordStub, tapis: TapisRun,
+                                                     players: list[User]) -> None:
+    alice, bob, carol, _ = players
+    await stub.slash("table new", alice, stub.channel, game="motz", players=3)
+    await tapis.settle()
+    lobby = stub.messages(stub.channel)[-1]
+    [table] = await tapis.tables.tables_in_channel(stub.channel.id)
+    await stub.click(lobby, bob, "Join")
+    await stub.click(lobby, carol, "Join")
+    await tapis.settle()
+    choices = values(lobby, "host")
+    assert "Remove alice" not in choices  # never themselves
+    refused = await choose(stub, lobby, bob, "host", choices["Remove carol"])
+    assert refused.ephemeral and "Only the host" in refused.text
+    forged = await choose(stub, lobby, alice, "host", f"r.0.{alice.id}")
+    assert forged.ephemeral and "cannot remove themselves" in forged.text, forged.text
+    before = await tapis.ledger.balance(stub.guild.id, carol.id)
+    removed = await choose(stub, lobby, alice, "host", choices["Remove carol"])
+    assert removed.ephemeral and "removed" in removed.text, removed.text
+    assert await tapis.ledger.balance(stub.guild.id, carol.id) == before + table.buy_in
+    again = await choose(stub, lobby, alice, "host", choices["Remove carol"])  # applied once
+    assert again.ephemeral and "changed meanwhile" in again.text, again.text
+    assert await tapis.ledger.balance(stub.guild.id, carol.id) == before + table.buy_in
+    await tapis.settle()
+    handed = await choose(stub, lobby, alice, "host", values(lobby, "host")["Make bob the host"])
+    assert handed.ephemeral and "host now" in handed.text
+    assert table.host_id == bob.id
+    late = await choose(stub, lobby, alice, "host", values(lobby, "host")["Remove alice"])
+    assert late.ephemeral and "Only the host" in late.text
+    await stub.click(lobby, bob, "Add AI")
+    await stub.click(lobby, bob, "Start")
+    after = await choose(stub, lobby, bob, "host", f"r.0.{alice.id}")  # never after the start
+    assert after.ephemeral and "no longer in its lobby" in after.text, after.text
+    assert table.seat_of(alice.id) == 0
+
+
+async def test_invitations_and_an_invitation_only_table(stub: DiscordStub, tapis: TapisRun,
+                                                        players: list[User]) -> None:
+    alice, bob, carol, dave = players
+    opened = await stub.slash("table new", alice, stub.channel, game="mus", invite=bob, invite2=dave,
+                              invite_only=True)
+    await tapis.settle()
+    [table] = await tapis.tables.tables_in_channel(stub.channel.id)
+    assert table.plan.invited == {bob.id: 1, dave.id: 2} and table.plan.invite_only
+    invitations = [m for m in stub.messages(stub.channel) if "invites you" in m.text]
+    assert sorted(m.text.split(":")[0] for m in invitations) == [f"<@{bob.id}>", f"<@{dave.id}>"]
+    bodies = [c.json for c in stub.calls
+              if isinstance(c.json, dict) and "invites you" in str(c.json.get("content"))]
+    assert sorted((b["allowed_mentions"]["parse"], b["allowed_mentions"]["users"]) for b in bodies) == [
+        ([], [bob.id]), ([], [dave.id])], bodies
+    # no other message of Tapis may mention anyone
+    others = [c.json for c in stub.calls if isinstance(c.json, dict) and c.json not in bodies
+              and "allowed_mentions" in c.json]
+    assert all(not b["allowed_mentions"].get("users") and not b["allowed_mentions"].get("parse")
+               for b in others), others
+    lobby = stub.message(table.message_id)
+    assert f"kept for <@{bob.id}>" in lobby.text and "invitation only" in lobby.text
+    assert values(lobby, "seat") == {"Seat 4": "3"}
+    refused = await stub.click(lobby, carol, "Join")
+    assert refused.ephemeral and "invitation only" in refused.text, refused.text
+    refused = await choose(stub, lobby, carol, "seat", "3")
+    assert refused.ephemeral and "invitation only" in refused.text
+    assert await tapis.ledger.balance(stub.guild.id, carol.id) in (None, tapis.config.starting_grant)
+    joined = await stub.click(lobby, bob, "Join")
+    assert "joined" in joined.text
+    assert table.seat_of(bob.id) == 1 and bob.id not in table.plan.invited
+    assert opened.callback_type in (4, 5)
+
+
+async def test_bad_invitations(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    alice, bob = players[:2]
+    robot = stub.add_user("robot", stub.guild)
+    robot.bot = True
+    stranger = stub.add_user("stranger")  # not a member of the server
+    for kwargs, words in (({"invite": robot}, "is a bot"), ({"invite": alice}, "cannot invite yourself"),
+                          ({"invite": bob, "invite2": bob}, "invited twice"),
+                          ({"invite": stranger}, "not a member of this server"),
+                          ({"invite_only": True}, "needs at least one")):
+        inter = await stub.slash("table new", alice, stub.channel, game="mus", **kwargs)
+        assert inter.ephemeral and words in inter.text, (kwargs, inter.text)
+    assert not await tapis.tables.tables_in_channel(stub.channel.id)
+    full = await stub.slash("table new", alice, stub.channel, game="motz", players=3, invite=bob,
+                            invite2=players[2], invite3=players[3])
+    assert full.ephemeral and "full" in full.text, full.text
+
+
+async def test_an_unanswered_invitation_lapses_with_the_lobby_and_survives_a_restart(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    alice, bob = players[:2]
+    await stub.slash("table new", alice, stub.channel, game="mus", invite=bob, invite_only=True)
+    await tapis.settle()
+    await tapis.stop()
+    await tapis.restart()
+    [again] = await tapis.tables.tables_in_channel(stub.channel.id)
+    assert again.plan.invited == {bob.id: 1} and again.plan.invite_only
+    await tapis.tables.end(again.id, alice.id, False)
+    assert again.status == "cancelled"
+    assert await tapis.ledger.balance(stub.guild.id, alice.id) == tapis.config.starting_grant
+    assert await tapis.ledger.balance(stub.guild.id, bob.id) in (None, tapis.config.starting_grant)
