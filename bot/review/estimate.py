@@ -1,0 +1,100 @@
+"""One decision, estimated: every legal move's expected value from what the seat could see.
+
+``estimate(game, state, seat, played, rng, budget_ms, cap)`` runs in an AI worker process. It
+reads the game through the expert level's search spec (``bot.ai.strong``: the same determinizer,
+model policy and exact endgame the expert plays with) and scores **every** legal move on the same
+determinizations of the seat's view (common random numbers): solved exactly where the expert's
+search solves the rest of the deal exactly (``endgame.pimc``), else each move rolled out to the
+end of the deal by the expert's model policy (``paired.paired``). The tree search would only
+value the moves it favours; a grade needs a value for the move played too.
+
+Only the state's ``clone`` is ever played, after the determinizer has redealt every card the seat
+could not see: two states the seat cannot tell apart give the same estimate for the same ``rng``
+(tests/review: the no-peeking twin test).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from bot.ai.policy import Action
+from bot.ai.strong.determinize import determinizer
+from bot.ai.strong.endgame import pimc
+from bot.ai.strong.keys import action_key
+from bot.ai.strong.paired import paired
+from bot.ai.strong.policy import StrongPolicy
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The moves' values (in the game's natural unit, to the end of the deal), best first."""
+
+    moves: tuple[tuple[Action, float], ...]  # (move, expected gain), best first
+    played: Action
+    played_value: float
+    exact: bool
+    samples: int  # determinizations drawn
+
+    @property
+    def best(self) -> Action:
+        """The move with the highest estimate (the played one when it ties for the best)."""
+        return self.moves[0][0]
+
+    @property
+    def best_value(self) -> float:
+        return self.moves[0][1]
+
+    @property
+    def cost(self) -> float:
+        """What the played move cost against the best, in the natural unit (>= 0)."""
+        return max(0.0, self.best_value - self.played_value)
+
+
+def expert(game: str) -> StrongPolicy:
+    """The expert level's player of ``game`` (its spec, rollout and opponent model)."""
+    return StrongPolicy(game, expert=True)
+
+
+def scored_moves(policy: StrongPolicy, legal: list[Action], played: Action) -> list[Action]:
+    """The moves the review scores: the spec's pruned list (wide bet ladders narrowed), plus the
+    move played if pruning dropped it."""
+    spec = policy.spec
+    moves = spec.prune(legal) if spec.prune is not None else list(legal)
+    if not any(action_key(a) == action_key(played) for a in moves):
+        moves.append(played)
+    return moves
+
+
+def estimate(game: str, state: Any, seat: int, played: Action, rng: random.Random,
+             budget_ms: float, cap: int) -> Estimate:
+    """Every scored move's expected gain for ``seat`` from ``state`` (see the module docstring).
+
+    ``budget_ms`` bounds the time and ``cap`` the leaves (rollouts or solved lines); at least one
+    determinization is always drawn. A forced move (one legal) is not searched.
+    """
+    legal = state.legal_actions(seat)
+    if len(legal) <= 1:
+        return Estimate(((played, 0.0),), played, 0.0, True, 0)
+    policy = expert(game)
+    spec = policy.spec
+    moves = scored_moves(policy, legal, played)
+    det = spec.determinize or determinizer(game)
+    deadline = time.perf_counter() + budget_ms / 1000.0
+    scale = spec.scale(state) or 1.0
+    exact = spec.endgame is not None and spec.endgame(state)
+    if exact:
+        model = None if spec.endgame_maxn else policy.opponents
+        rewards, samples, _ = pimc(spec, state, seat, moves, det, rng, deadline, cap, model)
+    else:
+        rewards, samples, _ = paired(spec, state, seat, moves, det, rng, deadline, cap, policy.rollout)
+    value = {k: scale * sum(v) / len(v) for k, v in rewards.items() if v}
+    pkey = action_key(played)
+    best = max(value.values())
+    ranked = sorted(moves, key=lambda a: (-value[action_key(a)], action_key(a) != pkey))
+    if value[pkey] >= best - 1e-9:  # the played move ties for the best: it is the best
+        ranked.remove(next(a for a in ranked if action_key(a) == pkey))
+        ranked.insert(0, played)
+    return Estimate(tuple((a, value[action_key(a)]) for a in ranked), played, value[pkey], exact, samples)
