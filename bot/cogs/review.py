@@ -133,12 +133,12 @@ class Reviews(commands.Cog):
                 result = await asyncio.shield(job)
             except Exception:
                 log.warning("review of table %s seat %s failed", table, seat, exc_info=True)
-                return await refuse(interaction, tr._("The review of table #{table} failed: try again later.",
-                                                      table=table))
+                return await after_defer(interaction, tr._("The review of table #{table} failed: try again "
+                                                           "later.", table=table))
         finally:
             self.members.pop(asker, None)
         if not _deal_ok(result, deal):
-            return await refuse(interaction, deals_text(table, len(result.deals), tr))
+            return await after_defer(interaction, deals_text(table, len(result.deals), tr))
         await self._answer(interaction, row, result, who.display_name, deal, tr)
 
     def _done(self, key: Key, done: asyncio.Future[Review]) -> None:
@@ -195,7 +195,12 @@ class Reviews(commands.Cog):
         names = [safe_name(s.get("name") or tr._("seat {n}", n=i)) for i, s in enumerate(row.seats)]
         pictures = await asyncio.to_thread(draw, row, actions, review, costly, names, tr)
         files = [discord.File(io.BytesIO(png), name, description=text[:1000]) for name, png, text in pictures]
-        await send(interaction, "\n".join(lines), files=files)
+        content = "\n".join(lines)[:2000]
+        if interaction.response.is_done():  # deferred: the answer replaces the progress line
+            await interaction.edit_original_response(content=content, attachments=files,
+                                                     allowed_mentions=discord.AllowedMentions.none())
+        else:
+            await send(interaction, content, files=files)
 
     async def cog_unload(self) -> None:
         for job in list(self.jobs.values()):
@@ -208,6 +213,12 @@ def seat_of(row: TableRow, user_id: int) -> int | None:
         if s.get("user_id") == user_id and not s.get("ai"):
             return i
     return None
+
+
+async def after_defer(interaction: discord.Interaction[TapisBot], reason: str) -> None:
+    """A refusal once the answer was deferred: it replaces the progress line."""
+    await interaction.edit_original_response(content=f"⚠️ {reason}",
+                                             allowed_mentions=discord.AllowedMentions.none())
 
 
 def _deal_ok(review: Review, deal: int | None) -> bool:
