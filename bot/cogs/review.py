@@ -26,6 +26,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.common import guild_only
+from bot.config import Config
 from bot.i18n import Translator
 from bot.review.analysis import Review, assemble, rng_for
 from bot.review.estimate import Estimate, estimate
@@ -63,9 +64,10 @@ class Reviews(commands.Cog):
 
     def __init__(self, bot: TapisBot) -> None:
         self.bot = bot
-        self.budget_ms = 1000.0 * bot.config.review_budget
-        self.cap = bot.config.review_cap
-        self.queue = bot.config.review_queue
+        config = getattr(bot, "config", None) or Config()  # (the catalogue extractor loads cogs bare)
+        self.budget_ms = 1000.0 * config.review_budget
+        self.cap = config.review_cap
+        self.queue = config.review_queue
         self.members: dict[int, Key] = {}  # member -> the review they are waiting for
         self.jobs: dict[Key, asyncio.Future[Review]] = {}
         self.progress: dict[Key, list[Any]] = {}  # the waiting members' progress editors
