@@ -28,7 +28,7 @@ from discord.ext import commands
 from bot.cogs.common import guild_only
 from bot.config import Config
 from bot.i18n import Translator
-from bot.review.analysis import Review, assemble, rng_for
+from bot.review.analysis import Review, assemble, per_decision_ms, rng_for
 from bot.review.estimate import Estimate, estimate
 from bot.review.points import Plan, plan_for, view_at
 from bot.review.text import decision_line, grade_name, progress_text, summary, unit_name
@@ -161,8 +161,7 @@ class Reviews(commands.Cog):
         plan: Plan = await pool.run(plan_for, row.game, len(row.seats), options, row.seed, actions, seat,
                                     priority=Priority.REVIEW)
         deals = len(plan.results)
-        choices = sum(1 for p in plan.points if p.choices > 1)
-        per_decision = self.budget_ms / max(1, choices)
+        per_decision = per_decision_ms(plan, self.budget_ms)
         out: list[Estimate] = []
         for i, p in enumerate(plan.points):
             rng = rng_for(str(row.id), p, seat)

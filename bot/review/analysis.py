@@ -105,6 +105,11 @@ class Review:
                    raw.get("accuracy"))
 
 
+def per_decision_ms(plan: Plan, session_ms: float) -> float:
+    """A session's search budget shared by its decisions with a choice (forced ones cost nothing)."""
+    return session_ms / max(1, sum(1 for p in plan.points if p.choices > 1))
+
+
 def rng_for(salt: str, point: Point, seat: int) -> random.Random:
     """The estimate's randomness for one decision: from the review's salt (the table's number),
     the decision's version and the seat, never from anything the seat could not see."""
