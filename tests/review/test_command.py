@@ -49,7 +49,18 @@ async def test_review_of_a_finished_session(stub: DiscordStub, tapis: TapisRun, 
     nobody = await stub.slash("review", alice, stub.channel, table=table_id, user=carol)
     assert nobody.ephemeral and "did not play at table" in nobody.text
 
+    pool = tapis.tables.ai
+    calls: list[dict] = []
+    real_run = pool.run
+
+    async def recording(fn, *args, **kwargs):
+        calls.append(kwargs)
+        return await real_run(fn, *args, **kwargs)
+
+    pool.run = recording  # type: ignore[method-assign]
     inter = await review(stub, alice, stub.channel, table=table_id)
+    pool.run = real_run  # type: ignore[method-assign]
+    assert calls and all(c.get("background") is True and not c.get("urgent") for c in calls)
     text = inter.text
     assert inter.ephemeral and inter.callback_type == 5  # deferred: computed on the pool
     # the deferred reply showed "deal k of n analysed" (at least the last deal's), then the answer
