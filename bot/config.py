@@ -86,10 +86,11 @@ class Config:
     deal_cap: int = 100
     #: Worker processes for strong-AI search (the global budget of searches running at once).
     ai_workers: int = 1
-    #: /review (issue 31): search seconds per reviewed session, shared by its decisions; leaves
-    #: (rollouts or solved lines) per decision at most; reviews queued or running bot-wide at most.
+    #: /review (issue 31): search seconds per reviewed session, shared by its decisions;
+    #: determinizations per decision at most (each scores every legal move); reviews queued or
+    #: running bot-wide at most.
     review_budget: float = 60.0
-    review_cap: int = 4000
+    review_cap: int = 400
     review_queue: int = 8
     #: Ask for Discord's privileged GUILD_MEMBERS intent (enable it on the bot's page first): a member
     #: removed from a server is then taken off its tables, as if they had left.

@@ -15,6 +15,7 @@ could not see: two states the seat cannot tell apart give the same estimate for 
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -37,6 +38,8 @@ class Estimate:
     played_value: float
     exact: bool
     samples: int  # determinizations drawn
+    #: One standard error of ``best − played`` measured deal by deal (0 with fewer than two deals).
+    margin: float = 0.0
 
     @property
     def best(self) -> Action:
@@ -49,8 +52,10 @@ class Estimate:
 
     @property
     def cost(self) -> float:
-        """What the played move cost against the best, in the natural unit (>= 0)."""
-        return max(0.0, self.best_value - self.played_value)
+        """What the played move cost against the best, in the natural unit (>= 0): the mean
+        difference less one standard error of it, so a move the estimate cannot tell from the best
+        costs nothing and the noise of many moves' means does not inflate every cost."""
+        return max(0.0, self.best_value - self.played_value - self.margin)
 
 
 def expert(game: str) -> StrongPolicy:
@@ -72,8 +77,9 @@ def estimate(game: str, state: Any, seat: int, played: Action, rng: random.Rando
              budget_ms: float, cap: int) -> Estimate:
     """Every scored move's expected gain for ``seat`` from ``state`` (see the module docstring).
 
-    ``budget_ms`` bounds the time and ``cap`` the leaves (rollouts or solved lines); at least one
-    determinization is always drawn. A forced move (one legal) is not searched.
+    ``budget_ms`` bounds the time and ``cap`` the determinizations (each scores every move: ``cap``
+    times the moves in rollouts or solved lines); at least one is always drawn. A forced move
+    (one legal) is not searched.
     """
     legal = state.legal_actions(seat)
     if len(legal) <= 1:
@@ -85,11 +91,12 @@ def estimate(game: str, state: Any, seat: int, played: Action, rng: random.Rando
     deadline = time.perf_counter() + budget_ms / 1000.0
     scale = spec.scale(state) or 1.0
     exact = spec.endgame is not None and spec.endgame(state)
+    leaves = max(1, cap) * len(moves)
     if exact:
         model = None if spec.endgame_maxn else policy.opponents
-        rewards, samples, _ = pimc(spec, state, seat, moves, det, rng, deadline, cap, model)
+        rewards, samples, _ = pimc(spec, state, seat, moves, det, rng, deadline, leaves, model)
     else:
-        rewards, samples, _ = paired(spec, state, seat, moves, det, rng, deadline, cap, policy.rollout)
+        rewards, samples, _ = paired(spec, state, seat, moves, det, rng, deadline, leaves, policy.rollout)
     value = {k: scale * sum(v) / len(v) for k, v in rewards.items() if v}
     pkey = action_key(played)
     best = max(value.values())
@@ -97,4 +104,17 @@ def estimate(game: str, state: Any, seat: int, played: Action, rng: random.Rando
     if value[pkey] >= best - 1e-9:  # the played move ties for the best: it is the best
         ranked.remove(next(a for a in ranked if action_key(a) == pkey))
         ranked.insert(0, played)
-    return Estimate(tuple((a, value[action_key(a)]) for a in ranked), played, value[pkey], exact, samples)
+    margin = _paired_se(rewards[action_key(ranked[0])], rewards[pkey], scale)
+    return Estimate(tuple((a, value[action_key(a)]) for a in ranked), played, value[pkey], exact, samples,
+                    margin)
+
+
+def _paired_se(best: list[float], played: list[float], scale: float) -> float:
+    """The standard error of the mean of ``best − played`` over the same determinizations."""
+    n = min(len(best), len(played))
+    if n < 2:
+        return 0.0
+    diffs = [scale * (b - p) for b, p in zip(best, played, strict=False)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return math.sqrt(var / n)

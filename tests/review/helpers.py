@@ -13,8 +13,8 @@ from bot.review.points import Point
 from bot.rules import GAMES
 from bot.store.tables import ActionRow
 
-#: Leaves per decision in the tests (the time budget never ends a search here).
-CAP = 120
+#: Determinizations per decision in the tests (the time budget never ends a search here).
+CAP = 40
 #: game -> (seats, short-session options), as tests/ai/test_no_peeking.py plays them.
 CASES: dict[str, tuple[int, dict[str, Any]]] = {
     "motz": (4, {}),

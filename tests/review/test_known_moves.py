@@ -35,7 +35,7 @@ def test_motz_declarations(seed: int, good: dict, bad: dict, worst: set[str]) ->
         s = Logged("motz", 4, {}, seed)
         assert s.seat() == 2
         s.act(2, move)
-        review = to_deal_end(s).review(2, cap=400)
+        review = to_deal_end(s).review(2, cap=150)
         d = first(review, 0)
         assert d.grade in grades, (move, d)
         assert d.best == good and (d.cost == 0) == (move == good)
@@ -72,7 +72,7 @@ def test_michigan_lead_that_goes_out(suit: str, grade: str) -> None:
     s = Logged("michigan", 6, {"dealer": 5, "decks": [deck]}, 1)
     assert s.seat() == 0
     s.act(0, {"type": "lead", "suit": suit})
-    review = to_deal_end(s).review(0, cap=200)
+    review = to_deal_end(s).review(0, cap=100)
     d = first(review, 0)
     assert d.grade == grade and d.best == {"type": "lead", "suit": "S"}
     assert d.best_value == pytest.approx(36.0)
@@ -88,7 +88,7 @@ def test_mus_four_kings_bet_the_game(move: dict, grades: set[str]) -> None:
     assert s.seat() == 0 and s.state.view(0)["phase"] == "grande"
     version = len(s.log)
     s.act(0, move)
-    review = s.review(0, cap=400)
+    review = s.review(0, cap=200)
     d = first(review, version)
     assert d.grade in grades, d
     assert d.best == {"type": "envido", "amount": 30}

@@ -22,7 +22,7 @@ from bot.review.points import Plan
 from tests.ai.test_no_peeking import hidden
 from tests.review.helpers import CASES, Logged, play_out
 
-SMALL = 30
+SMALL = 6
 
 
 def twin_plans(game: str, seat: int, limit: int = 12) -> tuple[Plan, Plan, int]:

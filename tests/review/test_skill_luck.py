@@ -11,8 +11,8 @@ from bot.review.estimate import Estimate
 from bot.rules import GAMES
 from tests.review.helpers import CASES, Logged, best_move, play_out
 
-#: Leaves per decision for whole sessions (small: these sessions are long).
-SMALL = 24
+#: Determinizations per decision for whole sessions (small: these sessions are long).
+SMALL = 4
 
 
 def perfect(game: str, seed: int, seat: int) -> Logged:
@@ -41,9 +41,9 @@ def test_perfect_play_with_bad_cards_has_negative_luck() -> None:
     skill 0, every decision best, the negative result all luck."""
     s = Logged("marias", 3, {"rounds": 1}, 3)
     deal = s.state.deals_played
-    play_out(s, lambda t, who: best_move(t, who, 60) if who == 0 else None,
+    play_out(s, lambda t, who: best_move(t, who, 30) if who == 0 else None,
              stop=lambda t: t.state.deals_played != deal)
-    review = s.review(0, cap=60)
+    review = s.review(0, cap=30)
     chosen = [d for d in review.decisions if d.choices > 1]
     assert len(chosen) >= 5 and all(d.grade == "best" for d in chosen)
     assert review.deals[0].result < 0
