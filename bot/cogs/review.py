@@ -28,6 +28,7 @@ from discord.ext import commands
 from bot.cogs.common import guild_only
 from bot.config import Config
 from bot.i18n import Translator
+from bot.outbox.respond import refuse, send
 from bot.review.analysis import Review, assemble, per_decision_ms, rng_for
 from bot.review.estimate import Estimate, estimate
 from bot.review.points import Plan, plan_for, view_at
@@ -37,7 +38,6 @@ from bot.tables.ai_pool import Priority
 from bot.views.display import safe_name
 from bot.views.history import MAX_ID, game_title
 from bot.views.locale import reader
-from bot.views.respond import refuse, send
 from bot.views.scope import channel_visible
 
 if TYPE_CHECKING:

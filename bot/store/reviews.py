@@ -13,7 +13,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from bot.review.analysis import Review
-from bot.store.db import Database
+from bot.store.base import Store
 from bot.store.tables import dumps
 
 
@@ -38,20 +38,20 @@ def save_sync(conn: sqlite3.Connection, *, table_id: int, guild_id: int, user_id
     )
 
 
-async def save(db: Database, *, table_id: int, guild_id: int, user_id: int | None, review: Review,
+async def save(db: Store, *, table_id: int, guild_id: int, user_id: int | None, review: Review,
                budget_ms: float, now: float) -> None:
     """``save_sync`` in its own transaction."""
     await db.transaction(save_sync, table_id=table_id, guild_id=guild_id, user_id=user_id, review=review,
                          budget_ms=budget_ms, now=now)
 
 
-async def load(db: Database, table_id: int, seat: int) -> Review | None:
+async def load(db: Store, table_id: int, seat: int) -> Review | None:
     """The stored review of ``table_id``'s ``seat``, or None."""
     row = await db.fetchone("SELECT data FROM reviews WHERE table_id = ? AND seat = ?", (table_id, seat))
     return None if row is None else Review.from_dict(json.loads(row[0]))
 
 
-async def user_accuracy(db: Database, guild_id: int, user_id: int) -> dict[str, GameAccuracy]:
+async def user_accuracy(db: Store, guild_id: int, user_id: int) -> dict[str, GameAccuracy]:
     """Per game: the member's mean accuracy over their reviewed sessions (their own seats)."""
     rows = await db.fetchall(
         "SELECT game, AVG(accuracy), COUNT(*) FROM reviews WHERE guild_id = ? AND user_id = ? "
@@ -59,7 +59,7 @@ async def user_accuracy(db: Database, guild_id: int, user_id: int) -> dict[str, 
     return {r[0]: GameAccuracy(r[0], float(r[1]), int(r[2])) for r in rows}
 
 
-async def session_accuracy(db: Database, user_id: int, table_ids: Collection[int]) -> dict[int, float]:
+async def session_accuracy(db: Store, user_id: int, table_ids: Collection[int]) -> dict[int, float]:
     """The member's accuracy in each of ``table_ids`` they have had reviewed."""
     if not table_ids:
         return {}
