@@ -2,8 +2,9 @@
 
 The method (published in docs/review.md): at each decision of the seat, the expert's estimate
 (``estimate``) gives every legal move's expected gain to the end of the deal from what the seat
-saw. **Skill** is the sum over the seat's decisions of ``value(played) - value(best)`` (zero or
-less: the search's best line is the reference). **Luck** is everything else in the result: the
+saw. **Skill** is minus the sum over the seat's decisions of their cost (``Estimate.cost``:
+``value(best) - value(played)`` less one standard error; zero or less, the search's best line is
+the reference). **Luck** is everything else in the result: the
 value of the position the seat was dealt (``position``: the best move's value at its first
 decision of the deal), then every chance event (cards drawn, packets taken) and every other
 seat's move, as the estimates before and after them see it. Each deal's ``luck`` is its result
