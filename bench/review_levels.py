@@ -82,10 +82,11 @@ def main() -> None:
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args()
     command = "python bench/review_levels.py " + shlex.join(sys.argv[1:])
-    data: dict[str, Any] = {"command": command, "games": {}}
+    data: dict[str, Any] = {"games": {}, "commands": {}}
     if os.path.exists(OUT):
         with open(OUT, encoding="utf-8") as fh:
-            data["games"] = json.load(fh).get("games", {})
+            old = json.load(fh)
+        data["games"], data["commands"] = old.get("games", {}), old.get("commands", {})
     print("| game | level | accuracy | decisions | best · good · inaccuracy · mistake · blunder | CPU s |")
     print("|---|---|---|---|---|---|")
     for game in args.games or sorted(GAMES):
@@ -93,6 +94,7 @@ def main() -> None:
             t0 = time.process_time()
             figures = measure(game, level, args.sessions, args.cap, args.iterations)
             data["games"].setdefault(game, {})[level] = figures
+            data["commands"][game] = command
             grades = " · ".join(str(figures["grades"].get(k, 0))
                                 for k in ("best", "good", "inaccuracy", "mistake", "blunder"))
             print(f"| {GAMES[game].title} | {level} | {figures['accuracy']}% | {figures['decisions']} "

@@ -23,9 +23,9 @@ from typing import Any
 
 from bot.ai.policy import Action
 from bot.ai.strong.determinize import determinizer
-from bot.ai.strong.endgame import pimc
+from bot.ai.strong.endgame import pimc, solver_for
 from bot.ai.strong.keys import action_key
-from bot.ai.strong.paired import paired
+from bot.ai.strong.paired import on_same_deals, paired, rollout
 from bot.ai.strong.policy import StrongPolicy
 
 
@@ -92,8 +92,12 @@ def estimate(game: str, state: Any, seat: int, played: Action, rng: random.Rando
     scale = spec.scale(state) or 1.0
     exact = spec.endgame is not None and spec.endgame(state)
     leaves = max(1, cap) * len(moves)
-    if exact:
-        model = None if spec.endgame_maxn else policy.opponents
+    model = None if spec.endgame_maxn else policy.opponents
+    if spec.relative:  # the seat's change less the others' mean change, as the search rewards it
+        scorer = _relative_exact(spec, state, seat, rng, model) if exact else _relative_rollouts(
+            spec, state, seat, rng, policy.rollout)
+        rewards, samples, _ = on_same_deals(state, seat, moves, det, rng, deadline, leaves, scorer)
+    elif exact:
         rewards, samples, _ = pimc(spec, state, seat, moves, det, rng, deadline, leaves, model)
     else:
         rewards, samples, _ = paired(spec, state, seat, moves, det, rng, deadline, leaves, policy.rollout)
@@ -107,6 +111,45 @@ def estimate(game: str, state: Any, seat: int, played: Action, rng: random.Rando
     margin = _paired_se(rewards[action_key(ranked[0])], rewards[pkey], scale)
     return Estimate(tuple((a, value[action_key(a)]) for a in ranked), played, value[pkey], exact, samples,
                     margin)
+
+
+def relative(gains: list[float], seat: int) -> float:
+    """``seat``'s gain less the other seats' mean gain."""
+    n = len(gains)
+    return gains[seat] - (sum(gains) - gains[seat]) / (n - 1) if n > 1 else gains[seat]
+
+
+def _relative_rollouts(spec: Any, state: Any, seat: int, rng: random.Random, policy: Any) -> Any:
+    """``on_same_deals``' scorer: each move rolled out (``paired.rollout``), the relative gain."""
+    deal0, start, scale = spec.deal_no(state), spec.values(state), spec.scale(state) or 1.0
+
+    def evaluate(d: Any, keys: list[tuple[tuple, Action]]) -> tuple[list[float], int]:
+        out = []
+        for _, a in keys:
+            c = d.clone()
+            c.apply(seat, a)
+            rollout(spec, c, seat, deal0, start[seat], scale, policy, rng)
+            end = spec.values(c)
+            out.append(relative([(e - s) / scale for e, s in zip(end, start, strict=True)], seat))
+        return out, len(keys)
+
+    return evaluate
+
+
+def _relative_exact(spec: Any, state: Any, seat: int, rng: random.Random, model: Any) -> Any:
+    """``on_same_deals``' scorer: each move solved exactly (``endgame.solver_for``), the relative gain."""
+    deal0, start, scale = spec.deal_no(state), spec.values(state), spec.scale(state) or 1.0
+
+    def evaluate(d: Any, keys: list[tuple[tuple, Action]]) -> tuple[list[float], int]:
+        solver = solver_for(spec, d, deal0, start, scale, seat, model, rng)
+        out = []
+        for _, a in keys:
+            c = d.clone()
+            c.apply(seat, a)
+            out.append(relative(list(solver.value(c)), seat))
+        return out, solver.leaves
+
+    return evaluate
 
 
 def _paired_se(best: list[float], played: list[float], scale: float) -> float:

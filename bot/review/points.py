@@ -44,10 +44,15 @@ class Plan:
     unit: str
 
 
-def gain(before: Sequence[float], after: Sequence[float], seat: int) -> float:
-    """``seat``'s own change of the search's value from ``before`` to ``after`` (the quantity the
-    estimates value: ``paired.rollout`` and the exact endgame score the seat's own change)."""
-    return after[seat] - before[seat]
+def gain(spec: Any, before: Sequence[float], after: Sequence[float], seat: int) -> float:
+    """``seat``'s change of the search's value from ``before`` to ``after``; in a game the search
+    reads relatively (``GameSpec.relative``: the Maître), less the other seats' mean change, as
+    the estimates value the moves."""
+    own = after[seat] - before[seat]
+    n = len(before)
+    if not spec.relative or n < 2:
+        return own
+    return own - sum(after[i] - before[i] for i in range(n) if i != seat) / (n - 1)
 
 
 def decision_points(game: Game, seats: int, options: dict[str, Any], seed: int, log: Sequence[ActionRow],
@@ -70,10 +75,10 @@ def decision_points(game: Game, seats: int, options: dict[str, Any], seed: int, 
         now = spec.deal_no(state)
         if now != deal_no or (state.is_over() and not over):
             values = list(spec.values(state))
-            results.append(gain(start, values, seat))
+            results.append(gain(spec, start, values, seat))
             deal_no, start, over = now, values, state.is_over()
     if points and points[-1].deal > len(results):  # the log stops mid-deal: that deal so far
-        results.append(gain(start, list(spec.values(state)), seat))
+        results.append(gain(spec, start, list(spec.values(state)), seat))
     return Plan(game.name, seat, points, results, scale, spec.unit)
 
 
