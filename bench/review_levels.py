@@ -99,10 +99,10 @@ def main() -> None:
                                 for k in ("best", "good", "inaccuracy", "mistake", "blunder"))
             print(f"| {GAMES[game].title} | {level} | {figures['accuracy']}% | {figures['decisions']} "
                   f"| {grades} | {time.process_time() - t0:.0f} |", flush=True)
-    if not args.dry_run:
-        with open(OUT, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=1, sort_keys=True)
-            fh.write("\n")
+            if not args.dry_run:  # after each level: a long run keeps what it measured
+                with open(OUT, "w", encoding="utf-8") as fh:
+                    json.dump(data, fh, indent=1, sort_keys=True)
+                    fh.write("\n")
 
 
 if __name__ == "__main__":
