@@ -75,7 +75,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="*", choices=[[], *sorted(GAMES)], help="default: every game")
-    parser.add_argument("--levels", nargs="*", choices=list(LEVELS), help="default: every level")
+    parser.add_argument("--levels", nargs="*", choices=[str(level) for level in LEVELS],
+                        help="default: every level")
     parser.add_argument("--sessions", type=int, default=2)
     parser.add_argument("--cap", type=int, default=120, help="rollouts per reviewed decision")
     parser.add_argument("--iterations", type=int, default=100, help="strong's search cap (expert: 5x)")
@@ -90,7 +91,7 @@ def main() -> None:
     print("| game | level | accuracy | decisions | best · good · inaccuracy · mistake · blunder | CPU s |")
     print("|---|---|---|---|---|---|")
     for game in args.games or sorted(GAMES):
-        for level in args.levels or LEVELS:
+        for level in args.levels or [str(level) for level in LEVELS]:
             t0 = time.process_time()
             figures = measure(game, level, args.sessions, args.cap, args.iterations)
             data["games"].setdefault(game, {})[level] = figures

@@ -23,7 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bot.ai.easy import easy_policy  # noqa: E402
+from bot.ai.registry import easy_policy  # noqa: E402
 from bot.config import Config  # noqa: E402
 from bot.review import decision_points, estimate, run  # noqa: E402
 from bot.review.analysis import per_decision_ms  # noqa: E402

@@ -1,7 +1,7 @@
 """One decision, estimated: every legal move's expected value from what the seat could see.
 
 ``estimate(game, state, seat, played, rng, budget_ms, cap)`` runs in an AI worker process. It
-reads the game through the expert level's search spec (``bot.ai.strong``: the same determinizer,
+reads the game through the expert level's search spec (``bot.ai.levels.EXPERT``: the same determinizer,
 model policy and exact endgame the expert plays with) and scores **every** legal move on the same
 determinizations of the seat's view (common random numbers): solved exactly where the expert's
 search solves the rest of the deal exactly (``endgame.pimc``), else each move rolled out to the
@@ -21,8 +21,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from bot.ai.levels import EXPERT
 from bot.ai.policy import Action
-from bot.ai.strong.determinize import determinizer
+from bot.ai.registry import determinizer
 from bot.ai.strong.endgame import pimc, solver_for
 from bot.ai.strong.keys import action_key
 from bot.ai.strong.paired import on_same_deals, paired, rollout
@@ -58,9 +59,16 @@ class Estimate:
         return max(0.0, self.best_value - self.played_value - self.margin)
 
 
+#: The level whose search the review's estimates use (``bot.ai.levels``).
+REVIEWER = EXPERT
+
+
 def expert(game: str) -> StrongPolicy:
-    """The expert level's player of ``game`` (its spec, rollout and opponent model)."""
-    return StrongPolicy(game, expert=True)
+    """The reviewing level's player of ``game`` (its spec, rollout and opponent model; shared)."""
+    policy = REVIEWER.policy(game)
+    if not isinstance(policy, StrongPolicy):
+        raise ValueError(f"the reviewing level does not search {game!r}")
+    return policy
 
 
 def scored_moves(policy: StrongPolicy, legal: list[Action], played: Action) -> list[Action]:

@@ -28,5 +28,6 @@ def _data() -> dict[str, Any]:
 def level_accuracy(game: str) -> list[tuple[str, float]]:
     """``[(level, accuracy in percent)]`` of ``game``'s measured levels, in the registry's order."""
     measured = (_data().get("games") or {}).get(game) or {}
-    return [(level, float(measured[level]["accuracy"])) for level in LEVELS
-            if isinstance(measured.get(level), dict) and measured[level].get("accuracy") is not None]
+    names = [str(level) for level in LEVELS]
+    return [(name, float(measured[name]["accuracy"])) for name in names
+            if isinstance(measured.get(name), dict) and measured[name].get("accuracy") is not None]

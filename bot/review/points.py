@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.ai.policy import Action
-from bot.ai.strong.games import spec_for
+from bot.ai.registry import spec_for
 from bot.rules.base import Game
 from bot.store.tables import ActionRow
 from bot.tables.replay import apply_logged

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from bot.ai.easy import easy_policy
+from bot.ai.registry import easy_policy
 from bot.review import Review, decision_points, estimate, run
 from bot.review.analysis import rng_for
 from bot.review.points import Point

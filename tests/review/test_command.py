@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from bot.store import reviews
+from bot.tables.ai_pool import Priority
 from tests.backends import BACKENDS
 from tests.bot.test_history import finish_by_ai
 from tests.bot.test_session import open_table
@@ -60,7 +61,7 @@ async def test_review_of_a_finished_session(stub: DiscordStub, tapis: TapisRun, 
     pool.run = recording  # type: ignore[method-assign]
     inter = await review(stub, alice, stub.channel, table=table_id)
     pool.run = real_run  # type: ignore[method-assign]
-    assert calls and all(c.get("background") is True and not c.get("urgent") for c in calls)
+    assert calls and all(c.get("priority") is Priority.REVIEW and not c.get("urgent") for c in calls)
     text = inter.text
     assert inter.ephemeral and inter.callback_type == 5  # deferred: computed on the pool
     # the deferred reply showed "deal k of n analysed" (at least the last deal's), then the answer

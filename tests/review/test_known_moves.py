@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ai.strong.games import spec_for
+from bot.ai.registry import spec_for
 from bot.review import Review
 from tests.review.helpers import Logged, play_out
 from tests.rules.test_michigan import stack_deck

@@ -62,7 +62,7 @@ def test_skill_plus_luck_is_the_result_and_the_results_are_the_deals(game: str) 
     assert review.skill <= 0 and review.skill + review.luck == pytest.approx(review.result)
     for d in review.deals:
         assert d.skill <= 0 and d.skill + d.luck == pytest.approx(d.result)
-    from bot.ai.strong.games import spec_for
+    from bot.ai.registry import spec_for
 
     spec = spec_for(game)
     start = GAMES[game].new_table(seats, s.options, s.seed)

@@ -1,5 +1,5 @@
 """The review's texts and pictures in every language, the grade thresholds of every game, and
-the AI pool's background priority."""
+the AI pool's review priority."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from bot.review.levels import level_accuracy
 from bot.review.points import view_at
 from bot.review.text import decision_line, grade_name, progress_text, summary, unit_name
 from bot.rules import GAMES
-from bot.tables.ai_pool import Budget
+from bot.tables.ai_pool import Budget, Priority
 from tests.review.helpers import Logged, play_out
 
 QS, TS = {"type": "play", "card": "QS"}, {"type": "play", "card": "10S"}
@@ -96,28 +96,30 @@ def test_a_decision_is_drawn_from_the_players_own_view() -> None:
 def test_the_levels_accuracy_is_read_in_the_registrys_order() -> None:
     from bot.ai import LEVELS
 
+    names = [str(level) for level in LEVELS]
     for game in GAMES:
         levels = [level for level, _ in level_accuracy(game)]
-        assert levels == [level for level in LEVELS if level in levels]
+        assert levels == [name for name in names if name in levels]
         assert all(0 <= value <= 100 for _, value in level_accuracy(game))
 
 
-async def test_background_work_waits_for_every_table() -> None:
-    """Reviews (``background``) go after the tables nobody watches, which go after the urgent."""
+async def test_reviews_wait_for_every_table_and_hint() -> None:
+    """Reviews (``Priority.REVIEW``) go after the hints, which go after every table's own move."""
     budget = Budget(1)
     order: list[str] = []
     await budget.acquire()
 
-    async def job(name: str, urgent: bool = False, background: bool = False) -> None:
-        await budget.acquire(urgent, background)
+    async def job(name: str, urgent: bool = False, priority: Priority | None = None) -> None:
+        await budget.acquire(urgent, priority)
         order.append(name)
         budget.release()
 
-    waiting = [asyncio.create_task(job("review-1", background=True)), asyncio.create_task(job("idle"))]
+    waiting = [asyncio.create_task(job("review-1", priority=Priority.REVIEW)),
+               asyncio.create_task(job("hint", priority=Priority.HINT)), asyncio.create_task(job("idle"))]
     await asyncio.sleep(0)
-    waiting += [asyncio.create_task(job("review-2", background=True)),
+    waiting += [asyncio.create_task(job("review-2", priority=Priority.REVIEW)),
                 asyncio.create_task(job("human", True))]
     await asyncio.sleep(0)
     budget.release()
     await asyncio.gather(*waiting)
-    assert order == ["human", "idle", "review-1", "review-2"] and budget.free == 1
+    assert order == ["human", "idle", "hint", "review-1", "review-2"] and budget.free == 1
