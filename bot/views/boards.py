@@ -176,6 +176,7 @@ def accuracy_line(game: str, mine: GameAccuracy | None, tr: Translator) -> str:
     """``/review``'s accuracy for a game's block: the member's mean over their reviewed sessions
     and, beside it, the AI levels' (``bot.review.levels``); empty before any review."""
     from bot.review.levels import level_accuracy
+    from bot.views.yardsticks import level_word
 
     if mine is None:
         return ""
@@ -185,7 +186,7 @@ def accuracy_line(game: str, mine: GameAccuracy | None, tr: Translator) -> str:
     levels = level_accuracy(game)
     if levels:
         text += " " + tr._("(AI levels: {levels})", levels=", ".join(
-            f"{level} {tr.percent(value / 100.0)}" for level, value in levels))
+            f"{level_word(level, tr)} {tr.percent(value / 100.0)}" for level, value in levels))
     return "\n" + text
 
 

@@ -123,3 +123,17 @@ async def test_reviews_wait_for_every_table_and_hint() -> None:
     budget.release()
     await asyncio.gather(*waiting)
     assert order == ["human", "idle", "hint", "review-1", "review-2"] and budget.free == 1
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_profiles_accuracy_line_names_the_levels_in_the_readers_words(lang: str) -> None:
+    from bot.store.reviews import GameAccuracy
+    from bot.views.boards import accuracy_line
+    from bot.views.yardsticks import level_word
+
+    tr = translator(lang)
+    assert accuracy_line("marias", None, tr) == ""  # nothing before a review
+    line = accuracy_line("marias", GameAccuracy("marias", 81.0, 2), tr)
+    assert line.startswith("\n") and "81" in line
+    for level, _ in level_accuracy("marias"):
+        assert level_word(level, tr) in line
