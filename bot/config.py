@@ -33,6 +33,8 @@ INT_BOUNDS: dict[str, tuple[int, int]] = {
     "deal_cap": (1, 100_000),
     "ai_workers": (1, 64),
     "correspondence_away_after": (1, 10),
+    "review_cap": (1, 10_000_000),
+    "review_queue": (1, 10_000),
     "dev_guild_id": (1, 2**63 - 1),
 }
 #: Inclusive bounds of the number keys (seconds or hours); nan and inf are always refused.
@@ -45,6 +47,7 @@ FLOAT_BOUNDS: dict[str, tuple[float, float]] = {
     "correspondence_reminder_hours": (0.05, 24 * 29),
     "ai_delay": (0, 3600),
     "lobby_expiry_hours": (0.01, 24 * 366),
+    "review_budget": (0.1, 24 * 3600),
 }
 
 
@@ -83,6 +86,12 @@ class Config:
     deal_cap: int = 100
     #: Worker processes for strong-AI search (the global budget of searches running at once).
     ai_workers: int = 1
+    #: /review (issue 31): search seconds per reviewed session, shared by its decisions;
+    #: determinizations per decision at most (each scores every legal move); reviews queued or
+    #: running bot-wide at most.
+    review_budget: float = 60.0
+    review_cap: int = 400
+    review_queue: int = 8
     #: Ask for Discord's privileged GUILD_MEMBERS intent (enable it on the bot's page first): a member
     #: removed from a server is then taken off its tables, as if they had left.
     member_events: bool = False

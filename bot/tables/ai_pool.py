@@ -10,8 +10,9 @@ filled every default worker thread and starved the event loop of the GIL, so ima
 - at most ``workers`` searches run at once, bot-wide; the others wait in asyncio, so a driver
   cancelled while waiting never submits anything;
 - waiters go by ``Priority``: a table where a human is present (``urgent``), then tables nobody
-  watches, then ``/hint`` searches (``Priority.HINT``), FIFO within each; so a table's own AI
-  move never waits behind a burst of hints (at most behind the one already running);
+  watches, then ``/hint`` searches (``Priority.HINT``), then ``/review``'s (``Priority.REVIEW``,
+  issue 31), FIFO within each; so a table's own AI move never waits behind a burst of hints or a
+  review (at most behind the one already running);
 - a worker process that dies (``BrokenProcessPool``) is replaced on the next search.
 """
 
@@ -49,6 +50,7 @@ class Priority(IntEnum):
     PRESENT = 0  # a table's AI move where a human is present
     TABLE = 1  # a table's AI move nobody watches
     HINT = 2  # a player's /hint: behind every table's own move
+    REVIEW = 3  # a finished session's /review: behind everything else
 
 
 def priority_of(urgent: bool, priority: Priority | None) -> Priority:

@@ -17,6 +17,7 @@ from bot.views.display import safe_name
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
+    from bot.store.reviews import GameAccuracy
 
 #: Refusal of ``/leaderboard by:rating`` without a game (a message id, translated by the cog).
 NEED_GAME = N_("Choose a game to rank by rating: ratings are per game.")
@@ -171,6 +172,24 @@ def profile_field(g: Any, tr: Translator) -> str:
     return value
 
 
+def accuracy_line(game: str, mine: GameAccuracy | None, tr: Translator) -> str:
+    """``/review``'s accuracy for a game's block: the member's mean over their reviewed sessions
+    and, beside it, the AI levels' (``bot.review.levels``); empty before any review."""
+    from bot.review.levels import level_accuracy
+    from bot.views.yardsticks import level_word
+
+    if mine is None:
+        return ""
+    text = tr.n_("accuracy {accuracy} over {n} reviewed session",
+                 "accuracy {accuracy} over {n} reviewed sessions", mine.sessions,
+                 accuracy=tr.percent(mine.accuracy / 100.0))
+    levels = level_accuracy(game)
+    if levels:
+        text += " " + tr._("(AI levels: {levels})", levels=", ".join(
+            f"{level_word(level, tr)} {tr.percent(value / 100.0)}" for level, value in levels))
+    return "\n" + text
+
+
 def _signed(value: int, tr: Translator) -> str:
     """``+12`` / ``-3`` / ``+0`` with the language's digits (as ``{:+d}`` wrote it in English)."""
     return ("+" if value >= 0 else "-") + tr.number(abs(value))
@@ -189,7 +208,10 @@ async def profile_message(
     from bot.views.yardsticks import standing
 
     tr = tr or english()
+    from bot.store.reviews import user_accuracy
+
     season, games = await profile(bot.db, guild_id, who.id)
+    accuracy = await user_accuracy(bot.db, guild_id, who.id)
     title = tr._("Statistics — {name}", name=safe_name(who.display_name))
     embed = discord.Embed(title=title, colour=0x8B5CF6)
     cards = []
@@ -199,6 +221,7 @@ async def profile_message(
         if g.score is not None:  # against the AI levels (issue 32)
             line = standing(g.score, await ai_ratings(bot.db, guild_id, g.game, season), tr)
             value += f"\n{line}" if line else ""
+        value += accuracy_line(g.game, accuracy.get(g.game), tr)  # /review (issue 31)
         embed.add_field(name=_title(g.game, tr), value=value[:1024], inline=False)
         cards.append(
             {

@@ -115,11 +115,14 @@ def deltas_text(names: list[str], deltas: list[int] | None, tr: Translator) -> s
     return " · ".join(f"{n} {signed(d, tr)}" for n, d in zip(names, deltas, strict=False))
 
 
-def session_line(s: Any, tr: Translator) -> str:
-    """One finished session of a history page."""
+def session_line(s: Any, tr: Translator, accuracy: float | None = None) -> str:
+    """One finished session of a history page (with the player's accuracy once reviewed: /review)."""
     result = tr.n_("**{signed}** jeton", "**{signed}** jetons", abs(s.result), signed=signed(s.result, tr))
     place = tr._("{place} of {seats}", place=ordinal(s.place, tr), seats=tr.number(s.seats))
-    return f"**#{s.table_id}** {game_title(s.game, tr)} · <t:{int(s.ended_at)}:d> · {result} · {place}"
+    line = f"**#{s.table_id}** {game_title(s.game, tr)} · <t:{int(s.ended_at)}:d> · {result} · {place}"
+    if accuracy is not None:
+        line += " · " + tr._("accuracy {accuracy}", accuracy=tr.percent(accuracy / 100.0))
+    return line
 
 
 def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
@@ -156,7 +159,10 @@ async def page_message(bot: TapisBot, guild_id: int, user_id: int, who: str, gam
         title = tr._("History — {who} · {game}", who=who, game=game_title(game, tr))
     else:
         title = tr._("History — {who}", who=who)
-    text = [session_line(s, tr) for s in lines]
+    from bot.store.reviews import session_accuracy
+
+    reviewed = await session_accuracy(bot.db, user_id, [s.table_id for s in lines])
+    text = [session_line(s, tr, reviewed.get(s.table_id)) for s in lines]
     embed = discord.Embed(title=title, description="\n".join(text) or tr._("No finished session yet."),
                           colour=0x0EA5E9)
     footer = tr._("Page {page} of {pages}", page=tr.number(page + 1), pages=tr.number(pages))

@@ -1,5 +1,20 @@
--- PLACEHOLDER kept by branch h33tourney only so that its 0012_tournaments.sql runs gap-free on its own
--- (the runner requires 0001, 0002, … in order). Number 0011 belongs to another branch:
--- on merge, take that branch's file and drop this one; if that branch needs no migration, keep
--- this file as a reserved number (as 0002_reserved.sql).
-SELECT 1;
+-- Issue 31: /review. One stored review per seat of a finished session, so asking again costs
+-- nothing; its accuracy feeds /stats (per game) and /history (per session).
+-- Portable SQL (the same file serves SQLite and PostgreSQL).
+CREATE TABLE reviews (
+    table_id    BIGINT NOT NULL REFERENCES tables (id),
+    seat        INTEGER NOT NULL,
+    guild_id    BIGINT NOT NULL,
+    game        TEXT NOT NULL,
+    user_id     BIGINT,                         -- NULL for an AI seat
+    accuracy    DOUBLE PRECISION,               -- percent; NULL: no decision with a choice
+    skill       DOUBLE PRECISION NOT NULL,      -- in the game's natural unit (bot/review)
+    luck        DOUBLE PRECISION NOT NULL,
+    result      DOUBLE PRECISION NOT NULL,
+    decisions   INTEGER NOT NULL,
+    budget_ms   DOUBLE PRECISION NOT NULL,      -- the search budget the review was run with
+    data        TEXT NOT NULL,                  -- the review as JSON (bot.review.Review.to_dict)
+    created_at  DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE INDEX reviews_user ON reviews (guild_id, user_id, game);
