@@ -51,6 +51,7 @@ from bot.outbox.respond import refuse, send, update
 from bot.outbox.source import TableSource
 from bot.outbox.threads import THREAD_ARCHIVED, Threads, thread_of, where
 from bot.outbox.tokens import TableTokens
+from bot.tables.reactions import ReactionGate
 from bot.views import texts
 from bot.views.alt import hand_alt, table_alt
 from bot.views.components import table_view
@@ -95,6 +96,7 @@ class Presenter:
         self.records: dict[int, TableRecord] = {}
         self.dm_channels: OrderedDict[int, int] = OrderedDict()  # user id -> DM channel id
         self.budget = RestBudget()
+        self.reaction_gate = ReactionGate()  # quick reactions: one per member per cooldown
         self.table_tokens = TableTokens()  # table id -> an interaction that can edit its message
         self.channel_next: dict[int, float] = {}  # channel id -> earliest time of its next table edit
         self.last_dm: OrderedDict[int, int] = OrderedDict()  # user id -> the latest DM posted to them
@@ -171,6 +173,7 @@ class Presenter:
         seats = tuple((s.user_id, s.name, s.ai, s.away, s.dm_closed, s.timeouts_in_row) for s in table.seats)
         rec = self.records.get(table.id)
         return (table.version, table.status, table.message_id, rec.log_serial if rec is not None else 0,
+                rec.reactions.line() if rec is not None else None,
                 tuple(self.notices(table)), seats, table.host_id, table.deadline, tuple(table.plan.places),
                 tuple(sorted(table.plan.invited.items())))
 
@@ -288,7 +291,9 @@ class Presenter:
         """Embed and components of the table message as it should look now, in ``tr`` (the table's
         language)."""
         clock = table_clock(table, self.bot.config, tr)
-        embed = table_embed(table, self.log_of(table.id), self.notices(table, tr), tr, clock=clock)
+        rec = self.records.get(table.id)
+        embed = table_embed(table, self.log_of(table.id), self.notices(table, tr), tr, clock=clock,
+                            reactions=rec.reactions.line() if rec is not None else None)
         return {"embed": embed, "view": table_view(table, tr)}
 
     async def render_table(self, table_id: int) -> None:
@@ -453,6 +458,26 @@ class Presenter:
         if token is not None:
             token.ready.set()
         await send(interaction, text)
+
+    async def react(self, interaction: discord.Interaction[TapisBot], table: Table, who: str,
+                    emote: str) -> None:
+        """Show ``who``'s reaction on the table message: the click is acknowledged as a message
+        update (no request of the global budget) and its token can make the coalesced edit that
+        shows it; no message of its own."""
+        tokens = self.table_tokens
+        token = None
+        if interaction.message is not None and interaction.message.id == table.message_id:
+            token = tokens.note(table.id, interaction, table.message_id, ready=False)  # before any await
+        try:
+            await interaction.response.defer()
+        except discord.HTTPException:
+            if token is not None:
+                tokens.drop(table.id, token)
+            raise
+        if token is not None:
+            token.ready.set()
+        self.record(table.id).reactions.add(safe_name(who), emote)
+        self.mark_dirty(table.id)
 
     # ------------------------------------------------------------------ DMs
 

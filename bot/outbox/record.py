@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.tables.reactions import Reactions
+
 if TYPE_CHECKING:
     from bot.app import TapisBot
 
@@ -83,6 +85,8 @@ class TableRecord:
     line_status: str | None = None
     #: Per seat, what its player's latest DM shows (``Presenter._dm_key``): a job for it is skipped.
     dm_shown: dict[int, tuple[int, int, str]] = field(default_factory=dict)
+    #: The latest quick reactions, shown on the table message (``bot.tables.reactions``).
+    reactions: Reactions = field(default_factory=Reactions)
 
     def tasks(self) -> Iterator[asyncio.Task[None]]:
         """The editor and DM tasks running for this table."""

@@ -14,6 +14,7 @@ import discord
 
 from bot.ai.levels import LOBBY
 from bot.i18n import Translator, english
+from bot.tables.reactions import EMOTES
 from bot.tables.seats import free_places
 from bot.views import ids
 from bot.views.moves import layout
@@ -108,11 +109,16 @@ def final_view(table: Table, tr: Translator | None = None) -> discord.ui.View:
 
 
 def playing_view(table: Table, tr: Translator | None = None) -> discord.ui.View:
-    """The table message during play: My hand (ephemeral) and Leave."""
+    """The table message during play: My hand (ephemeral), Leave, and the quick reactions select
+    (``bot.tables.reactions``)."""
     t, v, tr = table.id, table.version, tr or english()
+    react: discord.ui.Select[discord.ui.View] = discord.ui.Select(
+        custom_id=str(ids.ComponentId(t, v, "react")), row=1, placeholder=tr._("React…"),
+        options=[discord.SelectOption(label=emote, value=str(n)) for n, emote in enumerate(EMOTES)])
     return _view([
-        button(t, v, "hand", tr._("My hand"), discord.ButtonStyle.primary, emoji="🂠"),
-        button(t, v, "leave", tr._("Leave"), discord.ButtonStyle.secondary),
+        button(t, v, "hand", tr._("My hand"), discord.ButtonStyle.primary, emoji="🂠", row=0),
+        button(t, v, "leave", tr._("Leave"), discord.ButtonStyle.secondary, row=0),
+        react,
     ])
 
 
