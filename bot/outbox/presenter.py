@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.ai.mus.senas import ai_sena
 from bot.i18n import N_, Translator
 from bot.outbox.budget import PROMPT, REFRESH, RestBudget
 from bot.outbox.clock import table_clock
@@ -51,7 +52,11 @@ from bot.outbox.respond import refuse, send, update
 from bot.outbox.source import TableSource
 from bot.outbox.threads import THREAD_ARCHIVED, Threads, thread_of, where
 from bot.outbox.tokens import TableTokens
+from bot.rules.mus.senas import gesture as sena_gesture
+from bot.rules.mus.senas import name as sena_name
+from bot.rules.mus.senas import open_now
 from bot.tables.reactions import ReactionGate
+from bot.tables.senas import Made, SenaRefused
 from bot.views import texts
 from bot.views.alt import hand_alt, table_alt
 from bot.views.components import table_view
@@ -143,6 +148,7 @@ class Presenter:
                 rec.log_serial += 1
         self.mark_dirty(table.id)
         if table.state is not None and table.status == "playing":
+            self.ai_senas(table)
             self._plan_dms(table)
         elif any(e.get("type") == "table_end" for e in events or ()):
             if table.state is not None and table.status == "finished":
@@ -479,6 +485,43 @@ class Presenter:
         self.record(table.id).reactions.add(safe_name(who), emote)
         self.mark_dirty(table.id)
 
+    async def make_sena(self, interaction: discord.Interaction[TapisBot], table: Table, seat: int,
+                        sena: str, tr: Translator) -> None:
+        """``seat`` makes ``sena`` (checked: ``SenaRefused`` is answered, ephemeral): its partner's
+        DM shows it, and so do the DMs of the opponents who caught it (AI seats read them from the
+        book)."""
+        book = self.record(table.id).senas
+        try:
+            made = book.make(table, seat, sena)
+        except SenaRefused as refused:
+            return await refuse(interaction, tr._(refused.msgid))
+        self._show_sena(table, made)
+        await send(interaction, tr._("You signal **{sena}** to your partner ({gesture}).",
+                                     sena=tr._(sena_name(sena)), gesture=tr._(sena_gesture(sena))))
+
+    def _show_sena(self, table: Table, made: Made) -> None:
+        """Queue the DMs that show ``made`` (seated humans who saw it)."""
+        for seat in sorted(made.seen_by):
+            info = table.seats[seat]
+            if info.user_id is not None and not info.ai:
+                self._queue_dm(table.id, DmJob(seat, info.user_id))
+
+    def ai_senas(self, table: Table) -> None:
+        """The AI seats make their seña of a new hand (``bot.ai.mus.senas``: only what they hold)."""
+        state: Any = table.state
+        if table.game != "mus" or not table.options.get("senas") or state is None \
+                or table.status != "playing" or not open_now(state.phase):
+            return
+        book = self.record(table.id).senas
+        for seat, info in enumerate(table.seats):
+            if not info.ai:
+                continue
+            done = [m.sena for m in book.current(state) if m.seat == seat]
+            sena = ai_sena(state.hands[seat], done)
+            if sena is not None:
+                with contextlib.suppress(SenaRefused):
+                    self._show_sena(table, book.make(table, seat, sena))
+
     # ------------------------------------------------------------------ DMs
 
     def _plan_dms(self, table: Table) -> None:
@@ -688,10 +731,13 @@ class Presenter:
                 embed.set_image(url="attachment://hand.png")
         return embed, view, files
 
-    @staticmethod
-    def _dm_key(table: Table, job: DmJob) -> tuple[int, int, str]:
-        """What a DM built now would show: whose it is, the table's version and status."""
-        return (job.user_id, table.version, table.status)
+    def _dm_key(self, table: Table, job: DmJob) -> tuple[int, int, str, int]:
+        """What a DM built now would show: whose it is, the table's version and status, and how
+        many señas of the current hand its seat saw (``bot.tables.senas``)."""
+        rec = self.records.get(table.id)
+        seen = len(rec.senas.seen(table.state, job.seat)) if rec is not None and rec.senas.made \
+            and table.state is not None else 0
+        return (job.user_id, table.version, table.status, seen)
 
     async def _edit_clicked(self, table_id: int, rec: TableRecord, user_id: int, embed: discord.Embed,
                             view: discord.ui.View | None, files: list[discord.File]) -> bool:

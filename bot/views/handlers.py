@@ -188,6 +188,8 @@ async def _handle(interaction: discord.Interaction[TapisBot], custom_id: str, ci
         return await play(interaction, table, cid, values, tr)
     if cid.verb == "react":
         return await _react(interaction, table, values, tr)
+    if cid.verb == "sena":
+        return await _sena(interaction, table, cid, values, tr)
     if cid.verb in ("seat", "host"):
         from bot.views.seating import SELECT_VERBS
 
@@ -256,6 +258,19 @@ async def _react(interaction: discord.Interaction[TapisBot], table: Table, value
         return await refuse(interaction, tr._("You are reacting too fast: try again in {seconds} s.",
                                               seconds=math.ceil(wait)))
     await interaction.client.presenter.react(interaction, table, table.name_of(seat), emote)
+
+
+async def _sena(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,
+                values: list[str] | None, tr: Translator) -> None:
+    """A seña from the hand message's select (Mus, option ``senas``): the seat's own, truthful."""
+    if not values or len(values) != 1 or cid.arg is None or not cid.arg.isdigit():
+        return await refuse(interaction, tr._(INVALID))
+    seat = table.seat_of(interaction.user.id)
+    if seat is None:
+        return await refuse(interaction, texts.not_seated(table.id, tr))
+    if seat != int(cid.arg):
+        return await refuse(interaction, tr._("These moves belong to another player."))
+    await interaction.client.presenter.make_sena(interaction, table, seat, values[0][:20], tr)
 
 
 TABLE_VERBS: dict[str, Verb] = {"join": _join, "leave": _leave, "ai": _add_ai, "start": _start, "hand": _hand}
