@@ -58,8 +58,10 @@ def sena_lines(table: Table, seen: list[Made], seat: int, tr: Translator) -> lis
         what = tr._(sena_name(made.sena))
         how = tr._(sena_gesture(made.sena))
         if made.seat == partner(seat):
-            line = tr._("🤫 Your partner {who} signals **{sena}** ({gesture}).", who=who, sena=what, gesture=how)
+            line = tr._("🤫 Your partner {who} signals **{sena}** ({gesture}).",
+                        who=who, sena=what, gesture=how)
         else:
-            line = tr._("👀 You caught {who}'s seña: **{sena}** ({gesture}).", who=who, sena=what, gesture=how)
+            line = tr._("👀 You caught {who}'s seña: **{sena}** ({gesture}).",
+                        who=who, sena=what, gesture=how)
         out.append(line)
     return out

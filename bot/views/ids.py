@@ -17,7 +17,8 @@ HISTORY_VERBS = frozenset({"hist", "hopen", "hdeal"})
 SEAT_VERBS = frozenset({"seat", "host", "again"})
 #: Table-message reactions and Mus señas (``bot.tables.reactions``, ``bot.tables.senas``).
 EXTRA_VERBS = frozenset({"react", "sena"})
-VERBS = frozenset({"join", "leave", "ai", "start", "hand", "mv", "sel"}) | SEAT_VERBS | HISTORY_VERBS | EXTRA_VERBS
+VERBS = frozenset({"join", "leave", "ai", "start", "hand", "mv", "sel"}) | SEAT_VERBS | HISTORY_VERBS \
+    | EXTRA_VERBS
 _NUMBER = re.compile(r"[0-9]{1,4}")
 _ID = re.compile(r"tapis:(\d{1,20}):(\d{1,9}):([a-z]{1,8})(?::([0-9a-z.-]{1,40}))?", re.ASCII)
 
