@@ -16,6 +16,7 @@ from bot.outbox.clock import seat_clock
 from bot.rules.mus.senas import gesture as sena_gesture
 from bot.rules.mus.senas import name as sena_name
 from bot.rules.mus.senas import partner
+from bot.rules.mus.state import MusState
 from bot.tables.senas import Made, SenaBook
 from bot.views.components import moves_view
 from bot.views.display import hand_embed, safe_name
@@ -40,12 +41,11 @@ def hand_message(bot: TapisBot, table: Table, seat: int, tr: Translator,
     clock = seat_clock(table, seat, bot.config, tr)
     rec = bot.presenter.records.get(table.id) if bot.presenter is not None else None
     offered: list[str] = []
-    if rec is not None and table.state is not None and table.options.get("senas"):
-        lines = sena_lines(table, rec.senas.seen(table.state, seat), seat, tr)
+    if isinstance(table.state, MusState) and table.options.get("senas"):  # Mus señas (option)
+        book = rec.senas if rec is not None else SenaBook()
+        lines = sena_lines(table, book.seen(table.state, seat), seat, tr)
         note = "\n".join(x for x in (note, *lines) if x)
-        offered = rec.senas.offered(table, seat)
-    elif table.game == "mus" and table.options.get("senas"):
-        offered = SenaBook().offered(table, seat)
+        offered = book.offered(table, seat)
     embed = hand_embed(table, seat, guild, channel, note=note, tr=tr, clock=clock)
     return embed, moves_view(table, seat, tr, senas=offered)
 

@@ -55,6 +55,7 @@ from bot.outbox.tokens import TableTokens
 from bot.rules.mus.senas import gesture as sena_gesture
 from bot.rules.mus.senas import name as sena_name
 from bot.rules.mus.senas import open_now
+from bot.rules.mus.state import MusState
 from bot.tables.reactions import ReactionGate
 from bot.tables.senas import Made, SenaRefused
 from bot.views import texts
@@ -508,8 +509,8 @@ class Presenter:
 
     def ai_senas(self, table: Table) -> None:
         """The AI seats make their seña of a new hand (``bot.ai.mus.senas``: only what they hold)."""
-        state: Any = table.state
-        if table.game != "mus" or not table.options.get("senas") or state is None \
+        state = table.state  # the option exists only for Mus
+        if not isinstance(state, MusState) or not table.options.get("senas") \
                 or table.status != "playing" or not open_now(state.phase):
             return
         book = self.record(table.id).senas
@@ -736,7 +737,7 @@ class Presenter:
         many señas of the current hand its seat saw (``bot.tables.senas``)."""
         rec = self.records.get(table.id)
         seen = len(rec.senas.seen(table.state, job.seat)) if rec is not None and rec.senas.made \
-            and table.state is not None else 0
+            and isinstance(table.state, MusState) else 0
         return (job.user_id, table.version, table.status, seen)
 
     async def _edit_clicked(self, table_id: int, rec: TableRecord, user_id: int, embed: discord.Embed,

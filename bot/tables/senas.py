@@ -9,10 +9,11 @@ chance of ``bot.rules.mus.senas.caught``, by each opponent. Only the current han
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.i18n import N_
 from bot.rules.mus import senas as rules
+from bot.rules.mus.state import MusState
 
 if TYPE_CHECKING:
     from bot.tables.model import Table
@@ -49,10 +50,10 @@ class SenaBook:
     made: list[Made] = field(default_factory=list)
     serial: int = 0
 
-    def hand_of(self, state: Any) -> tuple[int, int]:
+    def hand_of(self, state: MusState) -> tuple[int, int]:
         return int(state.k), int(state.mus_round)
 
-    def current(self, state: Any) -> list[Made]:
+    def current(self, state: MusState) -> list[Made]:
         """The señas made with the hands held now."""
         key = self.hand_of(state)
         self.made = [m for m in self.made if m.hand == key]
@@ -61,8 +62,8 @@ class SenaBook:
     def make(self, table: Table, seat: int, sena: str) -> Made:
         """Record ``seat``'s ``sena`` (truthful, in an open phase, the option on) or raise
         ``SenaRefused``; who sees it is drawn by ``bot.rules.mus.senas.caught``."""
-        state: Any = table.state  # a MusState (the option exists only for Mus)
-        if table.game != "mus" or not table.options.get("senas") or state is None:
+        state = table.state  # the option exists only for Mus
+        if not isinstance(state, MusState) or not table.options.get("senas"):
             raise SenaRefused(OFF)
         if table.status != "playing" or not rules.open_now(state.phase):
             raise SenaRefused(CLOSED)
@@ -82,14 +83,14 @@ class SenaBook:
         self.serial += 1
         return made
 
-    def seen(self, state: Any, seat: int) -> list[Made]:
+    def seen(self, state: MusState, seat: int) -> list[Made]:
         """The current hand's señas ``seat`` saw (its partner's, and the opponents' it caught)."""
         return [m for m in self.current(state) if seat in m.seen_by]
 
     def offered(self, table: Table, seat: int) -> list[str]:
         """The señas ``seat`` may make now: held by its hand, not yet made, in an open phase."""
-        state: Any = table.state
-        if table.game != "mus" or not table.options.get("senas") or state is None \
+        state = table.state
+        if not isinstance(state, MusState) or not table.options.get("senas") \
                 or table.status != "playing" or not rules.open_now(state.phase):
             return []
         mine = [m for m in self.current(state) if m.seat == seat]
@@ -98,7 +99,7 @@ class SenaBook:
         done = {m.sena for m in mine}
         return [s for s in rules.held(state.hands[seat]) if s not in done]
 
-    def received(self, state: Any, seat: int) -> dict[int, list[str]]:
+    def received(self, state: MusState, seat: int) -> dict[int, list[str]]:
         """Per seat, the señas ``seat`` saw it make with its current hand (for the AI)."""
         out: dict[int, list[str]] = {}
         for m in self.seen(state, seat):
