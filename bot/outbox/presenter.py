@@ -57,6 +57,7 @@ from bot.rules.mus.senas import name as sena_name
 from bot.rules.mus.senas import open_now
 from bot.rules.mus.state import MusState
 from bot.tables.reactions import ReactionGate
+from bot.tables.senas import BOOKS as SENA_BOOKS
 from bot.tables.senas import Made, SenaRefused
 from bot.views import texts
 from bot.views.alt import hand_alt, table_alt
@@ -114,6 +115,7 @@ class Presenter:
         rec = self.records.get(table_id)
         if rec is None:
             rec = self.records[table_id] = TableRecord()
+            SENA_BOOKS[table_id] = rec.senas  # the AI's search reads it (``bot.tables.senas.known_to``)
         return rec
 
     def log_of(self, table_id: int) -> tuple[str, ...]:

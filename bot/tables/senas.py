@@ -8,6 +8,7 @@ chance of ``bot.rules.mus.senas.caught``, by each opponent. Only the current han
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -105,3 +106,15 @@ class SenaBook:
         for m in self.seen(state, seat):
             out.setdefault(m.seat, []).append(m.sena)
         return out
+
+
+#: The live books by table id (the presenter's records own them; a book goes with its record).
+BOOKS: weakref.WeakValueDictionary[int, SenaBook] = weakref.WeakValueDictionary()
+
+
+def known_to(table: Table, seat: int) -> dict[int, list[str]] | None:
+    """The señas ``seat`` saw with the current hands (for its AI's search), or None."""
+    book = BOOKS.get(table.id)
+    if book is None or not isinstance(table.state, MusState) or not book.made:
+        return None
+    return book.received(table.state, seat) or None

@@ -59,3 +59,16 @@ def test_catching_is_a_fixed_deterministic_chance() -> None:
     assert draws == [senas.caught(7, k, 0, 0, "2k", 1) for k in range(2000)]
     assert 0.2 < sum(draws) / len(draws) < 0.3
     assert senas.partner(1) == 3 and senas.opponents(0) == (1, 3)
+
+
+def test_a_search_reading_senas_redeals_them_through_the_registry_determinizer() -> None:
+    """The live search calls ``determinize(state, seat, rng)`` with no señas: ``reading`` (set by
+    ``bot.tables.ai_pool.search_move`` from the table's book) makes it respect them."""
+    from bot.ai.mus.senas import reading
+    from bot.ai.registry import determinize as registry_determinize
+
+    state = new([stacked(3, HANDS)], dealer=3)
+    rng = random.Random(3)
+    with reading({0: ["2k"]}):
+        assert all(senas.holds("2k", registry_determinize("mus", state, 2, rng).hands[0]) for _ in range(40))
+    assert any(not senas.holds("2k", registry_determinize("mus", state, 2, rng).hands[0]) for _ in range(40))

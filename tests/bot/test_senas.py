@@ -114,3 +114,24 @@ async def test_an_ai_partner_signals_only_what_it_holds(stub: DiscordStub, tapis
     assert bool(held) == (value == 2)
     shown = any(f"{PARTNER} " in m.text for m in stub.dms(alice))
     assert shown == bool(held)
+
+
+async def test_an_ai_partner_is_given_the_senas_it_saw_for_its_search(
+        stub: DiscordStub, tapis: TapisRun, players: list[User], seed) -> None:
+    from bot.tables.senas import known_to  # what bot.tables.autoplay.ai_job gives the search
+
+    seed(2)  # alice (seat 0) holds 31
+    alice = players[0]
+    table = await start(stub, tapis, alice, [], ai=3)
+    assert table.seat_of(alice.id) == 0 and senas.held(table.state.hands[0]) == ["31"]
+    dm = next(m for m in reversed(stub.dms(alice)) if sena_select(m) is not None)
+    made = await stub.choose(dm, alice, ["31"], custom_id=sena_select(dm)["custom_id"])
+    assert "You signal" in made.text, made.text
+    table = await tapis.tables.get(table.id)
+    known = known_to(table, 2)
+    assert known is not None and known[0] == ["31"]  # the partner's search redeals alice's hand with 31
+    assert all(signer == 0 or senas.caught(table.seed, table.state.k, table.state.mus_round, signer, x, 2)
+               for signer, said in known.items() for x in said)  # and opponents' it caught, only
+    for opp in senas.opponents(0):
+        saw = senas.caught(table.seed, table.state.k, table.state.mus_round, 0, "31", opp)
+        assert (0 in (known_to(table, opp) or {})) == saw

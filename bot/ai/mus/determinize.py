@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 
 from bot.ai.mus.easy import wants_cut
 from bot.ai.mus.equity import strength
@@ -84,6 +85,11 @@ def _shows_bets(hands: list[list[int]], them: tuple[int, int], lances: list[str]
     return True
 
 
+#: The señas the deciding seat saw, per signer, while a search runs (``bot.ai.mus.senas.reading``):
+#: the search calls ``determinize(state, seat, rng)`` without them.
+KNOWN: ContextVar[Mapping[int, Sequence[str]] | None] = ContextVar("mus_known_senas", default=None)
+
+
 def _with_senas(fits: Callable[[int, list[int]], bool] | None,
                 known: Mapping[int, Sequence[str]] | None) -> Callable[[int, list[int]], bool] | None:
     """``fits`` also requiring each seat's hand to hold the señas ``seat`` saw it make
@@ -112,6 +118,8 @@ def determinize(state: MusState, seat: int, rng: random.Random,
     strong in that lance (public inferences, inside ``MusState.redeal``: up to
     ``REDEAL_TRIES`` draws per hand, ``_BET_TRIES`` per deal).
     """
+    if known is None:
+        known = KNOWN.get()
     lances = _bets(state, seat)
     cutter, said = _calls(state, seat) if CUT_INFERENCE else (None, [])
     fits = _with_senas(_reading_fits(cutter, said), known)

@@ -7,10 +7,11 @@ first), one per hand, and reads those it saw as facts about the signer's hand: t
 
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 
-from bot.ai.mus.determinize import determinize
+from bot.ai.mus.determinize import KNOWN, determinize
 from bot.rules.mus import senas
 from bot.rules.mus.state import MusState
 
@@ -31,3 +32,13 @@ def signed(known: Mapping[int, Sequence[str]]) -> Callable[[MusState, int, rando
         return determinize(state, seat, rng, frozen)
 
     return run
+
+
+@contextlib.contextmanager
+def reading(known: Mapping[int, Sequence[str]] | None) -> Iterator[None]:
+    """While it lasts, ``determinize`` (hence the search) respects the señas ``known``."""
+    token = KNOWN.set(known)
+    try:
+        yield
+    finally:
+        KNOWN.reset(token)
