@@ -13,8 +13,13 @@ import discord
 
 from bot.i18n import Translator, english
 from bot.outbox.clock import seat_clock
+from bot.rules.mus.senas import gesture as sena_gesture
+from bot.rules.mus.senas import name as sena_name
+from bot.rules.mus.senas import partner
+from bot.rules.mus.state import MusState
+from bot.tables.senas import Made, SenaBook
 from bot.views.components import moves_view
-from bot.views.display import hand_embed
+from bot.views.display import hand_embed, safe_name
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -34,4 +39,29 @@ def hand_message(bot: TapisBot, table: Table, seat: int, tr: Translator,
     """The seat's hand message in ``tr``'s language: its embed and its moves (None when it has none)."""
     guild, channel = place_names(bot, table, tr)
     clock = seat_clock(table, seat, bot.config, tr)
-    return hand_embed(table, seat, guild, channel, note=note, tr=tr, clock=clock), moves_view(table, seat, tr)
+    rec = bot.presenter.records.get(table.id) if bot.presenter is not None else None
+    offered: list[str] = []
+    if isinstance(table.state, MusState) and table.options.get("senas"):  # Mus señas (option)
+        book = rec.senas if rec is not None else SenaBook()
+        lines = sena_lines(table, book.seen(table.state, seat), seat, tr)
+        note = "\n".join(x for x in (note, *lines) if x)
+        offered = book.offered(table, seat)
+    embed = hand_embed(table, seat, guild, channel, note=note, tr=tr, clock=clock)
+    return embed, moves_view(table, seat, tr, senas=offered)
+
+
+def sena_lines(table: Table, seen: list[Made], seat: int, tr: Translator) -> list[str]:
+    """One line per seña ``seat`` saw with the current hands: its partner's, or an opponent's caught."""
+    out = []
+    for made in seen:
+        who = safe_name(table.name_of(made.seat))
+        what = tr._(sena_name(made.sena))
+        how = tr._(sena_gesture(made.sena))
+        if made.seat == partner(seat):
+            line = tr._("🤫 Your partner {who} signals **{sena}** ({gesture}).",
+                        who=who, sena=what, gesture=how)
+        else:
+            line = tr._("👀 You caught {who}'s seña: **{sena}** ({gesture}).",
+                        who=who, sena=what, gesture=how)
+        out.append(line)
+    return out

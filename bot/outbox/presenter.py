@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.ai.mus.senas import ai_sena
 from bot.i18n import N_, Translator
 from bot.outbox.budget import PROMPT, REFRESH, RestBudget
 from bot.outbox.clock import table_clock
@@ -51,6 +52,13 @@ from bot.outbox.respond import refuse, send, update
 from bot.outbox.source import TableSource
 from bot.outbox.threads import THREAD_ARCHIVED, Threads, thread_of, where
 from bot.outbox.tokens import TableTokens
+from bot.rules.mus.senas import gesture as sena_gesture
+from bot.rules.mus.senas import name as sena_name
+from bot.rules.mus.senas import open_now
+from bot.rules.mus.state import MusState
+from bot.tables.reactions import ReactionGate
+from bot.tables.senas import BOOKS as SENA_BOOKS
+from bot.tables.senas import Made, SenaRefused
 from bot.views import texts
 from bot.views.alt import hand_alt, table_alt
 from bot.views.components import table_view
@@ -95,6 +103,7 @@ class Presenter:
         self.records: dict[int, TableRecord] = {}
         self.dm_channels: OrderedDict[int, int] = OrderedDict()  # user id -> DM channel id
         self.budget = RestBudget()
+        self.reaction_gate = ReactionGate()  # quick reactions: one per member per cooldown
         self.table_tokens = TableTokens()  # table id -> an interaction that can edit its message
         self.channel_next: dict[int, float] = {}  # channel id -> earliest time of its next table edit
         self.last_dm: OrderedDict[int, int] = OrderedDict()  # user id -> the latest DM posted to them
@@ -106,6 +115,7 @@ class Presenter:
         rec = self.records.get(table_id)
         if rec is None:
             rec = self.records[table_id] = TableRecord()
+            SENA_BOOKS[table_id] = rec.senas  # the AI's search reads it (``bot.tables.senas.known_to``)
         return rec
 
     def log_of(self, table_id: int) -> tuple[str, ...]:
@@ -141,6 +151,7 @@ class Presenter:
                 rec.log_serial += 1
         self.mark_dirty(table.id)
         if table.state is not None and table.status == "playing":
+            self.ai_senas(table)
             self._plan_dms(table)
         elif any(e.get("type") == "table_end" for e in events or ()):
             if table.state is not None and table.status == "finished":
@@ -171,6 +182,7 @@ class Presenter:
         seats = tuple((s.user_id, s.name, s.ai, s.away, s.dm_closed, s.timeouts_in_row) for s in table.seats)
         rec = self.records.get(table.id)
         return (table.version, table.status, table.message_id, rec.log_serial if rec is not None else 0,
+                rec.reactions.line() if rec is not None else None,
                 tuple(self.notices(table)), seats, table.host_id, table.deadline, tuple(table.plan.places),
                 tuple(sorted(table.plan.invited.items())))
 
@@ -288,7 +300,9 @@ class Presenter:
         """Embed and components of the table message as it should look now, in ``tr`` (the table's
         language)."""
         clock = table_clock(table, self.bot.config, tr)
-        embed = table_embed(table, self.log_of(table.id), self.notices(table, tr), tr, clock=clock)
+        rec = self.records.get(table.id)
+        embed = table_embed(table, self.log_of(table.id), self.notices(table, tr), tr, clock=clock,
+                            reactions=rec.reactions.line() if rec is not None else None)
         return {"embed": embed, "view": table_view(table, tr)}
 
     async def render_table(self, table_id: int) -> None:
@@ -453,6 +467,63 @@ class Presenter:
         if token is not None:
             token.ready.set()
         await send(interaction, text)
+
+    async def react(self, interaction: discord.Interaction[TapisBot], table: Table, who: str,
+                    emote: str) -> None:
+        """Show ``who``'s reaction on the table message: the click is acknowledged as a message
+        update (no request of the global budget) and its token can make the coalesced edit that
+        shows it; no message of its own."""
+        tokens = self.table_tokens
+        token = None
+        if interaction.message is not None and interaction.message.id == table.message_id:
+            token = tokens.note(table.id, interaction, table.message_id, ready=False)  # before any await
+        try:
+            await interaction.response.defer()
+        except discord.HTTPException:
+            if token is not None:
+                tokens.drop(table.id, token)
+            raise
+        if token is not None:
+            token.ready.set()
+        self.record(table.id).reactions.add(safe_name(who), emote)
+        self.mark_dirty(table.id)
+
+    async def make_sena(self, interaction: discord.Interaction[TapisBot], table: Table, seat: int,
+                        sena: str, tr: Translator) -> None:
+        """``seat`` makes ``sena`` (checked: ``SenaRefused`` is answered, ephemeral): its partner's
+        DM shows it, and so do the DMs of the opponents who caught it (AI seats read them from the
+        book)."""
+        book = self.record(table.id).senas
+        try:
+            made = book.make(table, seat, sena)
+        except SenaRefused as refused:
+            return await refuse(interaction, tr._(refused.msgid))
+        self._show_sena(table, made)
+        await send(interaction, tr._("You signal **{sena}** to your partner ({gesture}).",
+                                     sena=tr._(sena_name(sena)), gesture=tr._(sena_gesture(sena))))
+
+    def _show_sena(self, table: Table, made: Made) -> None:
+        """Queue the DMs that show ``made`` (seated humans who saw it)."""
+        for seat in sorted(made.seen_by):
+            info = table.seats[seat]
+            if info.user_id is not None and not info.ai:
+                self._queue_dm(table.id, DmJob(seat, info.user_id))
+
+    def ai_senas(self, table: Table) -> None:
+        """The AI seats make their seña of a new hand (``bot.ai.mus.senas``: only what they hold)."""
+        state = table.state  # the option exists only for Mus
+        if not isinstance(state, MusState) or not table.options.get("senas") \
+                or table.status != "playing" or not open_now(state.phase):
+            return
+        book = self.record(table.id).senas
+        for seat, info in enumerate(table.seats):
+            if not info.ai:
+                continue
+            done = [m.sena for m in book.current(state) if m.seat == seat]
+            sena = ai_sena(state.hands[seat], done)
+            if sena is not None:
+                with contextlib.suppress(SenaRefused):
+                    self._show_sena(table, book.make(table, seat, sena))
 
     # ------------------------------------------------------------------ DMs
 
@@ -663,10 +734,13 @@ class Presenter:
                 embed.set_image(url="attachment://hand.png")
         return embed, view, files
 
-    @staticmethod
-    def _dm_key(table: Table, job: DmJob) -> tuple[int, int, str]:
-        """What a DM built now would show: whose it is, the table's version and status."""
-        return (job.user_id, table.version, table.status)
+    def _dm_key(self, table: Table, job: DmJob) -> tuple[int, int, str, int]:
+        """What a DM built now would show: whose it is, the table's version and status, and how
+        many señas of the current hand its seat saw (``bot.tables.senas``)."""
+        rec = self.records.get(table.id)
+        seen = len(rec.senas.seen(table.state, job.seat)) if rec is not None and rec.senas.made \
+            and isinstance(table.state, MusState) else 0
+        return (job.user_id, table.version, table.status, seen)
 
     async def _edit_clicked(self, table_id: int, rec: TableRecord, user_id: int, embed: discord.Embed,
                             view: discord.ui.View | None, files: list[discord.File]) -> bool:

@@ -39,9 +39,15 @@ T = TypeVar("T")
 
 
 def search_move(game: str, level: int | str, view: dict[str, Any], legal: list[Action],
-                rng: random.Random, state: State) -> Action:
-    """One AI decision with the real state (runs in a worker): the policy is looked up there."""
-    return decide(policy_for(game, level), view, legal, rng, state)
+                rng: random.Random, state: State, known: dict[int, list[str]] | None = None) -> Action:
+    """One AI decision with the real state (runs in a worker): the policy is looked up there.
+    ``known``: Mus señas the seat saw (``bot.tables.senas.known_to``), read by its determinizer."""
+    if not known:
+        return decide(policy_for(game, level), view, legal, rng, state)
+    from bot.ai.mus.senas import reading
+
+    with reading(known):
+        return decide(policy_for(game, level), view, legal, rng, state)
 
 
 class Priority(IntEnum):

@@ -23,6 +23,7 @@ from bot.tables.ai_pool import search_move
 from bot.tables.errors import TableError
 from bot.tables.model import Table
 from bot.tables.pace import table_pace
+from bot.tables.senas import known_to
 
 if TYPE_CHECKING:
     from bot.tables.session import TableSession
@@ -42,6 +43,8 @@ class AiJob(NamedTuple):
     clone: State | None
     #: The timeout move, played if the policy fails.
     fallback: Action
+    #: Mus señas the seat saw with its current hand (``bot.tables.senas.known_to``), for its search.
+    known: dict[int, list[str]] | None = None
 
 
 async def on_deadline(s: TableSession) -> None:
@@ -173,7 +176,8 @@ def ai_job(table: Table, seat: int) -> AiJob:
     rng = random.Random(f"{table.seed}:{table.version}:{seat}")
     view, legal = state.view(seat), state.legal_actions(seat)
     clone = state.clone() if searches(policy) and len(legal) > 1 else None
-    return AiJob(policy, level, view, legal, rng, clone, state.timeout_action(seat))
+    known = known_to(table, seat) if clone is not None else None
+    return AiJob(policy, level, view, legal, rng, clone, state.timeout_action(seat), known)
 
 
 async def ai_choice(s: TableSession, seat: int, job: AiJob) -> Action:
@@ -184,11 +188,12 @@ async def ai_choice(s: TableSession, seat: int, job: AiJob) -> Action:
     executor (image rendering) and other tables never wait behind it.
     """
     table = s.table
-    policy, level, view, legal, rng, clone, fallback = job
+    policy, level, view, legal, rng, clone, fallback, known = job
     try:
         if clone is not None:
             urgent = any(info.human and not info.away for info in table.seats)
-            return await s.rt.ai.run(search_move, table.game, level, view, legal, rng, clone, urgent=urgent)
+            return await s.rt.ai.run(search_move, table.game, level, view, legal, rng, clone, known,
+                                      urgent=urgent)
         return decide(policy, view, legal, rng)
     except Exception:
         log.exception("table %s: AI policy failed; playing the timeout move", table.id)

@@ -14,6 +14,9 @@ import discord
 
 from bot.ai.levels import LOBBY
 from bot.i18n import Translator, english
+from bot.rules.mus.senas import gesture as sena_gesture
+from bot.rules.mus.senas import name as sena_name
+from bot.tables.reactions import EMOTES
 from bot.tables.seats import free_places
 from bot.views import ids
 from bot.views.moves import layout
@@ -108,11 +111,16 @@ def final_view(table: Table, tr: Translator | None = None) -> discord.ui.View:
 
 
 def playing_view(table: Table, tr: Translator | None = None) -> discord.ui.View:
-    """The table message during play: My hand (ephemeral) and Leave."""
+    """The table message during play: My hand (ephemeral), Leave, and the quick reactions select
+    (``bot.tables.reactions``)."""
     t, v, tr = table.id, table.version, tr or english()
+    react: discord.ui.Select[discord.ui.View] = discord.ui.Select(
+        custom_id=str(ids.ComponentId(t, v, "react")), row=1, placeholder=tr._("React…"),
+        options=[discord.SelectOption(label=emote, value=str(n)) for n, emote in enumerate(EMOTES)])
     return _view([
-        button(t, v, "hand", tr._("My hand"), discord.ButtonStyle.primary, emoji="🂠"),
-        button(t, v, "leave", tr._("Leave"), discord.ButtonStyle.secondary),
+        button(t, v, "hand", tr._("My hand"), discord.ButtonStyle.primary, emoji="🂠", row=0),
+        button(t, v, "leave", tr._("Leave"), discord.ButtonStyle.secondary, row=0),
+        react,
     ])
 
 
@@ -126,8 +134,10 @@ def table_view(table: Table, tr: Translator | None = None) -> discord.ui.View | 
     return None
 
 
-def moves_view(table: Table, seat: int, tr: Translator | None = None) -> discord.ui.View | None:
-    """The seat's legal moves now, as buttons and selects carrying the table's version."""
+def moves_view(table: Table, seat: int, tr: Translator | None = None,
+               senas: list[str] | None = None) -> discord.ui.View | None:
+    """The seat's legal moves now, as buttons and selects carrying the table's version, and the
+    señas it may make (Mus with the ``senas`` option: ``bot.tables.senas``) on a row of their own."""
     if table.state is None or table.status != "playing" or seat not in table.state.to_act():
         return None
     legal = table.state.legal_actions(seat)
@@ -147,4 +157,11 @@ def moves_view(table: Table, seat: int, tr: Translator | None = None) -> discord
             custom_id=ids.select_id(table.id, table.version, seat, g), placeholder=placeholder,
             row=first_row + g, options=[discord.SelectOption(label=lab, value=str(i)) for lab, i in options])
         items.append(select)
+    row = first_row + len(controls.selects)
+    if senas and row < 5:
+        items.append(discord.ui.Select(
+            custom_id=str(ids.ComponentId(table.id, table.version, "sena", str(seat))), row=row,
+            placeholder=tr._("Make a seña to your partner…"),
+            options=[discord.SelectOption(label=clip(tr._(sena_name(x)), 100), value=x,
+                                          description=clip(tr._(sena_gesture(x)), 100)) for x in senas]))
     return _view(items)

@@ -111,9 +111,9 @@ def game_title(game_name: str, tr: Translator) -> str:
 
 
 def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = (),
-                tr: Translator | None = None, clock: str = "") -> discord.Embed:
+                tr: Translator | None = None, clock: str = "", reactions: str | None = None) -> discord.Embed:
     """The channel message of a table: status, seats, stacks, pot, whose turn (and ``clock``, its
-    deadline: ``bot.outbox.clock``), last events."""
+    deadline: ``bot.outbox.clock``), the latest quick ``reactions``, last events."""
     tr = tr or english()
     game = GAMES.get(table.game)
     title = tr._("{game} · table #{id}", game=game_title(table.game, tr), id=table.id)
@@ -170,6 +170,8 @@ def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = 
     notes = list(notices)
     if notes:
         embed.add_field(name=tr._("Notice"), value=clip("\n".join(notes), 1024), inline=False)
+    if reactions:  # the latest quick reactions (bot.tables.reactions)
+        embed.add_field(name=tr._("Reactions"), value=clip(reactions, 1024), inline=False)
     lines = list(log)[-LOG_LINES:]
     if lines:
         embed.add_field(name=tr._("Last moves"), value=clip("\n".join(lines), 1024), inline=False)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
@@ -29,6 +30,7 @@ from bot.ai.levels import lobby_choice
 from bot.i18n import N_, Translator, english
 from bot.outbox.respond import answer_lost, refuse, run_soon, send
 from bot.tables.errors import STALE  # one wording for a stale click, service and handler alike
+from bot.tables.reactions import emote_of
 from bot.views import ids, texts
 from bot.views.display import refusal_text
 from bot.views.locale import at_table, reader
@@ -179,11 +181,15 @@ async def _handle(interaction: discord.Interaction[TapisBot], custom_id: str, ci
                 interaction, custom_id, cid.table_id, values):
             return None
         return await refuse(interaction, tr._("Table #{id} does not exist any more.", id=cid.table_id))
-    if (not in_dm or cid.verb not in ("mv", "sel")) and interaction.guild_id != table.guild_id:
+    if (not in_dm or cid.verb not in ("mv", "sel", "sena")) and interaction.guild_id != table.guild_id:
         return await refuse(interaction, tr._("This control belongs to a table of another server."))
     tr = await at_table(bot, tr, interaction.user.id, table)  # the cards as this player sees them
     if cid.verb in ("mv", "sel"):
         return await play(interaction, table, cid, values, tr)
+    if cid.verb == "react":
+        return await _react(interaction, table, values, tr)
+    if cid.verb == "sena":
+        return await _sena(interaction, table, cid, values, tr)
     if cid.verb in ("seat", "host"):
         from bot.views.seating import SELECT_VERBS
 
@@ -234,6 +240,37 @@ async def _start(interaction: discord.Interaction[TapisBot], table: Table, cid: 
 async def _hand(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,
                 tr: Translator) -> None:
     await interaction.client.presenter.show_hand(interaction, table, tr)
+
+
+async def _react(interaction: discord.Interaction[TapisBot], table: Table, values: list[str] | None,
+                 tr: Translator) -> None:
+    """A quick reaction from the table message's select: seated players only, rate-limited."""
+    emote = emote_of(values[0]) if values and len(values) == 1 else None
+    if emote is None:
+        return await refuse(interaction, tr._(INVALID))
+    seat = table.seat_of(interaction.user.id)
+    if seat is None:
+        return await refuse(interaction, tr._("Only the players seated at this table may react."))
+    if table.status != "playing":
+        return await refuse(interaction, tr._(STALE))
+    wait = interaction.client.presenter.reaction_gate.admit(interaction.user.id)
+    if wait is not None:
+        return await refuse(interaction, tr._("You are reacting too fast: try again in {seconds} s.",
+                                              seconds=math.ceil(wait)))
+    await interaction.client.presenter.react(interaction, table, table.name_of(seat), emote)
+
+
+async def _sena(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,
+                values: list[str] | None, tr: Translator) -> None:
+    """A seña from the hand message's select (Mus, option ``senas``): the seat's own, truthful."""
+    if not values or len(values) != 1 or cid.arg is None or not cid.arg.isdigit():
+        return await refuse(interaction, tr._(INVALID))
+    seat = table.seat_of(interaction.user.id)
+    if seat is None:
+        return await refuse(interaction, texts.not_seated(table.id, tr))
+    if seat != int(cid.arg):
+        return await refuse(interaction, tr._("These moves belong to another player."))
+    await interaction.client.presenter.make_sena(interaction, table, seat, values[0][:20], tr)
 
 
 TABLE_VERBS: dict[str, Verb] = {"join": _join, "leave": _leave, "ai": _add_ai, "start": _start, "hand": _hand}

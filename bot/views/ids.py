@@ -15,7 +15,10 @@ MAX_LEN = 100
 HISTORY_VERBS = frozenset({"hist", "hopen", "hdeal"})
 #: Lobby selects (a free seat; the host's choices) and the final message's Play again.
 SEAT_VERBS = frozenset({"seat", "host", "again"})
-VERBS = frozenset({"join", "leave", "ai", "start", "hand", "mv", "sel"}) | SEAT_VERBS | HISTORY_VERBS
+#: Table-message reactions and Mus señas (``bot.tables.reactions``, ``bot.tables.senas``).
+EXTRA_VERBS = frozenset({"react", "sena"})
+VERBS = frozenset({"join", "leave", "ai", "start", "hand", "mv", "sel"}) | SEAT_VERBS | HISTORY_VERBS \
+    | EXTRA_VERBS
 _NUMBER = re.compile(r"[0-9]{1,4}")
 _ID = re.compile(r"tapis:(\d{1,20}):(\d{1,9}):([a-z]{1,8})(?::([0-9a-z.-]{1,40}))?", re.ASCII)
 

@@ -78,7 +78,7 @@ async def test_motz_in_a_french_server(stub: DiscordStub, tapis: TapisRun, playe
     replies = [i for i in stub.interactions.values() if i.user is bob and i.type == 3]
     assert replies and replies[0].text == f"Te has unido a la mesa #{table_id} (entrada 200 fichas)."
     await tapis.settle()
-    assert labels(lobby) == ["Ma main", "Quitter"]
+    assert labels(lobby)[:3] == ["Ma main", "Quitter", "Réagir…"]  # then the reactions' emotes
     assert lobby.embeds[0]["title"] == f"Motz · table #{table_id}"
     assert "Donne 1 · Annonces · on attend" in lobby.text and "Places" in lobby.text
     assert stub.dms(alice)[0].embeds[0]["title"] == f"Votre main — Motz #{table_id}"
@@ -119,7 +119,7 @@ async def test_mus_opened_in_spanish_in_an_english_server(stub: DiscordStub, tap
     await tapis.settle()
     assert lobby.embeds[0]["title"] == f"Mus · mesa #{table_id}"
     assert "Mano 1 · Mus · esperando a" in lobby.text and "Asientos" in lobby.text
-    assert labels(lobby) == ["Mi mano", "Salir"]
+    assert labels(lobby)[:3] == ["Mi mano", "Salir", "Reaccionar…"]  # then the reactions' emotes
     first = stub.dms(alice)[0]
     assert first.embeds[0]["title"] == f"Tu mano — Mus #{table_id}"
     assert any(" de " in c for c in first.embeds[0]["description"].split(","))  # "rey de copas"

@@ -12,10 +12,12 @@ hands that would (``bot.ai.mus.easy.wants_cut``).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 
 from bot.ai.mus.easy import wants_cut
 from bot.ai.mus.equity import strength
+from bot.rules.mus import senas
 from bot.rules.mus.state import MusState
 from bot.rules.mus.tables import read_hand
 
@@ -83,17 +85,44 @@ def _shows_bets(hands: list[list[int]], them: tuple[int, int], lances: list[str]
     return True
 
 
-def determinize(state: MusState, seat: int, rng: random.Random) -> MusState:
+#: The señas the deciding seat saw, per signer, while a search runs (``bot.ai.mus.senas.reading``):
+#: the search calls ``determinize(state, seat, rng)`` without them.
+KNOWN: ContextVar[Mapping[int, Sequence[str]] | None] = ContextVar("mus_known_senas", default=None)
+
+
+def _with_senas(fits: Callable[[int, list[int]], bool] | None,
+                known: Mapping[int, Sequence[str]] | None) -> Callable[[int, list[int]], bool] | None:
+    """``fits`` also requiring each seat's hand to hold the señas ``seat`` saw it make
+    (``bot.rules.mus.senas``: señas are truthful, so they are facts, not guesses)."""
+    if not known:
+        return fits
+
+    def signed(s: int, hand: list[int]) -> bool:
+        if len(hand) == 4 and not all(senas.holds(x, hand) for x in known.get(s, ())):
+            return False
+        return fits is None or fits(s, hand)
+
+    return signed
+
+
+def determinize(state: MusState, seat: int, rng: random.Random,
+                known: Mapping[int, Sequence[str]] | None = None) -> MusState:
     """A clone of ``state`` with every card hidden from ``seat`` dealt again at random.
+
+    ``known``: per seat, the señas of its current hand ``seat`` saw (its partner's, or an
+    opponent's it caught): that hand is redrawn until it holds them (like the readings below,
+    up to ``REDEAL_TRIES`` draws, the last kept otherwise).
 
     Each hand of a seat that said mus or cut it is redrawn until it fits that call, and when
     the other team bet in a lance of this deal, the deal is redrawn until one of its hands is
     strong in that lance (public inferences, inside ``MusState.redeal``: up to
     ``REDEAL_TRIES`` draws per hand, ``_BET_TRIES`` per deal).
     """
+    if known is None:
+        known = KNOWN.get()
     lances = _bets(state, seat)
     cutter, said = _calls(state, seat) if CUT_INFERENCE else (None, [])
-    fits = _reading_fits(cutter, said)
+    fits = _with_senas(_reading_fits(cutter, said), known)
     if not lances:
         if fits is None:
             return state.redeal(seat, rng)

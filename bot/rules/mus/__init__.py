@@ -40,6 +40,8 @@ OPTIONS = (
         minimum=lambda o: o["matches"] * o["stake"],
     ),
     OptionSpec("mus_corrido", "bool", True, "On each match's first deal, whoever cuts the mus becomes mano."),
+    OptionSpec("senas", "bool", False,
+               "Señas: partners may make the standard signs (opponents may catch them)."),
     OptionSpec("dealer", "seat", None, "First dealer (tests).", hidden=True),
     OptionSpec("decks", "decks", None, "Stacked decks, one per deal (tests).", hidden=True),
 )
