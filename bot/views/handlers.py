@@ -177,11 +177,11 @@ async def _handle(interaction: discord.Interaction[TapisBot], custom_id: str, ci
     in_dm = interaction.guild_id is None
     if table is None:
         forwarder = bot.forwarder  # shard processes: the owner may be another one
-        if forwarder is not None and in_dm and cid.verb in ("mv", "sel") and await forwarder.forward(
+        if forwarder is not None and in_dm and cid.verb in ids.DM_VERBS and await forwarder.forward(
                 interaction, custom_id, cid.table_id, values):
             return None
         return await refuse(interaction, tr._("Table #{id} does not exist any more.", id=cid.table_id))
-    if (not in_dm or cid.verb not in ("mv", "sel", "sena")) and interaction.guild_id != table.guild_id:
+    if (not in_dm or cid.verb not in ids.DM_VERBS) and interaction.guild_id != table.guild_id:
         return await refuse(interaction, tr._("This control belongs to a table of another server."))
     tr = await at_table(bot, tr, interaction.user.id, table)  # the cards as this player sees them
     if cid.verb in ("mv", "sel"):

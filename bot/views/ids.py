@@ -17,6 +17,9 @@ HISTORY_VERBS = frozenset({"hist", "hopen", "hdeal"})
 SEAT_VERBS = frozenset({"seat", "host", "again"})
 #: Table-message reactions and Mus señas (``bot.tables.reactions``, ``bot.tables.senas``).
 EXTRA_VERBS = frozenset({"react", "sena"})
+#: The clicks a DM may carry (a move, a select of moves, a seña): forwarded to the table's owner in
+#: shard processes, and allowed from outside the table's server.
+DM_VERBS = frozenset({"mv", "sel", "sena"})
 VERBS = frozenset({"join", "leave", "ai", "start", "hand", "mv", "sel"}) | SEAT_VERBS | HISTORY_VERBS \
     | EXTRA_VERBS
 _NUMBER = re.compile(r"[0-9]{1,4}")
