@@ -21,6 +21,8 @@ from bot.outbox.presenter import Presenter
 from bot.store.card_faces import CardFaceStore
 from bot.store.languages import LanguageStore
 from bot.tournaments.runner import TournamentService
+from bot.store.preferences import PreferenceStore
+from bot.store.settings import SettingsStore
 from bot.views.handlers import ForeignItem, TableItem, handle_component
 
 if TYPE_CHECKING:
@@ -34,7 +36,8 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.cogs.wallet", "bot.cogs.rules", "bot.cogs.table", "bot.cogs.admin", "bot.cogs.history",
               "bot.cogs.language", "bot.cogs.hint", "bot.cogs.cards", "bot.cogs.tournament",
-              "bot.cogs.review")
+              "bot.cogs.language", "bot.cogs.hint", "bot.cogs.cards", "bot.cogs.tournament",
+              "bot.cogs.review", "bot.cogs.settings", "bot.cogs.preferences")
 
 
 class TapisBot(commands.Bot):
@@ -59,6 +62,10 @@ class TapisBot(commands.Bot):
         self.tables = tables
         self.languages = LanguageStore(db)
         self.card_faces = CardFaceStore(db)
+        #: Each server's /settings (read from the store at every table) and each person's /preferences.
+        self.settings = SettingsStore(db, config)
+        self.preferences = PreferenceStore(db)
+        tables.rt.guild_config = self.guild_config
         self.sync_commands = sync_commands
         self.presenter = Presenter(self, tables, edit_interval=edit_interval)
         self.tournaments = TournamentService(db, tables, config)
@@ -68,6 +75,10 @@ class TapisBot(commands.Bot):
         #: A shard process's forwarder of DM clicks to the shard that owns the table (``__main__``).
         self.forwarder: Forwarder | None = None
         self._background: set[asyncio.Task[Any]] = set()
+
+    async def guild_config(self, guild_id: int) -> Config:
+        """The configuration ``guild_id``'s tables follow: its ``/settings`` caps over the operator's."""
+        return (await self.settings.for_guild(guild_id)).caps(self.tables.config)
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())
