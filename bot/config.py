@@ -146,7 +146,8 @@ def load_config(path: str | None = None, env: Mapping[str, str] | None = None) -
     if env.get("DATABASE_URL"):  # the usual way platforms hand a PostgreSQL URL to a process
         values["database"] = _check_value("database", env["DATABASE_URL"], "DATABASE_URL")
     token = env.get("DISCORD_TOKEN") or None
-    return Config(**values, token=token, server_limits=_limits_around(values, raw, path))
+    limits = _limits_around(values, raw, path)  # takes server_limits out of values
+    return Config(**values, token=token, server_limits=limits)
 
 
 def _limits_around(values: dict[str, Any], raw: dict[str, Any],

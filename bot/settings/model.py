@@ -174,8 +174,8 @@ def _number(spec: Setting, value: str, config: Config) -> int | float:
     whole = spec.kind != "hours"
     if not _NUMBER.fullmatch(value) or (whole and "." in value):
         what = msg("a whole number") if whole else msg("a number")
-        raise SettingError(msg("{key} must be {what}, not {value}.", key=spec.key, what=what,
-                               value=f"`{value[:40]}`"))
+        typed = "`" + value[:40] + "`"
+        raise SettingError(msg("{key} must be {what}, not {value}.", key=spec.key, what=what, value=typed))
     number: int | float = int(value) if whole else float(value)
     low, high = bounds(spec.key, config)
     if not low <= number <= high:
