@@ -84,6 +84,9 @@ class TapisBot(commands.Bot):
         await self.tree.set_translator(CatalogueTranslator())
         await self.languages.load()
         await self.card_faces.load()
+        clamped = await self.settings.clamp_to_bounds()  # the operator's file stays the bound
+        if clamped:
+            log.info("%d server setting(s) brought within the operator's bounds", clamped)
         for ext in EXTENSIONS:
             try:
                 await self.load_extension(ext)

@@ -42,6 +42,7 @@ from bot.settings.model import (
     parse,
     setting,
 )
+from bot.store.settings import OPERATOR
 from bot.views.locale import reader
 from bot.views.texts import fit
 
@@ -246,7 +247,8 @@ class Settings(commands.Cog):
 
 
 def _log_line(change: Change, tr: Translator) -> str:
-    line = tr._("<t:{at}:f> <@{user}> **{key}**: {old} → {new}", at=int(change.at), user=change.user_id,
+    who = f"<@{change.user_id}>" if change.user_id != OPERATOR else tr._("(the operator's bounds)")
+    line = tr._("<t:{at}:f> {who} **{key}**: {old} → {new}", at=int(change.at), who=who,
                 key=change.key, old=shown(change.key, change.old, tr), new=shown(change.key, change.new, tr))
     return fit(line, LOG_LINE)
 

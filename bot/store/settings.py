@@ -19,6 +19,8 @@ from bot.config import Config
 from bot.settings.model import SETTINGS, ServerSettings, bounds, decode, effective, encode
 from bot.store.base import Store
 
+#: The user id logged for a change the operator's bounds made (``clamp_to_bounds``).
+OPERATOR = 0
 _UPSERT = (
     "INSERT INTO guild_settings (guild_id, key, value, updated_by, updated_at) VALUES (?, ?, ?, ?, ?) "
     "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value, updated_by = excluded.updated_by, "
@@ -38,11 +40,21 @@ class Change:
     at: float
 
 
+#: Takes the row's lock first (creating it as JSON ``null``, a value never stored otherwise), so two
+#: changes of one key at once run one after the other: the later reads the earlier's value as its
+#: old one (on PostgreSQL a second writer waits here, then its next statement sees the commit).
+_LOCK = (
+    "INSERT INTO guild_settings (guild_id, key, value, updated_by, updated_at) VALUES (?, ?, 'null', ?, ?) "
+    "ON CONFLICT (guild_id, key) DO UPDATE SET updated_at = guild_settings.updated_at"
+)
+
+
 def _change(conn: sqlite3.Connection, guild_id: int, key: str, value: str | None, user_id: int,
             now: float) -> str | None:
+    conn.execute(_LOCK, (guild_id, key, user_id, now))
     row = conn.execute("SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?",
                        (guild_id, key)).fetchone()
-    old = row[0] if row else None
+    old = row[0] if row and row[0] != "null" else None
     if value is None:
         conn.execute("DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key))
     else:
@@ -99,10 +111,24 @@ class SettingsStore:
         changes = [Change(r[0], r[1], decode(r[2]), decode(r[3]), r[4], r[5]) for r in rows]
         return changes, int(total[0]) if total else 0
 
-    def out_of_bounds(self, key: str, value: Any) -> bool:
-        """True when a stored number lies outside the operator's bounds now (shown as clamped)."""
-        spec = SETTINGS.get(key)
-        if spec is None or spec.kind not in ("cap", "grant", "hours") or not isinstance(value, (int, float)):
-            return False
-        low, high = bounds(key, self.config)
-        return not low <= value <= high
+    async def clamp_to_bounds(self) -> int:
+        """Bring every stored number the operator's bounds no longer allow (a tightened
+        ``[server_limits]`` or cap) into them, each change logged as the operator's (user 0); at start.
+
+        ``effective`` clamps too, but a server's starting grant is read inside the ledger's own
+        transaction (``starting_grant_sync``), so the stored value itself must be within bounds.
+        Returns how many values changed.
+        """
+        numbers = [k for k, s in SETTINGS.items() if s.kind in ("cap", "grant", "hours")]
+        marks = ", ".join("?" for _ in numbers)
+        rows = await self.db.fetchall(
+            f"SELECT guild_id, key, value FROM guild_settings WHERE key IN ({marks})", tuple(numbers))
+        changed = 0
+        for guild_id, key, text in rows:
+            value = decode(text)
+            low, high = bounds(key, self.config)
+            if isinstance(value, (int, float)) and not low <= value <= high:
+                fixed = min(max(value, low), high)
+                await self.db.transaction(_change, guild_id, key, encode(fixed), OPERATOR, self.clock())
+                changed += 1
+        return changed
