@@ -91,7 +91,8 @@ def shown(key: str, value: Any, tr: Translator) -> str:
     if kind in ("cap", "grant"):
         return tr.number(int(value))
     if kind == "hours":
-        return tr._("{n} h", n=f"{float(value):g}")
+        hours = f"{float(value):g}"
+        return tr._("{n} h", n=hours)
     if kind == "options":
         return " ".join(f"{k}={v}" for k, v in value.items()) or tr._("the game's defaults")
     if kind == "levels":
@@ -193,15 +194,17 @@ class Settings(commands.Cog):
         for cid in ids:
             channel = guild.get_channel(cid) if guild is not None else None
             if not isinstance(channel, (discord.TextChannel, discord.CategoryChannel, discord.ForumChannel)):
+                quoted = f"`{cid}`"
                 raise UserError(msg("{id} is not a text channel or category of this server (deleted, or "
-                                    "another server's).", id=f"`{cid}`"))
+                                    "another server's).", id=quoted))
 
     def _check_role(self, interaction: discord.Interaction[TapisBot], role_id: int) -> None:
         guild = interaction.guild
         role = guild.get_role(role_id) if guild is not None else None
         if role is None or role.is_default():
+            quoted = f"`{role_id}`"
             raise UserError(msg("{id} is not a role of this server (deleted, another server's, or @everyone: "
-                                "use none).", id=f"`{role_id}`"))
+                                "use none).", id=quoted))
 
     # ------------------------------------------------------------------ autocomplete
 
@@ -271,8 +274,9 @@ async def opening(bot: TapisBot, interaction: discord.Interaction[TapisBot], gam
             if role is None and guild is not None:
                 raise UserError(msg("The role that may open tables here no longer exists: ask an admin to "
                                     "change /settings opener_role."))
+            mention = f"<@&{server.opener_role}>"
             raise UserError(msg("Only members with the role {role} may open tables on this server.",
-                                role=f"<@&{server.opener_role}>"))
+                                role=mention))
     channel = interaction.channel
     parents = tuple(p for p in (getattr(channel, "category_id", None), getattr(channel, "parent_id", None))
                     if isinstance(p, int))
@@ -280,7 +284,12 @@ async def opening(bot: TapisBot, interaction: discord.Interaction[TapisBot], gam
     if isinstance(getattr(parent, "category_id", None), int):
         parents += (parent.category_id,)  # type: ignore[union-attr]
     if not server.may_open_in(interaction.channel_id or 0, parents):
-        places = ", ".join(f"<#{p}>" for p in sorted(server.places))
+        guild = interaction.guild
+        live = sorted(p for p in server.places if guild is None or guild.get_channel(p) is not None)
+        if not live:  # every listed channel was deleted since: say so rather than list dead links
+            raise UserError(msg("The channels where tables may be opened no longer exist: ask an admin to "
+                                "change /settings channels."))
+        places = ", ".join(f"<#{p}>" for p in live)
         raise UserError(msg("Tables cannot be opened in this channel. Open one in: {places}.", places=places))
     defaults = {**bot.config.options_for(game.name), **server.options_for(game.name)}
     options = check_options(game, defaults, raw)

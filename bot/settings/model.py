@@ -99,7 +99,8 @@ def setting(key: str) -> Setting:
     found = SETTINGS.get(key.strip().lower()) if len(key) <= 60 else None
     if found is None:
         shown = key if len(key) <= 40 else key[:39] + "…"
-        raise SettingError(msg("There is no setting {key}. Settings: {keys}.", key=f"`{shown}`",
+        quoted = "`" + shown + "`"
+        raise SettingError(msg("There is no setting {key}. Settings: {keys}.", key=quoted,
                                keys=", ".join(SETTINGS)))
     return found
 

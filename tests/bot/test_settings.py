@@ -52,6 +52,10 @@ async def test_tables_refused_outside_the_allowed_channels(stub: DiscordStub, ta
     assert not opened.ephemeral
     await tapis.settle()
     assert len(await tapis.tables.tables_in_channel(games.id)) == 1
+    await stub.dispatch("CHANNEL_DELETE", games.payload())  # the only allowed channel is deleted
+    await stub.idle()
+    gone = await stub.slash("table new", players[2], stub.channel, game="motz")
+    assert gone.ephemeral and "no longer exist" in gone.text and f"<#{games.id}>" not in gone.text, gone.text
     await stub.slash("settings reset", boss, stub.channel, key="channels")
     again = await stub.slash("table new", players[1], stub.channel, game="motz")
     assert not again.ephemeral  # anywhere again
