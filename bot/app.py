@@ -78,7 +78,8 @@ class TapisBot(commands.Bot):
 
     async def guild_config(self, guild_id: int) -> Config:
         """The configuration ``guild_id``'s tables follow: its ``/settings`` caps over the operator's."""
-        return (await self.settings.for_guild(guild_id)).caps(self.tables.config)
+        config = self.tables.config  # the service's (which tests and tools may replace)
+        return (await self.settings.for_guild(guild_id, config)).caps(config)
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())

@@ -256,6 +256,18 @@ def _log_line(change: Change, tr: Translator) -> str:
     return fit(line, LOG_LINE)
 
 
+def _parents(interaction: discord.Interaction[TapisBot]) -> tuple[int, ...]:
+    """The category of the interaction's channel; for a thread, its channel and that one's category
+    (when the bot knows it: a thread's parent may not be cached)."""
+    channel, guild = interaction.channel, interaction.guild
+    if isinstance(channel, discord.Thread):
+        parent = guild.get_channel(channel.parent_id) if guild is not None else None
+        category = getattr(parent, "category_id", None)
+        return (channel.parent_id, *((category,) if isinstance(category, int) else ()))
+    category = getattr(channel, "category_id", None)
+    return (category,) if isinstance(category, int) else ()
+
+
 async def opening(bot: TapisBot, interaction: discord.Interaction[TapisBot], game: Game,
                   raw: dict[str, Any], language: str | None) -> tuple[dict[str, Any], str | None]:
     """What the server's settings ask of ``/table new`` (read from the store: the next table follows a
@@ -277,13 +289,7 @@ async def opening(bot: TapisBot, interaction: discord.Interaction[TapisBot], gam
             mention = f"<@&{server.opener_role}>"
             raise UserError(msg("Only members with the role {role} may open tables on this server.",
                                 role=mention))
-    channel = interaction.channel
-    parents = tuple(p for p in (getattr(channel, "category_id", None), getattr(channel, "parent_id", None))
-                    if isinstance(p, int))
-    parent = getattr(channel, "parent", None)
-    if isinstance(getattr(parent, "category_id", None), int):
-        parents += (parent.category_id,)  # type: ignore[union-attr]
-    if not server.may_open_in(interaction.channel_id or 0, parents):
+    if server.places and not server.may_open_in(interaction.channel_id or 0, _parents(interaction)):
         guild = interaction.guild
         live = sorted(p for p in server.places if guild is None or guild.get_channel(p) is not None)
         if not live:  # every listed channel was deleted since: say so rather than list dead links

@@ -88,9 +88,10 @@ class SettingsStore:
         rows = await self.db.fetchall("SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return {key: decode(value) for key, value in rows if key in SETTINGS}
 
-    async def for_guild(self, guild_id: int | None) -> ServerSettings:
-        """What ``guild_id``'s next table and grant follow (the operator's defaults without a guild)."""
-        return effective(await self.stored(guild_id) if guild_id is not None else {}, self.config)
+    async def for_guild(self, guild_id: int | None, config: Config | None = None) -> ServerSettings:
+        """What ``guild_id``'s next table and grant follow (the operator's defaults without a guild),
+        over ``config`` (default: the store's)."""
+        return effective(await self.stored(guild_id) if guild_id is not None else {}, config or self.config)
 
     async def set(self, guild_id: int, key: str, value: Any, user_id: int) -> Any:
         """Store a checked value (``bot.settings.model.parse``) and log it; returns the old value."""

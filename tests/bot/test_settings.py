@@ -52,6 +52,9 @@ async def test_tables_refused_outside_the_allowed_channels(stub: DiscordStub, ta
     assert not opened.ephemeral
     await tapis.settle()
     assert len(await tapis.tables.tables_in_channel(games.id)) == 1
+    thread = stub.add_thread(games, "a thread of #games")  # a thread of an allowed channel is allowed
+    in_thread = await stub.slash("table new", players[3], thread, game="motz")
+    assert not in_thread.ephemeral, in_thread.text
     await stub.dispatch("CHANNEL_DELETE", games.payload())  # the only allowed channel is deleted
     await stub.idle()
     gone = await stub.slash("table new", players[2], stub.channel, game="motz")

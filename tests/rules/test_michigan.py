@@ -700,7 +700,7 @@ def test_option_defaults():
                  "hints": False, "faces": "classic", "pace": "normal", "rated": True}
     assert G.validate_options({"ante_unit": 3})["buy_in"] == 300
     assert G.default_seats == 4 and (G.min_seats, G.max_seats) == (3, 8)
-    assert [s.name for s in G.options if s.hidden] == ["dealer", "decks"]
+    assert [s.name for s in G.options if s.hidden] == ["dealer", "decks", "rated"]
     assert G.deck == cards.DECK_52
 
 
