@@ -149,7 +149,7 @@ def parse(key: str, text: str, config: Config, read_options: OptionsReader | Non
         if bad or not names:
             raise SettingError(msg("{key} must list AI levels among {choices}.", key=spec.key,
                                    choices=", ".join(LEVELS)))
-        return [lvl for lvl in LEVELS if lvl in names]  # in the registry's order, once each
+        return [str(lvl) for lvl in LEVELS if lvl in names]  # in the registry's order, once each
     if kind in ("places", "role"):
         if value.lower() in ("", "none", "-"):
             return [] if kind == "places" else None
@@ -243,7 +243,7 @@ class ServerSettings:
     game_options: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     rated: bool = True
     hints: bool = True
-    ai_levels: tuple[str, ...] = LEVELS
+    ai_levels: tuple[str, ...] = tuple(str(lvl) for lvl in LEVELS)
     starting_grant: int = 1000
     daily_grant: int = 100
     daily_cooldown_hours: float = 20
@@ -292,7 +292,7 @@ def effective(stored: Mapping[str, Any], config: Config) -> ServerSettings:
         elif key == "channels":
             out["places"] = frozenset(int(v) for v in value)
         elif key == "ai_levels":
-            out["ai_levels"] = tuple(lvl for lvl in LEVELS if lvl in value)
+            out["ai_levels"] = tuple(str(lvl) for lvl in LEVELS if lvl in value)
         else:
             out[key] = value
     return ServerSettings(game_options=MappingProxyType(games), **out)
