@@ -9,6 +9,7 @@ import pytest
 from bot.ai import LEVELS
 from tests.backends import BACKENDS
 from tests.discord_stub import DiscordStub, User
+from tests.discord_stub.model import snowflake
 from tests.discord_stub.tapis import TapisRun
 
 
@@ -210,3 +211,22 @@ async def test_the_opener_role_and_the_server_caps(stub: DiscordStub, tapis: Tap
     assert refused.ephemeral and "no longer exists" in refused.text, refused.text
     allowed = await stub.slash("table new", boss, stub.channel, game="motz")
     assert not allowed.ephemeral
+
+
+async def test_a_role_that_may_open_tables(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    boss, alice, bob = _admin(stub), players[0], players[1]
+    dealer = snowflake()
+    stub.guild.roles[dealer] = "Dealer"
+    stub.guild.member_roles[alice.id] = [dealer]
+    role = stub.guild.payload()["roles"][-1]
+    await stub.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(stub.guild.id), "role": role})
+    await stub.idle()
+    answer = await stub.slash("settings set", boss, stub.channel, key="opener_role", value=f"<@&{dealer}>")
+    assert f"<@&{dealer}>" in answer.text, answer.text
+    refused = await stub.slash("table new", bob, stub.channel, game="motz")
+    assert refused.ephemeral and f"Only members with the role <@&{dealer}>" in refused.text, refused.text
+    opened = await stub.slash("table new", alice, stub.channel, game="motz")
+    assert not opened.ephemeral, opened.text
+    await stub.slash("settings set", boss, stub.channel, key="opener_role", value="none")
+    anyone = await stub.slash("table new", bob, stub.channel, game="motz")
+    assert not anyone.ephemeral
