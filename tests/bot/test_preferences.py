@@ -40,3 +40,14 @@ async def test_preferences_language_as_language(stub: DiscordStub, tapis: TapisR
     await stub.slash("language", alice, stub.channel, language="fr")  # /language still works
     shown = await stub.slash("preferences", alice, stub.channel)
     assert "Français" in shown.text
+
+
+async def test_card_faces_as_cards(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    """Issue 30's card faces, chosen from /preferences through the same store as /cards."""
+    alice = players[0]
+    saved = await stub.slash("preferences", alice, stub.channel, faces="four_colour", pack="french")
+    assert saved.ephemeral and "four colours" in saved.text and "French suits" in saved.text, saved.text
+    assert await tapis.bot.card_faces.get(alice.id) == ("four_colour", "french")
+    await stub.slash("cards", alice, stub.channel, faces="large")  # /cards still works, the same store
+    shown = await stub.slash("preferences", alice, stub.channel)
+    assert "large indices" in shown.text and "French suits" in shown.text
