@@ -31,10 +31,9 @@ from bot.i18n import NATIVE_NAMES, Translator, msg
 from bot.i18n.languages import LANGUAGES
 from bot.outbox.respond import run_soon, send
 from bot.rules import GAMES
-from bot.rules.base import Game
+from bot.rules.base import PACES, Game
 from bot.settings.model import (
     OPTIONS_PREFIX,
-    PACES,
     SETTINGS,
     ServerSettings,
     SettingError,
@@ -302,6 +301,8 @@ async def opening(bot: TapisBot, interaction: discord.Interaction[TapisBot], gam
     if options.get("hints") and not server.hints:
         raise UserError(msg("This server does not allow hints at its tables."))
     out = {**server.options_for(game.name), **raw}
+    if "pace" not in out and server.pace is not None:  # the server's default pace (issue 28's option)
+        out["pace"] = server.pace
     if not server.rated:
         out["rated"] = False
     return out, language or server.language

@@ -532,6 +532,10 @@ TABLE_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("pace", "choice", "normal",
                "Time per move: fast, normal, slow, or correspondence (hours to days per move, "
                "with a DM reminder).", choices=PACES),
+    # Set by the table layer from the server's settings (issue 29: a server may play unrated),
+    # never typed by a host: hidden.
+    OptionSpec("rated", "bool", True, "Whether the session may be rated (the server's setting).",
+               hidden=True),
 )
 
 

@@ -30,14 +30,11 @@ from bot.config import Config
 from bot.i18n.languages import LANGUAGES, NATIVE_NAMES
 from bot.i18n.lazy import N_, Amount, Msg, msg
 from bot.rules import GAMES
-from bot.rules.base import Game, OptionError
+from bot.rules.base import PACES, Game, OptionError
 
 #: Reads ``key=value …`` typed for a game into raw options, or raises a refusal (``/table new``'s).
 OptionsReader = Callable[[str, Game], dict[str, Any]]
 
-#: The paces a table may be played at (issue 28, branch h28clock); ``normal`` is today's timeout.
-#: HOOK for h28clock: when its pace table lands, import its names from there instead.
-PACES: tuple[str, ...] = ("fast", "normal", "slow", "correspondence")
 #: The longest value text read at all (a 5,000-character paste is refused before any parsing).
 MAX_VALUE_TEXT = 300
 #: Channels or categories a server may list in ``channels``.
@@ -299,18 +296,12 @@ def effective(stored: Mapping[str, Any], config: Config) -> ServerSettings:
 
 
 def table_pace_default(server: ServerSettings, fallback: str = "normal") -> str:
-    """The pace a new table of this server gets when its host names none.
-
-    HOOK for h28clock's per-table ``pace`` option: call this where the table's pace default is read
-    (``fallback`` is the operator's configured pace).
-    """
+    """The pace a new table of this server gets when its host names none (``fallback``: the
+    operator's ``default_pace``); ``/table new`` writes it into the table's ``pace`` option."""
     return server.pace or fallback
 
 
 def threads_enabled(server: ServerSettings, fallback: bool = True) -> bool:
-    """Whether a new table of this server gets its own thread (where the channel allows one).
-
-    HOOK for h28clock's threads: call this where a table decides to open a thread (``fallback`` is
-    the operator's configured choice).
-    """
+    """Whether a new table of this server gets its own thread (where the channel allows one):
+    the server's ``/settings threads``, else ``fallback`` (the operator's ``table_threads``)."""
     return fallback if server.threads is None else server.threads

@@ -230,3 +230,31 @@ async def test_a_role_that_may_open_tables(stub: DiscordStub, tapis: TapisRun, p
     await stub.slash("settings set", boss, stub.channel, key="opener_role", value="none")
     anyone = await stub.slash("table new", bob, stub.channel, game="motz")
     assert not anyone.ephemeral
+
+
+async def test_the_servers_pace_and_threads(stub: DiscordStub, database: str, players: list[User]) -> None:
+    """h28clock's pace option and threads follow the server's /settings (the operator's as defaults)."""
+    from dataclasses import replace
+
+    from tests.bot.test_threads import THREAD_PERMISSIONS
+    from tests.discord_stub.tapis import TEST_CONFIG
+
+    stub.app_permissions = THREAD_PERMISSIONS
+    run = TapisRun(stub, database, config=replace(TEST_CONFIG, table_threads=True))
+    await run.start()
+    try:
+        boss, alice, bob = _admin(stub), players[0], players[1]
+        await stub.slash("settings set", boss, stub.channel, key="pace", value="slow")
+        await stub.slash("settings set", boss, stub.channel, key="threads", value="off")
+        await stub.slash("table new", alice, stub.channel, game="motz")
+        await stub.slash("table new", bob, stub.channel, game="motz", options="pace=fast")
+        await run.settle()
+        first, second = sorted(await run.tables.tables_in_channel(stub.channel.id), key=lambda t: t.id)
+        assert first.options["pace"] == "slow" and second.options["pace"] == "fast"  # the host's wins
+        assert stub.calls_to("POST", "/channels/{cid}/messages/{mid}/threads") == []  # no thread
+        await stub.slash("settings reset", boss, stub.channel, key="threads")  # the operator's: on
+        await stub.slash("table new", players[2], stub.channel, game="motz")
+        await run.settle()
+        assert len(stub.calls_to("POST", "/channels/{cid}/messages/{mid}/threads")) == 1
+    finally:
+        await run.stop()
