@@ -20,9 +20,9 @@ from bot.outbox.budget import budget_for
 from bot.outbox.presenter import Presenter
 from bot.store.card_faces import CardFaceStore
 from bot.store.languages import LanguageStore
-from bot.tournaments.runner import TournamentService
 from bot.store.preferences import PreferenceStore
 from bot.store.settings import SettingsStore
+from bot.tournaments.runner import TournamentService
 from bot.views.handlers import ForeignItem, TableItem, handle_component
 
 if TYPE_CHECKING:

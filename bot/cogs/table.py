@@ -20,8 +20,8 @@ from bot.cogs.common import (
 )
 from bot.cogs.errors import UserError
 from bot.cogs.language import unknown_language
-from bot.cogs.settings import opening
 from bot.cogs.options import MAX_BUY_IN, check_options, options_autocomplete, parse_options, whole
+from bot.cogs.settings import opening
 from bot.i18n import LANGUAGES, NATIVE_NAMES, msg, table_language
 from bot.i18n.languages import choosable
 from bot.outbox.respond import run_soon, send
