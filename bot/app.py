@@ -20,6 +20,8 @@ from bot.outbox.budget import budget_for
 from bot.outbox.presenter import Presenter
 from bot.store.card_faces import CardFaceStore
 from bot.store.languages import LanguageStore
+from bot.store.preferences import PreferenceStore
+from bot.store.settings import SettingsStore
 from bot.tournaments.runner import TournamentService
 from bot.views.handlers import ForeignItem, TableItem, handle_component
 
@@ -34,7 +36,7 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.cogs.wallet", "bot.cogs.rules", "bot.cogs.table", "bot.cogs.admin", "bot.cogs.history",
               "bot.cogs.language", "bot.cogs.hint", "bot.cogs.cards", "bot.cogs.tournament",
-              "bot.cogs.review")
+              "bot.cogs.review", "bot.cogs.settings", "bot.cogs.preferences")
 
 
 class TapisBot(commands.Bot):
@@ -59,6 +61,10 @@ class TapisBot(commands.Bot):
         self.tables = tables
         self.languages = LanguageStore(db)
         self.card_faces = CardFaceStore(db)
+        #: Each server's /settings (read from the store at every table) and each person's /preferences.
+        self.settings = SettingsStore(db, config)
+        self.preferences = PreferenceStore(db)
+        tables.rt.guild_config = self.guild_config
         self.sync_commands = sync_commands
         self.presenter = Presenter(self, tables, edit_interval=edit_interval)
         self.tournaments = TournamentService(db, tables, config)
@@ -69,10 +75,18 @@ class TapisBot(commands.Bot):
         self.forwarder: Forwarder | None = None
         self._background: set[asyncio.Task[Any]] = set()
 
+    async def guild_config(self, guild_id: int) -> Config:
+        """The configuration ``guild_id``'s tables follow: its ``/settings`` caps over the operator's."""
+        config = self.tables.config  # the service's (which tests and tools may replace)
+        return (await self.settings.for_guild(guild_id, config)).caps(config)
+
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())
         await self.languages.load()
         await self.card_faces.load()
+        clamped = await self.settings.clamp_to_bounds()  # the operator's file stays the bound
+        if clamped:
+            log.info("%d server setting(s) brought within the operator's bounds", clamped)
         for ext in EXTENSIONS:
             try:
                 await self.load_extension(ext)

@@ -49,6 +49,14 @@ FLOAT_BOUNDS: dict[str, tuple[float, float]] = {
     "lobby_expiry_hours": (0.01, 24 * 366),
     "review_budget": (0.1, 24 * 3600),
 }
+#: What a server admin may choose with ``/settings`` for these keys, unless ``[server_limits]``
+#: says otherwise: ``key = [lowest, highest]`` (the operator's own value must lie within). The
+#: open-table caps have no entry: a server may lower them, never raise them past the operator's.
+SERVER_LIMITS: dict[str, tuple[float, float]] = {
+    "starting_grant": (0, 100_000),
+    "daily_grant": (0, 10_000),
+    "daily_cooldown_hours": (1, 24 * 7),
+}
 
 
 class ConfigError(Exception):
@@ -99,6 +107,10 @@ class Config:
     #: (``bot.outbox.threads.threads_enabled``); the channel keeps one line per table.
     table_threads: bool = True
     default_options: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
+    #: ``[server_limits]``: the range a server's ``/settings`` may choose for each key of
+    #: ``SERVER_LIMITS`` (a server's value outside it is refused, the bound named).
+    server_limits: Mapping[str, tuple[float, float]] = field(
+        default_factory=lambda: MappingProxyType(dict(SERVER_LIMITS)))
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     shards: ShardPlan | None = None  # [shards] ids = "0-3", count = 16: this process's shards
@@ -134,7 +146,25 @@ def load_config(path: str | None = None, env: Mapping[str, str] | None = None) -
     if env.get("DATABASE_URL"):  # the usual way platforms hand a PostgreSQL URL to a process
         values["database"] = _check_value("database", env["DATABASE_URL"], "DATABASE_URL")
     token = env.get("DISCORD_TOKEN") or None
-    return Config(**values, token=token)
+    limits = _limits_around(values, raw, path)  # takes server_limits out of values
+    return Config(**values, token=token, server_limits=limits)
+
+
+def _limits_around(values: dict[str, Any], raw: dict[str, Any],
+                   path: str) -> Mapping[str, tuple[float, float]]:
+    """The server limits, checked to hold the operator's own value of each key: a limit the file
+    sets must (else ``ConfigError``); a default one is widened to it."""
+    given = raw.get("server_limits", {})
+    limits = dict(values.pop("server_limits", SERVER_LIMITS))
+    for key, (low, high) in limits.items():
+        own = values.get(key, getattr(Config, key))
+        if low <= own <= high:
+            continue
+        if key in given:
+            raise ConfigError(f"{path}: {key} = {own:g} lies outside "
+                              f"server_limits.{key} = [{low:g}, {high:g}]")
+        limits[key] = (min(low, own), max(high, own))
+    return MappingProxyType(limits)
 
 
 def _check(raw: dict[str, Any], path: str) -> dict[str, Any]:
@@ -205,7 +235,32 @@ def _check_value(key: str, value: Any, path: str) -> Any:
             raise bad("a table of tables, e.g. [default_options.motz]")
         checked = {g: MappingProxyType(_check_game_options(g, o, path)) for g, o in value.items()}
         return MappingProxyType(checked)
+    if key == "server_limits":
+        return _check_server_limits(value, path)
     raise ConfigError(f"{path}: unknown key {key}")  # unreachable: checked above
+
+
+def _check_server_limits(value: Any, path: str) -> Mapping[str, tuple[float, float]]:
+    """``[server_limits]``: ``key = [lowest, highest]`` for keys of ``SERVER_LIMITS``, inside the
+    operator's own bounds of that key (``INT_BOUNDS`` / ``FLOAT_BOUNDS``)."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"{path}: server_limits must be a table, "
+                          "e.g. [server_limits] daily_grant = [0, 500]")
+    out = dict(SERVER_LIMITS)
+    for key, pair in value.items():
+        if key not in SERVER_LIMITS:
+            raise ConfigError(f"{path}: server_limits.{key}: unknown key (keys: {', '.join(SERVER_LIMITS)})")
+        low_b, high_b = INT_BOUNDS.get(key) or FLOAT_BOUNDS[key]
+        whole = key in INT_BOUNDS
+        ok = (isinstance(pair, list) and len(pair) == 2
+              and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                      and (not whole or isinstance(v, int)) for v in pair))
+        if not ok or not low_b <= pair[0] <= pair[1] <= high_b:
+            kind = "whole numbers" if whole else "numbers"
+            raise ConfigError(f"{path}: server_limits.{key} must be [lowest, highest], {kind} "
+                              f"from {low_b:g} to {high_b:g} (got {str(pair)[:40]})")
+        out[key] = (pair[0], pair[1])
+    return MappingProxyType(out)
 
 
 def _check_game_options(game: str, options: dict[str, Any], path: str) -> dict[str, Any]:

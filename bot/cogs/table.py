@@ -21,6 +21,7 @@ from bot.cogs.common import (
 from bot.cogs.errors import UserError
 from bot.cogs.language import unknown_language
 from bot.cogs.options import MAX_BUY_IN, check_options, options_autocomplete, parse_options, whole
+from bot.cogs.settings import opening
 from bot.i18n import LANGUAGES, NATIVE_NAMES, msg, table_language
 from bot.i18n.languages import choosable
 from bot.outbox.respond import run_soon, send
@@ -71,6 +72,7 @@ class Tables(commands.Cog):
                   invite3: discord.User | None = None, invite_only: bool = False) -> None:
         guild_id = guild_only(interaction)
         rules, raw = self.table_options(game, players, buy_in, options, language)
+        raw, language = await opening(self.bot, interaction, rules, raw, language)  # the server's /settings
         invited = invitees(interaction, [invite, invite2, invite3])
         if invite_only and not invited:
             raise UserError(msg("An invitation-only table needs at least one `invite:`."))

@@ -1,4 +1,8 @@
-"""Jetons: /balance, /daily, /leaderboard, /stats."""
+"""Jetons: /balance, /daily, /leaderboard, /stats.
+
+The grants are the server's (``/settings`` starting_grant, daily_grant, daily_cooldown_hours, within
+the operator's bounds); jetons stay per server.
+"""
 
 from __future__ import annotations
 
@@ -55,15 +59,18 @@ class Wallet(commands.Cog):
             await send(interaction, tr.n_("{who} has **{n}** jeton.", "{who} has **{n}** jetons.", found,
                                           who=name))
         else:
+            grant = (await self.bot.settings.for_guild(guild_id)).starting_grant  # this server's
             await send(interaction, tr._("{who} has no wallet here yet (new players start with {jetons}).",
-                                         who=name, jetons=tr.jetons(self.bot.config.starting_grant)))
+                                         who=name, jetons=tr.jetons(grant)))
 
     @app_commands.command(name="daily", description="Collect your daily grant of jetons")
     async def daily(self, interaction: discord.Interaction[TapisBot]) -> None:
         guild_id = guild_only(interaction)
 
         async def work() -> tuple[int, int]:
-            granted = await self.bot.ledger.daily(guild_id, interaction.user.id)
+            server = await self.bot.settings.for_guild(guild_id)  # the server's grant and cooldown
+            granted = await self.bot.ledger.daily(guild_id, interaction.user.id, server.daily_grant,
+                                                  server.daily_cooldown_hours)
             return granted, await self.bot.ledger.balance(guild_id, interaction.user.id)
 
         granted, total = await run_soon(interaction, work())

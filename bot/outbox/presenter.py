@@ -640,6 +640,8 @@ class Presenter:
     async def _send_dm(self, table_id: int, rec: TableRecord, job: DmJob) -> None:
         if job.user_id in rec.dm_closed:
             return
+        if not await self.bot.preferences.hands_by_dm(job.user_id):  # /preferences hands: channel
+            return
         table = await self.tables.get(table_id)
         if table is None or not table.is_open:
             rec.final = True  # the record goes once this last DM is out

@@ -32,6 +32,7 @@ import discord
 
 from bot.i18n import Translator
 from bot.outbox.budget import REFRESH
+from bot.settings.model import threads_enabled as server_threads
 from bot.views.display import game_title, safe_name
 from bot.views.locale import load_table_tr
 
@@ -106,7 +107,9 @@ class Threads:
         Returns a note for the host when no thread could be made (None when it worked, or when the
         channel simply cannot have one: a thread, a forum post).
         """
-        if not threads_enabled(self.bot.config, table.guild_id) or table.message_id is None:
+        server = await self.bot.settings.for_guild(table.guild_id)  # /settings threads (issue 29)
+        enabled = server_threads(server, threads_enabled(self.bot.config, table.guild_id))
+        if not enabled or table.message_id is None:
             return None
         tr = await load_table_tr(self.bot, table.id)
         why = refusal(interaction)

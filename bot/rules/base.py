@@ -517,7 +517,8 @@ def never_full(options: Mapping[str, Any], seats: int, end: Mapping[str, Any],
 
 #: Options of the table rather than of the game's rules, appended to every game's options (the
 #: engines ignore them). ``hints``: players may ask ``/hint`` for the strong AI's advice on their
-#: turn; off by default, and a session with hints allowed is not rated (issue 17).
+#: turn; off by default, and a session with hints allowed is not rated (issue 17). ``rated``: off
+#: when the server's ``/settings`` say its sessions are not rated (issue 29).
 #: ``pace``: how long a player has per move (fast, normal, slow, correspondence); the seconds of
 #: each are the operator's (``bot.tables.pace``), the default the config's ``default_pace``.
 PACES: tuple[str, ...] = ("fast", "normal", "slow", "correspondence")
@@ -531,6 +532,10 @@ TABLE_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("pace", "choice", "normal",
                "Time per move: fast, normal, slow, or correspondence (hours to days per move, "
                "with a DM reminder).", choices=PACES),
+    # Set by the table layer from the server's settings (issue 29: a server may play unrated),
+    # never typed by a host: hidden.
+    OptionSpec("rated", "bool", True, "Whether the session may be rated (the server's setting).",
+               hidden=True),
 )
 
 

@@ -122,13 +122,18 @@ def house_of(wallet: Account) -> Account:
 
 
 def ensure_account_sync(conn: sqlite3.Connection, acct: Account, now: float, starting_grant: int) -> bool:
-    """Create ``acct`` if new (a new wallet gets ``starting_grant`` from the house). True if created."""
+    """Create ``acct`` if new (a new wallet gets its server's starting grant, ``/settings``, else
+    ``starting_grant``, from the house). True if created."""
     cur = conn.execute(
         "INSERT INTO accounts (id, kind, guild_id, user_id, table_id, balance, created_at) "
         "VALUES (?, ?, ?, ?, ?, 0, ?) ON CONFLICT (id) DO NOTHING",
         (acct.key, acct.kind, acct.guild_id, acct.user_id, acct.table_id, now),
     )
     created = cur.rowcount == 1
+    if created and acct.kind == "wallet":
+        from bot.store.settings import starting_grant_sync  # the server's own grant (issue 29)
+
+        starting_grant = starting_grant_sync(conn, acct.guild_id, starting_grant)
     if created and acct.kind == "wallet" and starting_grant > 0:
         _move(conn, house_of(acct), acct, starting_grant, "starting grant", None, now, starting_grant)
     return created
@@ -273,12 +278,14 @@ class Ledger:
             transfer_sync, src, dst, amount, reason, table_id, self.clock(), self.starting_grant
         )
 
-    async def daily(self, guild_id: int, user_id: int) -> int:
-        """Give the daily grant and return it, or raise ``DailyNotReady`` with the time left."""
-        cooldown = self.config.daily_cooldown_hours * 3600
+    async def daily(self, guild_id: int, user_id: int, grant: int | None = None,
+                    cooldown_hours: float | None = None) -> int:
+        """Give the daily grant (the server's ``grant`` and ``cooldown_hours``, else the operator's)
+        and return it, or raise ``DailyNotReady`` with the time left."""
+        hours = self.config.daily_cooldown_hours if cooldown_hours is None else cooldown_hours
+        amount = self.config.daily_grant if grant is None else grant
         return await self.db.transaction(
-            daily_sync, wallet(guild_id, user_id), self.config.daily_grant, cooldown, self.clock(),
-            self.starting_grant,
+            daily_sync, wallet(guild_id, user_id), amount, hours * 3600, self.clock(), self.starting_grant,
         )
 
     async def leaderboard(

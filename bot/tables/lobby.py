@@ -124,11 +124,13 @@ async def commit_within_caps(rt: Runtime, table: Table, tx: Callable[[sqlite3.Co
                              channel_id: int | None = None) -> None:
     """Check the open-table caps, commit ``tx`` and ``adopt`` its result under one lock.
 
-    One lock for the check and the change, so two requests at once cannot both pass a cap.
+    One lock for the check and the change, so two requests at once cannot both pass a cap. The
+    caps are the table's server's (``Runtime.config_for``: its ``/settings``, within the operator's).
     """
+    config = await rt.config_for(table.guild_id)
     async with rt.caps:
         live = (s.table for s in rt.sessions.values())
-        refusal = limits.cap_refusal(live, rt.config, user_id, guild_id, channel_id)
+        refusal = limits.cap_refusal(live, config, user_id, guild_id, channel_id)
         if refusal:
             raise TableError(refusal)
         try:

@@ -69,6 +69,13 @@ class Runtime:
     timers: DeadlineScheduler = field(init=False)
     #: True once the service is closing: no AI driver starts any more.
     closed: bool = False
+    #: The configuration a guild's tables follow (its ``/settings`` caps over ``config``), set by
+    #: the bot (issue 29); None: ``config`` for every guild.
+    guild_config: Callable[[int], Awaitable[Config]] | None = None
+
+    async def config_for(self, guild_id: int) -> Config:
+        """The configuration ``guild_id``'s next table follows (read from the store each time)."""
+        return self.config if self.guild_config is None else await self.guild_config(guild_id)
 
     @property
     def grant(self) -> int:

@@ -131,9 +131,10 @@ def is_rated(options: Mapping[str, Any]) -> bool:
     """Whether a session with these options may be rated: not when hints were allowed.
 
     Issue 17 asks for hints "off by default on rated tables": allowing hints makes a table
-    unrated (its history row stays; since issue 26 it is not on the boards either).
+    unrated (its history row stays; since issue 26 it is not on the boards either). A table opened
+    on a server whose ``/settings`` say sessions are not rated has the hidden option ``rated`` off.
     """
-    return not options.get("hints")
+    return not options.get("hints") and options.get("rated", True) is not False
 
 
 def logged_close_sync(conn: sqlite3.Connection, table_id: int) -> str | None:

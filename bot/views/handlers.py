@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.ai.levels import lobby_choice
-from bot.i18n import N_, Translator, english
+from bot.i18n import N_, Translator, english, msg
 from bot.outbox.respond import answer_lost, refuse, run_soon, send
-from bot.tables.errors import STALE  # one wording for a stale click, service and handler alike
+from bot.tables.errors import STALE, TableError  # one wording for a stale click, service and handler alike
 from bot.tables.reactions import emote_of
 from bot.views import ids, texts
 from bot.views.display import refusal_text
@@ -227,6 +227,10 @@ async def _leave(interaction: discord.Interaction[TapisBot], table: Table, cid: 
 async def _add_ai(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,
                   tr: Translator) -> None:
     level, ai = lobby_choice(cid.arg)
+    allowed = (await interaction.client.settings.for_guild(table.guild_id)).ai_levels  # /settings ai_levels
+    if level not in allowed:
+        raise TableError(msg("This server does not let {level} AI players sit (allowed: {allowed}).",
+                             level=level, allowed=", ".join(allowed) or "—"))
     await run_soon(interaction, interaction.client.tables.add_ai(table.id, interaction.user.id, level))
     await interaction.client.presenter.answer_on_table(interaction, table, tr._(ai.sits))
 

@@ -84,10 +84,13 @@ class Guild:
     members: list[User] = field(default_factory=list)
     admins: set[int] = field(default_factory=set)
     locale: str = "en-US"  # the server's language: "preferred_locale", the interactions' "guild_locale"
+    roles: dict[int, str] = field(default_factory=dict)  # role id -> name, besides @everyone
+    member_roles: dict[int, list[int]] = field(default_factory=dict)  # user id -> role ids
 
     def member_payload(self, user: User) -> dict[str, Any]:
         perms = (1 << 3) if user.id in self.admins or user.id == self.owner_id else 0
-        return {"user": user.payload(), "roles": [], "flags": 0, "joined_at": TIMESTAMP,
+        roles = [str(r) for r in self.member_roles.get(user.id, [])]
+        return {"user": user.payload(), "roles": roles, "flags": 0, "joined_at": TIMESTAMP,
                 "deaf": False, "mute": False, "nick": None, "permissions": str(perms | 0x800 | 0x400)}
 
     def payload(self) -> dict[str, Any]:
@@ -96,7 +99,10 @@ class Guild:
             "member_count": len(self.members), "large": False, "features": [], "emojis": [],
             "stickers": [], "roles": [{"id": str(self.id), "name": "@everyone", "permissions": "3072",
                                        "position": 0, "color": 0, "hoist": False, "managed": False,
-                                       "mentionable": False, "flags": 0}],
+                                       "mentionable": False, "flags": 0},
+                                      *({"id": str(rid), "name": name, "permissions": "0", "position": 1,
+                                         "color": 0, "hoist": False, "managed": False, "mentionable": False,
+                                         "flags": 0} for rid, name in self.roles.items())],
             "channels": [c.payload(i) for i, c in enumerate(self.channels)],
             "members": [self.member_payload(u) for u in self.members],
             "threads": [], "presences": [], "voice_states": [], "stage_instances": [],

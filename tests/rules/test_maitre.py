@@ -725,7 +725,7 @@ def test_option_defaults_and_dealer_range():
     with pytest.raises(ValueError):
         GAME.new_table(7, opts, seed=1)
     hidden = {o.name for o in GAME.options if o.hidden}
-    assert hidden == {"dealer", "decks"} and GAME.default_seats == 3
+    assert hidden == {"dealer", "decks", "rated"} and GAME.default_seats == 3
 
 
 def test_hidden_information_in_views_and_events():

@@ -89,7 +89,7 @@ def test_options_defaults_and_errors():
     assert (o["stake"], o["buy_in"], o["rounds"], o["max_flek"], o["concede_plain"]) == (1, 200, 3, 3, True)
     assert o["dealer"] is None and o["decks"] is None
     assert G.validate_options({"stake": 5})["buy_in"] == 1000
-    assert [s.name for s in G.options if s.hidden] == ["dealer", "decks"]
+    assert [s.name for s in G.options if s.hidden] == ["dealer", "decks", "rated"]
     for bad in ({"stake": 0}, {"stake": 101}, {"stake": 2, "buy_in": 39}, {"rounds": 0}, {"rounds": 11},
                 {"max_flek": 0}, {"max_flek": 5}, {"concede_plain": "maybe"}, {"decks": [["AS"]]},
                 {"decks": "AS"}, {"nope": 1}, {"stake": 1.5}):

@@ -697,10 +697,10 @@ def test_option_defaults():
     o = G.validate_options({})
     assert o == {"players": 4, "ante_unit": 1, "card_price": 1, "buy_in": 100, "rotations": 2,
                  "spare_hand": "dead", "reveal_dead_hand": True, "dealer": None, "decks": None,
-                 "hints": False, "faces": "classic", "pace": "normal"}
+                 "hints": False, "faces": "classic", "pace": "normal", "rated": True}
     assert G.validate_options({"ante_unit": 3})["buy_in"] == 300
     assert G.default_seats == 4 and (G.min_seats, G.max_seats) == (3, 8)
-    assert [s.name for s in G.options if s.hidden] == ["dealer", "decks"]
+    assert [s.name for s in G.options if s.hidden] == ["dealer", "decks", "rated"]
     assert G.deck == cards.DECK_52
 
 

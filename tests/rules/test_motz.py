@@ -627,7 +627,7 @@ def test_option_defaults_and_seat_dependent_checks():
     opts = GAME.validate_options({})
     assert opts == {"players": 4, "ante": 1, "buy_in": 100, "rotations": 2, "max_extra_deals": None,
                     "fine_cap": None, "dealer": None, "decks": None, "hints": False, "faces": "classic",
-                    "pace": "normal"}
+                    "pace": "normal", "rated": True}
     assert GAME.validate_options({"ante": 3})["buy_in"] == 300
     assert GAME.validate_options({"fine_cap": None, "max_extra_deals": "2"})["max_extra_deals"] == 2
     st = GAME.new_table(seats=5, options=opts, seed=3)

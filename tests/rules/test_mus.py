@@ -563,9 +563,9 @@ def test_options_defaults_and_seats():
     o = GAME.validate_options({})
     assert o == {"best_of": 1, "target": 40, "matches": 1, "stake": 10, "buy_in": 100, "mus_corrido": True,
                  "senas": False, "dealer": None, "decks": None, "hints": False, "faces": "classic",
-                 "pace": "normal"}
+                 "pace": "normal", "rated": True}
     assert GAME.validate_options({"matches": 5, "stake": 30})["buy_in"] == 150
-    assert [x.name for x in GAME.options if x.hidden] == ["dealer", "decks"]
+    assert [x.name for x in GAME.options if x.hidden] == ["dealer", "decks", "rated"]
     for seats in (3, 5):
         with pytest.raises(ValueError):
             GAME.new_table(seats=seats, options=o, seed=1)

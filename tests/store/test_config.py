@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,25 @@ def test_shards_section(tmp_path):
         p.write_text(text)
         with pytest.raises(ConfigError, match=words):
             load_config(str(p), env={})
+
+
+def test_server_limits_bound_what_a_server_may_choose(tmp_path):
+    """Issue 29: ``[server_limits]`` is read, must hold the operator's own value, and is checked."""
+    p = tmp_path / "c.toml"
+    p.write_text("daily_grant = 50\n[server_limits]\ndaily_grant = [10, 500]\n")
+    cfg = load_config(str(p), env={})
+    assert cfg.server_limits["daily_grant"] == (10, 500)
+    assert cfg.server_limits["starting_grant"] == (0, 100_000)  # the default limit
+    p.write_text("daily_grant = 5\n[server_limits]\ndaily_grant = [10, 500]\n")
+    bound = r"daily_grant = 5 lies outside server_limits.daily_grant = \[10, 500\]"
+    with pytest.raises(ConfigError, match=bound):
+        load_config(str(p), env={})
+    for bad, words in (("colour = [1, 2]", "unknown key"), ("daily_grant = [5, 1]", "[lowest, highest]"),
+                       ("daily_grant = 7", "[lowest, highest]"),
+                       ("starting_grant = [0, 1.5]", "whole numbers"),
+                       ("daily_cooldown_hours = [0, 99999]", "from 0 to 8784")):
+        p.write_text(f"[server_limits]\n{bad}\n")
+        with pytest.raises(ConfigError, match=re.escape(words)):
+            load_config(str(p), env={})
+    p.write_text("daily_cooldown_hours = 0\n")  # an operator's value outside a default limit widens it
+    assert load_config(str(p), env={}).server_limits["daily_cooldown_hours"] == (0, 168)

@@ -1,0 +1,312 @@
+"""``/settings`` for server admins (issue 29), and what ``/table new`` asks of them.
+
+Subcommands with autocomplete rather than an embed of selects and a modal: one key, one value, one
+answer that says old -> new, works the same on a phone and from the keyboard, and every key
+(including each game's options, typed as ``options:`` is) fits one shape; ``show`` is the embed.
+
+- ``/settings show``: every key, its value now, and whether it is the operator's default.
+- ``/settings set key: value:``: checked (``bot.settings.model``; channels and roles must be this
+  server's), stored and logged; applies from the next table.
+- ``/settings reset key:``: back to the operator's default, logged.
+- ``/settings log [page:]``: the changes, newest first, who, when, old -> new (pages of 2,000
+  characters at most).
+
+Discord hides the group from members without Manage Server (``default_member_permissions``); Tapis
+checks the permission again, since a server can override what Discord shows.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.common import guild_only, is_admin
+from bot.cogs.errors import UserError
+from bot.cogs.options import parse_options
+from bot.i18n import NATIVE_NAMES, Translator, msg
+from bot.i18n.languages import LANGUAGES
+from bot.outbox.respond import run_soon, send
+from bot.rules import GAMES
+from bot.rules.base import PACES, Game
+from bot.settings.model import (
+    OPTIONS_PREFIX,
+    SETTINGS,
+    ServerSettings,
+    SettingError,
+    bounds,
+    parse,
+    setting,
+)
+from bot.store.settings import OPERATOR
+from bot.views.locale import reader
+from bot.views.texts import fit
+
+if TYPE_CHECKING:
+    from bot.app import TapisBot
+    from bot.store.settings import Change
+
+#: Changes listed per page of ``/settings log`` (each line is cut to fit: 10 lines < 2,000 characters).
+LOG_PAGE = 10
+LOG_LINE = 190
+
+
+def _check_admin(interaction: discord.Interaction[TapisBot]) -> int:
+    guild_id = guild_only(interaction)
+    if not is_admin(interaction):
+        raise UserError(msg("Only members with the Manage Server permission may change Tapis's settings."))
+    return guild_id
+
+
+def _read_options(text: str, game: Game) -> dict[str, Any]:
+    return parse_options(text, game)
+
+
+def shown(key: str, value: Any, tr: Translator) -> str:
+    """A setting's value in the reader's words (``None``: the operator's default for that key)."""
+    spec = SETTINGS.get(key)
+    kind = spec.kind if spec else ""
+    if value is None or (kind == "places" and not value):
+        if kind == "places":
+            return tr._("anywhere")
+        if kind == "role":
+            return tr._("none")
+        if kind == "language":
+            return tr._("the server's Discord language")
+        if kind == "options":
+            return tr._("the game's defaults")
+        return tr._("default")
+    if kind == "language":
+        return NATIVE_NAMES.get(str(value), str(value))
+    if kind == "bool":
+        return tr._("on") if value else tr._("off")
+    if kind == "places":
+        return ", ".join(f"<#{int(v)}>" for v in value)
+    if kind == "role":
+        return f"<@&{int(value)}>"
+    if kind in ("cap", "grant"):
+        return tr.number(int(value))
+    if kind == "hours":
+        hours = f"{float(value):g}"
+        return tr._("{n} h", n=hours)
+    if kind == "options":
+        return " ".join(f"{k}={v}" for k, v in value.items()) or tr._("the game's defaults")
+    if kind == "levels":
+        return ", ".join(value) or "—"
+    return str(value)
+
+
+def _current(server: ServerSettings, key: str) -> Any:
+    """The effective value of ``key`` (for ``show``)."""
+    if key.startswith(OPTIONS_PREFIX):
+        return server.options_for(key[len(OPTIONS_PREFIX):])
+    if key == "channels":
+        return sorted(server.places)
+    return getattr(server, key)
+
+
+class Settings(commands.Cog):
+    """``/settings``: each server's own defaults and limits, within the operator's."""
+
+    settings = app_commands.Group(name="settings", description="Tapis's settings for this server (admins)",
+                                  guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
+
+    def __init__(self, bot: TapisBot) -> None:
+        self.bot = bot
+
+    @settings.command(name="show", description="Every setting of this server and its value")
+    async def show(self, interaction: discord.Interaction[TapisBot]) -> None:
+        guild_id = _check_admin(interaction)
+        tr = await reader(self.bot, interaction)
+        store = self.bot.settings
+        stored = await run_soon(interaction, store.stored(guild_id))
+        server = await store.for_guild(guild_id)
+        lines = []
+        for key in SETTINGS:
+            value = shown(key, _current(server, key), tr)
+            mark = "" if key in stored else " · " + tr._("default")
+            lines.append(fit(f"**{key}**: {value}{mark}", 200))
+        embed = discord.Embed(title=tr._("Tapis settings of this server"),
+                              description=fit("\n".join(lines), 4096), colour=0x2F855A)
+        embed.set_footer(text=tr._("Change one with /settings set, undo with /settings reset; "
+                                   "changes apply from the next table."))
+        await send(interaction, embed=embed)
+
+    @settings.command(name="set", description="Change one setting of this server")
+    @app_commands.describe(key="The setting", value="Its new value")
+    async def set_(self, interaction: discord.Interaction[TapisBot], key: str, value: str) -> None:
+        guild_id = _check_admin(interaction)
+        try:
+            spec = setting(key)
+            checked = parse(spec.key, value, self.bot.settings.config, _read_options)
+        except SettingError as exc:
+            raise UserError(exc.message) from None
+        if spec.kind == "places":
+            self._check_places(interaction, checked)
+        elif spec.kind == "role" and checked is not None:
+            self._check_role(interaction, checked)
+        old = await run_soon(interaction, self.bot.settings.set(guild_id, spec.key, checked,
+                                                                interaction.user.id))
+        tr = await reader(self.bot, interaction)
+        await send(interaction, tr._("**{key}**: {old} → {new}. It applies from the next table.",
+                                     key=spec.key, old=shown(spec.key, old, tr),
+                                     new=shown(spec.key, checked, tr)))
+
+    @settings.command(name="reset", description="Put one setting back to the bot's default")
+    @app_commands.describe(key="The setting")
+    async def reset(self, interaction: discord.Interaction[TapisBot], key: str) -> None:
+        guild_id = _check_admin(interaction)
+        try:
+            spec = setting(key)
+        except SettingError as exc:
+            raise UserError(exc.message) from None
+        old = await run_soon(interaction, self.bot.settings.reset(guild_id, spec.key, interaction.user.id))
+        tr = await reader(self.bot, interaction)
+        await send(interaction, tr._("**{key}**: {old} → {new}. It applies from the next table.",
+                                     key=spec.key, old=shown(spec.key, old, tr),
+                                     new=shown(spec.key, None, tr)))
+
+    @settings.command(name="log", description="Who changed which setting, when")
+    @app_commands.describe(page="Page of the log (1 = the latest changes)")
+    async def log(self, interaction: discord.Interaction[TapisBot],
+                  page: app_commands.Range[int, 1, 100_000] = 1) -> None:
+        guild_id = _check_admin(interaction)
+        tr = await reader(self.bot, interaction)
+        changes, total = await run_soon(interaction,
+                                        self.bot.settings.log(guild_id, LOG_PAGE, (page - 1) * LOG_PAGE))
+        pages = max(1, math.ceil(total / LOG_PAGE))
+        if not changes:
+            text = (tr._("No setting has been changed on this server yet.") if total == 0
+                    else tr._("There are only {n} pages.", n=pages))
+            await send(interaction, text)
+            return
+        head = tr._("Settings changes, page {page} of {pages}:", page=page, pages=pages)
+        await send(interaction, fit("\n".join([head, *(_log_line(c, tr) for c in changes)]), 2000))
+
+    # ------------------------------------------------------------------ checks against the server
+
+    def _check_places(self, interaction: discord.Interaction[TapisBot], ids: list[int]) -> None:
+        guild = interaction.guild
+        for cid in ids:
+            channel = guild.get_channel(cid) if guild is not None else None
+            if not isinstance(channel, (discord.TextChannel, discord.CategoryChannel, discord.ForumChannel)):
+                quoted = f"`{cid}`"
+                raise UserError(msg("{id} is not a text channel or category of this server (deleted, or "
+                                    "another server's).", id=quoted))
+
+    def _check_role(self, interaction: discord.Interaction[TapisBot], role_id: int) -> None:
+        guild = interaction.guild
+        role = guild.get_role(role_id) if guild is not None else None
+        if role is None or role.is_default():
+            quoted = f"`{role_id}`"
+            raise UserError(msg("{id} is not a role of this server (deleted, another server's, or @everyone: "
+                                "use none).", id=quoted))
+
+    # ------------------------------------------------------------------ autocomplete
+
+    @set_.autocomplete("key")
+    @reset.autocomplete("key")
+    async def _key_choices(self, interaction: discord.Interaction[TapisBot],
+                           current: str) -> list[app_commands.Choice[str]]:
+        tr = await reader(self.bot, interaction)
+        typed = current.strip().lower()[:60]
+        return [app_commands.Choice(name=fit(f"{s.key} — {tr._(s.help)}", 100), value=s.key)
+                for s in SETTINGS.values() if typed in s.key][:25]
+
+    @set_.autocomplete("value")
+    async def _value_choices(self, interaction: discord.Interaction[TapisBot],
+                             current: str) -> list[app_commands.Choice[str]]:
+        key = str(getattr(interaction.namespace, "key", "") or "").strip().lower()
+        spec = SETTINGS.get(key)
+        if spec is None or len(current) > 100:
+            return []
+        values: list[str]
+        if spec.kind == "bool":
+            values = ["on", "off"]
+        elif spec.kind == "pace":
+            values = list(PACES)
+        elif spec.kind == "language":
+            values = list(LANGUAGES)
+        elif spec.kind in ("cap", "grant", "hours"):
+            low, high = bounds(key, self.bot.settings.config)
+            values = [f"{low:g}", f"{getattr(self.bot.settings.config, key):g}", f"{high:g}"]
+        elif spec.kind == "levels":
+            from bot.ai import LEVELS
+
+            values = [" ".join(LEVELS[:n]) for n in range(len(LEVELS), 0, -1)]
+        elif spec.kind == "options":
+            game = GAMES[key[len(OPTIONS_PREFIX):]]
+            values = [f"{o.name}={o.default}" for o in game.options
+                      if not o.hidden and not callable(o.default)]
+        else:
+            values = ["none"]
+        typed = current.strip().lower()
+        return [app_commands.Choice(name=v[:100], value=v[:100]) for v in dict.fromkeys(values)
+                if v.lower().startswith(typed) or not typed][:25]
+
+
+def _log_line(change: Change, tr: Translator) -> str:
+    who = f"<@{change.user_id}>" if change.user_id != OPERATOR else tr._("(the operator's bounds)")
+    line = tr._("<t:{at}:f> {who} **{key}**: {old} → {new}", at=int(change.at), who=who,
+                key=change.key, old=shown(change.key, change.old, tr), new=shown(change.key, change.new, tr))
+    return fit(line, LOG_LINE)
+
+
+def _parents(interaction: discord.Interaction[TapisBot]) -> tuple[int, ...]:
+    """The category of the interaction's channel; for a thread, its channel and that one's category
+    (when the bot knows it: a thread's parent may not be cached)."""
+    channel, guild = interaction.channel, interaction.guild
+    if isinstance(channel, discord.Thread):
+        parent = guild.get_channel(channel.parent_id) if guild is not None else None
+        category = getattr(parent, "category_id", None)
+        return (channel.parent_id, *((category,) if isinstance(category, int) else ()))
+    category = getattr(channel, "category_id", None)
+    return (category,) if isinstance(category, int) else ()
+
+
+async def opening(bot: TapisBot, interaction: discord.Interaction[TapisBot], game: Game,
+                  raw: dict[str, Any], language: str | None) -> tuple[dict[str, Any], str | None]:
+    """What the server's settings ask of ``/table new`` (read from the store: the next table follows a
+    change at once, in every shard process): the opener role and the place are checked, hints refused
+    if the server allows none; returns the raw options (the server's defaults under the host's, and
+    ``rated`` off if the server plays unrated) and the table's language (the host's, else the server's)."""
+    from bot.cogs.options import check_options
+
+    server = await bot.settings.for_guild(interaction.guild_id)
+    admin = is_admin(interaction)
+    if server.opener_role is not None and not admin:
+        guild = interaction.guild
+        role = guild.get_role(server.opener_role) if guild is not None else None
+        mine = {int(r) for r in getattr(interaction.user, "_roles", ())}
+        if server.opener_role not in mine:
+            if role is None and guild is not None:
+                raise UserError(msg("The role that may open tables here no longer exists: ask an admin to "
+                                    "change /settings opener_role."))
+            mention = f"<@&{server.opener_role}>"
+            raise UserError(msg("Only members with the role {role} may open tables on this server.",
+                                role=mention))
+    if server.places and not server.may_open_in(interaction.channel_id or 0, _parents(interaction)):
+        guild = interaction.guild
+        live = sorted(p for p in server.places if guild is None or guild.get_channel(p) is not None)
+        if not live:  # every listed channel was deleted since: say so rather than list dead links
+            raise UserError(msg("The channels where tables may be opened no longer exist: ask an admin to "
+                                "change /settings channels."))
+        places = ", ".join(f"<#{p}>" for p in live)
+        raise UserError(msg("Tables cannot be opened in this channel. Open one in: {places}.", places=places))
+    defaults = {**bot.config.options_for(game.name), **server.options_for(game.name)}
+    options = check_options(game, defaults, raw)
+    if options.get("hints") and not server.hints:
+        raise UserError(msg("This server does not allow hints at its tables."))
+    out = {**server.options_for(game.name), **raw}
+    if "pace" not in out and server.pace is not None:  # the server's default pace (issue 28's option)
+        out["pace"] = server.pace
+    if not server.rated:
+        out["rated"] = False
+    return out, language or server.language
+
+
+async def setup(bot: TapisBot) -> None:
+    await bot.add_cog(Settings(bot))
