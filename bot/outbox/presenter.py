@@ -649,6 +649,8 @@ class Presenter:
             return
         if job.remind and (table.status != "playing" or job.seat not in table.waiting_seats()):
             return  # they moved (or the table ended) before the reminder went out
+        if job.remind and not await self.bot.preferences.may_remind(job.user_id):
+            return  # /preferences reminders: off
         if not job.remind and rec.dm_shown.get(job.seat) == self._dm_key(table, job):
             return  # their latest DM already shows this very state (it waited its turn: see below)
         shown = self._dm_key(table, job)  # what the DM shows, taken before any await

@@ -129,6 +129,25 @@ async def test_a_correspondence_reminder_is_sent_once_across_a_restart(
     assert len(reminders()) == 1
 
 
+async def test_no_reminder_for_a_player_who_turned_reminders_off(
+        stub: DiscordStub, run: TapisRun, players: list[User], clock: Clock) -> None:
+    alice, bob, _, _ = players
+    for user in (alice, bob):  # /preferences reminders: off (issue 29), whoever is to act
+        saved = await stub.slash("preferences", user, stub.channel, reminders=False)
+        assert saved.ephemeral
+    table_id, _ = await open_lobby(stub, alice, [bob], 1, "motz", options="pace=correspondence")
+    await run.settle()
+    table = await run.tables.get(table_id)
+    assert table is not None and table.status == "playing"
+    mover = {u.id: u for u in (alice, bob)}[table.to_act_users()[0]]
+    sent_before = len(stub.dms(mover))
+    clock.t = table.deadline - 6 * HOUR
+    await run.tables.fire_due_timers()
+    await run.settle()
+    assert not any(REMINDER in m.text for m in stub.dms(mover))
+    assert len(stub.dms(mover)) == sent_before  # no DM at all for the reminder
+
+
 async def test_table_mine_lists_my_tables_with_turn_deadline_and_link(
         stub: DiscordStub, run: TapisRun, players: list[User], clock: Clock) -> None:
     alice, bob, carol, dave = players
