@@ -19,7 +19,8 @@ from discord.ext import commands
 
 from bot.cogs.common import GAME_CHOICES, game_or_error, guild_only, is_admin
 from bot.cogs.errors import UserError
-from bot.cogs.options import MAX_BUY_IN, check_options, parse_options
+from bot.cogs.options import MAX_BUY_IN, parse_options
+from bot.cogs.settings import opening
 from bot.i18n import Translator, msg, table_language, translator
 from bot.outbox.respond import run_soon, send
 from bot.render.standings import standings_image
@@ -129,9 +130,10 @@ class Tournaments(commands.Cog):
         guild_id = guild_only(interaction)
         rules = game_or_error(game)
         raw = parse_options(options, rules)
-        check_options(rules, self.bot.config.options_for(rules.name), raw)
+        # The server's /settings (issue 29): who may open tables and where, its defaults and hints rule.
+        raw, server_language = await opening(self.bot, interaction, rules, raw, None)
         starts_at = None if starts_in is None else self.service.clock() + starts_in * 60
-        language = table_language(None, interaction.guild_locale)
+        language = table_language(server_language, interaction.guild_locale)
         t = await run_soon(
             interaction,
             self.service.create(

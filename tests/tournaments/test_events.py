@@ -8,6 +8,7 @@ import pytest
 from bot.tournaments.model import DONE, FINISHED
 from tests.backends import BACKENDS
 from tests.discord_stub import DiscordStub, User
+from tests.discord_stub.model import snowflake
 from tests.discord_stub.tapis import TapisRun
 from tests.tournaments.drive import ledger_total, play_round, pool_balance, quiet
 
@@ -199,3 +200,20 @@ async def test_an_event_nobody_starts_is_cancelled_and_refunded(stub: DiscordStu
     assert await tapis.ledger.balance(stub.guild.id, m[1].id) == 1000
     assert await pool_balance(tapis, tid, stub.guild.id) == 0 and await ledger_total(tapis) == 0
     assert any("cancelled" in msg.text for msg in stub.messages(stub.channel))
+
+
+async def test_only_members_the_server_allows_may_create_an_event(stub: DiscordStub, tapis: TapisRun) -> None:
+    """Issue 33: a tournament is opened by a member the server allows (/settings opener_role, channels)."""
+    boss = stub.add_user("boss", stub.guild, admin=True)
+    dealer_role, [dealer, other] = snowflake(), people(stub, 2)
+    stub.guild.roles[dealer_role] = "Dealer"
+    stub.guild.member_roles[dealer.id] = [dealer_role]
+    role = stub.guild.payload()["roles"][-1]
+    await stub.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(stub.guild.id), "role": role})
+    await stub.idle()
+    role_id = f"<@&{dealer_role}>"
+    answer = await stub.slash("settings set", boss, stub.channel, key="opener_role", value=role_id)
+    assert f"<@&{dealer_role}>" in answer.text, answer.text
+    refused = await stub.slash("tournament create", other, stub.channel, game="motz")
+    assert refused.ephemeral and "Only members with the role" in refused.text, refused.text
+    assert await create(stub, dealer, game="motz") > 0
