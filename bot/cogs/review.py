@@ -1,9 +1,11 @@
 """/review: a finished session's decisions graded by the expert's search, skill and luck (issue 31).
 
-For the players of a finished session only (there is no per-table "public" flag yet: a member
-who did not play is refused, even in a channel they can see). ``user:`` picks which player of the
-session is reviewed (default: the asker); every decision is judged from that player's own view at
-the time (``bot.review``), so even now that every card is public, nothing hidden then weighs in.
+For the players of a finished session, and — where the server has made its sessions public
+(``/settings public_reviews``) — for any member who can see the table's channel, naming the player
+with ``user:``; a member who cannot see the channel is told the table does not exist (nothing
+leaks). ``user:`` picks which player of the session is reviewed (default: the asker); every
+decision is judged from that player's own view at the time (``bot.review``), so even now that every
+card is public, nothing hidden then weighs in.
 
 The analysis runs on the AI pool's worker processes at ``Priority.REVIEW``, one decision per
 job, after every table's moves; its search budget per session is ``review_budget`` seconds (config)
@@ -98,8 +100,12 @@ class Reviews(commands.Cog):
         if seat_of(row, asker) is None:
             if not channel_visible(interaction, row.channel_id):
                 return await refuse(interaction, missing)  # as if it did not exist: nothing leaks
-            return await refuse(interaction, tr._(
-                "Reviews of table #{table} are for its players: you did not play there.", table=table))
+            if not (await self.bot.settings.for_guild(guild_id)).public_reviews:
+                return await refuse(interaction, tr._(
+                    "Reviews of table #{table} are for its players: you did not play there.", table=table))
+            if user is None:  # a public session: the asker names whose decisions to review
+                return await refuse(interaction, tr._(
+                    "You did not play at table #{table}: name the player to review with user:.", table=table))
         if row.status in ("lobby", "playing"):
             return await refuse(interaction, tr._("Table #{table} is still being played: its review opens "
                                                   "when the session has ended.", table=table))

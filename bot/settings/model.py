@@ -83,6 +83,8 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
     *_game_settings(),
     Setting("rated", "bool", N_("Whether sessions are rated and count on the boards.")),
     Setting("hints", "bool", N_("Whether a host may allow hints (/hint) at a table.")),
+    Setting("public_reviews", "bool",
+            N_("Whether anyone who can see a finished table may /review it (else its players only).")),
     Setting("ai_levels", "levels", N_("Which AI levels may sit at a table.")),
     Setting("starting_grant", "grant", N_("Jetons a new player starts with.")),
     Setting("daily_grant", "grant", N_("Jetons granted by /daily.")),
@@ -240,6 +242,7 @@ class ServerSettings:
     game_options: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     rated: bool = True
     hints: bool = True
+    public_reviews: bool = False
     ai_levels: tuple[str, ...] = tuple(str(lvl) for lvl in LEVELS)
     starting_grant: int = 1000
     daily_grant: int = 100

@@ -146,3 +146,25 @@ async def test_a_staff_only_table_is_refused_as_missing(stub: DiscordStub, tapis
     assert seen.ephemeral and "for its players" in seen.text
     running = await stub.slash("review", carol, stub.channel, table=live)
     assert running.ephemeral and "still being played" in running.text
+
+
+async def test_a_server_that_made_its_sessions_public(stub: DiscordStub, tapis: TapisRun,
+                                                      players: list[User]) -> None:
+    """/settings public_reviews on: a member who did not play may review a player they name (issue
+    31: "for a session the server has made public, for anyone in the server"); off, they may not."""
+    alice, bob, carol, _ = players
+    small(tapis)
+    table_id, _ = await open_table(stub, alice, [bob], ai=1, game="marias")
+    await tapis.settle()
+    await finish_by_ai(stub, tapis, [alice, bob], table_id)
+    private = await stub.slash("review", carol, stub.channel, table=table_id, user=alice)
+    assert private.ephemeral and "for its players" in private.text, private.text
+    boss = stub.add_user("boss", stub.guild, admin=True)
+    answer = await stub.slash("settings set", boss, stub.channel, key="public_reviews", value="on")
+    assert "public_reviews" in answer.text, answer.text
+    unnamed = await stub.slash("review", carol, stub.channel, table=table_id)
+    assert unnamed.ephemeral and "name the player to review with user:" in unnamed.text, unnamed.text
+    done = await review(stub, carol, stub.channel, table=table_id, user=alice)
+    text = done.original.text if done.original is not None else done.text
+    assert "for its players" not in text and "did not play" not in text, text
+    assert await reviews.load(tapis.db, table_id, 0) is not None or await reviews.load(tapis.db, table_id, 1)
