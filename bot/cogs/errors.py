@@ -6,7 +6,7 @@ Anything unexpected is logged with its traceback and the user gets a generic apo
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -16,6 +16,8 @@ from bot.outbox.respond import answer_lost, send
 from bot.views.display import refusal_text
 from bot.views.locale import reader
 from bot.views.texts import GENERIC_ERROR, echo
+
+INTEGER = discord.AppCommandOptionType.integer.value
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -52,8 +54,29 @@ def user_message(error: BaseException, tr: Translator | None = None) -> str | No
     return None
 
 
+def whole_numbers(options: list[dict[str, Any]]) -> None:
+    """Integer options sent as JSON floats back to ints, in place (subcommands' options too).
+
+    discord.py parses payloads with orjson when it is installed, and orjson reads an integer beyond
+    64 bits as a float: a forged ``buy_in`` of 10^20 must reach the command as the too-large int it
+    is (refused as "at most …"), not as a float that no int check expects.
+    """
+    for option in options:
+        value = option.get("value")
+        if option.get("type") == INTEGER and isinstance(value, float) and value.is_integer():
+            option["value"] = int(value)
+        whole_numbers(option.get("options") or [])
+
+
 class TapisTree(app_commands.CommandTree["TapisBot"]):
-    """The command tree with Tapis's single ``on_error``."""
+    """The command tree with Tapis's single ``on_error``; integer options always reach commands as ints."""
+
+    async def interaction_check(self, interaction: discord.Interaction[TapisBot]) -> bool:
+        """Runs before discord.py reads the options (commands and autocomplete alike)."""
+        data: Any = interaction.data
+        if isinstance(data, dict):
+            whole_numbers(data.get("options") or [])
+        return True
 
     async def on_error(self, interaction: discord.Interaction[TapisBot],
                        error: app_commands.AppCommandError) -> None:

@@ -39,17 +39,6 @@ _INT = re.compile(r"[+-]?[0-9]{1,9}")
 MAX_BUY_IN = 1_000_000_000
 
 
-def whole(value: Any) -> Any:
-    """A whole number Discord sent as a JSON float (a forged value past 2**64 parsed by orjson) as an int.
-
-    discord.py parses payloads with orjson when it is installed, and orjson reads an integer beyond
-    64 bits as a float: ``1e20`` must still be refused as "at most …", not as "not a whole number".
-    """
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
 def visible_specs(game: Game) -> dict[str, Any]:
     return {s.name: s for s in game.options if not s.hidden}
 

@@ -20,7 +20,7 @@ from bot.cogs.common import (
 )
 from bot.cogs.errors import UserError
 from bot.cogs.language import unknown_language
-from bot.cogs.options import MAX_BUY_IN, check_options, options_autocomplete, parse_options, whole
+from bot.cogs.options import MAX_BUY_IN, check_options, options_autocomplete, parse_options
 from bot.cogs.settings import opening
 from bot.i18n import LANGUAGES, NATIVE_NAMES, msg, table_language
 from bot.i18n.languages import choosable
@@ -102,7 +102,7 @@ class Tables(commands.Cog):
                     raise UserError(msg("{game} has no players option: it is played by {n}.",
                                         game=rules.title, n=rules.min_seats))
                 raise UserError(msg("{game} has no {option} option.", game=rules.title, option=name))
-            raw[name] = whole(value)
+            raw[name] = value
         check_options(rules, self.bot.config.options_for(rules.name), raw)
         return rules, raw
 

@@ -168,3 +168,21 @@ async def test_forged_history_select_values(stub: DiscordStub, tapis: TapisRun, 
         short(answer.text, value)
     opened = await stub.choose(msg, alice, [str(table_id)])  # the real value still works
     assert opened.callback_type == 7 and f"Table #{table_id}" in msg.text
+
+
+def test_integer_options_sent_as_floats_reach_commands_as_ints() -> None:
+    """With orjson installed discord.py reads an integer past 64 bits as a float: the tree turns every
+    integer option (subcommands' too) back into an int before a command reads it; other types stay."""
+    from bot.cogs.errors import whole_numbers
+
+    options = [{"type": 1, "name": "new", "options": [
+        {"type": 4, "name": "buy_in", "value": 1e20},
+        {"type": 4, "name": "players", "value": 4},
+        {"type": 10, "name": "ratio", "value": 2.0},
+        {"type": 4, "name": "half", "value": 2.5},
+        {"type": 3, "name": "options", "value": "ante=2"}]}]
+    whole_numbers(options)
+    values = {o["name"]: o["value"] for o in options[0]["options"]}
+    assert values["buy_in"] == 10**20 and isinstance(values["buy_in"], int)
+    assert values == {"buy_in": 10**20, "players": 4, "ratio": 2.0, "half": 2.5, "options": "ante=2"}
+    assert isinstance(values["ratio"], float)
