@@ -132,6 +132,13 @@ def add_player(
         )
 
 
+def _from_pool(conn: sqlite3.Connection, t: Tournament, user_id: int, amount: int, what: str, now: float,
+               grant: int) -> None:
+    """Move ``amount`` from the event's pool to a member's wallet (a ledger row named ``what``)."""
+    L.transfer_sync(conn, pool(t.id, t.guild_id), L.wallet(t.guild_id, user_id), amount,
+                    f"tournament #{t.id} {what}", None, now, grant)
+
+
 def refund_player(conn: sqlite3.Connection, t: Tournament, user_id: int, now: float, grant: int) -> int:
     """Give a member back what they paid into the pool; return the amount."""
     row = conn.execute(
@@ -139,16 +146,7 @@ def refund_player(conn: sqlite3.Connection, t: Tournament, user_id: int, now: fl
     ).fetchone()
     paid = int(row[0]) if row else 0
     if paid:
-        L.transfer_sync(
-            conn,
-            pool(t.id, t.guild_id),
-            L.wallet(t.guild_id, user_id),
-            paid,
-            f"tournament #{t.id} refund",
-            None,
-            now,
-            grant,
-        )
+        _from_pool(conn, t, user_id, paid, "refund", now, grant)
         conn.execute(
             "UPDATE tournament_players SET paid = 0 WHERE tournament_id = ? AND user_id = ?", (t.id, user_id)
         )
@@ -160,16 +158,7 @@ def pay_prize(
 ) -> None:
     """Pay a member their prize from the pool."""
     if amount:
-        L.transfer_sync(
-            conn,
-            pool(t.id, t.guild_id),
-            L.wallet(t.guild_id, user_id),
-            amount,
-            f"tournament #{t.id} prize",
-            None,
-            now,
-            grant,
-        )
+        _from_pool(conn, t, user_id, amount, "prize", now, grant)
         conn.execute(
             "UPDATE tournament_players SET prize = prize + ? WHERE tournament_id = ? AND user_id = ?",
             (amount, t.id, user_id),
