@@ -3,6 +3,9 @@
 Usage (from the project root):
     python bench/arena.py mus --a easy --b random --sessions 400
     python bench/arena.py marias --a strong --b easy --pairs 200 --seed 3201 --out runs/marias-se.json
+    python bench/arena.py marias --a strong --b easy --pairs 200 --seed 3201 --part 2/4 --out runs/p2.jsonl
+    python bench/arena.py --resume runs/p2.jsonl          # finish a part (or run) cut short
+    python bench/arena.py --report runs/p1.jsonl runs/p2.jsonl runs/p3.jsonl runs/p4.jsonl
     python bench/arena.py motz --a easy --b random --sessions 600 --seats 5 --seed 7
     python bench/arena.py mus --a strong --b easy --sessions 60 --budget-ms 200
     python bench/arena.py michigan --a strong --b easy --iterations 400 --budget-ms 10000  # by iterations
@@ -14,7 +17,12 @@ pair ABAB/BABA with an even number of seats, Mus seats 0/2 against 1/3; the six 
 with three). ``--pairs K`` plays K groups (``--sessions N``: N must be whole groups). The plan (K,
 the seatings, the table seeds) is printed before the first session and never grows: ``--out FILE``
 creates FILE with the plan before playing and refuses a FILE that exists (no appending sessions to
-a run; a new run is a new seed and a new file). The **duplicate statistics** (``bench/duplicate.py``,
+a run; a new run is a new seed and a new file). FILE is a journal (``bench/journal.py``): each
+session is written as soon as it is played, so a run cut short is finished by
+``--resume FILE`` (the same command, only the missing sessions); ``--part I/N`` plays the I-th of
+N fixed slices of the plan's groups (two cores, or several sittings, share one run), and
+``--report FILE…`` prints the run's tables once every part is finished (never before).
+The **duplicate statistics** (``bench/duplicate.py``,
 issue 32): the duplicate win rate W with its Wilson interval, the mean edge Ē per session and per
 deal with 95% intervals, the within-group correlation, and the session win rate clustered by group.
 Per policy, as before: head-to-head win rate (sessions where its seats averaged more
@@ -34,6 +42,7 @@ import dataclasses
 import json
 import os
 import shlex
+import statistics
 import sys
 import time
 from typing import Any
@@ -41,9 +50,10 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # bench/duplicate.py when imported
 
+import journal  # noqa: E402  (bench/journal.py)
 from duplicate import Duplicate, duplicate  # noqa: E402  (bench/duplicate.py)
 
-from bot.ai.arena import ArenaReport, arrangements, group_size, run_arena, session_seed  # noqa: E402
+from bot.ai.arena import ArenaReport, SessionResult, arrangements, group_size, run_arena, session_seed  # noqa: E402
 from bot.ai.levels import EASY, LEVELS, RANDOM  # noqa: E402
 from bot.rules import GAMES  # noqa: E402
 
@@ -85,10 +95,11 @@ def format_report(report: ArenaReport, game: str, seats: int) -> str:
         lo, hi = report.win_interval(who)
         mlo, mhi = report.mean_interval(who)
         label = f"{'AB'[who]}: {name}"
+        p50, p95 = (f"{report.time_ms(who, q):.3f} ms" if report.times[who] else "—" for q in (0.5, 0.95))
         lines.append(
             f"| {label} | {100 * report.win_rate(who):.1f}% ({100 * lo:.1f}–{100 * hi:.1f}) "
             f"| {report.mean(who):+.2f} ({mlo:+.2f} … {mhi:+.2f}) "
-            f"| {report.time_ms(who, 0.5):.3f} ms | {report.time_ms(who, 0.95):.3f} ms |"
+            f"| {p50} | {p95} |"
         )
     its = sorted(report.iterations)
     if its:
@@ -129,6 +140,8 @@ def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Nam
                         help="duplicate groups (pairs with an even seat count, six seatings with three)")
     parser.add_argument("--out", default=None,
                         help="write the plan, then every session's results, to this new JSON file")
+    parser.add_argument("--part", default="1/1", metavar="I/N",
+                        help="play only the I-th of N equal slices of the plan's groups (needs --out)")
     parser.add_argument("--seats", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--options", default="{}", help="host options as JSON")
@@ -167,33 +180,155 @@ def run(args: argparse.Namespace, seats: int, sessions: int) -> ArenaReport:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Parse, print the plan, play the run, print its tables (and write ``--out``)."""
+    """Parse, print the plan, play the run (or its part, or finish it), print its tables.
+
+    ``--report FILE…`` and ``--resume FILE`` come first and alone (module docstring).
+    """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["--report"]:
+        return report_journals(argv[1:])
+    if argv[:1] == ["--resume"]:
+        if len(argv) != 2:
+            raise SystemExit("usage: bench/arena.py --resume FILE")
+        return resume(argv[1])
     parser, args, seats, sessions = parse(argv)
-    size = group_size(seats)
-    shown = ["python", "bench/arena.py", *(sys.argv[1:] if argv is None else argv)]
-    print("$ " + shlex.join(shown))
+    print("$ " + shlex.join(["python", "bench/arena.py", *argv]))
     plan = run_plan(args, seats, sessions)
     print(format_plan(plan))
-    if args.out is not None:
-        try:
-            with open(args.out, "x", encoding="utf-8") as f:
-                json.dump({"plan": plan}, f)
-        except FileExistsError:
-            parser.error(f"--out {args.out} exists: a run's sessions are fixed before it starts, "
-                         "so results are never appended (start a new run with a new seed and file)")
+    try:
+        part = journal.parse_part(args.part)
+        groups = journal.part_groups(plan["groups"], *part)
+    except ValueError as e:
+        parser.error(str(e))
+    if part != (1, 1) and args.out is None:
+        parser.error("--part needs --out (a part is read with the other parts by --report)")
+    if args.out is None:
+        return play(args, seats, plan, None, groups)
+    try:
+        jn = journal.create(args.out, plan, _plan_argv(argv), part, groups)
+    except FileExistsError:
+        parser.error(f"--out {args.out} exists: a run's sessions are fixed before it starts, "
+                     "so results are never appended (--resume FILE finishes an interrupted run; "
+                     "a new run is a new seed and a new file)")
+    return play(args, seats, plan, jn, groups)
+
+
+def _plan_argv(argv: list[str]) -> list[str]:
+    """The command's options without ``--out FILE`` (what ``--resume`` replays)."""
+    out, skip = [], False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word == "--out":
+            skip = True
+        elif not word.startswith("--out="):
+            out.append(word)
+    return out
+
+
+def play(args: argparse.Namespace, seats: int, plan: dict[str, Any], jn: journal.Journal | None,
+         groups: tuple[int, int]) -> int:
+    """Play the part's sessions not yet in the journal; print the tables when the run is whole."""
+    size = group_size(seats)
+    first = groups[0] * size + (len(jn.sessions) if jn else 0)
+    count = groups[1] * size - first
+    if jn is not None and jn.part != (1, 1):
+        print(f"part {jn.part[0]}/{jn.part[1]}: groups {groups[0]}–{groups[1] - 1}, "
+              f"sessions {groups[0] * size}–{groups[1] * size - 1}")
+    if jn is not None and jn.sessions:
+        print(f"resuming at session {first} ({len(jn.sessions)} of {jn.expected} already played)")
+
+    def record(i: int, res: SessionResult) -> None:
+        if jn is not None:
+            journal.append(jn, session_line(i, res, session_seed(args.seed, i, size)))
+
+    resumed = first > groups[0] * size
     t0 = time.perf_counter()
-    report = run(args, seats, sessions)
-    print(format_duplicate(report))
-    print()
-    print(format_report(report, args.game, seats))
-    print(f"\n({time.perf_counter() - t0:.1f} s)")
-    if args.out is not None:
-        with open(args.out, "w", encoding="utf-8") as f:
-            json.dump({"plan": plan, "sessions": [
-                {"seed": report.seeds[i], "seating": "".join("AB"[x] for x in arrangements(seats)[i % size]),
-                 "a": report.per_session[0][i], "b": report.per_session[1][i], "deals": report.deals[i]}
-                for i in range(report.sessions)]}, f, indent=1)
+    report = run_arena(
+        args.game, args.a, args.b, count, seats=seats, seed=args.seed,
+        options=json.loads(args.options), budget_ms=args.budget_ms, max_iterations=args.iterations,
+        first=first, on_session=record,
+    ) if count else None
+    elapsed = time.perf_counter() - t0
+    if jn is not None and jn.part != (1, 1):
+        print(f"\n{jn.path}: {len(jn.sessions)}/{jn.expected} sessions ({elapsed:.1f} s); "
+              "the run is read whole, with its other parts: bench/arena.py --report FILE…")
+        return 0
+    if jn is not None and (resumed or report is None):
+        print(format_run(report_of(jn.sessions, plan), plan))  # the whole run, from its journal
+    elif report is not None:
+        print(format_run(report, plan))
+    print(f"\n({elapsed:.1f} s)")
     return 0
+
+
+def session_line(i: int, res: SessionResult, table_seed: int) -> dict[str, Any]:
+    """One session as a journal line (``bench/journal.py``): each policy's mean seat result."""
+    means = [statistics.fmean([r for r, a in zip(res.results, res.assignment, strict=True) if a == who])
+             for who in (0, 1)]
+    return {"i": i, "seed": table_seed, "seating": "".join("AB"[x] for x in res.assignment),
+            "a": means[0], "b": means[1], "deals": res.deals, "actions": res.actions,
+            "iterations": res.side_iterations}
+
+
+def resume(path: str) -> int:
+    """Finish the run journaled in ``path`` (the same command; only the missing sessions)."""
+    try:
+        jn = journal.load(path, repair=True)
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"--resume {path}: {e}") from None
+    if not jn.argv:
+        raise SystemExit(f"--resume {path}: a finished run of the former format")
+    parser, args, seats, sessions = parse(jn.argv)
+    plan = run_plan(args, seats, sessions)
+    if plan != jn.plan:
+        raise SystemExit(f"--resume {path}: its plan is not what its command gives today")
+    print("$ " + shlex.join(["python", "bench/arena.py", *jn.argv, "--out", path]) + "   (resumed)")
+    print(format_plan(plan))
+    return play(args, seats, plan, jn, jn.groups)
+
+
+def report_journals(paths: list[str]) -> int:
+    """The tables of a run read whole from its journals (every part of its plan, each finished)."""
+    if not paths:
+        raise SystemExit("usage: bench/arena.py --report FILE [FILE…]")
+    try:
+        journals = [journal.load(p) for p in paths]
+        sessions = journal.whole(journals)
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"--report: {e}") from None
+    plan = journals[0].plan
+    if journals[0].argv:
+        argv = journals[0].argv
+        at = argv.index("--part") if "--part" in argv else len(argv)
+        print("$ " + shlex.join(["python", "bench/arena.py", *argv[:at], *argv[at + 2:]]))
+    print(format_plan(plan) + f"; read from {len(journals)} file(s)")
+    print(format_run(report_of(sessions, plan), plan))
+    return 0
+
+
+def report_of(sessions: list[dict[str, Any]], plan: dict[str, Any]) -> ArenaReport:
+    """An ``ArenaReport`` of journaled sessions (no decision times: they are not journaled)."""
+    per_session = [[float(s["a"]) for s in sessions], [float(s["b"]) for s in sessions]]
+    wins = [0.0, 0.0]
+    for a, b in zip(*per_session, strict=True):
+        w = 1.0 if a > b else 0.0 if a < b else 0.5
+        wins[0] += w
+        wins[1] += 1 - w
+    side: list[list[int]] = [[], []]
+    for s in sessions:
+        for who in (0, 1):
+            side[who].extend(s.get("iterations", [[], []])[who])
+    return ArenaReport(
+        (plan["a"], plan["b"]), len(sessions), per_session, wins, [[], []],
+        sum(s.get("actions", 0) for s in sessions), side[0] + side[1], side, len(plan["seatings"]),
+        [s["deals"] for s in sessions], [s["seed"] for s in sessions],
+    )
+
+
+def format_run(report: ArenaReport, plan: dict[str, Any]) -> str:
+    """The duplicate table, then the per-policy table."""
+    return format_duplicate(report) + "\n\n" + format_report(report, plan["game"], plan["seats"])
 
 
 def run_plan(args: argparse.Namespace, seats: int, sessions: int) -> dict[str, Any]:

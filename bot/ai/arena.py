@@ -23,7 +23,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -178,11 +178,16 @@ def run_arena(
     timed: bool = True,
     budget_ms: float | None = None,
     max_iterations: int | None = None,
+    first: int = 0,
+    on_session: Callable[[int, SessionResult], None] | None = None,
 ) -> ArenaReport:
-    """Play ``sessions`` sessions of A against B and aggregate the results.
+    """Play sessions ``first … first + sessions − 1`` of A against B and aggregate the results.
 
     ``budget_ms``/``max_iterations``: search limits of a strong side, times ``search_factor`` for
-    another searching side (5 for the expert; None: their levels' own).
+    another searching side (5 for the expert; None: their levels' own). A session's seating, table
+    seed and rng depend only on its index, so a run played in slices (``first``) plays exactly the
+    sessions of the whole run. ``on_session(index, result)`` is called after each session (the
+    journal of ``bench/arena.py``).
     """
     game = GAMES[game_name]
     n = seats or game.default_seats or game.min_seats
@@ -196,13 +201,15 @@ def run_arena(
     size = group_size(n)
     deals: list[int] = []
     seeds: list[int] = []
-    for i in range(sessions):
+    for i in range(first, first + sessions):
         assignment = assignment_for(n, i)
         seeds.append(session_seed(seed, i, size))
         res = play_session(
             game_name, n, dict(options or {}), seeds[-1], policies, assignment,
             rng_seed=seed * 7_919 + i, timed=timed,
         )
+        if on_session is not None:
+            on_session(i, res)
         deals.append(res.deals)
         means = []
         for who in (0, 1):

@@ -133,10 +133,87 @@ def test_the_plan_is_printed_and_never_appended(tmp_path: Path, capsys: pytest.C
     text = capsys.readouterr().out
     assert "plan (fixed before the run): 1 groups × 6 seatings" in text
     assert "table seeds 300009…300009" in text
-    saved = json.loads(out.read_text())
-    assert saved["plan"]["groups"] == 1 and len(saved["sessions"]) == 6
+    saved = out.read_text()
+    lines = [json.loads(line) for line in saved.splitlines()]
+    assert lines[0]["plan"]["groups"] == 1 and [s["i"] for s in lines[1:]] == list(range(6))
     with pytest.raises(SystemExit):
         arena.main(argv)  # the file exists: no sessions added to a finished run
-    assert json.loads(out.read_text()) == saved
+    assert out.read_text() == saved
     with pytest.raises(SystemExit):
         arena.main(["marias", "--sessions", "4"])  # not whole groups of six
+
+
+# ---------------------------------------------------------------------- journals: parts, resume, report
+
+journal = _load("journal")
+RUN = ["marias", "--a", "easy", "--b", "random", "--pairs", "3", "--seed", "5"]
+
+
+def _sessions(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()[1:]]
+
+
+def test_parts_are_fixed_slices_of_the_plan() -> None:
+    """200 groups in three parts: 0–65, 66–132, 133–199 (every group once)."""
+    assert [journal.part_groups(200, i, 3) for i in (1, 2, 3)] == [(0, 66), (66, 133), (133, 200)]
+    with pytest.raises(ValueError):
+        journal.part_groups(2, 1, 3)  # more parts than groups
+    with pytest.raises(ValueError):
+        journal.parse_part("0/2")
+
+
+def test_parts_read_together_are_the_whole_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same plan played whole and in two parts: the same sessions, the same tables."""
+    arena = _load("arena")
+    assert arena.main([*RUN, "--out", str(tmp_path / "whole.jsonl")]) == 0
+    whole_text = capsys.readouterr().out
+    for i in (1, 2):
+        assert arena.main([*RUN, "--part", f"{i}/2", "--out", str(tmp_path / f"p{i}.jsonl")]) == 0
+    part_text = capsys.readouterr().out
+    assert "Duplicate" not in part_text  # a part alone prints no statistics
+    parts = _sessions(tmp_path / "p1.jsonl") + _sessions(tmp_path / "p2.jsonl")
+    assert parts == _sessions(tmp_path / "whole.jsonl")
+    with pytest.raises(SystemExit, match="end at group 1 of 3"):
+        arena.main(["--report", str(tmp_path / "p1.jsonl")])  # a part missing
+    with pytest.raises(SystemExit, match="overlaps"):
+        arena.main(["--report", str(tmp_path / "whole.jsonl"), str(tmp_path / "p2.jsonl")])
+    assert arena.main(["--report", str(tmp_path / "p2.jsonl"), str(tmp_path / "p1.jsonl")]) == 0
+    table = lambda text: text[text.index("Duplicate"):text.index("| policy")]  # noqa: E731
+    assert table(capsys.readouterr().out) == table(whole_text)
+
+
+def test_a_run_cut_short_is_resumed_not_extended(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A journal killed mid-line is refused by the report, repaired by ``--resume``, which plays
+    only the missing sessions of the same plan; a finished run resumed plays nothing."""
+    arena = _load("arena")
+    whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
+    assert arena.main([*RUN, "--out", str(whole)]) == 0
+    lines = whole.read_text().splitlines()
+    cut.write_text("\n".join(lines[:8]) + "\n" + lines[8][:25])  # header, 7 sessions, half a line
+    with pytest.raises(SystemExit, match="incomplete"):
+        arena.main(["--report", str(cut)])
+    capsys.readouterr()
+    assert arena.main(["--resume", str(cut)]) == 0
+    assert "resuming at session 7 (7 of 18 already played)" in capsys.readouterr().out
+    assert cut.read_text() == whole.read_text()
+    assert arena.main(["--resume", str(cut)]) == 0  # nothing left to play
+    assert cut.read_text() == whole.read_text()
+    other = tmp_path / "other.jsonl"
+    assert arena.main([*RUN[:-1], "6", "--out", str(other)]) == 0
+    with pytest.raises(SystemExit, match="another plan"):
+        arena.main(["--report", str(whole), str(other)])
+
+
+def test_a_run_of_the_former_format_reads_as_one_finished_part(tmp_path: Path) -> None:
+    """Files written before the journal (one JSON object at the end of a run) still report."""
+    arena = _load("arena")
+    path = tmp_path / "run.jsonl"
+    assert arena.main([*RUN, "--out", str(path)]) == 0
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    former = tmp_path / "former.json"
+    kept = ("seed", "seating", "a", "b", "deals")
+    sessions = [{k: v for k, v in s.items() if k in kept} for s in lines[1:]]
+    former.write_text(json.dumps({"plan": lines[0]["plan"], "sessions": sessions}, indent=1))
+    loaded = journal.load(str(former))
+    assert loaded.done and loaded.groups == (0, 3) and [s["i"] for s in loaded.sessions] == list(range(18))
+    assert journal.whole([loaded])[5]["a"] == lines[6]["a"]
