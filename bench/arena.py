@@ -179,10 +179,11 @@ def run(args: argparse.Namespace, seats: int, sessions: int) -> ArenaReport:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, extras: dict[str, Any] | None = None) -> int:
     """Parse, print the plan, play the run (or its part, or finish it), print its tables.
 
-    ``--report FILE…`` and ``--resume FILE`` come first and alone (module docstring).
+    ``--report FILE…`` and ``--resume FILE`` come first and alone (module docstring). ``extras``
+    are written into the plan (``research/ceiling.py``: which peek side A plays with).
     """
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["--report"]:
@@ -190,10 +191,10 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["--resume"]:
         if len(argv) != 2:
             raise SystemExit("usage: bench/arena.py --resume FILE")
-        return resume(argv[1])
+        return resume(argv[1], extras)
     parser, args, seats, sessions = parse(argv)
     print("$ " + shlex.join(["python", "bench/arena.py", *argv]))
-    plan = run_plan(args, seats, sessions)
+    plan = run_plan(args, seats, sessions, extras)
     print(format_plan(plan))
     try:
         part = journal.parse_part(args.part)
@@ -271,7 +272,7 @@ def session_line(i: int, res: SessionResult, table_seed: int) -> dict[str, Any]:
             "iterations": res.side_iterations}
 
 
-def resume(path: str) -> int:
+def resume(path: str, extras: dict[str, Any] | None = None) -> int:
     """Finish the run journaled in ``path`` (the same command; only the missing sessions)."""
     try:
         jn = journal.load(path, repair=True)
@@ -280,8 +281,10 @@ def resume(path: str) -> int:
     if not jn.argv:
         raise SystemExit(f"--resume {path}: a finished run of the former format")
     parser, args, seats, sessions = parse(jn.argv)
-    plan = run_plan(args, seats, sessions)
+    plan = run_plan(args, seats, sessions, extras)
     if plan != jn.plan:
+        if "peek" in jn.plan and extras is None:
+            raise SystemExit(f"--resume {path}: a peeking run: research/ceiling.py --resume {path}")
         raise SystemExit(f"--resume {path}: its plan is not what its command gives today")
     print("$ " + shlex.join(["python", "bench/arena.py", *jn.argv, "--out", path]) + "   (resumed)")
     print(format_plan(plan))
@@ -331,8 +334,9 @@ def format_run(report: ArenaReport, plan: dict[str, Any]) -> str:
     return format_duplicate(report) + "\n\n" + format_report(report, plan["game"], plan["seats"])
 
 
-def run_plan(args: argparse.Namespace, seats: int, sessions: int) -> dict[str, Any]:
-    """What a run will play, fixed before its first session."""
+def run_plan(args: argparse.Namespace, seats: int, sessions: int,
+             extras: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What a run will play, fixed before its first session (with ``extras``, if any)."""
     size = group_size(seats)
     seeds = sorted({session_seed(args.seed, i, size) for i in range(sessions)})
     return {
@@ -340,7 +344,7 @@ def run_plan(args: argparse.Namespace, seats: int, sessions: int) -> dict[str, A
         "groups": sessions // size, "sessions": sessions, "seed": args.seed,
         "seatings": ["".join("AB"[x] for x in s) for s in arrangements(seats)],
         "table_seeds": [seeds[0], seeds[-1]], "budget_ms": args.budget_ms, "iterations": args.iterations,
-        "spec": args.spec,
+        "spec": args.spec, **(extras or {}),
     }
 
 

@@ -7,6 +7,16 @@ Usage (from the project root; every option of ``bench/arena.py`` is accepted):
     python research/ceiling.py --peek muet,declared,to_speak motz --a strong --b easy --iterations 200 \\
         --budget-ms 1e9 --pairs 100 --seed 3301
 
+Long runs (issue 32's plan) are journaled one mode at a time, with the arena's ``--out`` and
+``--part``, and compared once finished (the honest run is the arena's own journal of the same
+command; ``bench/journal.py``)::
+
+    python bench/arena.py marias --a strong --b easy --iterations 1130 --budget-ms 1e9 --pairs 100 \\
+        --seed 9113 --out h.jsonl
+    python research/ceiling.py --peek talon marias … (the same options) --part 1/2 --out t1.jsonl
+    python research/ceiling.py --resume t1.jsonl        # a peeking part cut short
+    python research/ceiling.py --compare h.jsonl talon=t1.jsonl,t2.jsonl defenders=d.jsonl
+
 Without ``--peek`` side A's determinizer is replaced by a plain copy of the real state, so every
 hidden card (the other hands, the stock, the dead hand) is known to its search; its search,
 rollouts, opponent model and prior are otherwise the shipped ones. No level of the bot can do
@@ -51,6 +61,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 
 import arena  # noqa: E402  (bench/arena.py)
 import duplicate  # noqa: E402  (bench/duplicate.py)
+import journal  # noqa: E402  (bench/journal.py)
 
 import bot.rules.michigan.state as mstate  # noqa: E402
 from bot.ai.registry import determinizer, game_ai, spec_for  # noqa: E402
@@ -291,8 +302,73 @@ def _num(e: Any) -> str:
     return f"{e.value:+.2f} ({e.low:+.2f} … {e.high:+.2f})"
 
 
+def compare_journals(argv: list[str]) -> str:
+    """``HONEST[,PART…] MODE=FILE[,PART…] …``: the edge each mode bought, from finished journals."""
+    if len(argv) < 2 or "=" in argv[0] or any("=" not in a for a in argv[1:]):
+        raise SystemExit("usage: research/ceiling.py --compare HONEST[,PART…] MODE=FILE[,PART…] …")
+    runs = {"honest": argv[0].split(",")}
+    for word in argv[1:]:
+        mode, _, files = word.partition("=")
+        runs[mode] = files.split(",")
+    reports, plans = {}, {}
+    for mode, paths in runs.items():
+        try:
+            journals = [journal.load(p) for p in paths]
+            sessions = journal.whole(journals)
+        except (OSError, ValueError) as e:
+            raise SystemExit(f"--compare {mode}: {e}") from None
+        plan = journals[0].plan
+        if plan.get("peek", "honest") != mode:
+            raise SystemExit(f"--compare: {paths[0]} was played with peek {plan.get('peek', 'honest')!r}, "
+                             f"not {mode!r}")
+        plans[mode] = {k: v for k, v in plan.items() if k != "peek"}
+        reports[mode] = arena.report_of(sessions, plan)
+    if any(p != plans["honest"] for p in plans.values()):
+        raise SystemExit("--compare: the runs are not one plan (game, levels, limits, seeds, groups)")
+    print(arena.format_plan(plans["honest"]))
+    return format_compare(reports)
+
+
+def journaled(argv: list[str], modes: list[str]) -> int:
+    """One mode played into a journal (``--out``, ``--part``): the arena with side A peeking."""
+    if len(modes) != 1:
+        raise SystemExit("ceiling: --out journals one mode at a time (compare them with --compare)")
+    _, args, _, _ = arena.parse(argv)
+    spec = spec_for(args.game)
+    install(args.game, args.a, args.b, modes[0])
+    try:
+        print(f"(ceiling: side A's search reads {modes[0]})")
+        return int(arena.main(argv, {"peek": modes[0]}))
+    finally:
+        game_ai(args.game).spec = spec
+        unpatch_engines()
+
+
+def resume(path: str) -> int:
+    """Finish a peeking run's journal with the same peek installed."""
+    try:
+        plan = journal.load(path, repair=True).plan
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"--resume {path}: {e}") from None
+    mode = plan.get("peek")
+    if mode is None:
+        raise SystemExit(f"--resume {path}: an honest run: bench/arena.py --resume {path}")
+    spec = spec_for(plan["game"])
+    install(plan["game"], plan["a"], plan["b"], mode)
+    try:
+        return int(arena.resume(path, {"peek": mode}))
+    finally:
+        game_ai(plan["game"]).spec = spec
+        unpatch_engines()
+
+
 def main(argv: list[str]) -> int:
-    """``[--peek MODE[,MODE…]]`` then the arena's own options."""
+    """``[--peek MODE[,MODE…]]`` then the arena's own options; or ``--compare``/``--resume``."""
+    if argv[:1] == ["--compare"]:
+        print(compare_journals(argv[1:]))
+        return 0
+    if argv[:1] == ["--resume"] and len(argv) == 2:
+        return resume(argv[1])
     modes: list[str] = []
     if argv[:1] == ["--peek"]:
         modes, argv = argv[1].split(","), argv[2:]
@@ -305,6 +381,8 @@ def main(argv: list[str]) -> int:
         unknown = [m for m in modes if m not in PEEKS.get(game, ())]
         if unknown:
             raise SystemExit(f"ceiling: {game} peeks: {', '.join(PEEKS.get(game, ())) or 'none'}")
+        if "--out" in argv:
+            return journaled(argv, modes)
         print(f"(ceiling: side A's search reads {', '.join(modes)}, one at a time, against the honest run)")
         print(compare(argv, modes))
         return 0

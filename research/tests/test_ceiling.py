@@ -182,3 +182,28 @@ def test_install_puts_the_peek_on_side_a_only(monkeypatch: pytest.MonkeyPatch) -
     assert StrongPolicy("marias").spec.determinize.__name__ == "peeking_talon"
     with pytest.raises(SystemExit):
         ceiling.install("marias", "strong", "easy", "muet")  # not a Marias peek
+
+
+def test_journaled_peeks_compare_like_the_run_in_one_process(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A peek played into a journal in two parts and compared with the honest journal gives the
+    table of the one-process run; a journal of another peek, or the honest one resumed as a peek,
+    is refused; the peek is removed after the run."""
+    from bot.ai.registry import spec_for
+
+    ceiling = _ceiling(monkeypatch)
+    run = ["michigan", "--a", "strong", "--b", "easy", "--iterations", "6", "--budget-ms", "1e9",
+           "--pairs", "2", "--seed", "5"]
+    honest, d1, d2 = (str(tmp_path / n) for n in ("h.jsonl", "d1.jsonl", "d2.jsonl"))
+    assert ceiling.arena.main([*run, "--out", honest]) == 0
+    assert ceiling.main(["--peek", "dead", *run, "--part", "1/2", "--out", d1]) == 0
+    assert spec_for("michigan").determinize is None  # the peek is taken off again
+    assert ceiling.main(["--peek", "dead", *run, "--part", "2/2", "--out", d2]) == 0
+    capsys.readouterr()
+    journaled = ceiling.compare_journals([honest, f"dead={d1},{d2}"])
+    in_process = ceiling.compare(run, ["dead"])
+    assert journaled == in_process and "| dead |" in journaled
+    with pytest.raises(SystemExit, match="played with peek 'dead'"):
+        ceiling.compare_journals([honest, f"talon={d1},{d2}"])
+    with pytest.raises(SystemExit, match="an honest run"):
+        ceiling.main(["--resume", honest])
