@@ -27,7 +27,7 @@ from bot.cogs.hint_limits import HintBusy, HintDesk
 from bot.i18n import Msg, msg, nmsg
 from bot.outbox.respond import run_soon, send
 from bot.tables.ai_pool import Priority
-from bot.views.locale import reader
+from bot.views.locale import at_table, reader
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -82,7 +82,7 @@ class Hints(commands.Cog):
             if t.version != version:
                 raise UserError(msg("A move was played while the AI was thinking: ask again."))
             self.desk.store(key, advice)
-        tr = await reader(self.bot, interaction)
+        tr = await at_table(self.bot, await reader(self.bot, interaction), user_id, t)  # their card look
         await send(interaction, hint_sentence(advice, lambda a: t.rules.label(a, tr), tr))
 
 

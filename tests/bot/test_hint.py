@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 from tests.bot.test_session import open_table
 from tests.discord_stub import DiscordStub, User
+from tests.discord_stub.play import play_once
 from tests.discord_stub.tapis import TapisRun
 
 
@@ -48,3 +51,37 @@ async def test_hints_are_off_by_default(stub: DiscordStub, tapis: TapisRun, play
     mover = alice if table.seat_of(alice.id) == seat else bob
     refused = await stub.slash("hint", mover, stub.channel)
     assert refused.ephemeral and "Hints are off" in refused.text
+
+
+async def test_hint_names_the_cards_as_the_player_sees_them(stub: DiscordStub, tapis: TapisRun,
+                                                           players: list[User]) -> None:
+    """At a Marias table (the Czech pack) a player who chose the French suits in four colours with
+    ``/cards`` reads the advice's cards in that look, like their hand (issue 30's looks)."""
+    from bot.i18n import translator
+    from bot.rules.looks import CZECH, FOUR_COLOUR, FRENCH, Look
+    from tests.bot.test_languages_session import open_lobby
+
+    alice, bob, carol, _ = players
+    await stub.slash("cards", alice, stub.channel, faces="four_colour", pack="french")
+    table_id, _ = await open_lobby(stub, carol, [alice, bob], 0, "marias", options="hints=on")
+    await tapis.settle()
+    rng = random.Random(4)
+    table = await tapis.tables.get(table_id)
+    seats = {table.seat_of(u.id): u for u in (alice, bob, carol)}
+    for _ in range(60):  # play on until alice is to play a card
+        table = await tapis.tables.get(table_id)
+        [seat] = table.state.to_act()
+        if seats[seat] is alice and all("card" in a for a in table.state.legal_actions(seat)):
+            break
+        await play_once(stub, tapis, table_id, seats[seat], rng)
+        await tapis.settle()
+    assert seats[seat] is alice
+    legal = table.state.legal_actions(seat)
+    mine = translator("en").dressed(Look(FRENCH, FOUR_COLOUR))
+    czech = translator("en").dressed(Look(CZECH))
+    advice = await stub.slash("hint", alice, stub.channel)
+    await stub.wait_for(lambda: advice.text, what="the advice")
+    named = advice.text.split("**")[1::2]  # the best move, then the top moves
+    assert named and all(n in {table.rules.label(a, mine) for a in legal} for n in named), advice.text
+    czech_only = {table.rules.label(a, czech) for a in legal} - {table.rules.label(a, mine) for a in legal}
+    assert czech_only and not any(n in czech_only for n in named)
