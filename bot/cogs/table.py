@@ -78,9 +78,10 @@ class Tables(commands.Cog):
             raise UserError(msg("An invitation-only table needs at least one `invite:`."))
         host = interaction.user
         channel_id = interaction.channel_id or 0  # always set for a guild command
+        allowed = (await self.bot.settings.for_guild(guild_id)).ai_levels  # the lobby's AI buttons
         table = await run_soon(interaction, self.service.create(
             guild_id, channel_id, host.id, host.display_name, rules.name, raw,
-            invite=[m.id for m in invited], invite_only=invite_only), ephemeral=False)
+            invite=[m.id for m in invited], invite_only=invite_only, ai_levels=allowed), ephemeral=False)
         await self.bot.languages.set_table(table.id, table_language(language, interaction.guild_locale))
         if await post_lobby(interaction, table):
             await invite_members(interaction, table, invited)

@@ -105,7 +105,8 @@ async def _open(rt: Runtime, games: Mapping[str, Game], old: Finished, user_id: 
                if info.human and info.user_id is not None and info.user_id != user_id}
     ais = [(i, SeatInfo(None, info.name, ai=True, level=info.level))
            for i, info in enumerate(old.seats) if info.ai]
-    plan = LobbyPlan([place, *(i for i, _ in ais)], invited, old.plan.invite_only, rematch_of=old.id)
+    plan = LobbyPlan([place, *(i for i, _ in ais)], invited, old.plan.invite_only, rematch_of=old.id,
+                     ai_levels=old.plan.ai_levels)
     marked = old.plan.copy()
 
     def link(conn: sqlite3.Connection, new_id: int) -> None:

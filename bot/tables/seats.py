@@ -44,10 +44,17 @@ class LobbyPlan:
     rematch_of: int | None = None
     #: On a finished table: the lobby opened to play it again (so it is opened once).
     rematch: int | None = None
+    #: The AI levels the server let sit when the table was opened (``/settings ai_levels``): the
+    #: lobby shows only their buttons. None: every level (a table opened before the setting).
+    ai_levels: tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"places": list(self.places), "invited": {str(k): v for k, v in self.invited.items()},
-                "invite_only": self.invite_only, "rematch_of": self.rematch_of, "rematch": self.rematch}
+        out: dict[str, Any] = {
+            "places": list(self.places), "invited": {str(k): v for k, v in self.invited.items()},
+            "invite_only": self.invite_only, "rematch_of": self.rematch_of, "rematch": self.rematch}
+        if self.ai_levels is not None:
+            out["ai_levels"] = list(self.ai_levels)
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any], n_seats: int) -> LobbyPlan:
@@ -56,12 +63,14 @@ class LobbyPlan:
         if len(places) != n_seats or places != sorted(set(places)):
             places = list(range(n_seats))
         invited = {int(k): int(v) for k, v in dict(data.get("invited", {})).items()}
+        levels = data.get("ai_levels")
         return cls(places, invited, bool(data.get("invite_only", False)),
-                   _int_or_none(data.get("rematch_of")), _int_or_none(data.get("rematch")))
+                   _int_or_none(data.get("rematch_of")), _int_or_none(data.get("rematch")),
+                   None if levels is None else tuple(str(x) for x in levels))
 
     def copy(self) -> LobbyPlan:
         return LobbyPlan(list(self.places), dict(self.invited), self.invite_only, self.rematch_of,
-                         self.rematch)
+                         self.rematch, self.ai_levels)
 
 
 def _int_or_none(value: Any) -> int | None:

@@ -51,13 +51,15 @@ def button(table_id: int, version: int, verb: str, label: str, style: discord.Bu
 
 
 def lobby_view(table: Table, tr: Translator | None = None) -> discord.ui.View:
-    """Join / Leave / an Add AI button per lobby level (``bot.ai.levels.LOBBY``), Start, then the
+    """Join / Leave / an Add AI button per lobby level the server lets sit (``bot.ai.levels.LOBBY``,
+    ``LobbyPlan.ai_levels``), Start, then the
     seat select (free seats, for anyone) and the host's select (move, remove, hand over), in the
     table's language. Five buttons a row, each select on a row of its own (Discord's layout)."""
     t, v, tr = table.id, table.version, tr or english()
     first = [("join", tr._("Join"), discord.ButtonStyle.success, None),
              ("leave", tr._("Leave"), discord.ButtonStyle.secondary, None),
-             *(("ai", tr._(ai.label), discord.ButtonStyle.secondary, arg) for _, ai, arg in LOBBY)]
+             *(("ai", tr._(ai.label), discord.ButtonStyle.secondary, arg) for level, ai, arg in LOBBY
+               if table.plan.ai_levels is None or level in table.plan.ai_levels)]
     items: list[discord.ui.Item[Any]] = [button(t, v, verb, label, style, row=i // 5, arg=arg)
                                          for i, (verb, label, style, arg) in enumerate(first)]
     row = -(-len(first) // 5)

@@ -173,7 +173,9 @@ async def test_game_defaults_hints_rated_and_ai_levels(stub: DiscordStub, tapis:
     await tapis.settle()
     [table] = await tapis.tables.tables_in_channel(stub.channel.id)
     assert table.options["stake"] == 3 and table.options["rated"] is False
-    strong = await stub.click(lobby.last, bob, custom_id=f"tapis:{table.id}:0:ai:strong")
+    ai_buttons = [c for c in lobby.last.custom_ids() if ":ai" in c]
+    assert ai_buttons == [f"tapis:{table.id}:0:ai"], ai_buttons  # only the easy AI's button is offered
+    strong = await stub.click(lobby.last, bob, custom_id=f"tapis:{table.id}:0:ai:strong")  # forged
     assert strong.ephemeral and "does not let strong AI players sit" in strong.text, strong.text
     await tapis.settle()
     assert len(table.seats) == 1

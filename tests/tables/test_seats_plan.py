@@ -28,3 +28,6 @@ def test_the_plan_round_trips_and_an_old_row_reads_as_join_order() -> None:
     assert LobbyPlan.from_json(plan.to_json(), 2) == plan
     assert LobbyPlan.from_json({}, 3) == LobbyPlan([0, 1, 2])
     assert LobbyPlan.from_json({"places": [2, 0]}, 2).places == [0, 1]  # not ascending: join order
+    allowed = LobbyPlan([0], ai_levels=("easy",))  # the server's AI levels at the opening
+    assert LobbyPlan.from_json(allowed.to_json(), 1) == allowed == allowed.copy()
+    assert LobbyPlan.from_json({}, 1).ai_levels is None  # a lobby from before: every level
