@@ -200,6 +200,8 @@ class IdentifyGate:
         self.interval = interval
         self.poll = poll
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Loop time of each turn this gate was given (the IDENTIFY follows it): for the logs and tests.
+        self.granted: list[float] = []
 
     async def __call__(self, shard_id: int | None, *, initial: bool = False) -> None:
         bucket = (shard_id or 0) % self.max_concurrency
@@ -211,6 +213,7 @@ class IdentifyGate:
             if got:
                 break
             await asyncio.sleep(self.poll)
+        self.granted.append(asyncio.get_running_loop().time())
         task = asyncio.get_running_loop().create_task(self._release_later(space, bucket))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
