@@ -54,7 +54,7 @@ import journal  # noqa: E402  (bench/journal.py)
 from duplicate import Duplicate, duplicate  # noqa: E402  (bench/duplicate.py)
 
 from bot.ai.arena import ArenaReport, SessionResult, arrangements, group_size, run_arena, session_seed  # noqa: E402
-from bot.ai.levels import EASY, LEVELS, RANDOM  # noqa: E402
+from bot.ai.levels import EASY, LEVELS, RANDOM, level_of  # noqa: E402
 from bot.rules import GAMES  # noqa: E402
 
 
@@ -239,9 +239,15 @@ def play(args: argparse.Namespace, seats: int, plan: dict[str, Any], jn: journal
     if jn is not None and jn.sessions:
         print(f"resuming at session {first} ({len(jn.sessions)} of {jn.expected} already played)")
 
+    searching = any(level_of(lv).search is not None for lv in (args.a, args.b))
+    timed = searching and args.iterations is None and (args.budget_ms is None or args.budget_ms < 1e8)
+
     def record(i: int, res: SessionResult) -> None:
         if jn is not None:
-            journal.append(jn, session_line(i, res, session_seed(args.seed, i, size)))
+            line = session_line(i, res, session_seed(args.seed, i, size))
+            if timed:  # a run at real time budgets: its decision times are what it measures
+                line["times_ms"] = [[round(1000 * t, 3) for t in side] for side in res.times]
+            journal.append(jn, line)
 
     resumed = first > groups[0] * size
     t0 = time.perf_counter()
@@ -311,7 +317,8 @@ def report_journals(paths: list[str]) -> int:
 
 
 def report_of(sessions: list[dict[str, Any]], plan: dict[str, Any]) -> ArenaReport:
-    """An ``ArenaReport`` of journaled sessions (no decision times: they are not journaled)."""
+    """An ``ArenaReport`` of journaled sessions (decision times only from runs at real time budgets:
+    the others' times depend on the machine's load, not on what the levels do)."""
     per_session = [[float(s["a"]) for s in sessions], [float(s["b"]) for s in sessions]]
     wins = [0.0, 0.0]
     for a, b in zip(*per_session, strict=True):
@@ -319,11 +326,13 @@ def report_of(sessions: list[dict[str, Any]], plan: dict[str, Any]) -> ArenaRepo
         wins[0] += w
         wins[1] += 1 - w
     side: list[list[int]] = [[], []]
+    times: list[list[float]] = [[], []]
     for s in sessions:
         for who in (0, 1):
             side[who].extend(s.get("iterations", [[], []])[who])
+            times[who].extend(t / 1000 for t in s.get("times_ms", [[], []])[who])
     return ArenaReport(
-        (plan["a"], plan["b"]), len(sessions), per_session, wins, [[], []],
+        (plan["a"], plan["b"]), len(sessions), per_session, wins, times,
         sum(s.get("actions", 0) for s in sessions), side[0] + side[1], side, len(plan["seatings"]),
         [s["deals"] for s in sessions], [s["seed"] for s in sessions],
     )

@@ -92,25 +92,25 @@ def append(journal: Journal, session: dict[str, Any]) -> None:
 
 
 def load(path: str, repair: bool = False) -> Journal:
-    """Read a journal (or a former whole-run file); ``repair`` cuts a line left half-written."""
+    """Read a journal (or a former whole-run file); a last line without its newline is not read
+    (a session being written, or cut off by a kill), and ``repair`` cuts it from the file."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
     try:
         former = json.loads(text)
     except json.JSONDecodeError:
         former = None  # several lines: a journal
-    if isinstance(former, dict) and "sessions" in former:  # the former format: a finished run, part 1/1
-        sessions = [dict(s, i=i) for i, s in enumerate(former["sessions"])]
+    if isinstance(former, dict) and "argv" not in former:  # the former format: part 1/1, written
+        sessions = [dict(s, i=i) for i, s in enumerate(former.get("sessions", []))]  # at its end
         return Journal(path, former["plan"], [], (1, 1), (0, former["plan"]["groups"]), sessions)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    elif lines:  # the last line has no newline: cut off by a kill
-        if not repair:
-            raise ValueError(f"{path}: the last line is incomplete (resume the run to repair it)")
+    elif lines:  # the last line has no newline: being written, or cut off by a kill
         lines.pop()
-        with open(path, "w", encoding="utf-8") as f:
-            f.write("".join(line + "\n" for line in lines))
+        if repair:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("".join(line + "\n" for line in lines))
     header = json.loads(lines[0])
     journal = Journal(path, header["plan"], header["argv"], tuple(header["part"]), tuple(header["groups"]))
     for line in lines[1:]:

@@ -190,8 +190,8 @@ def test_a_run_cut_short_is_resumed_not_extended(tmp_path: Path, capsys: pytest.
     assert arena.main([*RUN, "--out", str(whole)]) == 0
     lines = whole.read_text().splitlines()
     cut.write_text("\n".join(lines[:8]) + "\n" + lines[8][:25])  # header, 7 sessions, half a line
-    with pytest.raises(SystemExit, match="incomplete"):
-        arena.main(["--report", str(cut)])
+    with pytest.raises(SystemExit, match="unfinished"):
+        arena.main(["--report", str(cut)])  # the half line is not read
     capsys.readouterr()
     assert arena.main(["--resume", str(cut)]) == 0
     assert "resuming at session 7 (7 of 18 already played)" in capsys.readouterr().out
@@ -217,3 +217,24 @@ def test_a_run_of_the_former_format_reads_as_one_finished_part(tmp_path: Path) -
     loaded = journal.load(str(former))
     assert loaded.done and loaded.groups == (0, 3) and [s["i"] for s in loaded.sessions] == list(range(18))
     assert journal.whole([loaded])[5]["a"] == lines[6]["a"]
+
+
+def test_the_readme_table_reads_finished_runs_and_shows_running_ones(tmp_path: Path) -> None:
+    """``bench/ai_table.py``: a finished run's W and Ē and its bar; a run in parts with one part
+    missing shows how far it is and no figure; decision times from the budget check only."""
+    arena, ai_table = _load("arena"), _load("ai_table")
+    run = ["mus", "--a", "strong", "--b", "easy", "--iterations", "5", "--budget-ms", "1e9", "--pairs", "2"]
+    assert arena.main([*run, "--seed", "4", "--out", str(tmp_path / "mus-strong-easy.json")]) == 0
+    assert arena.main(["mus", "--a", "strong", "--b", "easy", "--pairs", "1", "--seed", "5",
+                       "--out", str(tmp_path / "mus-strong-easy.budget.jsonl")]) == 0
+    assert arena.main(["marias", "--a", "easy", "--b", "random", "--pairs", "2", "--seed", "4",
+                       "--part", "1/2", "--out", str(tmp_path / "marias-easy-random.p1.jsonl")]) == 0
+    lines = ai_table.table(str(tmp_path)).splitlines()
+    [mus] = [line for line in lines if line.startswith("| Mus | strong vs easy")]
+    main_run = journal.load(str(tmp_path / "mus-strong-easy.json"))
+    d = arena.duplicate_of(arena.report_of(journal.whole([main_run]), main_run.plan))
+    assert f"| {100 * d.win_rate.value:.1f}% (" in mus and f"| {d.edge.value:+.2f} (" in mus
+    assert "| 2 × 2 (4) | 4 | 5 |" in mus and "strong " in mus and " ms |" in mus  # times from the check
+    assert mus.endswith(f"| {ai_table.verdict(('strong', 'easy'), d)} |")
+    [marias] = [line for line in lines if line.startswith("| Marias")]
+    assert "running: 1 of 2 groups in" in marias and "%" not in marias

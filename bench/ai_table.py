@@ -1,0 +1,129 @@
+"""The AI levels' table of the README (issue 32): per game, easy vs random, strong vs easy and expert
+vs strong as duplicate W and Ē with their intervals, read from the runs' journals.
+
+Usage (from the project root):
+    python bench/ai_table.py                  # bench/runs/issue32
+    python bench/ai_table.py --runs DIR
+
+A row's run is the journal ``GAME-A-B.json`` (or ``.jsonl``) or its parts ``GAME-A-B.pK.jsonl``
+(``bench/arena.py --out``, ``--part``), read whole (``bench/journal.py``); a run not finished yet
+is shown as such, with how many of its groups are in, and no figure. Decision times come from
+the row's check at the shipped budgets, ``GAME-A-B.budget.jsonl`` (``bench/arena.py GAME --a A
+--b B --pairs 2 --out …`` without ``--iterations``/``--budget-ms``), since the main runs play
+fixed iteration counts. The bars (issue 32 item 2): strong vs easy W ≥ 70% and Ē's lower bound
+> 0; expert vs strong Ē's lower bound > 0 and W ≥ 60%; a W within 5 points of its bar calls for
+the plan's one second run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import sys
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import journal  # noqa: E402  (bench/journal.py)
+from arena import duplicate_of, report_of  # noqa: E402  (bench/arena.py)
+
+from bot.rules import GAMES  # noqa: E402
+
+RUNS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runs", "issue32")
+GAME_ORDER = ("motz", "mus", "marias", "michigan", "maitre")
+MATCHES = (("easy", "random"), ("strong", "easy"), ("expert", "strong"))
+#: (W's bar, whether Ē's lower bound must be above 0) per match.
+BARS = {("strong", "easy"): (0.70, True), ("expert", "strong"): (0.60, True)}
+FACTOR = {"strong": 1, "expert": 5}
+
+
+def run_files(runs: str, game: str, a: str, b: str) -> list[str]:
+    """The journal files of a row's main run (whole or in parts; not its budget check)."""
+    stem = os.path.join(runs, f"{game}-{a}-{b}")
+    return sorted(glob.glob(stem + ".json") + glob.glob(stem + ".jsonl") + glob.glob(stem + ".p*.jsonl"))
+
+
+def row(runs: str, game: str, a: str, b: str) -> str | None:
+    """One Markdown row, or None when the row has no run at all."""
+    paths = run_files(runs, game, a, b)
+    if not paths:
+        return None
+    journals = [journal.load(p) for p in paths]
+    plan = journals[0].plan
+    size = len(plan["seatings"])
+    head = (f"| {GAMES[game].title} | {a} vs {b} | {plan['groups']} × {size} ({plan['sessions']}) "
+            f"| {plan['seed']} | {iterations(plan)} ")
+    try:
+        sessions = journal.whole(journals)
+    except ValueError:
+        done = sum(len(j.sessions) for j in journals) // size
+        running = f"running: {done} of {plan['groups']} groups in"
+        return head + f"| {running} | | | | | {timing(runs, game, a, b)} | |"
+    d = duplicate_of(report_of(sessions, plan))
+    pct = lambda e: f"{100 * e.value:.1f}% ({100 * e.low:.1f}–{100 * e.high:.1f})"  # noqa: E731
+    num = lambda e, k=2: f"{e.value:+.{k}f} ({e.low:+.{k}f} … {e.high:+.{k}f})"  # noqa: E731
+    return head + (f"| {pct(d.win_rate)} | {num(d.edge)} | {num(d.edge_per_deal, 3)} | {d.correlation:+.2f} "
+                   f"| {pct(d.session_win_rate)} | {timing(runs, game, a, b)} | {verdict((a, b), d)} |")
+
+
+def iterations(plan: dict[str, Any]) -> str:
+    """The fixed iteration counts of the searching sides (``—`` for none)."""
+    n = plan.get("iterations")
+    sides = [f"{n * FACTOR[lv]:,}" for lv in (plan["a"], plan["b"]) if lv in FACTOR and n]
+    return " / ".join(sides) or "—"
+
+
+def timing(runs: str, game: str, a: str, b: str) -> str:
+    """Decision p50 / p95 of the searching sides at the shipped budgets, from the budget check."""
+    path = os.path.join(runs, f"{game}-{a}-{b}.budget.jsonl")
+    if a not in FACTOR and b not in FACTOR:
+        return "—"
+    if not os.path.exists(path):
+        return "not measured"
+    jn = journal.load(path)
+    report = report_of(jn.sessions, jn.plan)
+    out = [f"{lv} {report.time_ms(who, 0.5):.0f} / {report.time_ms(who, 0.95):.0f} ms"
+           for who, lv in enumerate((a, b)) if lv in FACTOR and report.times[who]]
+    return "; ".join(out) or "—"
+
+
+def verdict(match: tuple[str, str], d: Any) -> str:
+    """Whether the match's bar is met (module docstring)."""
+    if match not in BARS:
+        return "—"
+    bar, edge = BARS[match]
+    w_ok, e_ok = d.win_rate.value >= bar, d.edge.low > 0 or not edge
+    if abs(d.win_rate.value - bar) <= 0.05:
+        return f"W within 5 points of {100 * bar:.0f}%: second run"
+    if w_ok and e_ok:
+        return "**met**"
+    missing = [f"W < {100 * bar:.0f}%"] * (not w_ok) + ["Ē's interval reaches 0"] * (not e_ok)
+    return "not met: " + ", ".join(missing)
+
+
+def table(runs: str) -> str:
+    """The whole table (rows without a run are left out)."""
+    lines = ["| game | match (A vs B) | groups × seatings (sessions) | seed | iterations A / B "
+             "| W (95% CI) | Ē jetons/session (95% CI) | Ē jetons/deal (95% CI) | r "
+             "| sessions won (95% CI, clustered) | decision p50 / p95 (shipped budgets) | bar |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for game in GAME_ORDER:
+        for a, b in MATCHES:
+            line = row(runs, game, a, b)
+            if line is not None:
+                lines.append(line)
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", default=RUNS)
+    args = parser.parse_args(argv)
+    print(table(args.runs))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
