@@ -84,7 +84,8 @@ def timing(runs: str, game: str, a: str, b: str) -> str:
         return "not measured"
     jn = journal.load(path)
     report = report_of(jn.sessions, jn.plan)
-    out = [f"{lv} {report.time_ms(who, 0.5):.0f} / {report.time_ms(who, 0.95):.0f} ms"
+    ms = lambda x: f"{x:.0f}" if x >= 10 else f"{x:.2f}"  # noqa: E731
+    out = [f"{lv} {ms(report.time_ms(who, 0.5))} / {ms(report.time_ms(who, 0.95))} ms"
            for who, lv in enumerate((a, b)) if lv in FACTOR and report.times[who]]
     return "; ".join(out) or "—"
 
