@@ -302,16 +302,14 @@ def report_journals(paths: list[str]) -> int:
     if not paths:
         raise SystemExit("usage: bench/arena.py --report FILE [FILE…]")
     try:
-        journals = [journal.load(p) for p in paths]
-        sessions = journal.whole(journals)
+        plan, sessions = journal.read_run(paths)
     except (OSError, ValueError) as e:
         raise SystemExit(f"--report: {e}") from None
-    plan = journals[0].plan
-    if journals[0].argv:
-        argv = journals[0].argv
+    argv = journal.load(paths[0]).argv
+    if argv:
         at = argv.index("--part") if "--part" in argv else len(argv)
         print("$ " + shlex.join(["python", "bench/arena.py", *argv[:at], *argv[at + 2:]]))
-    print(format_plan(plan) + f"; read from {len(journals)} file(s)")
+    print(format_plan(plan) + f"; read from {len(paths)} file(s)")
     print(format_run(report_of(sessions, plan), plan))
     return 0
 

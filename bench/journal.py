@@ -144,3 +144,9 @@ def whole(journals: list[Journal]) -> list[dict[str, Any]]:
     if at != plan["groups"]:
         raise ValueError(f"the parts end at group {at} of {plan['groups']}")
     return [s for j in ordered for s in j.sessions]
+
+
+def read_run(paths: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The plan and the sessions of a finished run from its journal files (``whole``'s checks)."""
+    journals = [load(p) for p in paths]
+    return journals[0].plan if journals else {}, whole(journals)

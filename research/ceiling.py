@@ -313,11 +313,9 @@ def compare_journals(argv: list[str]) -> str:
     reports, plans = {}, {}
     for mode, paths in runs.items():
         try:
-            journals = [journal.load(p) for p in paths]
-            sessions = journal.whole(journals)
+            plan, sessions = journal.read_run(paths)
         except (OSError, ValueError) as e:
             raise SystemExit(f"--compare {mode}: {e}") from None
-        plan = journals[0].plan
         if plan.get("peek", "honest") != mode:
             raise SystemExit(f"--compare: {paths[0]} was played with peek {plan.get('peek', 'honest')!r}, "
                              f"not {mode!r}")
