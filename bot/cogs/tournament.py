@@ -324,18 +324,17 @@ class Tournaments(commands.Cog):
             shown = presenter.shown_key(table)
             payload = presenter.table_payload(table, tr)
             channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+            title = tr._("Tournament #{id}, round {round}: table {n}.",
+                         id=t.id, round=rt.round, n=rt.index + 1)
             try:
-                message = await channel.send(
-                    content=tr._(
-                        "Tournament #{id}, round {round}: table {n}.", id=t.id, round=rt.round, n=rt.index + 1
-                    ),
-                    **payload,
-                )
+                message = await channel.send(content=title, **payload)
             except discord.HTTPException as exc:
                 log.warning("tournament %s: table %s could not be posted: %s", t.id, table.id, exc)
                 continue
             await self.bot.tables.set_message(table.id, message.id)
             presenter.posted(table, shown)
+            # its own thread where the server has threads on (the posted message becomes its line)
+            await presenter.threads.open_unasked(table, title.rstrip("."))
             presenter.mark_dirty(table.id)
 
 

@@ -87,6 +87,25 @@ def refusal(interaction: discord.Interaction[TapisBot]) -> str | None:
     return None
 
 
+def cached_refusal(bot: TapisBot, channel_id: int) -> str | None:
+    """Why no thread can be started in ``channel_id``, from the client's cache (no interaction to
+    say the bot's permissions there); None when it may, or when the cache does not know (Discord
+    then answers, and a refusal leaves the table in the channel)."""
+    channel = bot.get_channel(channel_id)
+    if channel is None:
+        return None
+    kind = getattr(channel, "type", None)
+    if kind is not None and kind not in THREADABLE:
+        return f"the channel is a {kind.name} channel (already a thread, a forum post, voice or stage)"
+    guild = getattr(channel, "guild", None)
+    me = guild.me if guild is not None else None
+    if me is not None and isinstance(channel, discord.abc.GuildChannel):
+        perms = channel.permissions_for(me)
+        if not (perms.create_public_threads and perms.send_messages_in_threads):
+            return "missing the Create Public Threads or Send Messages in Threads permission"
+    return None
+
+
 class Threads:
     """The presenter's thread routing (one per presenter)."""
 
@@ -107,9 +126,7 @@ class Threads:
         Returns a note for the host when no thread could be made (None when it worked, or when the
         channel simply cannot have one: a thread, a forum post).
         """
-        server = await self.bot.settings.for_guild(table.guild_id)  # /settings threads (issue 29)
-        enabled = server_threads(server, threads_enabled(self.bot.config, table.guild_id))
-        if not enabled or table.message_id is None:
+        if not await self._enabled(table):
             return None
         tr = await load_table_tr(self.bot, table.id)
         why = refusal(interaction)
@@ -120,13 +137,43 @@ class Threads:
                 return None  # a thread, a forum post: the table simply runs here
             return tr._("Tapis may not start a thread here: table #{id} is played in this channel.",
                         id=table.id)
+        name = tr._("{game} · table #{id}", game=game_title(table.game, tr), id=table.id)
+        if not await self._start(table, name, tr, interaction):
+            return tr._("Discord refused a thread for table #{id}: it is played in this channel.",
+                        id=table.id)
+        return None
+
+    async def open_unasked(self, table: Table, name: str) -> bool:
+        """Start a thread for a table nobody opened by a command (a tournament round's), from its
+        posted message: the same thread and channel line as ``open``, without a token, so the line
+        is edited through the channel. Where no thread can be made the table stays in the channel
+        (one warning). True if the table moved into its thread."""
+        if not await self._enabled(table):
+            return False
+        why = cached_refusal(self.bot, table.channel_id)
+        if why is not None:
+            log.warning("table %s: no thread (%s); the table runs in the channel", table.id, why)
+            return False
+        return await self._start(table, name, await load_table_tr(self.bot, table.id), None)
+
+    async def _enabled(self, table: Table) -> bool:
+        """Threads are on for the table's server (``/settings threads``) and it has a message."""
+        server = await self.bot.settings.for_guild(table.guild_id)  # /settings threads (issue 29)
+        return server_threads(server, threads_enabled(self.bot.config, table.guild_id)) \
+            and table.message_id is not None
+
+    async def _start(self, table: Table, name: str, tr: Translator,
+                     interaction: discord.Interaction[TapisBot] | None) -> bool:
+        """The thread from the table's message, the table message posted in it, the former message
+        turned into the channel line (through ``interaction``'s token while it lasts). False, with
+        one warning, where Discord refused."""
         lobby = table.message_id
-        name = tr._("{game} · table #{id}", game=game_title(table.game, tr), id=table.id)[:100]
+        assert lobby is not None
         long = table.options.get("pace") == "correspondence"
         try:
             await self.p.budget.take(REFRESH)
             data = await self.bot.http.start_thread_with_message(
-                table.channel_id, lobby, name=name,
+                table.channel_id, lobby, name=name[:100],
                 auto_archive_duration=ARCHIVE_AFTER_LONG if long else ARCHIVE_AFTER)
             thread = int(data["id"])
             await self.tables.set_message(table.id, thread, key=THREAD)
@@ -138,16 +185,16 @@ class Threads:
         except discord.HTTPException as exc:
             log.warning("table %s: Discord refused its thread (%s %s); the table runs in the channel",
                         table.id, exc.status, exc.code)
-            return tr._("Discord refused a thread for table #{id}: it is played in this channel.",
-                        id=table.id)
+            return False
         await self.tables.set_message(table.id, lobby, key=LINE)
         await self.tables.set_message(table.id, sent.id)
         self.p.table_tokens.drop(table.id)  # it edits the channel's message, now the line
-        self.line_tokens[table.id] = (interaction, asyncio.get_running_loop().time())
+        if interaction is not None:
+            self.line_tokens[table.id] = (interaction, asyncio.get_running_loop().time())
         rec = self.p.record(table.id)
         rec.shown = self.p.shown_key(table)  # the message just posted shows the table as it is
         await self.sync_line(table)
-        return None
+        return True
 
     async def lost(self, table: Table, why: str) -> None:
         """The thread is unusable: the table comes back to the channel (its line is the table message)."""

@@ -86,6 +86,8 @@ class Guild:
     locale: str = "en-US"  # the server's language: "preferred_locale", the interactions' "guild_locale"
     roles: dict[int, str] = field(default_factory=dict)  # role id -> name, besides @everyone
     member_roles: dict[int, list[int]] = field(default_factory=dict)  # user id -> role ids
+    #: @everyone's permissions (View Channel and Send Messages; tests add others, e.g. threads').
+    everyone: int = 3072
 
     def member_payload(self, user: User) -> dict[str, Any]:
         perms = (1 << 3) if user.id in self.admins or user.id == self.owner_id else 0
@@ -97,9 +99,9 @@ class Guild:
         return {
             "id": str(self.id), "name": self.name, "owner_id": str(self.owner_id), "unavailable": False,
             "member_count": len(self.members), "large": False, "features": [], "emojis": [],
-            "stickers": [], "roles": [{"id": str(self.id), "name": "@everyone", "permissions": "3072",
-                                       "position": 0, "color": 0, "hoist": False, "managed": False,
-                                       "mentionable": False, "flags": 0},
+            "stickers": [], "roles": [{"id": str(self.id), "name": "@everyone",
+                                       "permissions": str(self.everyone), "position": 0, "color": 0,
+                                       "hoist": False, "managed": False, "mentionable": False, "flags": 0},
                                       *({"id": str(rid), "name": name, "permissions": "0", "position": 1,
                                          "color": 0, "hoist": False, "managed": False, "mentionable": False,
                                          "flags": 0} for rid, name in self.roles.items())],

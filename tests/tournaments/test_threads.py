@@ -1,0 +1,84 @@
+"""A tournament round's tables get threads like ``/table new``'s where the server has them on: the
+posted message becomes the channel's line, the table is played in its thread, archived at its end."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import replace
+
+import pytest
+
+from bot.tournaments.model import FINISHED
+from tests.bot.test_threads import THREAD_PERMISSIONS
+from tests.discord_stub import DiscordStub
+from tests.discord_stub.tapis import TEST_CONFIG, TapisRun
+from tests.tournaments.drive import ledger_total, play_round, quiet
+from tests.tournaments.test_events import create, join_all, people
+
+
+@pytest.fixture
+async def threaded(stub: DiscordStub, database: str) -> AsyncIterator[TapisRun]:
+    stub.app_permissions = THREAD_PERMISSIONS
+    stub.guild.everyone = int(THREAD_PERMISSIONS)  # a round has no interaction: the bot's roles say
+    r = TapisRun(stub, database, config=replace(TEST_CONFIG, table_threads=True))
+    await r.start()
+    try:
+        yield r
+    finally:
+        await r.stop()
+
+
+async def test_round_tables_are_played_in_their_threads(stub: DiscordStub, threaded: TapisRun) -> None:
+    host, *rest = people(stub, 5)
+    tid = await create(stub, host, game="marias", rounds=1, buy_in=10, options="rounds=1")
+    await join_all(stub, tid, [host, *rest])
+    await stub.slash("tournament start", host, stub.channel, tournament=tid)
+    await quiet(threaded)
+    t = threaded.bot.tournaments.get(tid)  # type: ignore[union-attr]
+    assert t is not None
+    tables = [await threaded.tables.get(rt.table_id) for rt in t.round_tables(1)]  # type: ignore[arg-type]
+    assert len(tables) == 2
+    for n, table in enumerate(tables, start=1):
+        assert table is not None
+        thread_id, line_id = table.extra_messages["thread"], table.extra_messages["line"]
+        thread = stub.channels[line_id]  # started from the posted message
+        assert thread.id == thread_id and thread.parent_id == stub.channel.id
+        assert thread.name == f"Tournament #{tid}, round 1: table {n}"
+        line = stub.message(line_id)
+        assert f"<#{thread_id}>" in line.content and not line.embeds and not line.components
+        (message,) = stub.messages(thread)  # the table message, with its buttons, in the thread
+        assert table.message_id == message.id and message.embeds
+    await play_round(threaded, tid)
+    assert t.status == FINISHED
+    for table in tables:
+        assert table is not None
+        assert stub.channels[table.extra_messages["thread"]].archived
+        assert "is over" in stub.message(table.extra_messages["line"]).content
+    in_channel = stub.messages(stub.channel)
+    assert not [m for m in in_channel if m.components]  # no table is played in the channel
+    assert any("Winner:" in m.text for m in in_channel)  # the event's own messages stay there
+    assert stub.calls_to("POST", "/channels/{cid}/messages/{mid}/threads")
+    assert await ledger_total(threaded) == 0
+
+
+async def test_without_the_thread_permissions_round_tables_stay_in_the_channel(
+        stub: DiscordStub, database: str, caplog: pytest.LogCaptureFixture) -> None:
+    """The bot's roles lack Create Public Threads: no thread request, the tables run in the channel."""
+    run = TapisRun(stub, database, config=replace(TEST_CONFIG, table_threads=True))
+    await run.start()
+    try:
+        host, *rest = people(stub, 3)
+        tid = await create(stub, host, game="marias", rounds=1, buy_in=10, options="rounds=1")
+        await join_all(stub, tid, [host, *rest])
+        await stub.slash("tournament start", host, stub.channel, tournament=tid)
+        await quiet(run)
+        t = run.bot.tournaments.get(tid)  # type: ignore[union-attr]
+        assert t is not None
+        (rt,) = t.round_tables(1)
+        table = await run.tables.get(rt.table_id)  # type: ignore[arg-type]
+        assert table is not None and "thread" not in table.extra_messages
+        assert stub.message(table.message_id).channel_id == stub.channel.id  # type: ignore[arg-type]
+        assert not stub.calls_to("POST", "/channels/{cid}/messages/{mid}/threads")
+        assert any("no thread (missing the Create Public Threads" in r.getMessage() for r in caplog.records)
+    finally:
+        await run.stop()
