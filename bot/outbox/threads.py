@@ -143,18 +143,22 @@ class Threads:
                         id=table.id)
         return None
 
-    async def open_unasked(self, table: Table, name: str) -> bool:
-        """Start a thread for a table nobody opened by a command (a tournament round's), from its
-        posted message: the same thread and channel line as ``open``, without a token, so the line
-        is edited through the channel. Where no thread can be made the table stays in the channel
-        (one warning). True if the table moved into its thread."""
+    async def open_unasked(self, table: Table, name: str | None = None) -> bool:
+        """Start a thread for a table whose message no command's answer posted (a tournament
+        round's; a Play again clicked in a thread, whose lobby the channel got), from that message:
+        the same thread and channel line as ``open``, without a token, so the line is edited
+        through the channel. Where no thread can be made the table stays in the channel (one
+        warning). True if the table moved into its thread."""
         if not await self._enabled(table):
             return False
         why = cached_refusal(self.bot, table.channel_id)
         if why is not None:
             log.warning("table %s: no thread (%s); the table runs in the channel", table.id, why)
             return False
-        return await self._start(table, name, await load_table_tr(self.bot, table.id), None)
+        tr = await load_table_tr(self.bot, table.id)
+        if name is None:
+            name = tr._("{game} · table #{id}", game=game_title(table.game, tr), id=table.id)
+        return await self._start(table, name, tr, None)
 
     async def _enabled(self, table: Table) -> bool:
         """Threads are on for the table's server (``/settings threads``) and it has a message."""

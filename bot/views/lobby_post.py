@@ -29,7 +29,7 @@ async def post_lobby(interaction: discord.Interaction[TapisBot], table: Table) -
     """Post the lobby as the answer (public); if that answer is lost or was deferred ephemerally,
     or the click came from another channel (a Play again in a finished table's thread), in the
     table's channel; else cancel it (refunds). Then start its thread where the channel allows
-    (``Threads.open``). True if it was posted."""
+    (``Threads.open``; ``Threads.open_unasked`` for a lobby the channel got). True if it was posted."""
     bot = interaction.client
     shown = bot.presenter.shown_key(table)
     tr = table_tr(bot, table.id)
@@ -49,8 +49,11 @@ async def post_lobby(interaction: discord.Interaction[TapisBot], table: Table) -
                                                                view=lobby_view(table, tr))
             message_id = response.message_id
     except (*NETWORK, discord.ClientException) as exc:
-        log.warning("table %s: the answer that was to show the lobby was lost (%s); posting the lobby "
-                    "in the channel", table.id, exc)
+        if isinstance(exc, discord.ClientException):  # expected: the answer cannot hold the lobby
+            log.info("table %s: the lobby is posted in the channel (%s)", table.id, exc)
+        else:
+            log.warning("table %s: the answer that was to show the lobby was lost (%s); posting the "
+                        "lobby in the channel", table.id, exc)
         channel = bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         via = None
         try:
@@ -65,8 +68,11 @@ async def post_lobby(interaction: discord.Interaction[TapisBot], table: Table) -
     if via is not None:  # its token edits the lobby for 14 minutes, outside the global limit
         bot.presenter.table_tokens.note(table.id, via, message_id)
     bot.presenter.posted(table, shown)
+    if via is None:  # posted through the channel (a Play again in a thread, a lost answer)
+        await bot.presenter.threads.open_unasked(table)
+        return True
     note = await bot.presenter.threads.open(interaction, table)  # a thread from the lobby
-    if note is not None and via is not None:
+    if note is not None:
         await send(interaction, note)
     return True
 

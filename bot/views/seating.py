@@ -82,7 +82,7 @@ async def play_again(interaction: discord.Interaction[TapisBot], cid: ids.Compon
             await bot.languages.set_table(table.id, language)
         deferred = interaction.response.is_done()  # then the lobby goes to the channel
         await post_lobby(interaction, table)
-        if deferred:
+        if deferred or not interaction.response.is_done():  # (a click in a thread: the channel got it)
             await send(interaction, texts.joined(table.id, table.buy_in, tr))
         return None
     await send(interaction, texts.joined(table.id, table.buy_in, tr))

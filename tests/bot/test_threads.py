@@ -31,6 +31,7 @@ MESSAGE_ROUTE = "/channels/{cid}/messages/{mid}"
 @pytest.fixture
 async def run(stub: DiscordStub, database: str) -> AsyncIterator[TapisRun]:
     stub.app_permissions = THREAD_PERMISSIONS
+    stub.guild.everyone = int(THREAD_PERMISSIONS)  # the bot's roles say the same as app_permissions
     r = TapisRun(stub, database, config=replace(TEST_CONFIG, table_threads=True))
     await r.start()
     try:
@@ -163,3 +164,27 @@ async def test_a_thread_lost_mid_session_brings_the_table_back_to_the_channel(
     final = stub.message(line.id)
     assert "The session is over." in final.text and "thread could not be used" in final.text
     assert len([w for w in thread_warnings(caplog, table_id) if "unusable" in w]) == 1
+
+
+async def test_play_again_in_a_thread_opens_the_new_lobby_in_a_thread_of_its_own(
+        stub: DiscordStub, run: TapisRun, players: list[User], caplog: pytest.LogCaptureFixture) -> None:
+    """The final message lives in the finished table's thread; Play again there posts the new lobby
+    in the channel (a thread cannot hold a thread) and starts the new table's own thread from it."""
+    alice, bob, _, _ = players
+    table_id, line = await open_in_thread(stub, run, alice, bob)
+    await play_to_the_end(stub, run, table_id, [alice, bob])
+    old = await run.tables.get(table_id)
+    final = stub.message(old.message_id)
+    assert final.channel_id == old.extra_messages["thread"]
+    opened = await stub.click(final, bob, "Play again")
+    await run.settle()
+    again = next(t for t in await run.tables.tables_in_channel(stub.channel.id) if t.id != table_id)
+    assert again.status == "lobby" and again.extra_messages["thread"] not in (0, old.extra_messages["thread"])
+    new_line = stub.message(again.extra_messages["line"])
+    assert new_line.channel_id == stub.channel.id and "lobby is open" in new_line.content
+    thread = stub.channels[new_line.id]
+    assert thread.parent_id == stub.channel.id and thread.name.endswith(f"table #{again.id}")
+    (lobby,) = stub.messages(thread)
+    assert again.message_id == lobby.id and lobby.custom_ids()  # the lobby's buttons, in the thread
+    assert opened.ephemeral and f"table #{again.id}" in opened.text, opened.text  # answered, once
+    assert thread_warnings(caplog, again.id) == []
