@@ -4,6 +4,7 @@ vs strong as duplicate W and Ē with their intervals, read from the runs' journa
 Usage (from the project root):
     python bench/ai_table.py                  # bench/runs/issue32
     python bench/ai_table.py --runs DIR
+    python bench/ai_table.py --write README.md    # between its <!-- ai-table --> markers
 
 A row's run is the journal ``GAME-A-B.json`` (or ``.jsonl``) or its parts ``GAME-A-B.pK.jsonl``
 (``bench/arena.py --out``, ``--part``), read whole (``bench/journal.py``); a run not finished yet
@@ -45,11 +46,12 @@ def run_files(runs: str, game: str, a: str, b: str) -> list[str]:
     return sorted(glob.glob(stem + ".json") + glob.glob(stem + ".jsonl") + glob.glob(stem + ".p*.jsonl"))
 
 
-def row(runs: str, game: str, a: str, b: str) -> str | None:
-    """One Markdown row, or None when the row has no run at all."""
+def row(runs: str, game: str, a: str, b: str) -> str:
+    """One Markdown row (a row whose run has not started says so)."""
     paths = run_files(runs, game, a, b)
     if not paths:
-        return None
+        title = GAMES[game].title
+        return f"| {title} | {a} vs {b} | | | | not run yet | | | | | {timing(runs, game, a, b)} | |"
     journals = [journal.load(p) for p in paths]
     plan = journals[0].plan
     size = len(plan["seatings"])
@@ -105,24 +107,42 @@ def verdict(match: tuple[str, str], d: Any) -> str:
 
 
 def table(runs: str) -> str:
-    """The whole table (rows without a run are left out)."""
+    """The whole table: every game and match, run or not."""
     lines = ["| game | match (A vs B) | groups × seatings (sessions) | seed | iterations A / B "
              "| W (95% CI) | Ē jetons/session (95% CI) | Ē jetons/deal (95% CI) | r "
              "| sessions won (95% CI, clustered) | decision p50 / p95 (shipped budgets) | bar |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for game in GAME_ORDER:
         for a, b in MATCHES:
-            line = row(runs, game, a, b)
-            if line is not None:
-                lines.append(line)
+            lines.append(row(runs, game, a, b))
     return "\n".join(lines)
+
+
+START, END = "<!-- ai-table -->", "<!-- /ai-table -->"
+
+
+def write_into(path: str, text: str) -> None:
+    """Replace what stands between the ``<!-- ai-table -->`` markers of ``path`` with ``text``."""
+    with open(path, encoding="utf-8") as f:
+        doc = f.read()
+    if doc.count(START) != 1 or doc.count(END) != 1 or doc.index(START) > doc.index(END):
+        raise SystemExit(f"{path}: needs one {START} … {END} pair")
+    head, rest = doc.split(START)
+    _, tail = rest.split(END)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"{head}{START}\n{text}\n{END}{tail}")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", default=RUNS)
+    parser.add_argument("--write", metavar="FILE", help="put the table between FILE's markers")
     args = parser.parse_args(argv)
-    print(table(args.runs))
+    text = table(args.runs)
+    if args.write:
+        write_into(args.write, text)
+    else:
+        print(text)
     return 0
 
 

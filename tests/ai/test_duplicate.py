@@ -236,5 +236,17 @@ def test_the_readme_table_reads_finished_runs_and_shows_running_ones(tmp_path: P
     assert f"| {100 * d.win_rate.value:.1f}% (" in mus and f"| {d.edge.value:+.2f} (" in mus
     assert "| 2 × 2 (4) | 4 | 5 |" in mus and "strong " in mus and " ms |" in mus  # times from the check
     assert mus.endswith(f"| {ai_table.verdict(('strong', 'easy'), d)} |")
-    [marias] = [line for line in lines if line.startswith("| Marias")]
+    [marias] = [line for line in lines if line.startswith("| Marias | easy")]
     assert "running: 1 of 2 groups in" in marias and "%" not in marias
+    assert len(lines) == 2 + 15 and sum("not run yet" in line for line in lines) == 13
+
+
+def test_the_table_is_written_between_the_markers_only(tmp_path: Path) -> None:
+    ai_table = _load("ai_table")
+    doc = tmp_path / "README.md"
+    doc.write_text("before\n<!-- ai-table -->\nold\n<!-- /ai-table -->\nafter\n")
+    ai_table.write_into(str(doc), "| new |")
+    assert doc.read_text() == "before\n<!-- ai-table -->\n| new |\n<!-- /ai-table -->\nafter\n"
+    doc.write_text("no markers\n")
+    with pytest.raises(SystemExit, match="needs one"):
+        ai_table.write_into(str(doc), "| new |")
