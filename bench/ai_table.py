@@ -43,7 +43,7 @@ FACTOR = {"strong": 1, "expert": 5}
 def run_files(runs: str, game: str, a: str, b: str) -> list[str]:
     """The journal files of a row's main run (whole or in parts; not its budget check)."""
     stem = os.path.join(runs, f"{game}-{a}-{b}")
-    return sorted(glob.glob(stem + ".json") + glob.glob(stem + ".jsonl") + glob.glob(stem + ".p*.jsonl"))
+    return sorted(glob.glob(stem + ".json") + glob.glob(stem + ".jsonl") + glob.glob(stem + ".p[0-9]*.jsonl"))
 
 
 def row(runs: str, game: str, a: str, b: str) -> str:
