@@ -111,6 +111,8 @@ def load(path: str, repair: bool = False) -> Journal:
         if repair:
             with open(path, "w", encoding="utf-8") as f:
                 f.write("".join(line + "\n" for line in lines))
+    if not lines:
+        raise ValueError(f"{path}: no plan line (cut off as it was created)")
     header = json.loads(lines[0])
     journal = Journal(path, header["plan"], header["argv"], tuple(header["part"]), tuple(header["groups"]))
     for line in lines[1:]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -250,3 +251,25 @@ def test_the_table_is_written_between_the_markers_only(tmp_path: Path) -> None:
     doc.write_text("no markers\n")
     with pytest.raises(SystemExit, match="needs one"):
         ai_table.write_into(str(doc), "| new |")
+
+
+def test_the_queue_runs_resumes_and_skips(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bench/run_queue.py``: new lines are run, a cut one resumed to the same sessions as a
+    whole run, finished ones skipped, a line held by a live worker left alone, a stale lock taken."""
+    queue_mod = _load("run_queue")
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    a, b, c = (tmp_path / n for n in ("a.jsonl", "b.p1.jsonl", "c.jsonl"))
+    lines = [f"python bench/arena.py {' '.join(RUN)} --out {a}",
+             f"python bench/arena.py {' '.join(RUN)} --part 1/2 --out {b}",
+             f"python bench/arena.py {' '.join(RUN)} --seed 8 --out {c}"]
+    queue = tmp_path / "queue.txt"
+    queue.write_text("# the plan\n" + "\n".join(lines) + "\n")
+    (tmp_path / "c.jsonl.lock").write_text(str(os.getpid()))  # another worker (alive) holds c
+    assert queue_mod.work(str(queue)) == 2
+    assert journal.load(str(a)).done and journal.load(str(b)).done and not c.exists()
+    whole = a.read_text()
+    a.write_text("\n".join(whole.splitlines()[:5]) + "\n")  # cut after four sessions
+    (tmp_path / "c.jsonl.lock").write_text("999999999")  # its worker died
+    assert queue_mod.work(str(queue)) == 2  # a resumed, c run; b skipped
+    assert a.read_text() == whole and journal.load(str(c)).done
+    assert queue_mod.work(str(queue)) == 0 and not list(tmp_path.glob("*.lock"))
