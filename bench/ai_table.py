@@ -40,34 +40,52 @@ BARS = {("strong", "easy"): (0.70, True), ("expert", "strong"): (0.60, True)}
 FACTOR = {"strong": 1, "expert": 5}
 
 
-def run_files(runs: str, game: str, a: str, b: str) -> list[str]:
-    """The journal files of a row's main run (whole or in parts; not its budget check)."""
-    stem = os.path.join(runs, f"{game}-{a}-{b}")
+def run_files(runs: str, game: str, a: str, b: str, second: bool = False) -> list[str]:
+    """The journal files of a row's main run (whole or in parts; not its budget check), or of its
+    second run (``GAME-A-B.second…``, the plan's one second run where W ended near its bar)."""
+    stem = os.path.join(runs, f"{game}-{a}-{b}" + (".second" if second else ""))
     return sorted(glob.glob(stem + ".json") + glob.glob(stem + ".jsonl") + glob.glob(stem + ".p[0-9]*.jsonl"))
 
 
+def read(paths: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]] | None, int]:
+    """A run's plan, its sessions when every part is in (else None), and how many groups are in."""
+    journals = [journal.load(p) for p in paths]
+    plan = journals[0].plan
+    try:
+        return plan, journal.whole(journals), plan["groups"]
+    except ValueError:
+        return plan, None, sum(len(j.sessions) for j in journals) // len(plan["seatings"])
+
+
 def row(runs: str, game: str, a: str, b: str) -> str:
-    """One Markdown row (a row whose run has not started says so)."""
+    """One Markdown row (a row whose run has not started says so). With a finished second run the
+    figures are the two runs pooled, group by group (the plan: "reported pooled with the first")."""
     paths = run_files(runs, game, a, b)
     if not paths:
         title = GAMES[game].title
         return f"| {title} | {a} vs {b} | | | | not run yet | | | | | {timing(runs, game, a, b)} | |"
-    journals = [journal.load(p) for p in paths]
-    plan = journals[0].plan
+    plan, sessions, done = read(paths)
     size = len(plan["seatings"])
-    head = (f"| {GAMES[game].title} | {a} vs {b} | {plan['groups']} × {size} ({plan['sessions']}) "
-            f"| {plan['seed']} | {iterations(plan)} ")
-    try:
-        sessions = journal.whole(journals)
-    except ValueError:
-        done = sum(len(j.sessions) for j in journals) // size
+    groups, seeds, note = f"{plan['groups']}", f"{plan['seed']}", ""
+    if sessions is not None and run_files(runs, game, a, b, second=True):
+        plan2, sessions2, done2 = read(run_files(runs, game, a, b, second=True))
+        if sessions2 is None:
+            note = f" (second run: {done2} of {plan2['groups']} groups in)"
+        else:
+            sessions, groups, seeds = sessions + sessions2, f"{groups} + {plan2['groups']}", \
+                f"{seeds} + {plan2['seed']}"
+    total = len(sessions) if sessions is not None else plan["sessions"]
+    head = (f"| {GAMES[game].title} | {a} vs {b} | {groups} × {size} ({total}) "
+            f"| {seeds} | {iterations(plan)} ")
+    if sessions is None:
         running = f"running: {done} of {plan['groups']} groups in"
         return head + f"| {running} | | | | | {timing(runs, game, a, b)} | |"
     d = duplicate_of(report_of(sessions, plan))
     pct = lambda e: f"{100 * e.value:.1f}% ({100 * e.low:.1f}–{100 * e.high:.1f})"  # noqa: E731
     num = lambda e, k=2: f"{e.value:+.{k}f} ({e.low:+.{k}f} … {e.high:+.{k}f})"  # noqa: E731
     return head + (f"| {pct(d.win_rate)} | {num(d.edge)} | {num(d.edge_per_deal, 3)} | {d.correlation:+.2f} "
-                   f"| {pct(d.session_win_rate)} | {timing(runs, game, a, b)} | {verdict((a, b), d)} |")
+                   f"| {pct(d.session_win_rate)} | {timing(runs, game, a, b)} "
+                   f"| {verdict((a, b), d, pooled=' + ' in groups)}{note} |")
 
 
 def iterations(plan: dict[str, Any]) -> str:
@@ -92,13 +110,13 @@ def timing(runs: str, game: str, a: str, b: str) -> str:
     return "; ".join(out) or "—"
 
 
-def verdict(match: tuple[str, str], d: Any) -> str:
-    """Whether the match's bar is met (module docstring)."""
+def verdict(match: tuple[str, str], d: Any, pooled: bool = False) -> str:
+    """Whether the match's bar is met (module docstring); a pooled result is final (no third run)."""
     if match not in BARS:
         return "—"
     bar, edge = BARS[match]
     w_ok, e_ok = d.win_rate.value >= bar, d.edge.low > 0 or not edge
-    if abs(d.win_rate.value - bar) <= 0.05:
+    if abs(d.win_rate.value - bar) <= 0.05 and not pooled:
         return f"W within 5 points of {100 * bar:.0f}%: second run"
     if w_ok and e_ok:
         return "**met**"

@@ -273,3 +273,22 @@ def test_the_queue_runs_resumes_and_skips(tmp_path: Path, monkeypatch: pytest.Mo
     assert queue_mod.work(str(queue)) == 2  # a resumed, c run; b skipped
     assert a.read_text() == whole and journal.load(str(c)).done
     assert queue_mod.work(str(queue)) == 0 and not list(tmp_path.glob("*.lock"))
+
+
+def test_a_second_run_is_pooled_with_the_first_once_finished(tmp_path: Path) -> None:
+    """The plan's one second run (``GAME-A-B.second…``): while in parts the row keeps the first
+    run's figures and says how far the second is; once finished the row pools both, group by group."""
+    arena, ai_table = _load("arena"), _load("ai_table")
+    run = ["mus", "--a", "strong", "--b", "easy", "--iterations", "5", "--budget-ms", "1e9"]
+    first, p1, p2 = (str(tmp_path / n) for n in ("mus-strong-easy.json", "mus-strong-easy.second.p1.jsonl",
+                                                 "mus-strong-easy.second.p2.jsonl"))
+    assert arena.main([*run, "--pairs", "2", "--seed", "4", "--out", first]) == 0
+    assert arena.main([*run, "--pairs", "2", "--seed", "6", "--part", "1/2", "--out", p1]) == 0
+    [line] = [x for x in ai_table.table(str(tmp_path)).splitlines() if x.startswith("| Mus | strong")]
+    assert "| 2 × 2 (4) | 4 |" in line and "(second run: 1 of 2 groups in)" in line
+    assert arena.main([*run, "--pairs", "2", "--seed", "6", "--part", "2/2", "--out", p2]) == 0
+    [line] = [x for x in ai_table.table(str(tmp_path)).splitlines() if x.startswith("| Mus | strong")]
+    assert "| 2 + 2 × 2 (8) | 4 + 6 |" in line and "second run" not in line
+    pooled = journal.whole([journal.load(first)]) + journal.whole([journal.load(p1), journal.load(p2)])
+    d = arena.duplicate_of(arena.report_of(pooled, journal.load(first).plan))
+    assert d.groups == 4 and f"| {100 * d.win_rate.value:.1f}% (" in line
