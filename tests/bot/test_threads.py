@@ -9,6 +9,7 @@ mid-session brings the table back to the channel.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 from collections.abc import AsyncIterator
@@ -28,16 +29,25 @@ THREADS_ROUTE = "/channels/{cid}/messages/{mid}/threads"
 MESSAGE_ROUTE = "/channels/{cid}/messages/{mid}"
 
 
-@pytest.fixture
-async def run(stub: DiscordStub, database: str) -> AsyncIterator[TapisRun]:
-    stub.app_permissions = THREAD_PERMISSIONS
-    stub.guild.everyone = int(THREAD_PERMISSIONS)  # the bot's roles say the same as app_permissions
+@contextlib.asynccontextmanager
+async def threaded_run(stub: DiscordStub, database: str, permitted: bool = True) -> AsyncIterator[TapisRun]:
+    """Tapis with threads on; ``permitted``: the bot may start threads (in the interactions'
+    ``app_permissions`` and by its roles, which is what a table opened without an interaction reads)."""
+    if permitted:
+        stub.app_permissions = THREAD_PERMISSIONS
+        stub.guild.everyone = int(THREAD_PERMISSIONS)
     r = TapisRun(stub, database, config=replace(TEST_CONFIG, table_threads=True))
     await r.start()
     try:
         yield r
     finally:
         await r.stop()
+
+
+@pytest.fixture
+async def run(stub: DiscordStub, database: str) -> AsyncIterator[TapisRun]:
+    async with threaded_run(stub, database) as r:
+        yield r
 
 
 async def play_to_the_end(stub: DiscordStub, run: TapisRun, table_id: int, users: list[User]) -> None:

@@ -3,40 +3,37 @@ posted message becomes the channel's line, the table is played in its thread, ar
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from bot.tournaments.model import FINISHED
-from tests.bot.test_threads import THREAD_PERMISSIONS
+from tests.bot.test_threads import threaded_run
 from tests.discord_stub import DiscordStub
-from tests.discord_stub.tapis import TEST_CONFIG, TapisRun
+from tests.discord_stub.tapis import TapisRun
 from tests.tournaments.drive import ledger_total, play_round, quiet
 from tests.tournaments.test_events import create, join_all, people
 
 
-@pytest.fixture
-async def threaded(stub: DiscordStub, database: str) -> AsyncIterator[TapisRun]:
-    stub.app_permissions = THREAD_PERMISSIONS
-    stub.guild.everyone = int(THREAD_PERMISSIONS)  # a round has no interaction: the bot's roles say
-    r = TapisRun(stub, database, config=replace(TEST_CONFIG, table_threads=True))
-    await r.start()
-    try:
-        yield r
-    finally:
-        await r.stop()
-
-
-async def test_round_tables_are_played_in_their_threads(stub: DiscordStub, threaded: TapisRun) -> None:
-    host, *rest = people(stub, 5)
+async def first_round(stub: DiscordStub, run: TapisRun, entrants: int) -> tuple[int, Any, list[Any]]:
+    """A one-round Marias event of ``entrants`` members, started: its id, the event and its tables."""
+    host, *rest = people(stub, entrants)
     tid = await create(stub, host, game="marias", rounds=1, buy_in=10, options="rounds=1")
     await join_all(stub, tid, [host, *rest])
     await stub.slash("tournament start", host, stub.channel, tournament=tid)
-    await quiet(threaded)
-    t = threaded.bot.tournaments.get(tid)  # type: ignore[union-attr]
+    await quiet(run)
+    t = run.bot.tournaments.get(tid)  # type: ignore[union-attr]
     assert t is not None
-    tables = [await threaded.tables.get(rt.table_id) for rt in t.round_tables(1)]  # type: ignore[arg-type]
+    return tid, t, [await run.tables.get(rt.table_id) for rt in t.round_tables(1)]  # type: ignore[arg-type]
+
+
+async def test_round_tables_are_played_in_their_threads(stub: DiscordStub, database: str) -> None:
+    async with threaded_run(stub, database) as threaded:
+        await _played_in_threads(stub, threaded)
+
+
+async def _played_in_threads(stub: DiscordStub, threaded: TapisRun) -> None:
+    tid, t, tables = await first_round(stub, threaded, 5)
     assert len(tables) == 2
     for n, table in enumerate(tables, start=1):
         assert table is not None
@@ -64,21 +61,9 @@ async def test_round_tables_are_played_in_their_threads(stub: DiscordStub, threa
 async def test_without_the_thread_permissions_round_tables_stay_in_the_channel(
         stub: DiscordStub, database: str, caplog: pytest.LogCaptureFixture) -> None:
     """The bot's roles lack Create Public Threads: no thread request, the tables run in the channel."""
-    run = TapisRun(stub, database, config=replace(TEST_CONFIG, table_threads=True))
-    await run.start()
-    try:
-        host, *rest = people(stub, 3)
-        tid = await create(stub, host, game="marias", rounds=1, buy_in=10, options="rounds=1")
-        await join_all(stub, tid, [host, *rest])
-        await stub.slash("tournament start", host, stub.channel, tournament=tid)
-        await quiet(run)
-        t = run.bot.tournaments.get(tid)  # type: ignore[union-attr]
-        assert t is not None
-        (rt,) = t.round_tables(1)
-        table = await run.tables.get(rt.table_id)  # type: ignore[arg-type]
+    async with threaded_run(stub, database, permitted=False) as run:
+        _, _, (table,) = await first_round(stub, run, 3)
         assert table is not None and "thread" not in table.extra_messages
         assert stub.message(table.message_id).channel_id == stub.channel.id  # type: ignore[arg-type]
         assert not stub.calls_to("POST", "/channels/{cid}/messages/{mid}/threads")
         assert any("no thread (missing the Create Public Threads" in r.getMessage() for r in caplog.records)
-    finally:
-        await run.stop()
