@@ -12,7 +12,9 @@
 
 REST cost: three requests under the global limit per table (create the thread, post its table
 message, archive it), plus one per line change once the ``/table new`` token is older than 14
-minutes (``docs/benchmarks.md``).
+minutes (``docs/benchmarks.md``). A table whose message no command answered (a tournament round's,
+a Play again clicked in a thread) gets the same thread through :meth:`Threads.open_unasked`, with
+the bot's permissions read from its roles in the cached channel and every line change a request.
 
 Where a thread cannot be made (threads off, no Create Public Threads / Send Messages in Threads
 permission, a channel that is already a thread or a forum post, a voice or stage channel, Discord
