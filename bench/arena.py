@@ -42,7 +42,6 @@ import dataclasses
 import json
 import os
 import shlex
-import statistics
 import sys
 import time
 from typing import Any
@@ -244,7 +243,7 @@ def play(args: argparse.Namespace, seats: int, plan: dict[str, Any], jn: journal
 
     def record(i: int, res: SessionResult) -> None:
         if jn is not None:
-            line = session_line(i, res, session_seed(args.seed, i, size))
+            line = session_line(i, res)
             if timed:  # a run at real time budgets: its decision times are what it measures
                 line["times_ms"] = [[round(1000 * t, 3) for t in side] for side in res.times]
             journal.append(jn, line)
@@ -269,11 +268,10 @@ def play(args: argparse.Namespace, seats: int, plan: dict[str, Any], jn: journal
     return 0
 
 
-def session_line(i: int, res: SessionResult, table_seed: int) -> dict[str, Any]:
+def session_line(i: int, res: SessionResult) -> dict[str, Any]:
     """One session as a journal line (``bench/journal.py``): each policy's mean seat result."""
-    means = [statistics.fmean([r for r, a in zip(res.results, res.assignment, strict=True) if a == who])
-             for who in (0, 1)]
-    return {"i": i, "seed": table_seed, "seating": "".join("AB"[x] for x in res.assignment),
+    means = res.side_means()
+    return {"i": i, "seed": res.seed, "seating": "".join("AB"[x] for x in res.assignment),
             "a": means[0], "b": means[1], "deals": res.deals, "actions": res.actions,
             "iterations": res.side_iterations}
 
@@ -318,11 +316,6 @@ def report_of(sessions: list[dict[str, Any]], plan: dict[str, Any]) -> ArenaRepo
     """An ``ArenaReport`` of journaled sessions (decision times only from runs at real time budgets:
     the others' times depend on the machine's load, not on what the levels do)."""
     per_session = [[float(s["a"]) for s in sessions], [float(s["b"]) for s in sessions]]
-    wins = [0.0, 0.0]
-    for a, b in zip(*per_session, strict=True):
-        w = 1.0 if a > b else 0.0 if a < b else 0.5
-        wins[0] += w
-        wins[1] += 1 - w
     side: list[list[int]] = [[], []]
     times: list[list[float]] = [[], []]
     for s in sessions:
@@ -330,7 +323,7 @@ def report_of(sessions: list[dict[str, Any]], plan: dict[str, Any]) -> ArenaRepo
             side[who].extend(s.get("iterations", [[], []])[who])
             times[who].extend(t / 1000 for t in s.get("times_ms", [[], []])[who])
     return ArenaReport(
-        (plan["a"], plan["b"]), len(sessions), per_session, wins, times,
+        (plan["a"], plan["b"]), len(sessions), per_session, times,
         sum(s.get("actions", 0) for s in sessions), side[0] + side[1], side, len(plan["seatings"]),
         [s["deals"] for s in sessions], [s["seed"] for s in sessions],
     )

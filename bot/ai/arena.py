@@ -46,6 +46,12 @@ class SessionResult:
     iterations: list[int] = field(default_factory=list)  # per searched decision (strong seats)
     side_iterations: list[list[int]] = field(default_factory=lambda: [[], []])  # the same, per policy
     deals: int = 0  # deals played (the distinct ``deal`` indices of the views at decisions)
+    seed: int = 0  # the table seed the session was dealt from
+
+    def side_means(self) -> list[float]:
+        """Each policy's mean seat result (A's, B's)."""
+        return [statistics.fmean([r for r, a in zip(self.results, self.assignment, strict=True) if a == who])
+                for who in (0, 1)]
 
 
 def arrangements(seats: int) -> list[list[int]]:
@@ -94,7 +100,7 @@ def play_session(
     opts = game.validate_options(options)
     state = game.new_table(seats=seats, options=opts, seed=table_seed)
     rng = random.Random(rng_seed)
-    out = SessionResult(results=[], assignment=list(assignment), actions=0)
+    out = SessionResult(results=[], assignment=list(assignment), actions=0, seed=table_seed)
     clock = time.perf_counter
     deals: set[Any] = set()
     while not state.is_over():
@@ -131,7 +137,6 @@ class ArenaReport:
     names: tuple[str, str]
     sessions: int
     per_session: list[list[float]]  # [policy][session]: mean result of its seats
-    wins: list[float]  # [policy]: sessions won head to head (ties count half)
     times: list[list[float]]
     actions: int
     iterations: list[int] = field(default_factory=list)  # searched decisions' iteration counts
@@ -149,6 +154,13 @@ class ArenaReport:
         m = statistics.fmean(xs)
         half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else float("inf")
         return m - half, m + half
+
+    @property
+    def wins(self) -> list[float]:
+        """[policy]: sessions won head to head (ties count half)."""
+        a_won = sum(1.0 if a > b else 0.0 if a < b else 0.5
+                    for a, b in zip(self.per_session[0], self.per_session[1], strict=True))
+        return [a_won, self.sessions - a_won]
 
     def win_rate(self, who: int) -> float:
         return self.wins[who] / self.sessions
@@ -195,7 +207,6 @@ def run_arena(
     iterations: list[int] = []
     side_iterations: list[list[int]] = [[], []]
     per_session: list[list[float]] = [[], []]
-    wins = [0.0, 0.0]
     times: list[list[float]] = [[], []]
     actions = 0
     size = group_size(n)
@@ -211,25 +222,15 @@ def run_arena(
         if on_session is not None:
             on_session(i, res)
         deals.append(res.deals)
-        means = []
-        for who in (0, 1):
-            mine = [r for r, a in zip(res.results, assignment, strict=True) if a == who]
-            means.append(statistics.fmean(mine))
-            per_session[who].append(means[-1])
+        for who, mean in enumerate(res.side_means()):
+            per_session[who].append(mean)
             times[who].extend(res.times[who])
-        if means[0] > means[1]:
-            wins[0] += 1
-        elif means[1] > means[0]:
-            wins[1] += 1
-        else:
-            wins[0] += 0.5
-            wins[1] += 0.5
         actions += res.actions
         iterations.extend(res.iterations)
         for who in (0, 1):
             side_iterations[who].extend(res.side_iterations[who])
     return ArenaReport(
-        (level_a, level_b), sessions, per_session, wins, times, actions, iterations, side_iterations,
+        (level_a, level_b), sessions, per_session, times, actions, iterations, side_iterations,
         size, deals, seeds,
     )
 
