@@ -246,22 +246,26 @@ def install(game: str, level_a: str, level_b: str, mode: str = "all") -> None:
         patch_engines()
 
 
+@contextlib.contextmanager
+def side_a_reading(game: str, level_a: str, level_b: str, mode: str) -> Iterator[None]:
+    """``install`` for the duration of a block, then the shipped spec and engines back."""
+    spec = spec_for(game)
+    try:
+        install(game, level_a, level_b, mode)
+        yield
+    finally:
+        game_ai(game).spec = spec
+        unpatch_engines()
+
+
 def compare(game_argv: list[str], modes: list[str]) -> str:
     """Run the plan honestly, then per mode; the edge each mode buys, as a Markdown table."""
     _, args, seats, sessions = arena.parse(game_argv)
-    spec = spec_for(args.game)
     print(arena.format_plan(arena.run_plan(args, seats, sessions)))
     reports = {"honest": arena.run(args, seats, sessions)}
-    try:
-        for mode in modes:
-            install(args.game, args.a, args.b, mode)
-            try:
-                reports[mode] = arena.run(args, seats, sessions)
-            finally:
-                game_ai(args.game).spec = spec
-                unpatch_engines()
-    finally:
-        game_ai(args.game).spec = spec
+    for mode in modes:
+        with side_a_reading(args.game, args.a, args.b, mode):
+            reports[mode] = arena.run(args, seats, sessions)
     return format_compare(reports)
 
 
@@ -332,14 +336,9 @@ def journaled(argv: list[str], modes: list[str]) -> int:
     if len(modes) != 1:
         raise SystemExit("ceiling: --out journals one mode at a time (compare them with --compare)")
     _, args, _, _ = arena.parse(argv)
-    spec = spec_for(args.game)
-    install(args.game, args.a, args.b, modes[0])
-    try:
+    with side_a_reading(args.game, args.a, args.b, modes[0]):
         print(f"(ceiling: side A's search reads {modes[0]})")
         return int(arena.main(argv, {"peek": modes[0]}))
-    finally:
-        game_ai(args.game).spec = spec
-        unpatch_engines()
 
 
 def resume(path: str) -> int:
@@ -351,13 +350,8 @@ def resume(path: str) -> int:
     mode = plan.get("peek")
     if mode is None:
         raise SystemExit(f"--resume {path}: an honest run: bench/arena.py --resume {path}")
-    spec = spec_for(plan["game"])
-    install(plan["game"], plan["a"], plan["b"], mode)
-    try:
+    with side_a_reading(plan["game"], plan["a"], plan["b"], mode):
         return int(arena.resume(path, {"peek": mode}))
-    finally:
-        game_ai(plan["game"]).spec = spec
-        unpatch_engines()
 
 
 def main(argv: list[str]) -> int:
