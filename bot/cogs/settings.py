@@ -150,10 +150,7 @@ class Settings(commands.Cog):
             self._check_role(interaction, checked)
         old = await run_soon(interaction, self.bot.settings.set(guild_id, spec.key, checked,
                                                                 interaction.user.id))
-        tr = await reader(self.bot, interaction)
-        await send(interaction, tr._("**{key}**: {old} → {new}. It applies from the next table.",
-                                     key=spec.key, old=shown(spec.key, old, tr),
-                                     new=shown(spec.key, checked, tr)))
+        await self._changed(interaction, spec.key, old, checked)
 
     @settings.command(name="reset", description="Put one setting back to the bot's default")
     @app_commands.describe(key="The setting")
@@ -164,10 +161,14 @@ class Settings(commands.Cog):
         except SettingError as exc:
             raise UserError(exc.message) from None
         old = await run_soon(interaction, self.bot.settings.reset(guild_id, spec.key, interaction.user.id))
+        await self._changed(interaction, spec.key, old, None)
+
+    async def _changed(self, interaction: discord.Interaction[TapisBot], key: str, old: Any,
+                       new: Any) -> None:
+        """Tell the admin what changed (``None``: the bot's default), in their language."""
         tr = await reader(self.bot, interaction)
         await send(interaction, tr._("**{key}**: {old} → {new}. It applies from the next table.",
-                                     key=spec.key, old=shown(spec.key, old, tr),
-                                     new=shown(spec.key, None, tr)))
+                                     key=key, old=shown(key, old, tr), new=shown(key, new, tr)))
 
     @settings.command(name="log", description="Who changed which setting, when")
     @app_commands.describe(page="Page of the log (1 = the latest changes)")
