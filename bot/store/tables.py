@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,14 +88,23 @@ _UPDATABLE = {"message_id", "extra_messages", "options", "raw_options", "seed", 
 _JSON = {"extra_messages", "options", "raw_options", "seats", "lobby"}
 
 
-def update_table(conn: sqlite3.Connection, table_id: int, now: float, **fields: Any) -> None:
-    """Update some columns of a table row (JSON columns encoded) and ``updated_at``."""
-    bad = set(fields) - _UPDATABLE
+def update_columns(conn: sqlite3.Connection, sql_table: str, row_id: int, now: float,
+                   fields: dict[str, Any], updatable: AbstractSet[str],
+                   json_columns: AbstractSet[str] = frozenset()) -> None:
+    """``UPDATE sql_table`` row ``row_id``: the columns ``fields`` names, each one of ``updatable``
+    (``ValueError`` otherwise: no column name reaches the SQL unchecked), ``json_columns`` encoded,
+    and ``updated_at``."""
+    bad = set(fields) - updatable
     if bad:
         raise ValueError(f"not updatable: {sorted(bad)}")
     cols = [f"{k} = ?" for k in fields] + ["updated_at = ?"]
-    values = [dumps(v) if k in _JSON else v for k, v in fields.items()] + [now, table_id]
-    conn.execute(f"UPDATE tables SET {', '.join(cols)} WHERE id = ?", values)
+    values = [dumps(v) if k in json_columns else v for k, v in fields.items()] + [now, row_id]
+    conn.execute(f"UPDATE {sql_table} SET {', '.join(cols)} WHERE id = ?", values)
+
+
+def update_table(conn: sqlite3.Connection, table_id: int, now: float, **fields: Any) -> None:
+    """Update some columns of a table row (JSON columns encoded) and ``updated_at``."""
+    update_columns(conn, "tables", table_id, now, fields, _UPDATABLE, _JSON)
 
 
 def append_action(

@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.store import ledger as L
 from bot.store.base import Store
+from bot.store.tables import update_columns
 from bot.tournaments.model import LOBBY, RUNNING, Entrant, Member, RoundTable, Tournament
 
 
@@ -57,13 +58,7 @@ _UPDATABLE = {"status", "round", "rounds", "round_deadline", "settled"}
 
 def update(conn: sqlite3.Connection, tournament_id: int, now: float, **fields: Any) -> None:
     """Update some columns of the event row."""
-    bad = set(fields) - _UPDATABLE
-    if bad:
-        raise ValueError(f"not updatable: {sorted(bad)}")
-    cols = [f"{k} = ?" for k in fields] + ["updated_at = ?"]
-    conn.execute(
-        f"UPDATE tournaments SET {', '.join(cols)} WHERE id = ?", [*fields.values(), now, tournament_id]
-    )
+    update_columns(conn, "tournaments", tournament_id, now, fields, _UPDATABLE)
 
 
 def mark_settled(conn: sqlite3.Connection, tournament_id: int, status: str, now: float) -> bool:
