@@ -1,12 +1,44 @@
-"""Helpers: play a tournament's rounds to their end through the table service, quickly."""
+"""Helpers: open and start an event through the stand-in, play its rounds to their end through the
+table service, quickly."""
 
 from __future__ import annotations
 
 import random
 
 from bot.store import ledger as L
-from bot.tournaments.model import OPEN
+from bot.tournaments.model import OPEN, Tournament
+from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.tapis import TapisRun
+
+
+def people(stub: DiscordStub, n: int) -> list[User]:
+    """``n`` members of the stand-in's guild."""
+    return [stub.add_user(f"p{i}", stub.guild) for i in range(n)]
+
+
+async def create(stub: DiscordStub, host: User, **options: object) -> int:
+    inter = await stub.slash("tournament create", host, stub.channel, **options)
+    assert "Tournament #" in inter.text, inter.text
+    return int(inter.text.split("#")[1].split(":")[0])
+
+
+async def join_all(stub: DiscordStub, tid: int, members: list[User]) -> None:
+    for m in members:
+        inter = await stub.slash("tournament join", m, stub.channel, tournament=tid)
+        assert "registered" in inter.text, inter.text
+
+
+async def start_event(stub: DiscordStub, run: TapisRun, entrants: list[User],
+                      **options: object) -> tuple[int, Tournament]:
+    """``/tournament create`` by ``entrants[0]`` with ``options``, every entrant registered,
+    ``/tournament start``, the bot settled: the event's id and the event."""
+    tid = await create(stub, entrants[0], **options)
+    await join_all(stub, tid, entrants)
+    await stub.slash("tournament start", entrants[0], stub.channel, tournament=tid)
+    await quiet(run)
+    t = run.bot.tournaments.get(tid)  # type: ignore[union-attr]
+    assert t is not None
+    return tid, t
 
 
 async def quiet(run: TapisRun) -> None:

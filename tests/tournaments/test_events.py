@@ -7,27 +7,10 @@ import pytest
 
 from bot.tournaments.model import DONE, FINISHED
 from tests.backends import BACKENDS
-from tests.discord_stub import DiscordStub, User
+from tests.discord_stub import DiscordStub
 from tests.discord_stub.model import snowflake
 from tests.discord_stub.tapis import TapisRun
-from tests.tournaments.drive import ledger_total, play_round, pool_balance, quiet
-
-
-def people(stub: DiscordStub, n: int) -> list[User]:
-    """``n`` members of the stand-in's guild."""
-    return [stub.add_user(f"p{i}", stub.guild) for i in range(n)]
-
-
-async def create(stub: DiscordStub, host: User, **options: object) -> int:
-    inter = await stub.slash("tournament create", host, stub.channel, **options)
-    assert "Tournament #" in inter.text, inter.text
-    return int(inter.text.split("#")[1].split(":")[0])
-
-
-async def join_all(stub: DiscordStub, tid: int, members: list[User]) -> None:
-    for m in members:
-        inter = await stub.slash("tournament join", m, stub.channel, tournament=tid)
-        assert "registered" in inter.text, inter.text
+from tests.tournaments.drive import create, join_all, ledger_total, people, play_round, pool_balance, quiet
 
 
 async def test_club_night_of_marias(stub: DiscordStub, tapis: TapisRun) -> None:

@@ -8,19 +8,14 @@ from bot.tables.model import SeatInfo, Table
 from bot.tournaments.model import DONE, FORFEIT, RUNNING
 from tests.discord_stub import DiscordStub
 from tests.discord_stub.tapis import TapisRun
-from tests.tournaments.drive import ledger_total, play_round, quiet
-from tests.tournaments.test_events import create, join_all, people
+from tests.tournaments.drive import create, join_all, ledger_total, people, play_round, quiet, start_event
 
 
 async def test_a_round_past_its_limit_closes_its_tables_as_an_admin_close(stub: DiscordStub,
                                                                           tapis: TapisRun) -> None:
     m = people(stub, 3)
-    tid = await create(stub, m[0], game="marias", rounds=2, options="rounds=3")
-    await join_all(stub, tid, m)
-    await stub.slash("tournament start", m[0], stub.channel, tournament=tid)
-    await quiet(tapis)
-    t = tapis.bot.tournaments.get(tid)  # type: ignore[union-attr]
-    assert t is not None and t.round_deadline is not None
+    tid, t = await start_event(stub, tapis, m, game="marias", rounds=2, options="rounds=3")
+    assert t.round_deadline is not None
     table_id = t.round_tables(1)[0].table_id
     assert table_id is not None
     t.round_deadline = 0.0
@@ -115,10 +110,7 @@ async def test_a_table_that_ended_while_the_runner_did_not_hear_is_scored_at_res
     """The crash between a table's end (committed) and the runner's record: the restart scores the
     table from its history row and the event goes on to the next round."""
     m = people(stub, 3)
-    tid = await create(stub, m[0], game="marias", rounds=2, buy_in=10, options="rounds=1")
-    await join_all(stub, tid, m)
-    await stub.slash("tournament start", m[0], stub.channel, tournament=tid)
-    await quiet(tapis)
+    tid, _ = await start_event(stub, tapis, m, game="marias", rounds=2, buy_in=10, options="rounds=1")
     runner = tapis.bot.tournaments  # type: ignore[union-attr]
     tapis.tables.listeners.remove(runner.on_table)  # the runner never hears the end
     await play_round(tapis, tid)
@@ -140,10 +132,7 @@ async def test_a_table_that_ended_while_the_runner_did_not_hear_is_scored_at_res
 
 async def test_a_late_joiner_waits_for_the_next_round(stub: DiscordStub, tapis: TapisRun) -> None:
     m = people(stub, 4)
-    tid = await create(stub, m[0], game="marias", rounds=2, buy_in=10, options="rounds=1")
-    await join_all(stub, tid, m[:3])
-    await stub.slash("tournament start", m[0], stub.channel, tournament=tid)
-    await quiet(tapis)
+    tid, _ = await start_event(stub, tapis, m[:3], game="marias", rounds=2, buy_in=10, options="rounds=1")
     inter = await stub.slash("tournament join", m[3], stub.channel, tournament=tid)
     assert "next round" in inter.text and inter.ephemeral, inter.text
     t = tapis.bot.tournaments.get(tid)  # type: ignore[union-attr]
@@ -161,10 +150,7 @@ async def test_a_late_joiner_waits_for_the_next_round(stub: DiscordStub, tapis: 
 
 async def test_the_host_ends_a_running_event_after_this_round(stub: DiscordStub, tapis: TapisRun) -> None:
     m = people(stub, 3)
-    tid = await create(stub, m[0], game="marias", rounds=3, buy_in=10, options="rounds=1")
-    await join_all(stub, tid, m)
-    await stub.slash("tournament start", m[0], stub.channel, tournament=tid)
-    await quiet(tapis)
+    tid, _ = await start_event(stub, tapis, m, game="marias", rounds=3, buy_in=10, options="rounds=1")
     inter = await stub.slash("tournament end", m[1], stub.channel, tournament=tid)
     assert "host or an admin" in inter.text and inter.ephemeral, inter.text
     inter = await stub.slash("tournament end", m[0], stub.channel, tournament=tid)
@@ -188,12 +174,7 @@ async def test_a_table_voided_at_restart_is_a_forfeit(stub: DiscordStub, tapis: 
     """A round table whose log no longer replays is voided by the table service at restart (every
     stake back to the house); the event scores it as a forfeit and goes on."""
     m = people(stub, 3)
-    tid = await create(stub, m[0], game="marias", rounds=2, options="rounds=1")
-    await join_all(stub, tid, m)
-    await stub.slash("tournament start", m[0], stub.channel, tournament=tid)
-    await quiet(tapis)
-    t = tapis.bot.tournaments.get(tid)  # type: ignore[union-attr]
-    assert t is not None
+    tid, t = await start_event(stub, tapis, m, game="marias", rounds=2, options="rounds=1")
     table_id = t.round_tables(1)[0].table_id
     table = await tapis.tables.get(table_id)  # type: ignore[arg-type]
     assert table is not None

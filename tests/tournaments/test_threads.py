@@ -11,19 +11,13 @@ from bot.tournaments.model import FINISHED
 from tests.bot.test_threads import threaded_run
 from tests.discord_stub import DiscordStub
 from tests.discord_stub.tapis import TapisRun
-from tests.tournaments.drive import ledger_total, play_round, quiet
-from tests.tournaments.test_events import create, join_all, people
+from tests.tournaments.drive import ledger_total, people, play_round, start_event
 
 
 async def first_round(stub: DiscordStub, run: TapisRun, entrants: int) -> tuple[int, Any, list[Any]]:
     """A one-round Marias event of ``entrants`` members, started: its id, the event and its tables."""
-    host, *rest = people(stub, entrants)
-    tid = await create(stub, host, game="marias", rounds=1, buy_in=10, options="rounds=1")
-    await join_all(stub, tid, [host, *rest])
-    await stub.slash("tournament start", host, stub.channel, tournament=tid)
-    await quiet(run)
-    t = run.bot.tournaments.get(tid)  # type: ignore[union-attr]
-    assert t is not None
+    tid, t = await start_event(stub, run, people(stub, entrants), game="marias", rounds=1, buy_in=10,
+                               options="rounds=1")
     return tid, t, [await run.tables.get(rt.table_id) for rt in t.round_tables(1)]  # type: ignore[arg-type]
 
 
