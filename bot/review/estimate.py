@@ -24,7 +24,7 @@ from typing import Any
 from bot.ai.levels import EXPERT
 from bot.ai.policy import Action
 from bot.ai.registry import determinizer
-from bot.ai.strong.endgame import pimc, solver_for
+from bot.ai.strong.endgame import exact_evaluator, pimc
 from bot.ai.strong.keys import action_key
 from bot.ai.strong.paired import on_same_deals, paired, rollout
 from bot.ai.strong.policy import StrongPolicy
@@ -145,19 +145,9 @@ def _relative_rollouts(spec: Any, state: Any, seat: int, rng: random.Random, pol
 
 
 def _relative_exact(spec: Any, state: Any, seat: int, rng: random.Random, model: Any) -> Any:
-    """``on_same_deals``' scorer: each move solved exactly (``endgame.solver_for``), the relative gain."""
-    deal0, start, scale = spec.deal_no(state), spec.values(state), spec.scale(state) or 1.0
-
-    def evaluate(d: Any, keys: list[tuple[tuple, Action]]) -> tuple[list[float], int]:
-        solver = solver_for(spec, d, deal0, start, scale, seat, model, rng)
-        out = []
-        for _, a in keys:
-            c = d.clone()
-            c.apply(seat, a)
-            out.append(relative(list(solver.value(c)), seat))
-        return out, solver.leaves
-
-    return evaluate
+    """``on_same_deals``' scorer: each move solved exactly (``exact_evaluator``), the relative gain."""
+    return exact_evaluator(spec, state, seat, rng, model, worth=lambda rewards: relative(list(rewards), seat),
+                           scale=spec.scale(state) or 1.0)
 
 
 def _paired_se(best: list[float], played: list[float], scale: float) -> float:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.ai.policy import Action
@@ -232,17 +233,28 @@ def pimc(
     ``cap`` leaves; return per move key its rewards (one per determinization), the number of
     determinizations and the leaves searched. At least one determinization is always solved.
     ``opponent``: the other seats play this policy (see ``Solver``) instead of max^n."""
-    deal0 = spec.deal_no(state)
-    start = spec.values(state)
-    scale = spec.scale(state)
+    evaluate = exact_evaluator(spec, state, seat, rng, opponent)
+    return on_same_deals(state, seat, legal, determinize, rng, deadline, cap, evaluate)
+
+
+def exact_evaluator(
+    spec: GameSpec, state: Any, seat: int, rng: random.Random, opponent: Any = None,
+    worth: Callable[[Sequence[float]], float] | None = None, scale: float | None = None,
+) -> Callable[[Any, list[tuple[tuple, Action]]], tuple[list[float], int]]:
+    """``on_same_deals``' scorer: each root move played on a determinization and solved exactly to
+    the deal's end (``solver_for``); ``worth`` reads a move's value from the seats' rewards (default:
+    ``seat``'s own), ``scale`` replaces ``spec.scale(state)``. Returns the values and the leaves."""
+    deal0, start = spec.deal_no(state), spec.values(state)
+    unit = spec.scale(state) if scale is None else scale
 
     def evaluate(d: Any, keys: list[tuple[tuple, Action]]) -> tuple[list[float], int]:
-        solver = solver_for(spec, d, deal0, start, scale, seat, opponent, rng)
+        solver = solver_for(spec, d, deal0, start, unit, seat, opponent, rng)
         out = []
         for _, a in keys:
             c = d.clone()
             c.apply(seat, a)
-            out.append(solver.value(c)[seat])
+            rewards = solver.value(c)
+            out.append(rewards[seat] if worth is None else worth(rewards))
         return out, solver.leaves
 
-    return on_same_deals(state, seat, legal, determinize, rng, deadline, cap, evaluate)
+    return evaluate
