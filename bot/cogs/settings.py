@@ -18,7 +18,7 @@ checks the permission again, since a server can override what Discord shows.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
 from discord import app_commands
@@ -268,12 +268,21 @@ def _parents(interaction: discord.Interaction[TapisBot]) -> tuple[int, ...]:
     return (category,) if isinstance(category, int) else ()
 
 
+class Opening(NamedTuple):
+    """What the server's settings make of a table about to open (``opening``)."""
+
+    options: dict[str, Any]  # the raw options: the server's defaults under the host's
+    language: str | None  # the table's language: the host's, else the server's
+    ai_levels: tuple[str, ...]  # the AI levels that may sit (the lobby's buttons)
+
+
 async def opening(bot: TapisBot, interaction: discord.Interaction[TapisBot], game: Game,
-                  raw: dict[str, Any], language: str | None) -> tuple[dict[str, Any], str | None]:
+                  raw: dict[str, Any], language: str | None) -> Opening:
     """What the server's settings ask of ``/table new`` (read from the store: the next table follows a
     change at once, in every shard process): the opener role and the place are checked, hints refused
     if the server allows none; returns the raw options (the server's defaults under the host's, and
-    ``rated`` off if the server plays unrated) and the table's language (the host's, else the server's)."""
+    ``rated`` off if the server plays unrated), the table's language (the host's, else the server's)
+    and the AI levels that may sit, read once."""
     from bot.cogs.options import check_options
 
     server = await bot.settings.for_guild(interaction.guild_id)
@@ -306,7 +315,7 @@ async def opening(bot: TapisBot, interaction: discord.Interaction[TapisBot], gam
         out["pace"] = server.pace
     if not server.rated:
         out["rated"] = False
-    return out, language or server.language
+    return Opening(out, language or server.language, server.ai_levels)
 
 
 async def setup(bot: TapisBot) -> None:

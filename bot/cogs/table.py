@@ -72,13 +72,12 @@ class Tables(commands.Cog):
                   invite3: discord.User | None = None, invite_only: bool = False) -> None:
         guild_id = guild_only(interaction)
         rules, raw = self.table_options(game, players, buy_in, options, language)
-        raw, language = await opening(self.bot, interaction, rules, raw, language)  # the server's /settings
+        raw, language, allowed = await opening(self.bot, interaction, rules, raw, language)  # /settings
         invited = invitees(interaction, [invite, invite2, invite3])
         if invite_only and not invited:
             raise UserError(msg("An invitation-only table needs at least one `invite:`."))
         host = interaction.user
         channel_id = interaction.channel_id or 0  # always set for a guild command
-        allowed = (await self.bot.settings.for_guild(guild_id)).ai_levels  # the lobby's AI buttons
         table = await run_soon(interaction, self.service.create(
             guild_id, channel_id, host.id, host.display_name, rules.name, raw,
             invite=[m.id for m in invited], invite_only=invite_only, ai_levels=allowed), ephemeral=False)

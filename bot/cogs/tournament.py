@@ -131,7 +131,7 @@ class Tournaments(commands.Cog):
         rules = game_or_error(game)
         raw = parse_options(options, rules)
         # The server's /settings (issue 29): who may open tables and where, its defaults and hints rule.
-        raw, server_language = await opening(self.bot, interaction, rules, raw, None)
+        raw, server_language, _ = await opening(self.bot, interaction, rules, raw, None)
         starts_at = None if starts_in is None else self.service.clock() + starts_in * 60
         language = table_language(server_language, interaction.guild_locale)
         t = await run_soon(
