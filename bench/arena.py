@@ -300,10 +300,10 @@ def report_journals(paths: list[str]) -> int:
     if not paths:
         raise SystemExit("usage: bench/arena.py --report FILE [FILE…]")
     try:
-        plan, sessions = journal.read_run(paths)
+        first, sessions = journal.read_run(paths)
     except (OSError, ValueError) as e:
         raise SystemExit(f"--report: {e}") from None
-    argv = journal.load(paths[0]).argv
+    plan, argv = first.plan, first.argv
     if argv:
         at = argv.index("--part") if "--part" in argv else len(argv)
         print("$ " + shlex.join(["python", "bench/arena.py", *argv[:at], *argv[at + 2:]]))

@@ -148,7 +148,9 @@ def whole(journals: list[Journal]) -> list[dict[str, Any]]:
     return [s for j in ordered for s in j.sessions]
 
 
-def read_run(paths: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The plan and the sessions of a finished run from its journal files (``whole``'s checks)."""
+def read_run(paths: list[str]) -> tuple[Journal, list[dict[str, Any]]]:
+    """The first journal (its plan and command) and the sessions of a finished run, from its
+    journal files (``whole``'s checks; ``ValueError`` without a file)."""
     journals = [load(p) for p in paths]
-    return journals[0].plan if journals else {}, whole(journals)
+    sessions = whole(journals)  # (refuses an empty list first)
+    return journals[0], sessions

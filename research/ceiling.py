@@ -317,7 +317,8 @@ def compare_journals(argv: list[str]) -> str:
     reports, plans = {}, {}
     for mode, paths in runs.items():
         try:
-            plan, sessions = journal.read_run(paths)
+            first, sessions = journal.read_run(paths)
+            plan = first.plan
         except (OSError, ValueError) as e:
             raise SystemExit(f"--compare {mode}: {e}") from None
         if plan.get("peek", "honest") != mode:
