@@ -14,6 +14,7 @@ the process must stop serving (crash-only): ``on_lost`` is called.
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import re
 import zlib
@@ -200,8 +201,8 @@ class IdentifyGate:
         self.interval = interval
         self.poll = poll
         self._tasks: set[asyncio.Task[None]] = set()
-        #: Loop time of each turn this gate was given (the IDENTIFY follows it): for the logs and tests.
-        self.granted: list[float] = []
+        #: Loop time of the last turns this gate was given (the IDENTIFY follows each): for tests.
+        self.granted: collections.deque[float] = collections.deque(maxlen=16)
 
     async def __call__(self, shard_id: int | None, *, initial: bool = False) -> None:
         bucket = (shard_id or 0) % self.max_concurrency
