@@ -32,7 +32,7 @@ from bot.i18n.lazy import N_, NP_
 __all__ = [
     "DEFAULT", "EASY", "EXPERT", "FALLBACK", "FIRST", "HINT", "LEVELS", "LOBBY", "RANDOM",
     "STRONG", "WORDS", "Button", "Level", "Search", "expert_policy", "level_named", "level_of",
-    "lobby_choice", "normalize_level", "policy_for", "rated", "search_factor", "strong_policy",
+    "lobby_choice", "normalize_level", "policy_for", "rated", "search_factor", "stand_in", "strong_policy",
 ]
 
 
@@ -131,6 +131,19 @@ LOBBY: tuple[tuple[Level, Button, str | None], ...] = tuple(
 )
 #: The level that plays a seat whose level has no AI for the game.
 FALLBACK = RANDOM
+
+
+def stand_in(allowed: Iterable[str] | None) -> Level:
+    """The level that plays an away human's seat at a table whose server lets ``allowed`` sit
+    (``/settings ai_levels`` when the table opened; None: every level): the default level where
+    it may sit, else the weakest lobby level that may (a seat handed over is played as the
+    server's own AI seats would be), else the default (someone has to play the seat)."""
+    if allowed is None:
+        return DEFAULT
+    names = set(allowed)
+    if DEFAULT in names:
+        return DEFAULT
+    return next((level for level, _, _ in LOBBY if level in names), DEFAULT)
 #: The level whose search ``/hint`` shows (``bot.ai.coach``).
 HINT = STRONG
 

@@ -15,7 +15,7 @@ import random
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from bot.ai.levels import FALLBACK, policy_for
+from bot.ai.levels import FALLBACK, policy_for, stand_in
 from bot.ai.policy import Policy, decide, searches
 from bot.rules.base import Action, Event, State
 from bot.tables import heal, reminders
@@ -168,7 +168,8 @@ def ai_job(table: Table, seat: int) -> AiJob:
     """What the AI needs to choose for ``seat`` now (taken under the lock; the state is cloned)."""
     assert table.state is not None
     state = table.state
-    level = table.seats[seat].level
+    info = table.seats[seat]
+    level = info.level if info.ai else stand_in(table.plan.ai_levels)  # an away human's stand-in
     try:
         policy = policy_for(table.game, level)
     except ValueError:  # no AI of that level for this game (yet)

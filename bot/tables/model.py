@@ -32,7 +32,7 @@ class SeatInfo:
     away: bool = False
     dm_closed: bool = False
     timeouts_in_row: int = 0
-    #: AI level (bot.ai.LEVELS) of an AI seat, or of an away human's stand-in
+    #: AI level (bot.ai.LEVELS) of an AI seat (an away human's stand-in plays at ``bot.ai.levels.stand_in``)
     level: int | str = DEFAULT_LEVEL.name
     #: The house stakes this seat and takes its final stack back (a tournament's table: bot.tables.seated).
     staked: bool = False
