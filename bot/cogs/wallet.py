@@ -109,8 +109,9 @@ class Wallet(commands.Cog):
             title = tr._("Leaderboard — {game}", game=tr._(GAMES[game].title))
         else:
             title = tr._("Leaderboard — jetons")
-        lines = [f"`{i + 1:>2}.` <@{uid}> — {_signed(value, tr) if game else tr.number(value)}"
-                 for i, (uid, value) in enumerate(rows)]
+        ranks = [r["rank"] for r in image_rows]
+        lines = [f"`{rank:>2}.` <@{uid}> — {_signed(value, tr) if game else tr.number(value)}"
+                 for rank, (uid, value) in zip(ranks, rows, strict=True)]
         embed = discord.Embed(title=title, description="\n".join(lines) or tr._("Nobody yet."),
                               colour=0xEAB308)
         embed.set_image(url="attachment://leaderboard.png")
@@ -124,11 +125,13 @@ class Wallet(commands.Cog):
                                tr: Translator) -> tuple[bytes, list[dict[str, Any]]]:
         """The leaderboard image (rendered off the event loop) and its rows (for its alt text)."""
         from bot.render import leaderboard_image
+        from bot.store.ratings import places
         from bot.store.stats import sessions_played
 
         played = await sessions_played(self.bot.db, guild_id, [uid for uid, _ in rows], game)
-        image_rows = [{"rank": i + 1, "name": display_name(interaction, uid, tr), "jetons": value,
-                       "games": played.get(uid, 0)} for i, (uid, value) in enumerate(rows)]
+        ranks = places([value for _, value in rows])  # equal jetons share a place
+        image_rows = [{"rank": rank, "name": display_name(interaction, uid, tr), "jetons": value,
+                       "games": played.get(uid, 0)} for rank, (uid, value) in zip(ranks, rows, strict=True)]
         png = await asyncio.to_thread(functools.partial(leaderboard_image, image_rows, tr=tr))
         return png, image_rows
 

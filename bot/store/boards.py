@@ -16,14 +16,15 @@ from bot.store.ratings import Z, current_season_sync
 
 RATING_BOARD_SQL = (
     "SELECT user_id, score, mu, sigma, sessions, wins FROM ratings "
-    "WHERE guild_id = ? AND game = ? AND season = ? AND human = 1 ORDER BY score DESC LIMIT ?"
+    "WHERE guild_id = ? AND game = ? AND season = ? AND human = 1 ORDER BY score DESC, user_id LIMIT ?"
 )
 WINS_BOARD_SQL = (
-    "SELECT user_id, wins, sessions FROM stats WHERE guild_id = ? AND game = ? ORDER BY wins DESC LIMIT ?"
+    "SELECT user_id, wins, sessions FROM stats WHERE guild_id = ? AND game = ? "
+    "ORDER BY wins DESC, sessions, user_id LIMIT ?"
 )
 WINS_ALL_SQL = (
-    "SELECT user_id, SUM(wins) AS w, SUM(sessions) FROM stats WHERE guild_id = ? GROUP BY user_id "
-    "ORDER BY w DESC LIMIT ?"
+    "SELECT user_id, SUM(wins) AS w, SUM(sessions) AS n FROM stats WHERE guild_id = ? GROUP BY user_id "
+    "ORDER BY w DESC, n, user_id LIMIT ?"
 )
 AI_RATINGS_SQL = (
     "SELECT player, score, mu, sigma, sessions FROM ratings "
@@ -58,7 +59,8 @@ async def rating_board(
 async def wins_board(
     db: Store, guild_id: int, game: str | None, limit: int = 10
 ) -> list[tuple[int, int, int]]:
-    """``(user, sessions won, sessions played)``, most wins first (one game, or all games)."""
+    """``(user, sessions won, sessions played)``, most wins first, then fewest sessions, then user id
+    (one game, or all games)."""
     if game is None:
         rows = await db.fetchall(WINS_ALL_SQL, (guild_id, limit))
     else:

@@ -22,6 +22,13 @@ from bot.config import Config
 from bot.rules.base import Text
 from bot.store.base import Store
 
+#: ``/leaderboard by:jetons`` of all games: wallets by balance, ties by user id (from ``accounts_board``).
+WALLETS_BOARD_SQL = ("SELECT user_id, balance FROM accounts WHERE guild_id = ? AND kind = 'wallet' "
+                     "ORDER BY balance DESC, user_id LIMIT ?")
+#: ``/leaderboard game: by:jetons``: net jetons won at a game, ties by user id (from ``stats_board``).
+JETONS_BOARD_SQL = ("SELECT user_id, net FROM stats WHERE guild_id = ? AND game = ? "
+                    "ORDER BY net DESC, user_id LIMIT ?")
+
 
 class InsufficientFunds(Exception):
     """A debit larger than the account's balance; nothing was moved.
@@ -293,13 +300,9 @@ class Ledger:
     ) -> list[tuple[int, int]]:
         """``[(user_id, value)]`` best first: wallet balance, or net jetons won at ``game``."""
         if game is None:
-            sql = ("SELECT user_id, balance FROM accounts WHERE guild_id = ? AND kind = 'wallet' "
-                   "ORDER BY balance DESC, user_id LIMIT ?")
-            rows = await self.db.fetchall(sql, (guild_id, limit))
+            rows = await self.db.fetchall(WALLETS_BOARD_SQL, (guild_id, limit))
         else:
-            sql = ("SELECT user_id, net FROM stats WHERE guild_id = ? AND game = ? "
-                   "ORDER BY net DESC, user_id LIMIT ?")
-            rows = await self.db.fetchall(sql, (guild_id, game, limit))
+            rows = await self.db.fetchall(JETONS_BOARD_SQL, (guild_id, game, limit))
         return [(r[0], r[1]) for r in rows]
 
     async def accounts_total(self, guild_id: int | None = None) -> int:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -69,8 +70,10 @@ class Rating:
 DEFAULT = Rating(MODEL.mu, MODEL.sigma)
 
 
-def places(values: Sequence[int]) -> list[int]:
-    """Competition ranking, 1 = highest value; equal values share a place (``[5, 9, 5]`` → ``[2, 1, 2]``)."""
+def places(values: Sequence[Any]) -> list[int]:
+    """Competition ranking, 1 = highest value; equal values share a place (``[5, 9, 5]`` → ``[2, 1, 2]``).
+
+    Any comparable values: a board ranking on two keys passes tuples."""
     return [1 + sum(1 for w in values if w > v) for v in values]
 
 

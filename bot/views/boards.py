@@ -68,6 +68,7 @@ async def leaderboard_message(
     """
     from bot.render.leaderboard import leaderboard_image
     from bot.store.boards import LevelRating, ai_ratings, current_season, rating_board, wins_board
+    from bot.store.ratings import places
     from bot.views.yardsticks import merged, reference_line, reference_row
 
     tr = tr or english()
@@ -78,7 +79,7 @@ async def leaderboard_message(
         rated = await rating_board(bot.db, guild_id, game, season)
         title = tr._("Leaderboard — {game} rating · season {season}", game=_title(game, tr), season=season)
         refs = await ai_ratings(bot.db, guild_id, game, season) if rated else []
-        rank = {id(r): i + 1 for i, r in enumerate(rated)}
+        rank = {id(r): place for r, place in zip(rated, places([r.score for r in rated]), strict=True)}
         lines, rows = [], []
         for r in merged(rated, refs, lambda p: p.score):  # the AI levels as reference lines (issue 32)
             if isinstance(r, LevelRating):
@@ -98,11 +99,12 @@ async def leaderboard_message(
     else:
         won = await wins_board(bot.db, guild_id, game)
         title = tr._("Leaderboard — {game} wins", game=_title(game, tr))
-        lines = [wins_line(i + 1, uid, w, n, tr) for i, (uid, w, n) in enumerate(won)]
+        ranks = places([(w, -n) for _, w, n in won])  # the same wins in as many sessions: one place
+        lines = [wins_line(rank, uid, w, n, tr) for rank, (uid, w, n) in zip(ranks, won, strict=True)]
         rows = [
-            {"rank": i + 1, "name": display_name(interaction, uid, tr), "value": w, "shown": tr.number(w),
+            {"rank": rank, "name": display_name(interaction, uid, tr), "value": w, "shown": tr.number(w),
              "games": n}
-            for i, (uid, w, n) in enumerate(won)
+            for rank, (uid, w, n) in zip(ranks, won, strict=True)
         ]
         columns = tr._("wins · sessions")
         by_word = tr.p_("leaderboard by", "wins")

@@ -58,7 +58,8 @@ async def test_rating_and_wins_boards_and_seasons(stub: DiscordStub, tapis: Tapi
         await marias_session(stub, tapis, [alice, bob])
     await marias_session(stub, tapis, [carol, alice, bob])
     rated = await tapis.db.fetchall(
-        "SELECT user_id, score, human, player FROM ratings WHERE game = 'marias' ORDER BY score DESC")
+        "SELECT user_id, score, human, player FROM ratings WHERE game = 'marias' "
+        "ORDER BY score DESC, user_id")
     assert {r[3] for r in rated if not r[2]} == {"ai:easy"}  # the AI seats have their level's entry
     humans = [r for r in rated if r[2]]
     assert len(humans) == 3
@@ -69,8 +70,9 @@ async def test_rating_and_wins_boards_and_seasons(stub: DiscordStub, tapis: Tapi
     lines = board.text.splitlines()
     assert not board.ephemeral and "rating · season 1" in lines[0]
     ranked = [line for line in lines[1:] if "<@" in line]
-    for i, (uid, score, _, _) in enumerate(humans):
-        assert ranked[i].startswith(f"`{i + 1:>2}.` <@{uid}> — **{score:.1f}**")
+    for i, (uid, score, _, _) in enumerate(humans):  # equal ratings share a place, in user id order
+        rank = 1 + sum(1 for r in humans if r[1] > score)
+        assert ranked[i].startswith(f"`{rank:>2}.` <@{uid}> — **{score:.1f}**")
     # the AI is never ranked, but its level stands as a reference line at its place (issue 32)
     [reference] = [line for line in lines[1:] if "<@" not in line]
     assert reference == f"`  ·` ┄ *easy AI* — *{easy[1]:.1f}* ┄"
@@ -81,13 +83,14 @@ async def test_rating_and_wins_boards_and_seasons(stub: DiscordStub, tapis: Tapi
 
     wins = await stub.slash("leaderboard", dave, stub.channel, game="marias", by="wins")
     counted = await tapis.db.fetchall(
-        "SELECT user_id, wins, sessions FROM stats WHERE game = 'marias' ORDER BY wins DESC")
-    assert [int(w) for w in _bold(wins.text)] == [r[1] for r in counted]
-    # Players tied on wins may come in either order (the board reads its index, wins only): check the
-    # first line against that line's own player.
-    first = wins.text.splitlines()[1]
-    [sessions] = [r[2] for r in counted if f"<@{r[0]}>" in first]
-    assert f"won of {sessions}" in first
+        "SELECT user_id, wins, sessions FROM stats WHERE game = 'marias' "
+        "ORDER BY wins DESC, sessions, user_id")
+    # ties: fewer sessions first, then the user id; the same wins in as many sessions share a place
+    shown = [line for line in wins.text.splitlines()[1:] if "<@" in line]
+    assert len(shown) == len(counted)
+    for line, (uid, won, played) in zip(shown, counted, strict=True):
+        rank = 1 + sum(1 for r in counted if (r[1], -r[2]) > (won, -played))
+        assert line.startswith(f"`{rank:>2}.` <@{uid}> — **{won}** won of {played}")
     assert "AI" not in wins.text  # reference lines are for ratings only
 
     refused = await stub.slash("leaderboard", dave, stub.channel, by="rating")

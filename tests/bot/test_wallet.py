@@ -16,7 +16,7 @@ from tests.discord_stub.tapis import TapisRun
 
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_balance_daily_leaderboard(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
-    alice, bob = players[:2]
+    alice, bob, carol = players[:3]
     inter = await stub.slash("balance", alice, stub.channel)
     assert inter.ephemeral and "**1000**" in inter.text
     inter = await stub.slash("daily", alice, stub.channel)
@@ -24,12 +24,16 @@ async def test_balance_daily_leaderboard(stub: DiscordStub, tapis: TapisRun, pla
     again = await stub.slash("daily", alice, stub.channel)
     assert again.ephemeral and "ready in" in again.text
     await stub.slash("balance", bob, stub.channel)  # bob's first sight: his wallet and grant
+    await stub.slash("balance", carol, stub.channel)
     inter = await stub.slash("balance", alice, stub.channel, user=bob)
     assert "bob has **1000**" in inter.text
     board = await stub.slash("leaderboard", bob, stub.channel)
     assert not board.ephemeral
     lines = board.text.splitlines()
-    assert f"<@{alice.id}> — 1100" in lines[1] and f"<@{bob.id}> — 1000" in lines[2]
+    assert lines[1].startswith(f"` 1.` <@{alice.id}> — 1100")
+    # bob and carol are tied: one place, shared, in user id order
+    tied = sorted((bob.id, carol.id))
+    assert lines[2:4] == [f"` 2.` <@{tied[0]}> — 1000", f"` 2.` <@{tied[1]}> — 1000"]
     [png] = board.last.attachments
     assert png.filename == "leaderboard.png" and png.data.startswith(b"\x89PNG")
     assert board.last.embeds[0]["image"]["url"] == "attachment://leaderboard.png"

@@ -6,6 +6,7 @@ import pytest
 
 from bot.store.boards import RATING_BOARD_SQL, WINS_BOARD_SQL, rating_board, wins_board
 from bot.store.db import Database
+from bot.store.ledger import JETONS_BOARD_SQL, WALLETS_BOARD_SQL
 from tests.backends import BACKENDS
 
 
@@ -34,6 +35,8 @@ async def test_rating_board_humans_by_score_from_the_index(database) -> None:
                     (1, 1, "mus", 3, 1, 5),
                     (1, 2, "mus", 9, 6, -5),
                     (1, 3, "mus", 4, 2, 0),
+                    (1, 7, "mus", 4, 2, 0),  # tied with user 3 on wins and sessions
+                    (1, 6, "mus", 3, 2, 0),  # the same wins in fewer sessions
                     (1, 3, "motz", 9, 9, 0),
                 ],
             )
@@ -41,8 +44,10 @@ async def test_rating_board_humans_by_score_from_the_index(database) -> None:
         await db.transaction(fill)
         board = await rating_board(db, 1, "mus", 1)
         assert [(r.user_id, r.score) for r in board] == [(2, 22.0), (1, 15.0)]
-        assert await wins_board(db, 1, "mus") == [(2, 6, 9), (3, 2, 4), (1, 1, 3)]
-        assert await wins_board(db, 1, None) == [(3, 11, 13), (2, 6, 9), (1, 1, 3)]
+        # ties: fewer sessions first, then the user id, every time
+        assert await wins_board(db, 1, "mus") == [(2, 6, 9), (6, 2, 3), (3, 2, 4), (7, 2, 4), (1, 1, 3)]
+        assert await wins_board(db, 1, "mus", limit=3) == [(2, 6, 9), (6, 2, 3), (3, 2, 4)]
+        assert await wins_board(db, 1, None) == [(3, 11, 13), (2, 6, 9), (6, 2, 3), (7, 2, 4), (1, 1, 3)]
         if db.dialect != "sqlite":
             return  # the query plans below are SQLite's
         plan = " ".join(
@@ -52,6 +57,10 @@ async def test_rating_board_humans_by_score_from_the_index(database) -> None:
         plan = " ".join(
             r[3] for r in await db.fetchall("EXPLAIN QUERY PLAN " + WINS_BOARD_SQL, (1, "mus", 10))
         )
-        assert "USING INDEX stats_wins" in plan and "TEMP B-TREE" not in plan
+        assert "INDEX stats_wins" in plan and "TEMP B-TREE" not in plan
+        for sql, args, index in ((JETONS_BOARD_SQL, (1, "mus", 10), "stats_board"),
+                                 (WALLETS_BOARD_SQL, (1, 10), "accounts_board")):
+            plan = " ".join(r[3] for r in await db.fetchall("EXPLAIN QUERY PLAN " + sql, args))
+            assert f"INDEX {index}" in plan and "TEMP B-TREE" not in plan
     finally:
         await db.close()
