@@ -48,6 +48,7 @@ from bot.outbox.clock import table_clock
 from bot.outbox.files import as_file, json_default, playable, render_fn
 from bot.outbox.hand import hand_message
 from bot.outbox.record import Click, DmJob, TableRecord
+from bot.outbox.remind import post_reminder
 from bot.outbox.respond import refuse, send, update
 from bot.outbox.source import TableSource
 from bot.outbox.threads import THREAD_ARCHIVED, Threads, thread_of, where
@@ -547,14 +548,15 @@ class Presenter:
             self._queue_dm(table.id, DmJob(seat, info.user_id))
 
     def _plan_reminders(self, table: Table, events: list[dict[str, Any]]) -> None:
-        """One reminder DM per seat named (a correspondence table's deadline is near)."""
+        """One reminder per seat named (a correspondence table's deadline is near): a DM, or a post in
+        the table's channel for a player no DM reaches."""
         for event in events:
             for seat in event.get("seats", ()):
                 if not (isinstance(seat, int) and 0 <= seat < len(table.seats)):
                     continue
                 info = table.seats[seat]
-                if info.user_id is None or info.ai or info.away or info.dm_closed:
-                    continue
+                if info.user_id is None or info.ai or info.away:
+                    continue  # closed DMs: the reminder goes to the channel (``bot.outbox.remind``)
                 self._queue_dm(table.id, DmJob(seat, info.user_id, remind=True))
 
     def _plan_final_dms(self, table: Table) -> None:
@@ -638,9 +640,9 @@ class Presenter:
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def _send_dm(self, table_id: int, rec: TableRecord, job: DmJob) -> None:
-        if job.user_id in rec.dm_closed:
-            return
-        if not await self.bot.preferences.hands_by_dm(job.user_id):  # /preferences hands: channel
+        # closed DMs, or /preferences hands: channel: no DM, but a reminder still reaches them
+        by_dm = job.user_id not in rec.dm_closed and await self.bot.preferences.hands_by_dm(job.user_id)
+        if not by_dm and not job.remind:
             return
         table = await self.tables.get(table_id)
         if table is None or not table.is_open:
@@ -651,6 +653,9 @@ class Presenter:
             return  # they moved (or the table ended) before the reminder went out
         if job.remind and not await self.bot.preferences.may_remind(job.user_id):
             return  # /preferences reminders: off
+        if job.remind and (not by_dm or table.seats[job.seat].dm_closed):
+            await post_reminder(self.bot, table, job.user_id, self.budget, self._channel_turn)
+            return
         if not job.remind and rec.dm_shown.get(job.seat) == self._dm_key(table, job):
             return  # their latest DM already shows this very state (it waited its turn: see below)
         shown = self._dm_key(table, job)  # what the DM shows, taken before any await
@@ -689,6 +694,8 @@ class Presenter:
             rec.dm_closed.add(job.user_id)
             self.mark_dirty(table_id)
             await self.tables.set_dm_closed(table_id, job.user_id, True)
+            if job.remind:  # found closed by the reminder itself: it goes to the channel instead
+                await post_reminder(self.bot, table, job.user_id, self.budget, self._channel_turn)
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", job.user_id, exc)
 

@@ -195,3 +195,42 @@ async def test_an_unknown_pace_is_refused_in_the_readers_language(
     assert inter.ephemeral and "pace" in inter.text and "correspondence" in inter.text
     assert "must be one of" not in inter.text  # French, not English
     assert await run.tables.open_tables() == []
+
+
+def channel_posts(stub: DiscordStub, channel_id: int) -> list[dict]:
+    """The JSON of every message the bot posted to a channel (as sent)."""
+    return [c.json for c in stub.calls
+            if c.method == "POST" and c.path == f"/channels/{channel_id}/messages" and c.json is not None]
+
+
+@pytest.mark.parametrize("unreachable", ["closed DMs", "hands in the channel"])
+async def test_a_player_no_dm_reaches_is_reminded_in_the_channel_and_nobody_else_is_pinged(
+        stub: DiscordStub, run: TapisRun, players: list[User], clock: Clock, unreachable: str) -> None:
+    alice, bob, _, _ = players
+    for user in (alice, bob):  # whoever is to act: the DM cannot reach them
+        if unreachable == "closed DMs":
+            stub.close_dms(user)
+        else:
+            saved = await stub.slash("preferences", user, stub.channel, hands="channel")
+            assert saved.ephemeral
+    table_id, _ = await open_lobby(stub, alice, [bob], 1, "motz", options="pace=correspondence")
+    await run.settle()
+    table = await run.tables.get(table_id)
+    assert table is not None and table.status == "playing"
+    mover = table.to_act_users()[0]
+    before = len(channel_posts(stub, stub.channel.id))
+    clock.t = table.deadline - 6 * HOUR
+    await run.tables.fire_due_timers()
+    await run.settle()
+    posts = channel_posts(stub, stub.channel.id)[before:]
+    assert len(posts) == 1, posts
+    [post] = posts
+    link = f"https://discord.com/channels/{stub.guild.id}/{stub.channel.id}/{table.message_id}"
+    assert post["content"].startswith(f"⏰ <@{mover}>, it is still your turn at **Motz #{table_id}**")
+    assert stamp(table.deadline) in post["content"] and link in post["content"]
+    assert [int(u) for u in post["allowed_mentions"]["users"]] == [mover]  # the mover, nobody else
+    assert not post["allowed_mentions"].get("parse") and not post["allowed_mentions"].get("roles")
+    clock.t += 60  # the timer again before the deadline: no second reminder
+    await run.tables.fire_due_timers()
+    await run.settle()
+    assert len(channel_posts(stub, stub.channel.id)) == before + 1
