@@ -14,6 +14,11 @@ the row's check at the shipped budgets, ``GAME-A-B.budget.jsonl`` (``bench/arena
 fixed iteration counts. The bars (issue 32 item 2): strong vs easy W ≥ 70% and Ē's lower bound
 > 0; expert vs strong Ē's lower bound > 0 and W ≥ 60%; a W within 5 points of its bar calls for
 the plan's one second run.
+
+The second table is item 3, what each hidden card is worth: the peeking runs
+``GAME-strong-easy.peek-MODE[.pK].jsonl`` (``research/ceiling.py --peek MODE … --out``) against
+the strong-vs-easy run of the same plan, group by group. A missed strong-vs-easy bar names the
+edge the game's peeks buy, the gap an inference could close.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import duplicate  # noqa: E402  (bench/duplicate.py)
 import journal  # noqa: E402  (bench/journal.py)
 from arena import duplicate_of, report_of  # noqa: E402  (bench/arena.py)
 
@@ -81,11 +87,53 @@ def row(runs: str, game: str, a: str, b: str) -> str:
         running = f"running: {done} of {plan['groups']} groups in"
         return head + f"| {running} | | | | | {timing(runs, game, a, b)} | |"
     d = duplicate_of(report_of(sessions, plan))
-    pct = lambda e: f"{100 * e.value:.1f}% ({100 * e.low:.1f}–{100 * e.high:.1f})"  # noqa: E731
-    num = lambda e, k=2: f"{e.value:+.{k}f} ({e.low:+.{k}f} … {e.high:+.{k}f})"  # noqa: E731
-    return head + (f"| {pct(d.win_rate)} | {num(d.edge)} | {num(d.edge_per_deal, 3)} | {d.correlation:+.2f} "
-                   f"| {pct(d.session_win_rate)} | {timing(runs, game, a, b)} "
-                   f"| {verdict((a, b), d, pooled=' + ' in groups)}{note} |")
+    said = verdict((a, b), d, pooled=" + " in groups)
+    if said.startswith("not met") and (a, b) == ("strong", "easy"):
+        bought = [f"reading {mode} would buy ΔĒ {gain.signed()}"
+                  for mode, (_, gain, _) in peeks(runs, game).items() if gain is not None and gain.low > 0]
+        said += "; " + "; ".join(bought) if bought else ""
+    return head + (f"| {d.win_rate.percent()} | {d.edge.signed()} | {d.edge_per_deal.signed(3)} "
+                   f"| {d.correlation:+.2f} | {d.session_win_rate.percent()} | {timing(runs, game, a, b)} "
+                   f"| {said}{note} |")
+
+
+Peek = tuple[int, "duplicate.Estimate | None", "duplicate.Estimate | None"]
+
+
+def peeks(runs: str, game: str) -> dict[str, Peek]:
+    """Per peek mode of ``game``: (groups in, ΔĒ bought over the honest strong-vs-easy run, the
+    share of groups where it bought); the two estimates are None until both runs are whole."""
+    stem = os.path.join(runs, f"{game}-strong-easy.peek-")
+    modes: dict[str, list[str]] = {}
+    for path in sorted(glob.glob(stem + "*.jsonl")):
+        modes.setdefault(path[len(stem):].split(".")[0], []).append(path)
+    honest = run_files(runs, game, "strong", "easy")
+    base_plan, base, _ = read(honest) if honest else ({}, None, 0)
+    out: dict[str, Peek] = {}
+    for mode, paths in modes.items():
+        plan, sessions, done = read(paths)
+        if sessions is None or base is None:
+            out[mode] = (done, None, None)
+            continue
+        if {k: v for k, v in plan.items() if k != "peek"} != base_plan:
+            raise SystemExit(f"{paths[0]}: not the plan of {honest[0]} (game, levels, limits, seeds, groups)")
+        honest_d, peek_d = report_of(base, plan).diffs(), report_of(sessions, plan).diffs()
+        out[mode] = (plan["groups"], *duplicate.gain(honest_d, peek_d, len(plan["seatings"])))
+    return out
+
+
+def peek_table(runs: str) -> str:
+    """Item 3's table: every peek run, finished or how far it is."""
+    lines = ["| game | strong (A) reads | groups | edge bought ΔĒ jetons/session (95% CI) "
+             "| groups where it bought (95% CI) |", "|---|---|---|---|---|"]
+    for game in GAME_ORDER:
+        for mode, (groups, gain, share) in peeks(runs, game).items():
+            if gain is None or share is None:
+                lines.append(f"| {GAMES[game].title} | {mode} | running: {groups} in | | |")
+            else:
+                lines.append(f"| {GAMES[game].title} | {mode} | {groups} | {gain.signed()} "
+                             f"| {share.percent()} |")
+    return "\n".join(lines)
 
 
 def iterations(plan: dict[str, Any]) -> str:
@@ -137,6 +185,10 @@ def table(runs: str) -> str:
 
 
 START, END = "<!-- ai-table -->", "<!-- /ai-table -->"
+#: What introduces item 3's table under the main one.
+PEEK_HEAD = ("What each hidden card is worth (item 3): strong's search reading one kind of hidden card "
+             "(`research/ceiling.py --peek`) against easy, on the deals of its strong-vs-easy run; ΔĒ is "
+             "the edge that buys per group over the honest run.")
 
 
 def write_into(path: str, text: str) -> None:
@@ -156,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", default=RUNS)
     parser.add_argument("--write", metavar="FILE", help="put the table between FILE's markers")
     args = parser.parse_args(argv)
-    text = table(args.runs)
+    text = table(args.runs) + "\n\n" + PEEK_HEAD + "\n\n" + peek_table(args.runs)
     if args.write:
         write_into(args.write, text)
     else:

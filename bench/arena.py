@@ -59,16 +59,12 @@ from bot.rules import GAMES  # noqa: E402
 
 def duplicate_of(report: ArenaReport) -> Duplicate:
     """The duplicate statistics of a run of whole groups (``ValueError`` otherwise)."""
-    diffs = [a - b for a, b in zip(report.per_session[0], report.per_session[1], strict=True)]
-    return duplicate(diffs, report.deals, report.group)
+    return duplicate(report.diffs(), report.deals, report.group)
 
 
 def format_duplicate(report: ArenaReport) -> str:
     """The duplicate table (A's edge over B) as Markdown."""
     d = duplicate_of(report)
-    pct = lambda e: f"{100 * e.value:.1f}% ({100 * e.low:.1f}–{100 * e.high:.1f})"  # noqa: E731
-    num = lambda e: f"{e.value:+.2f} ({e.low:+.2f} … {e.high:+.2f})"  # noqa: E731
-    num3 = lambda e: f"{e.value:+.3f} ({e.low:+.3f} … {e.high:+.3f})"  # noqa: E731
     a, b = report.names
     return "\n".join([
         f"Duplicate, {a} (A) against {b} (B): {d.groups} groups of {d.size} sessions on the same deals"
@@ -77,8 +73,8 @@ def format_duplicate(report: ArenaReport) -> str:
         "| W, groups won (95% CI) | Ē jetons/session (95% CI) | Ē jetons/deal (95% CI) "
         "| within-group r | sessions won (95% CI, clustered) |",
         "|---|---|---|---|---|",
-        f"| {pct(d.win_rate)} | {num(d.edge)} | {num3(d.edge_per_deal)} | {d.correlation:+.2f} "
-        f"| {pct(d.session_win_rate)} |",
+        f"| {d.win_rate.percent()} | {d.edge.signed()} | {d.edge_per_deal.signed(3)} | {d.correlation:+.2f} "
+        f"| {d.session_win_rate.percent()} |",
     ])
 
 

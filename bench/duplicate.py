@@ -43,6 +43,14 @@ class Estimate:
     low: float
     high: float
 
+    def percent(self) -> str:
+        """``71.2% (64.6–77.1)``: a share with its interval."""
+        return f"{100 * self.value:.1f}% ({100 * self.low:.1f}–{100 * self.high:.1f})"
+
+    def signed(self, digits: int = 2) -> str:
+        """``+4.33 (+3.32 … +5.35)``: a signed mean with its interval."""
+        return f"{self.value:+.{digits}f} ({self.low:+.{digits}f} … {self.high:+.{digits}f})"
+
 
 def wilson(successes: float, n: int, z: float = Z) -> Estimate:
     """The rate ``successes / n`` with its Wilson score interval (``successes`` may hold halves)."""
@@ -146,3 +154,13 @@ def duplicate(diffs: Sequence[float], deals: Sequence[int], size: int) -> Duplic
         session_win_rate=clustered_rate([outcome(d) for d in diffs], size),
         ties=sum(1 for w in wins if w == 0.5),
     )
+
+
+def gain(base: Sequence[float], other: Sequence[float], size: int) -> tuple[Estimate, Estimate]:
+    """What a variant bought over a base run on the same deals (``d`` per session, both in play
+    order): the mean of ``ΔE_k = E_k(other) − E_k(base)`` with its 95% interval, and the share of
+    groups where it is positive (ties ½, Wilson)."""
+    if len(base) != len(other):
+        raise ValueError("the two runs must play the same sessions")
+    delta = [o - b for o, b in zip(group_edges(other, size), group_edges(base, size), strict=True)]
+    return mean_interval(delta), wilson(sum(map(outcome, delta)), len(delta))

@@ -273,10 +273,10 @@ def format_compare(reports: dict[str, Any]) -> str:
     """Each run's duplicate edge, and each peek's paired gain over the honest run."""
     honest = reports["honest"]
     size = honest.group
-    base = duplicate.group_edges(_diffs(honest), size)
+    base = len(honest.diffs()) // size
     lines = [
         f"What each hidden card is worth: {honest.names[0]} (A, reading) against {honest.names[1]} (B), "
-        f"{len(base)} groups of {size} sessions on the same deals",
+        f"{base} groups of {size} sessions on the same deals",
         "",
         "| side A reads | W (95% CI) | Ē jetons/session (95% CI) | edge bought ΔĒ (95% CI) "
         "| groups where it bought (95% CI) |",
@@ -284,26 +284,13 @@ def format_compare(reports: dict[str, Any]) -> str:
     ]
     for mode, report in reports.items():
         d = arena.duplicate_of(report)
-        edges = duplicate.group_edges(_diffs(report), size)
-        gain = [e - b for e, b in zip(edges, base, strict=True)]
-        bought = duplicate.mean_interval(gain) if mode != "honest" else None
-        share = duplicate.wilson(sum(map(duplicate.outcome, gain)), len(gain)) if mode != "honest" else None
-        lines.append(
-            f"| {mode} | {_pct(d.win_rate)} | {_num(d.edge)} | {_num(bought) if bought else '—'} "
-            f"| {_pct(share) if share else '—'} |")
+        if mode == "honest":
+            lines.append(f"| {mode} | {d.win_rate.percent()} | {d.edge.signed()} | — | — |")
+            continue
+        bought, share = duplicate.gain(honest.diffs(), report.diffs(), size)
+        lines.append(f"| {mode} | {d.win_rate.percent()} | {d.edge.signed()} | {bought.signed()} "
+                     f"| {share.percent()} |")
     return "\n".join(lines)
-
-
-def _diffs(report: Any) -> list[float]:
-    return [a - b for a, b in zip(report.per_session[0], report.per_session[1], strict=True)]
-
-
-def _pct(e: Any) -> str:
-    return f"{100 * e.value:.1f}% ({100 * e.low:.1f}–{100 * e.high:.1f})"
-
-
-def _num(e: Any) -> str:
-    return f"{e.value:+.2f} ({e.low:+.2f} … {e.high:+.2f})"
 
 
 def compare_journals(argv: list[str]) -> str:

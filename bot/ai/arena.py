@@ -148,6 +148,10 @@ class ArenaReport:
     def mean(self, who: int) -> float:
         return statistics.fmean(self.per_session[who])
 
+    def diffs(self) -> list[float]:
+        """``d = Ā − B̄`` per session, in play order (the duplicate statistics' input)."""
+        return [a - b for a, b in zip(self.per_session[0], self.per_session[1], strict=True)]
+
     def mean_interval(self, who: int) -> tuple[float, float]:
         """95% interval of the mean jetons per session (normal approximation)."""
         xs = self.per_session[who]

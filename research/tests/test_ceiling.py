@@ -207,3 +207,28 @@ def test_journaled_peeks_compare_like_the_run_in_one_process(
         ceiling.compare_journals([honest, f"talon={d1},{d2}"])
     with pytest.raises(SystemExit, match="an honest run"):
         ceiling.main(["--resume", honest])
+
+
+def test_the_readme_shows_what_each_peek_bought_once_both_runs_are_whole(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``bench/ai_table.py``'s item 3 table: a peek in parts shows how far it is; once whole, the
+    edge it bought over the strong-vs-easy run of the same plan, as ``--compare`` reports it."""
+    import importlib
+
+    ceiling = _ceiling(monkeypatch)
+    monkeypatch.syspath_prepend(str(RESEARCH.parent / "bench"))
+    ai_table = importlib.import_module("ai_table")
+    run = ["michigan", "--a", "strong", "--b", "easy", "--iterations", "6", "--budget-ms", "1e9",
+           "--pairs", "3", "--seed", "7"]
+    honest = str(tmp_path / "michigan-strong-easy.jsonl")
+    parts = [str(tmp_path / f"michigan-strong-easy.peek-dead.p{k}.jsonl") for k in (1, 2)]
+    assert ceiling.arena.main([*run, "--out", honest]) == 0
+    assert ceiling.main(["--peek", "dead", *run, "--part", "1/2", "--out", parts[0]]) == 0
+    assert "| Michigan | dead | running: 1 in | | |" in ai_table.peek_table(str(tmp_path))
+    assert ceiling.main(["--peek", "dead", *run, "--part", "2/2", "--out", parts[1]]) == 0
+    capsys.readouterr()
+    [compared] = [line for line in ceiling.compare_journals([honest, "dead=" + ",".join(parts)]).splitlines()
+                  if line.startswith("| dead |")]
+    bought, share = compared.split(" | ")[-2:]
+    [line] = [x for x in ai_table.peek_table(str(tmp_path)).splitlines() if x.startswith("| Michigan |")]
+    assert line == f"| Michigan | dead | 3 | {bought} | {share}"
