@@ -11,8 +11,10 @@ index by position and by name like ``sqlite3.Row``.
 Guarantees, as on SQLite: ``transaction(fn)`` is one ``BEGIN … COMMIT`` on one connection (the
 action row, the table row and the ledger rows of a change commit together or not at all); debits
 are one conditional ``UPDATE … WHERE balance >= $1`` backed by the schema's CHECK. A body that
-lost a deadlock or a serialization race (40P01 / 40001) is rolled back and run again, at most
-``RETRIES`` times, which is safe because callers adopt a body's effects only after it returns.
+lost a deadlock or a serialization race (40P01 / 40001) is rolled back and run again after a short
+random pause (``RETRY_PAUSE``: the winner, woken by the rollback, takes the rows first; run again at
+once, the loser could take one back and meet it again), at most ``RETRIES`` times, which is safe
+because callers adopt a body's effects only after it returns.
 There is no application-level group commit: PostgreSQL's WAL flush already lets concurrent
 commits share an fsync, and the pool runs up to ``POOL_SIZE`` transactions at once.
 
@@ -33,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import random
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -49,7 +52,9 @@ T = TypeVar("T")
 #: Connections in the pool, and worker threads running transaction bodies.
 POOL_SIZE = 8
 #: Runs of one body after a deadlock or serialization failure, in all.
-RETRIES = 3
+RETRIES = 5
+#: Seconds, at most, of the random pause before the n-th rerun (times n).
+RETRY_PAUSE = 0.05
 #: ``pg_advisory_xact_lock`` key held while migrating (any 64-bit constant; "tapis-mg").
 MIGRATION_LOCK = 0x7461706973_6D67
 RETRYABLE = (asyncpg.exceptions.DeadlockDetectedError, asyncpg.exceptions.SerializationError)
@@ -242,6 +247,7 @@ class PgDatabase:
                     if attempt == RETRIES:
                         raise
                     log.info("transaction %s retried after a deadlock/serialization failure", fn)
+            await asyncio.sleep(random.uniform(0, RETRY_PAUSE * attempt))  # the connection released
         raise AssertionError("unreachable")
 
     async def schema_version(self) -> int:
