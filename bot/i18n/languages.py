@@ -9,16 +9,19 @@ from __future__ import annotations
 #: The source language of the catalogues; everything falls back to it.
 SOURCE = "en"
 #: Languages with a catalogue under ``bot/locales/<lang>/LC_MESSAGES/tapis.po``, source first.
-LANGUAGES: tuple[str, ...] = ("en", "fr", "es", "cs")
+LANGUAGES: tuple[str, ...] = ("en", "fr", "es", "eu", "cs")
 #: Test-only pseudo-locale: every catalogue text wrapped in ⟦…⟧ (see ``bot.i18n.translator``).
 PSEUDO = "pseudo"
 #: Each language's name in itself, for the ``/language`` choices.
-NATIVE_NAMES = {"en": "English", "fr": "Français", "es": "Español", "cs": "Čeština"}
-#: Discord client locales served by each language (Discord sends one of these codes).
+NATIVE_NAMES = {"en": "English", "fr": "Français", "es": "Español", "eu": "Euskara", "cs": "Čeština"}
+#: Discord client locales served by each language (Discord sends one of these codes). Discord has
+#: no Basque client: Basque is read by those who choose it (``/language``, ``/preferences``, a
+#: table's ``language``, a server's ``/settings language``), and slash commands show no Basque.
 DISCORD_LOCALES: dict[str, tuple[str, ...]] = {
     "en": ("en-US", "en-GB"),
     "fr": ("fr",),
     "es": ("es-ES", "es-419"),
+    "eu": (),
     "cs": ("cs",),
 }
 _BY_DISCORD = {code.lower(): lang for lang, codes in DISCORD_LOCALES.items() for code in codes}

@@ -118,12 +118,13 @@ async def test_language_outside_its_choices_is_refused(stub: DiscordStub, tapis:
     for value in ("xx", "pseudo", "PSEUDO", "", "fr-FR", "en " * 40):
         answer = await stub.slash("language", alice, stub.channel, language=value)
         assert answer.ephemeral
-        assert answer.text == "⚠️ Langue inconnue. Choisissez parmi : English, Français, Español, Čeština."
+        assert answer.text == ("⚠️ Langue inconnue. Choisissez parmi : English, Français, Español, Euskara, "
+                               "Čeština.")
         assert await tapis.db.fetchone(query, (alice.id,)) is None
         assert await tapis.bot.languages.reader(alice.id, "fr") == "fr"
     bob.locale = "cs"
     answer = await stub.slash("language", bob, stub.channel, language="pseudo")
-    assert answer.ephemeral and "English, Français, Español, Čeština" in answer.text
+    assert answer.ephemeral and "English, Français, Español, Euskara, Čeština" in answer.text
     assert "pseudo" not in answer.text  # the refusal never offers the test-only locale
     assert await tapis.bot.languages.reader(bob.id, "cs") == "cs"
 
