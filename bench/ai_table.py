@@ -92,9 +92,7 @@ def row(runs: str, game: str, a: str, b: str) -> str:
         bought = [f"reading {mode} would buy ΔĒ {gain.signed()}"
                   for mode, (_, gain, _) in peeks(runs, game).items() if gain is not None and gain.low > 0]
         said += "; " + "; ".join(bought) if bought else ""
-    return head + (f"| {d.win_rate.percent()} | {d.edge.signed()} | {d.edge_per_deal.signed(3)} "
-                   f"| {d.correlation:+.2f} | {d.session_win_rate.percent()} | {timing(runs, game, a, b)} "
-                   f"| {said}{note} |")
+    return head + f"{d.cells()} {timing(runs, game, a, b)} | {said}{note} |"
 
 
 Peek = tuple[int, "duplicate.Estimate | None", "duplicate.Estimate | None"]

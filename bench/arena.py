@@ -73,8 +73,7 @@ def format_duplicate(report: ArenaReport) -> str:
         "| W, groups won (95% CI) | Ē jetons/session (95% CI) | Ē jetons/deal (95% CI) "
         "| within-group r | sessions won (95% CI, clustered) |",
         "|---|---|---|---|---|",
-        f"| {d.win_rate.percent()} | {d.edge.signed()} | {d.edge_per_deal.signed(3)} | {d.correlation:+.2f} "
-        f"| {d.session_win_rate.percent()} |",
+        d.cells(),
     ])
 
 

@@ -136,6 +136,11 @@ class Duplicate:
     session_win_rate: Estimate  # sessions with d > 0 (ties ½), clustered by group
     ties: int  # groups with E_k = 0
 
+    def cells(self) -> str:
+        """W, Ē per session, Ē per deal, r and the clustered session rate as Markdown table cells."""
+        return (f"| {self.win_rate.percent()} | {self.edge.signed()} | {self.edge_per_deal.signed(3)} "
+                f"| {self.correlation:+.2f} | {self.session_win_rate.percent()} |")
+
 
 def duplicate(diffs: Sequence[float], deals: Sequence[int], size: int) -> Duplicate:
     """The statistics of sessions whose ``d = Ā − B̄`` and deal counts are given in play order."""

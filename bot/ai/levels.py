@@ -131,6 +131,10 @@ LOBBY: tuple[tuple[Level, Button, str | None], ...] = tuple(
 )
 #: The level that plays a seat whose level has no AI for the game.
 FALLBACK = RANDOM
+#: The level whose search ``/hint`` shows (``bot.ai.coach``).
+HINT = STRONG
+
+_BY_NAME = {str(level): level for level in LEVELS}
 
 
 def stand_in(allowed: Iterable[str] | None) -> Level:
@@ -144,10 +148,6 @@ def stand_in(allowed: Iterable[str] | None) -> Level:
     if DEFAULT in names:
         return DEFAULT
     return next((level for level, _, _ in LOBBY if level in names), DEFAULT)
-#: The level whose search ``/hint`` shows (``bot.ai.coach``).
-HINT = STRONG
-
-_BY_NAME = {str(level): level for level in LEVELS}
 
 
 def level_named(name: str) -> Level:
