@@ -12,7 +12,7 @@ import pytest
 from bot.outbox import respond
 from bot.store import tables as store
 from tests.bot.test_session import open_table
-from tests.discord_stub import DiscordStub, User
+from tests.discord_stub import DiscordStub, User, server
 from tests.discord_stub.play import play_session
 from tests.discord_stub.tapis import TapisRun
 
@@ -126,16 +126,40 @@ async def test_balance_of_someone_creates_no_wallet(stub: DiscordStub, tapis: Ta
     assert await tapis.ledger.accounts_total() == 0
 
 
+async def test_the_stand_in_refuses_a_first_answer_after_discords_window(
+        stub: DiscordStub, tapis: TapisRun, players: list[User], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord's 3 s window, kept by the stand-in for every test: an answer after it is refused
+    (10062) and the test fails saying so. Here the window is shrunk to 0.1 s and /balance made to
+    answer after 0.3 s without deferring."""
+    async def slow_balance(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.3)
+        return await real(*args, **kwargs)
+
+    real = tapis.ledger.balance
+    monkeypatch.setattr(server, "INTERACTION_WINDOW", 0.1)
+    monkeypatch.setattr(respond, "DEFER_AFTER", 10.0)
+    monkeypatch.setattr(tapis.ledger, "balance", slow_balance)
+    inter = await stub.slash("balance", players[0], stub.channel, wait=False)
+    with pytest.raises(AssertionError, match="after Discord's 0.1 s window"):
+        await stub.answered(inter)
+    assert inter.late and inter.callback_type is None and inter.original is None
+
+
 @pytest.mark.parametrize("command", ["balance", "daily", "leaderboard", "stats"])
 async def test_wallet_commands_defer_when_slow(command: str, stub: DiscordStub, tapis: TapisRun,
                                                players: list[User], monkeypatch: pytest.MonkeyPatch) -> None:
     """A slow database (here 0.3 s) never makes a wallet command miss Discord's 3 s: it defers first."""
     import bot.store.boards as boards
 
+    finished: list[float] = []  # loop times at which a slow call returned
+
     def slow(fn: Any) -> Any:
         async def wrapper(*args: Any, **kwargs: Any) -> Any:
             await asyncio.sleep(0.3)
-            return await fn(*args, **kwargs)
+            try:
+                return await fn(*args, **kwargs)
+            finally:
+                finished.append(asyncio.get_running_loop().time())
         return wrapper
 
     monkeypatch.setattr(respond, "DEFER_AFTER", 0.05)
@@ -145,8 +169,8 @@ async def test_wallet_commands_defer_when_slow(command: str, stub: DiscordStub, 
     monkeypatch.setattr(boards, "profile", slow(boards.profile))  # what /stats reads
     alice = players[0]
     inter = await stub.slash(command, alice, stub.channel)
-    assert inter.callback_type == 5  # deferred before the slow work was done
-    assert inter.latency < 0.3
+    assert inter.callback_type == 5  # deferred ...
+    assert not finished or inter.answered_at < min(finished)  # ... before any slow call returned
     await stub.wait_for(lambda: inter.original.edits or inter.followups, what="the answer")
     expected = {"balance": "**1000**", "daily": "+100", "leaderboard": "Leaderboard", "stats": "Statistics"}
     assert expected[command] in inter.text

@@ -137,7 +137,7 @@ async def test_kill9_of_a_shard_process_mid_deal_then_restart(
         dm_control = rng.choice(controls_of(dm, table_id)[1])  # type: ignore[index]
         before = dm.edits
         inter = await click_control(sharded, dm, user, dm_control, rng)
-        assert inter.callback_type == 6 and inter.latency < 3.0
+        assert inter.callback_type == 6 and not inter.late  # within Discord's window
         await sharded.wait_for(lambda: dm.edits > before, timeout=3.0, what="B's edit of the DM")
         assert "You played" in dm.text
 

@@ -214,9 +214,7 @@ async def test_dm_click_for_another_process_table_is_forwarded_and_applied_once(
         table = await b.tables.get(table_id)
         version, user = table.version, humans[table.to_act_users()[0]]
         got_a, got_b = seen_by(a), seen_by(b)
-        loop = asyncio.get_running_loop()
         inter, dm, custom_id = await forwarded_move(sharded, b, table_id, user, random.Random(1))
-        applied_at = loop.time()
         assert got_a == [inter.id] and got_b == []  # Discord gave the DM click to shard 0 only
         assert b.bot.forwarder.received == [str(inter.id)]  # type: ignore[union-attr]
         # the owner keeps the click for its next prompt to this player (an edit through its token)
@@ -226,7 +224,7 @@ async def test_dm_click_for_another_process_table_is_forwarded_and_applied_once(
                 break
             await asyncio.sleep(0.01)
         assert b.bot.presenter.click(table_id, user.id).message_id == dm.id  # type: ignore[union-attr]
-        assert inter.latency < 3.0 and applied_at - inter.sent_at < 3.0
+        assert not inter.late  # acknowledged within Discord's window (the stand-in refuses later)
         await b.bot.forwarder.idle()  # type: ignore[union-attr]
         await sharded.wait_for(lambda: "You played" in dm.text, what="the owner to edit the DM by token")
         assert dm.edits >= 1

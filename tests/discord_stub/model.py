@@ -233,6 +233,7 @@ class Interaction:
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     sent_at: float = 0.0  # loop time when INTERACTION_CREATE was sent to the bot
     answered_at: float = 0.0  # loop time when the bot's first response arrived
+    late: bool = False  # the bot's first response came after Discord's window and was refused
 
     @property
     def latency(self) -> float:

@@ -33,6 +33,9 @@ from tests.discord_stub.model import (
 from tests.discord_stub.ratelimit import RateLimits
 
 JSON = "application/json"
+#: Discord's window for the first response to an interaction (seconds from INTERACTION_CREATE);
+#: a later callback is refused with 10062 "Unknown interaction", as Discord does.
+INTERACTION_WINDOW = 3.0
 BODY = web.RequestKey("body", object)
 FILES = web.RequestKey("files", list)
 
@@ -345,6 +348,11 @@ class StubServer:
             return error(404, 10062, "Unknown interaction")
         if inter.callback_type is not None:
             return error(400, 40060, "Interaction has already been acknowledged.")
+        now = asyncio.get_running_loop().time()
+        if inter.sent_at and now - inter.sent_at > INTERACTION_WINDOW:
+            inter.late = True  # the token's callback has expired: the user saw "interaction failed"
+            inter.answered.set()
+            return error(404, 10062, "Unknown interaction")
         body = request[BODY] or {}
         kind = body.get("type")
         data = body.get("data") or {}
@@ -359,7 +367,7 @@ class StubServer:
             inter.choices = data.get("choices", [])
         inter.callback_type = kind
         inter.original = message
-        inter.answered_at = asyncio.get_running_loop().time()
+        inter.answered_at = now
         inter.answered.set()
         resource: dict[str, Any] = {"type": kind}
         if message is not None:

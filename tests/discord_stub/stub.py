@@ -8,6 +8,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from tests.discord_stub import server
 from tests.discord_stub.model import Call, Channel, Guild, Interaction, Message, User, snowflake
 from tests.discord_stub.ratelimit import RateLimits
 from tests.discord_stub.server import StubServer
@@ -116,6 +117,9 @@ class DiscordStub(StubServer):
         except TimeoutError:
             raise AssertionError(f"the bot did not answer interaction {inter.type} {inter.id} "
                                  f"within {timeout}s") from None
+        if inter.late:
+            raise AssertionError(f"the bot answered interaction {inter.type} {inter.id} after Discord's "
+                                 f"{server.INTERACTION_WINDOW:g} s window: refused, the user saw it fail")
         if inter.callback_type == 6 and not inter.channel.is_dm and inter.original is not None:
             # A click in a channel acknowledged as a message update (Start: its token then edits the
             # table message): its visible answer is the follow-up or edit that comes right after.
