@@ -47,6 +47,8 @@ import discord
 
 from bot.i18n import N_
 from bot.outbox.budget import PROMPT
+from bot.outbox.respond import NO_MENTIONS
+from bot.outbox.tokens import TOKEN_LIFE
 from bot.sharding import HOLDERS_SQL, ShardLocks, ShardPlan, shard_of
 from bot.signing import Sealer
 from bot.views.locale import reader
@@ -59,8 +61,6 @@ log = logging.getLogger(__name__)
 #: Refusals of a forwarded click, translated for the clicking player (``tr._``).
 RESTARTING = N_("This table's server is restarting; try again in a moment.")
 GONE = N_("Table #{id} does not exist any more.")
-#: Seconds a forwarded click's interaction is kept for the owner's answers (Discord: 15 minutes).
-TOKEN_LIFE = 14 * 60.0
 #: Forwarded clicks kept at most at once, oldest dropped first (memory stays bounded).
 PENDING_KEEP = 10_000
 #: Characters of a refusal sent back over NOTIFY (8,000 bytes at most, even in 4-byte characters).
@@ -192,7 +192,7 @@ def view_from_components(rows: list[dict[str, Any]]) -> discord.ui.View | None:
 
 def decode_edit(p: dict[str, Any]) -> dict[str, Any]:
     """``encode_edit``'s JSON back as ``edit_original_response`` arguments (no mentions)."""
-    kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
+    kwargs: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
     if "content" in p:
         kwargs["content"] = p["content"]
     if "embeds" in p:

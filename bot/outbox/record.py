@@ -76,7 +76,7 @@ class TableRecord:
     clicks: dict[int, Click] = field(default_factory=dict)
     #: Per seat, moves being answered in place by the interaction's response.
     answering: dict[int, int] = field(default_factory=dict)
-    #: Users this process posted a DM to for this table (``Presenter._supersede``).
+    #: Users this process posted a DM to for this table (``Dms._supersede``).
     dms_posted: set[int] = field(default_factory=set)
     #: The table's thread turned out unusable mid-session: it is played in the channel again (a notice
     #: says so); the thread was archived at the end (``bot.outbox.threads``).
@@ -84,7 +84,7 @@ class TableRecord:
     thread_closed: bool = False
     #: The table status its channel line shows (``bot.outbox.threads.Threads.sync_line``).
     line_status: str | None = None
-    #: Per seat, what its player's latest DM shows (``Presenter._dm_key``): a job for it is skipped.
+    #: Per seat, what its player's latest DM shows (``Dms.shown_key``): a job for it is skipped.
     dm_shown: dict[int, tuple[int, int, str, int]] = field(default_factory=dict)
     #: The latest quick reactions, shown on the table message (``bot.tables.reactions``).
     reactions: Reactions = field(default_factory=Reactions)

@@ -1,6 +1,6 @@
 """A deadline reminder posted where the table is (its channel, or its thread) for a player no DM
 reaches: closed DMs, or ``/preferences hands: channel``. It mentions that player and nobody else,
-in the table's language (the message is public); the DM reminder is ``presenter.REMINDER``."""
+in the table's language (the message is public); the DM reminder is ``bot.outbox.dms.REMINDER``."""
 
 from __future__ import annotations
 

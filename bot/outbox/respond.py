@@ -22,6 +22,8 @@ T = TypeVar("T")
 DEFER_AFTER = 1.0
 #: Discord's codes for an interaction that can no longer be answered (its 3 s or 15 min are over).
 ANSWER_LOST = frozenset({10062, 10015})
+#: Edits do not inherit the bot's default (discord.py applies it to new messages only).
+NO_MENTIONS = discord.AllowedMentions.none()
 
 
 def answer_lost(error: BaseException) -> bool:
@@ -84,7 +86,7 @@ async def refuse(interaction: discord.Interaction[TapisBot], reason: str) -> Non
 
 async def update(interaction: discord.Interaction[TapisBot], **kwargs: Any) -> None:
     """Edit the message the clicked component belongs to (as the response, or after a defer)."""
-    kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())  # edits do not inherit it
+    kwargs.setdefault("allowed_mentions", NO_MENTIONS)
     if interaction.response.is_done():
         await interaction.edit_original_response(**kwargs)
     else:

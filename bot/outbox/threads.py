@@ -34,6 +34,8 @@ import discord
 
 from bot.i18n import Translator
 from bot.outbox.budget import REFRESH
+from bot.outbox.respond import NO_MENTIONS
+from bot.outbox.tokens import TOKEN_LIFE
 from bot.settings.model import threads_enabled as server_threads
 from bot.views.display import game_title, safe_name
 from bot.views.locale import load_table_tr
@@ -51,8 +53,6 @@ log = logging.getLogger(__name__)
 #: former lobby message) once the table message moved into the thread.
 THREAD = "thread"
 LINE = "line"
-#: Seconds an interaction token is used for (Discord keeps it 15 minutes).
-TOKEN_LIFE = 14 * 60.0
 #: Channel types a thread can be started in from a message.
 THREADABLE = (discord.ChannelType.text, discord.ChannelType.news)
 #: Minutes of inactivity before Discord archives a thread by itself (a day; a week for correspondence).
@@ -187,7 +187,7 @@ class Threads:
             await self.p.budget.take(REFRESH)
             channel = self.bot.get_partial_messageable(thread, guild_id=table.guild_id)
             sent = await channel.send(embed=payload["embed"], view=payload["view"],
-                                      allowed_mentions=discord.AllowedMentions.none())
+                                      allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as exc:
             log.warning("table %s: Discord refused its thread (%s %s); the table runs in the channel",
                         table.id, exc.status, exc.code)
@@ -248,7 +248,7 @@ class Threads:
             rec.line_status = table.status
         tr = await load_table_tr(self.bot, table.id)
         edit: dict[str, Any] = {"content": self.line_text(table, tr), "embeds": [], "view": None,
-                                "attachments": [], "allowed_mentions": discord.AllowedMentions.none()}
+                                "attachments": [], "allowed_mentions": NO_MENTIONS}
         held = self.line_tokens.get(table.id)
         loop = asyncio.get_running_loop()
         try:

@@ -305,7 +305,7 @@ async def play(interaction: discord.Interaction[TapisBot], table: Table, cid: id
     action = legal[number]
     label = table.rules.label(action, tr)
     presenter = interaction.client.presenter
-    with presenter.answering_in_place(table.id, seat):  # this response shows the mover the new state
+    with presenter.dms.answering_in_place(table.id, seat):  # this response shows the mover the new state
         await run_soon(interaction, interaction.client.tables.act(table.id, interaction.user.id,
                                                                   cid.version, action), update=True)
     await presenter.answer_move(interaction, table, seat, tr._("You played **{move}**.", move=label), tr)

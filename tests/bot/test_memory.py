@@ -174,7 +174,7 @@ async def test_one_presenter_record_per_table_dropped_after_its_last_message(
     assert presenter.records == {} and presenter.log_of(table_id) == ()  # ...and the record with it
     # A move's answer arriving after the end does not bring the record back (nothing would drop it).
     late = SimpleNamespace(message=SimpleNamespace(id=1), user=alice, guild_id=None)
-    presenter.answered_in_place(await tapis.tables.get(table_id), 0, late, shown=True)  # type: ignore[arg-type]
+    presenter.dms.answered_in_place(await tapis.tables.get(table_id), 0, late, shown=True)  # type: ignore[arg-type]
     assert presenter.records == {}
 
 

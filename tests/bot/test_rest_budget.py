@@ -208,7 +208,7 @@ async def test_a_dm_click_tells_the_dm_channel_no_need_to_open_it(
     users = {u.id: u for u in players}
     await play_by_dm(stub, tapis, table_id, users, 4, random.Random(11))
     await tapis.settle()
-    presenter.dm_channels.clear()  # as after a restart (and past discord.py's own 128 DM channels)
+    presenter.dms.channels.clear()  # as after a restart (and past discord.py's own 128 DM channels)
     tapis.bot._connection._private_channels.clear()
     tapis.bot._connection._private_channels_by_user.clear()
     seen = len(stub.interactions)
@@ -216,7 +216,7 @@ async def test_a_dm_click_tells_the_dm_channel_no_need_to_open_it(
     await play_by_dm(stub, tapis, table_id, users, 6, random.Random(12))
     await tapis.settle()
     clicked = {i.user.id for i in list(stub.interactions.values())[seen:]}
-    assert clicked and all(presenter.dm_channels[u] == stub.dm_channel(u).id for u in clicked)
+    assert clicked and all(presenter.dms.channels[u] == stub.dm_channel(u).id for u in clicked)
     sends = len(stub.calls_to(*DM_SEND))
     stub.fail("PATCH", "/webhooks/{app}/{token}/messages/{mid}", 401, 50027, "Invalid Webhook Token", count=4)
     await play_by_dm(stub, tapis, table_id, users, 1, random.Random(13))  # the next prompt: a new DM

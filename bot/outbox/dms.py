@@ -1,0 +1,321 @@
+"""The players' DMs: their private hands, prompts and reminders, for every table a presenter shows.
+
+Planned in the presenter's listener (who must hear about a change: nothing is built there) and
+sent in order by one task per table (``TableRecord.dm_worker``), built from the table as it is when
+sent, so several changes for one seat cost one DM. A player's next prompt edits the DM they last
+clicked through that click's interaction webhook (outside the global limit) while it is still
+their latest DM and the token is fresh, else it is a new DM; after a restart the first new DM also
+edits the one the process before sent them last to say it is out of date. A DM refused as closed
+(403 / 50007) marks the seat (the table message says to use **My hand**); a reminder for a player no
+DM reaches goes to the channel (``bot.outbox.remind``). The presenter's REST budget orders every
+request (turn prompts first).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import OrderedDict
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import N_
+from bot.outbox.budget import PROMPT, REFRESH
+from bot.outbox.files import as_file, playable, render_fn
+from bot.outbox.hand import hand_message
+from bot.outbox.record import Click, DmJob, TableRecord
+from bot.outbox.remind import post_reminder
+from bot.outbox.respond import NO_MENTIONS
+from bot.outbox.tokens import TOKEN_LIFE
+from bot.rules.mus.state import MusState
+from bot.views.alt import hand_alt
+from bot.views.display import game_title
+from bot.views.locale import dm_tr
+
+if TYPE_CHECKING:
+    from bot.app import TapisBot
+    from bot.outbox.presenter import Presenter
+    from bot.outbox.source import TableSource
+    from bot.tables.model import Table
+
+log = logging.getLogger(__name__)
+DM_CLOSED = 50007
+#: Users whose DM channel and latest DM are remembered (per user, not per table): least recent dropped.
+USERS_KEEP = 4096
+#: The note above the turn in a reminder DM (the deadline itself is the clock line below it).
+REMINDER = N_("⏰ **Reminder:** it is still your turn at this table, and your deadline is near.")
+#: What a player's previous DM for a table says once a newer one replaced it.
+MOVED_ON = N_("This hand is out of date: the table has moved on. Your hand is in a newer message.")
+
+
+def dm_key(user_id: int) -> str:
+    """The key under which a table remembers the latest DM sent to ``user_id`` (``extra_messages``)."""
+    return f"dm:{user_id}"
+
+
+class Dms:
+    """The presenter's DMs (one per presenter): per-table queues, and per user their DM channel and
+    latest DM (at most ``USERS_KEEP`` users each)."""
+
+    def __init__(self, presenter: Presenter, source: TableSource) -> None:
+        self.p = presenter
+        #: The table service, as far as the outbox may use it (the presenter's ``TableSource``).
+        self.tables = source
+        self.channels: OrderedDict[int, int] = OrderedDict()  # user id -> DM channel id
+        self.last_sent: OrderedDict[int, int] = OrderedDict()  # user id -> the latest DM posted to them
+
+    @property
+    def bot(self) -> TapisBot:
+        return self.p.bot
+
+    def plan(self, table: Table) -> None:
+        if table.state is None:
+            return
+        to_act = set(table.state.to_act())
+        rec = self.p.record(table.id)
+        seen = rec.seen
+        for seat, info in enumerate(table.seats):
+            if info.user_id is None or info.ai or info.away or info.dm_closed:
+                continue
+            view = table.state.view(seat)
+            now = (view.get("deal"), seat in to_act)
+            before = seen.get(seat)
+            seen[seat] = now
+            if before is not None and before[0] == now[0] and (before[1] or not now[1]):
+                continue
+            if rec.answering.get(seat):  # the interaction's response shows them this state
+                continue
+            self.queue(table.id, DmJob(seat, info.user_id))
+
+    def plan_reminders(self, table: Table, events: list[dict[str, Any]]) -> None:
+        """One reminder per seat named (a correspondence table's deadline is near): a DM, or a post in
+        the table's channel for a player no DM reaches."""
+        for event in events:
+            for seat in event.get("seats", ()):
+                if not (isinstance(seat, int) and 0 <= seat < len(table.seats)):
+                    continue
+                info = table.seats[seat]
+                if info.user_id is None or info.ai or info.away:
+                    continue  # closed DMs: the reminder goes to the channel (``bot.outbox.remind``)
+                self.queue(table.id, DmJob(seat, info.user_id, remind=True))
+
+    def plan_final(self, table: Table) -> None:
+        """The session is over: every seated human's DM shows the final hand and stacks."""
+        for seat, info in enumerate(table.seats):
+            if info.user_id is not None and not info.dm_closed:
+                self.queue(table.id, DmJob(seat, info.user_id))
+
+    def forget_clicks(self, table_id: int) -> None:
+        """Drop a closed table's remembered clicks (and with them their interactions)."""
+        rec = self.p.records.get(table_id)
+        if rec is not None:
+            rec.clicks.clear()
+
+    @contextlib.contextmanager
+    def answering_in_place(self, table_id: int, seat: int) -> Iterator[None]:
+        """While a seat's move is applied, its DM is left to the interaction's response (type 7)."""
+        answering = self.p.record(table_id).answering
+        answering[seat] = answering.get(seat, 0) + 1
+        try:
+            yield
+        finally:
+            answering[seat] -= 1
+            if not answering[seat]:
+                del answering[seat]
+
+    def answered_in_place(self, table: Table, seat: int, interaction: discord.Interaction[TapisBot],
+                          shown: bool) -> None:
+        """After a move's response: remember the click (for the next prompt), or DM if it failed."""
+        message = interaction.message
+        if not shown:
+            rec = self.p.records.get(table.id)
+            if rec is not None:
+                rec.clicks.pop(interaction.user.id, None)
+            self.queue(table.id, DmJob(seat, interaction.user.id))  # its worker releases a late record
+        elif table.status == "playing" and interaction.guild_id is None and message is not None:
+            now = asyncio.get_running_loop().time()
+            self.p.record(table.id).clicks[interaction.user.id] = Click(interaction, message.id, now)
+        channel_id: int | None = getattr(interaction, "channel_id", None)
+        if interaction.guild_id is None and channel_id is not None:  # their DM channel: no need to open
+            self.channels[interaction.user.id] = channel_id  # it (after a restart)
+            self.channels.move_to_end(interaction.user.id)
+
+    def queue(self, table_id: int, job: DmJob) -> None:
+        """Queue a DM for a seat unless one for it is already waiting (it will show the latest state)."""
+        rec = self.p.record(table_id)
+        for i, waiting in enumerate(rec.dm_jobs):
+            if waiting.seat == job.seat and waiting.user_id == job.user_id:
+                if job.remind and not waiting.remind:
+                    rec.dm_jobs[i] = job  # the waiting DM goes out as the reminder
+                return
+        rec.dm_jobs.append(job)
+        if rec.dm_worker is None:
+            rec.dm_worker = asyncio.get_running_loop().create_task(self._worker(table_id, rec))
+
+    async def _worker(self, table_id: int, rec: TableRecord) -> None:
+        try:
+            await asyncio.sleep(0)  # let the interaction being answered go first
+            while rec.dm_jobs:
+                job = rec.dm_jobs.popleft()
+                try:
+                    await self._send(table_id, rec, job)
+                except Exception:
+                    log.exception("DM to %s for table %s failed", job.user_id, table_id)
+        finally:
+            rec.dm_worker = None
+            rec.dm_jobs.clear()
+            self.p.release(table_id, rec)
+
+    async def _channel(self, user_id: int) -> discord.abc.Messageable:
+        """The user's DM channel, opened once (discord.py keeps only 128 in its own cache)."""
+        channel_id = self.channels.get(user_id)
+        if channel_id is None:
+            await self.p.budget.take(PROMPT)
+            channel = await self.bot.create_dm(discord.Object(id=user_id))
+            self.channels[user_id] = channel_id = channel.id
+            while len(self.channels) > USERS_KEEP:
+                self.channels.popitem(last=False)
+        else:
+            self.channels.move_to_end(user_id)
+        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+
+    async def _send(self, table_id: int, rec: TableRecord, job: DmJob) -> None:
+        # closed DMs, or /preferences hands: channel: no DM, but a reminder still reaches them
+        by_dm = job.user_id not in rec.dm_closed and await self.bot.preferences.hands_by_dm(job.user_id)
+        if not by_dm and not job.remind:
+            return
+        table = await self.tables.get(table_id)
+        if table is None or not table.is_open:
+            rec.final = True  # the record goes once this last DM is out
+        if table is None or table.state is None or table.seat_of(job.user_id) != job.seat:
+            return
+        if job.remind and (table.status != "playing" or job.seat not in table.waiting_seats()):
+            return  # they moved (or the table ended) before the reminder went out
+        if job.remind and not await self.bot.preferences.may_remind(job.user_id):
+            return  # /preferences reminders: off
+        if job.remind and (not by_dm or table.seats[job.seat].dm_closed):
+            await post_reminder(self.bot, table, job.user_id, self.p.budget, self.p.channel_turn)
+            return
+        if not job.remind and rec.dm_shown.get(job.seat) == self.shown_key(table, job):
+            return  # their latest DM already shows this very state (it waited its turn: see below)
+        shown = self.shown_key(table, job)  # what the DM shows, taken before any await
+        embed, view, files = await self._payload(table, job)
+        over = table.status != "playing"
+        if not job.remind and await self._edit_clicked(table_id, rec, job.user_id, embed, view, files):
+            rec.dm_shown[job.seat] = shown
+            if over:  # the final state is shown: this click will not be used again
+                rec.clicks.pop(job.user_id, None)
+            return
+        if over:
+            rec.clicks.pop(job.user_id, None)
+        try:
+            dm = await self._channel(job.user_id)
+            await self.p.budget.take(PROMPT)
+            # While it waited for the budget, the table may have moved on (the player's turn came):
+            # show the state of now, so one DM does what two would (the later job is then skipped).
+            if self.shown_key(table, job) != shown:
+                shown = self.shown_key(table, job)
+                embed, view, files = await self._payload(table, job)
+            kwargs: dict[str, Any] = {"embed": embed, "files": files}
+            if view is not None:
+                kwargs["view"] = view
+            for f in files:
+                f.reset()
+            sent = await dm.send(**kwargs)
+            rec.dm_shown[job.seat] = shown
+            self.last_sent[job.user_id] = sent.id
+            self.last_sent.move_to_end(job.user_id)
+            while len(self.last_sent) > USERS_KEEP:
+                self.last_sent.popitem(last=False)
+            await self._supersede(table, rec, job.user_id, dm, sent.id)
+        except discord.Forbidden as exc:
+            if exc.code != DM_CLOSED:
+                log.warning("DM to %s refused: %s", job.user_id, exc)
+            rec.dm_closed.add(job.user_id)
+            self.p.mark_dirty(table_id)
+            await self.tables.set_dm_closed(table_id, job.user_id, True)
+            if job.remind:  # found closed by the reminder itself: it goes to the channel instead
+                await post_reminder(self.bot, table, job.user_id, self.p.budget, self.p.channel_turn)
+        except discord.HTTPException as exc:
+            log.warning("DM to %s failed: %s", job.user_id, exc)
+
+    async def _supersede(self, table: Table, rec: TableRecord, user_id: int, dm: discord.abc.Messageable,
+                         new_id: int) -> None:
+        """A new DM for this table went to ``user_id``: remember it with the table and, the first time
+        after a restart, edit the DM the process before sent them last (its buttons and image
+        removed, saying the table moved on), so nobody plays from or reads that old hand.
+
+        The id is written with the table's next change (no commit of its own), so after a crash the
+        DM edited may be the one before the last: a best effort, at one request per player and table
+        per restart. Within one process nothing more is sent than before.
+        """
+        key = dm_key(user_id)
+        old = table.extra_messages.get(key)
+        self.tables.note_message(table.id, key, new_id)
+        if user_id in rec.dms_posted:
+            return
+        rec.dms_posted.add(user_id)
+        if old is None or old == new_id or not isinstance(dm, discord.PartialMessageable):
+            return
+        tr = await dm_tr(self.bot, user_id, table.id)
+        embed = discord.Embed(title=tr._("Your hand — {game} #{id}", game=game_title(table.game, tr),
+                                         id=table.id), description=tr._(MOVED_ON), colour=0x6B7280)
+        try:
+            await self.p.budget.take(REFRESH)
+            await dm.get_partial_message(old).edit(embed=embed, view=None, attachments=[],
+                                                   allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as exc:
+            log.info("table %s: the previous DM of %s was not edited (%s)", table.id, user_id, exc)
+
+    async def _payload(self, table: Table, job: DmJob) -> tuple[discord.Embed, discord.ui.View | None,
+                                                                   list[discord.File]]:
+        """The DM's embed, buttons and hand image for the table as it is now, in the player's language."""
+        tr = await dm_tr(self.bot, job.user_id, table.id)
+        note = tr._(REMINDER) if job.remind and table.deadline is not None else ""
+        embed, view = hand_message(self.bot, table, job.seat, tr, note=note)
+        files: list[discord.File] = []
+        fn = render_fn("hand_image") if self.p.images else None
+        if fn is not None and table.state is not None:
+            seen = table.state.view(job.seat)
+            lit = playable(table, job.seat)
+            data = await self.p.image(table.id, job.seat, fn, table.game, seen, lit, tr)
+            if data is not None:
+                mine = table.status == "playing" and job.seat in table.state.to_act()
+                files.append(as_file(data, "hand.png", hand_alt(table.game, seen, lit, tr, mine)))
+                embed.set_image(url="attachment://hand.png")
+        return embed, view, files
+
+    def shown_key(self, table: Table, job: DmJob) -> tuple[int, int, str, int]:
+        """What a DM built now would show: whose it is, the table's version and status, and how
+        many señas of the current hand its seat saw (``bot.tables.senas``)."""
+        rec = self.p.records.get(table.id)
+        seen = len(rec.senas.seen(table.state, job.seat)) if rec is not None and rec.senas.made \
+            and isinstance(table.state, MusState) else 0
+        return (job.user_id, table.version, table.status, seen)
+
+    async def _edit_clicked(self, table_id: int, rec: TableRecord, user_id: int, embed: discord.Embed,
+                            view: discord.ui.View | None, files: list[discord.File]) -> bool:
+        """Show a DM's new content in the DM the player last clicked, if that is still their latest.
+
+        Goes through the click's interaction webhook (outside the global limit). False when there
+        is no such DM, the token is too old, or Discord refused: the caller then posts a new DM.
+        """
+        click = rec.clicks.get(user_id)
+        if click is None:
+            return False
+        loop = asyncio.get_running_loop()
+        if click.message_id != self.last_sent.get(user_id) or loop.time() - click.at > TOKEN_LIFE:
+            del rec.clicks[user_id]
+            return False
+        try:
+            attach: dict[str, Any] = {"attachments": files} if files else {}
+            await click.interaction.edit_original_response(
+                embed=embed, view=view, allowed_mentions=NO_MENTIONS, **attach)
+        except discord.HTTPException as exc:
+            log.info("DM edit for %s at table %s refused (%s): posting a new one", user_id, table_id, exc)
+            rec.clicks.pop(user_id, None)
+            return False
+        return True
