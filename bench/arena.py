@@ -32,13 +32,15 @@ Deterministic for a given --seed (apart from the times, and a strong side's choi
 time budget, not ``--iterations``, ends its searches). ``--budget-ms``/``--iterations`` are
 strong's limits; an expert side gets 5 times each (the ratio of their default budgets).
 ``--spec FIELD=JSON`` (repeatable) overrides a field of the game's search spec
-(``bot.ai.strong.spec.GameSpec``) for this run, to try a lever before changing the code.
+(``bot.ai.strong.spec.GameSpec``) for this run, to try a lever before changing the code; a
+function is named ``"module:name"`` (``--spec 'determinize="bot.ai.marias.determinize:determinize_shown"'``).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib
 import json
 import os
 import shlex
@@ -118,8 +120,20 @@ def override_spec(game: str, pairs: list[str]) -> None:
         name, _, value = pair.partition("=")
         if name not in {f.name for f in dataclasses.fields(GameSpec)}:
             raise SystemExit(f"--spec: GameSpec has no field {name!r}")
-        changes[name] = json.loads(value)
+        changes[name] = spec_value(json.loads(value))
     game_ai(game).spec = dataclasses.replace(spec_for(game), **changes)
+
+
+def spec_value(value: Any) -> Any:
+    """A ``--spec`` value: the JSON value, or for a string ``"module:name"`` that function (a
+    determinizer, an endgame test...), e.g. ``determinize="bot.ai.marias.determinize:determinize_shown"``."""
+    if isinstance(value, str) and ":" in value:
+        module, _, attr = value.partition(":")
+        try:
+            return getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as e:
+            raise SystemExit(f"--spec: no function {value!r} ({e})") from None
+    return value
 
 
 def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Namespace, int, int]:

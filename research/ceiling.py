@@ -161,23 +161,23 @@ def _motz_redeal(self: MotzState, seat: int, rng: random.Random) -> MotzState:
     return c
 
 
-def _marias_redeal(self: MariasState, seat: int, rng: random.Random) -> MariasState:
+def _marias_redeal(self: MariasState, seat: int, rng: random.Random, shown: bool = False) -> MariasState:
     """``MariasState.redeal`` with the talon seen (as by the seat that laid it) or the defenders'
     cards pinned to them (as public cards are), when side A's search reads them."""
     mode = _active["mode"] if _active["seat"] == seat else None
     if mode == "talon" and self.talon and seat != self.talon_owner:
         seen = self.clone()
         owner, seen.talon_owner = self.talon_owner, seat
-        c = _plain_marias_redeal(seen, seat, rng)
+        c = _plain_marias_redeal(seen, seat, rng, shown)
         c.talon_owner = owner
         return c
     defenders = marias_defenders(self, seat) if mode == "defenders" else []
     if not defenders:
-        return _plain_marias_redeal(self, seat, rng)
+        return _plain_marias_redeal(self, seat, rng, shown)
     hands = {x: s for s in defenders for x in self.hands[s]}
     MariasState._pinned = lambda st: {**_plain_marias_pinned(st), **hands}  # type: ignore[method-assign]
     try:
-        return _plain_marias_redeal(self, seat, rng)
+        return _plain_marias_redeal(self, seat, rng, shown)
     finally:
         MariasState._pinned = _plain_marias_pinned  # type: ignore[method-assign]
 

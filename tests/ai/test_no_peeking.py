@@ -195,3 +195,37 @@ def test_motz_levels_decide_alike_after_shown_voids() -> None:
         decider = _searched(StrongPolicy("motz", budget_ms=1e9, max_iterations=ITERATIONS,
                                          expert=level == "expert"))
         assert same_decisions(decider, pairs), f"motz: level {level} decided on hidden cards"
+
+
+def test_marias_reading_the_plays_decides_from_the_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Marias trick play after the plays showed something (a void, a card not beaten): strong with
+    the determinizer that keeps it (``determinize_shown``, issue 32 item 4) decides alike on the
+    real state and its twin."""
+    import dataclasses
+
+    from bot.ai.marias.determinize import determinize_shown
+    from bot.ai.registry import game_ai, spec_for
+
+    monkeypatch.setattr(game_ai("marias"), "spec", dataclasses.replace(spec_for("marias"),
+                                                                         determinize=determinize_shown))
+    g = GAMES["marias"]
+    state = g.new_table(seats=3, options=g.validate_options({"rounds": 1}), seed=5)
+    policy, rng = easy_policy("marias"), random.Random(5)
+    points: list[Any] = []
+    while not state.is_over() and len(points) < 4:
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        shown = state.shown_ceilings() if state.phase == "play" else {}
+        if len(legal) > 1 and any(shown.get(s) for s in range(3) if s != seat):
+            points.append(state.clone())
+        state.apply(seat, policy.choose(state.view(seat), legal, rng))
+    assert len(points) == 4, "points after the plays showed something"
+    pairs = []
+    for i, state in enumerate(points):
+        seat = state.to_act()[0]
+        twin = state.redeal(seat, random.Random(700 + i))
+        assert twin.view(seat) == state.view(seat)
+        pairs.append((state, twin, seat))
+    assert any(hidden("marias", s, seat) != hidden("marias", t, seat) for s, t, seat in pairs)
+    decider = _searched(StrongPolicy("marias", budget_ms=1e9, max_iterations=ITERATIONS))
+    assert same_decisions(decider, pairs), "marias: strong reading the plays decided on hidden cards"

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.rules import GAMES
+from bot.rules.marias.tables import STR_NAT, STR_SUIT
 from bot.rules.michigan.tables import DEAD
 from bot.rules.motz.tables import EFF
 from tests.rules.harness import snapshot
@@ -165,3 +166,28 @@ def test_michigan_redeal_keeps_who_the_lead_passed_over() -> None:
         assert all(x // 13 == b for x in range(52) if r.owner[x] == passed)
         assert any(x // 13 != b for x in range(52) if r.owner[x] == leader)
         assert r.legal_actions(leader)
+
+
+@pytest.mark.parametrize("seed", [4, 13, 21])
+def test_marias_redeal_keeping_what_the_plays_showed(seed: int) -> None:
+    """``redeal(shown=True)``, at every point of random sessions: the invariants above, every other
+    hand within what the plays showed (``shown_ceilings``), and still a function of the view and
+    the seed only."""
+    strength = {True: STR_SUIT, False: STR_NAT}
+    for i, state in enumerate(points("marias", 3, seed=seed, every=2)):
+        limits = state.shown_ceilings()
+        for seat in range(3):
+            r = state.redeal(seat, random.Random(i * 3 + seat), shown=True)
+            assert r.view(seat) == state.view(seat) and r.view(None) == state.view(None)
+            assert sizes("marias", r, 3) == sizes("marias", state, 3)
+            assert Counter(zones("marias", r)) == Counter(zones("marias", state))
+            for s in range(3):
+                if s != seat and state.phase == "play":
+                    top = limits.get(s, {})
+                    order = strength[state.trump is not None]
+                    assert all(order[c] <= top.get(c[-1], 7) for c in r.hands[s]), (s, r.hands[s], top)
+            twin = state.redeal(seat, random.Random(i + 1_000))
+            assert snapshot(twin.redeal(seat, random.Random(7), shown=True), 3) == \
+                snapshot(state.redeal(seat, random.Random(7), shown=True), 3)
+            if i % 6 == 0:
+                plays_on(r, random.Random(i))

@@ -27,6 +27,8 @@ from typing import Any
 
 from bot.rules.base import Action, BaseState, Event, View, match_action, not_your_turn
 from bot.rules.cards import DECK_32, deck_for_deal, first_dealer
+from bot.rules.dealing import deal_under
+from bot.rules.marias.shown import Ceilings, may_hold, shown_ceilings
 from bot.rules.marias.tables import (
     CANON,
     NEEDS_PAIR,
@@ -44,6 +46,8 @@ from bot.rules.marias.tables import (
 TRUMP, DECLARE, DISCARD, ANSWER, FLEK, PLAY, OVER = ("trump", "declare", "discard", "answer", "flek",
                                                      "play", "session_end")
 N_SEATS = 3
+#: Talons drawn again at most, in a redeal keeping what the plays showed (``redeal(shown=True)``).
+SHOWN_TRIES = 20
 FLEK_NAMES = ("none", "flek", "re", "tutti", "boty")
 
 _GOOD: Action = {"type": "good"}
@@ -64,7 +68,7 @@ class MariasState(BaseState):
         "deck", "hands", "trump", "trump_card", "contract", "prev_contract", "soloist",
         "talon", "talon_owner", "talon_trumps", "speakers", "speaker_i", "flek", "flek_stage",
         "conceded", "trick", "win_seat", "win_card", "leader", "trick_winners", "card_points",
-        "marr_pts", "marriages", "trump_marriage_s", "last_card", "last_result",
+        "marr_pts", "marriages", "trump_marriage_s", "last_card", "last_result", "played",
     )
     _CLONE = {
         "shared": (  # deck, speakers: tuples; last_result is replaced, never mutated
@@ -74,7 +78,8 @@ class MariasState(BaseState):
             "flek_stage", "conceded", "win_seat", "win_card", "leader", "trump_marriage_s", "last_card",
             "last_result", "_legal",
         ),
-        "lists": ("stacks", "talon", "trick", "trick_winners", "card_points", "marr_pts", "marriages"),
+        "lists": ("stacks", "talon", "trick", "trick_winners", "card_points", "marr_pts", "marriages",
+                  "played"),
         "nested": (("hands", 3),),
     }
 
@@ -126,6 +131,7 @@ class MariasState(BaseState):
         self.win_card = ""
         self.leader = -1
         self.trick_winners = []
+        self.played: list[tuple[tuple[int, str], ...]] = []  # this deal's completed tricks (public)
         self.card_points = [0, 0, 0]
         self.marr_pts = [0, 0, 0]
         self.marriages = []
@@ -403,6 +409,7 @@ class MariasState(BaseState):
             self.card_points[winner] += pts
         events.append({"type": "trick", "trick": n, "winner": winner, "card": wcard,
                        "cards": [[s, c] for s, c in self.trick], "card_points": self.card_points[:]})
+        self.played.append(tuple(self.trick))
         self.trick = []
         self.last_card = wcard
         s = self.soloist
@@ -553,6 +560,7 @@ class MariasState(BaseState):
             "hand_sizes": [len(h) for h in self.hands],
             "trick": [[s, c] for s, c in self.trick],
             "trick_winners": self.trick_winners[:],
+            "played_tricks": [[[s, c] for s, c in t] for t in self.played],
             "card_points": self.card_points[:],
             "marriages": [list(m) for m in self.marriages],
             "points": self._points(),
@@ -562,7 +570,12 @@ class MariasState(BaseState):
 
     # ------------------------------------------------------------------ redeal (AI search)
 
-    def redeal(self, seat: int, rng: random.Random) -> MariasState:
+    def shown_ceilings(self) -> Ceilings:
+        """Per seat and suit, the strongest card its plays this deal allow it to hold (public;
+        ``bot.rules.marias.shown``)."""
+        return shown_ceilings([*self.played, self.trick], self.trump)
+
+    def redeal(self, seat: int, rng: random.Random, shown: bool = False) -> MariasState:
         """A copy where every card hidden from ``seat`` is dealt again (OpenSpiel's
         ``ResampleFromInfostate``), from the hidden cards sorted then shuffled by ``rng`` (the
         result depends only on ``seat``'s view and ``rng``).
@@ -572,7 +585,11 @@ class MariasState(BaseState):
         seat that laid it. Public facts kept: the trump card stays in forehand's hand until
         played, and so do the 7 of trumps (sedma) and K Q of trumps (kilo) in the soloist's
         hand; a suit-contract talon holds no ace or ten, none of those cards, and exactly
-        ``talon_trumps`` trumps once announced. Out of ``TRUMP`` the engine never reads the dealt
+        ``talon_trumps`` trumps once announced. With ``shown``, the other hands also keep what the
+        plays showed (``shown_ceilings``: no card of a suit a seat did not follow, nothing higher
+        than a card it could not beat; ``bot.rules.dealing.deal_under``); a talon drawn so that no
+        such deal is left is drawn again (at most ``SHOWN_TRIES`` times, then the plain deal).
+        Out of ``TRUMP`` the engine never reads the dealt
         ``deck`` again, so the copy gets the canonical deck there instead of the real deal. The
         seed and stacked decks are replaced. ``self`` is left untouched.
         """
@@ -599,12 +616,23 @@ class MariasState(BaseState):
             pool += self.talon
         pool.sort()  # canonical before shuffling: the result depends on no hidden order
         rng.shuffle(pool)
-        if hide_talon:
-            c.talon = self._draw_talon(pool)
+        limits = self.shown_ceilings() if shown and self.phase == PLAY else {}
+        places = [(s, len(self.hands[s]) - len(keep)) for s, keep in kept.items()]
+        allowed, strictness = may_hold(limits, self.trump)
+        for attempt in range(SHOWN_TRIES + 1):
+            left = pool[:] if attempt == 0 else rng.sample(pool, len(pool))
+            if attempt == SHOWN_TRIES:
+                strictness = {}  # (never seen) no deal under the limits: the plain one
+            talon = self._draw_talon(left) if hide_talon else None
+            try:
+                dealt = deal_under(left, places, allowed, strictness, rng)
+            except ValueError:
+                continue
+            break
+        if talon is not None:
+            c.talon = talon
         for s, keep in kept.items():
-            k = len(self.hands[s]) - len(keep)
-            hand = keep + pool[:k]
-            del pool[:k]
+            hand = keep + dealt[s]
             hand.sort(key=CANON.__getitem__)
             c.hands[s] = hand
         c.deck = _deck_for(c, f, first_seven if seat == f else None, rng) if in_trump else DECK_32

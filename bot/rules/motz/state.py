@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.rules import cards
 from bot.rules.base import Action, BaseState, Event, View, match_action, not_your_turn
+from bot.rules.dealing import deal_under
 from bot.rules.motz.tables import (
     DECLARE,
     EFF,
@@ -436,65 +437,10 @@ class MotzState(BaseState):
 
 def _deal_hidden(pool: list[str], places: list[tuple[int, int]], voids: dict[int, set[str]],
                  eff: dict[str, str], rng: random.Random) -> dict[int, list[str]]:
-    """Deal ``places`` (seat, size) from the shuffled ``pool`` so that no seat gets a card of a
-    suit it showed void in; the dealt cards are removed from ``pool`` (the rest stays shuffled
-    for the muet and the stock). With no void to meet, the seats take the next cards in turn,
-    as a plain deal; otherwise every seat, most constrained first, draws uniformly among its
-    allowed cards left (the cards before a seat's first allowed one are not a fair sample once
-    another seat has taken the first cards of its own suits). If that greedy deal leaves a seat short
-    (rare: several voids competing for few cards), a matching of cards to places finds a deal
-    meeting every void; one exists, since the real deal meets them.
-    """
-    if not voids or not any(voids.get(s) for s, _ in places):
-        out = {}
-        for s, k in places:
-            out[s] = pool[:k]
-            del pool[:k]
-        return out
-    order = sorted(places, key=lambda p: (-len(voids.get(p[0], ())), p[0]))
-    taken: set[int] = set()
-    out = {}
-    for s, k in order:
-        bad = voids.get(s, ())
-        allowed = [i for i, c in enumerate(pool) if i not in taken and eff[c] not in bad]
-        if len(allowed) < k:
-            return _match_hidden(pool, places, voids, eff, rng)
-        got = rng.sample(allowed, k)  # not the first ones: the seats dealt before skewed them
-        taken.update(got)
-        out[s] = [pool[i] for i in got]
-    pool[:] = [c for i, c in enumerate(pool) if i not in taken]
-    return out
-
-
-def _match_hidden(pool: list[str], places: list[tuple[int, int]], voids: dict[int, set[str]],
-                  eff: dict[str, str], rng: random.Random) -> dict[int, list[str]]:
-    """Cards to places by augmenting paths (Kuhn), over the shuffled pool: a deal meeting every
-    void whenever one exists; removes the dealt cards from ``pool``."""
-    slots = [s for s, k in places for _ in range(k)]
-    rng.shuffle(slots)
-    owner: dict[int, int] = {}  # pool index -> slot
-
-    def fits(slot: int, i: int) -> bool:
-        return eff[pool[i]] not in voids.get(slots[slot], ())
-
-    def augment(slot: int, seen: set[int]) -> bool:
-        for i in range(len(pool)):
-            if i in seen or not fits(slot, i):
-                continue
-            seen.add(i)
-            if i not in owner or augment(owner[i], seen):
-                owner[i] = slot
-                return True
-        return False
-
-    for slot in range(len(slots)):
-        if not augment(slot, set()):
-            raise ValueError("no deal meets the shown voids")  # impossible for a real deal
-    out: dict[int, list[str]] = {s: [] for s, _ in places}
-    for i, slot in owner.items():
-        out[slots[slot]].append(pool[i])
-    pool[:] = [c for i, c in enumerate(pool) if i not in owner]
-    return out
+    """Deal ``places`` (seat, size) from the shuffled ``pool`` so that no seat gets a card of an
+    effective suit it showed void in (``bot.rules.dealing.deal_under``; the most voids first)."""
+    return deal_under(pool, places, lambda s, c: eff[c] not in voids.get(s, ()),
+                      {s: len(v) for s, v in voids.items()}, rng)
 
 
 def _copy_result(r: dict | None) -> dict | None:
