@@ -19,6 +19,11 @@ The second table is item 3, what each hidden card is worth: the peeking runs
 ``GAME-strong-easy.peek-MODE[.pK].jsonl`` (``research/ceiling.py --peek MODE … --out``) against
 the strong-vs-easy run of the same plan, group by group. A missed strong-vs-easy bar names the
 edge the game's peeks buy, the gap an inference could close.
+
+The third is item 4, what an inference buys: strong with a reading of what it observed
+(``GAME-strong-easy.read-NAME[.pK].jsonl``: ``bench/arena.py`` with ``--spec determinize=…`` at
+the iteration count the reading's cost leaves in the same time) against the same honest run, on
+the same deals; it ships where ΔĒ's lower bound is above 0.
 """
 
 from __future__ import annotations
@@ -98,10 +103,27 @@ def row(runs: str, game: str, a: str, b: str) -> str:
 Peek = tuple[int, "duplicate.Estimate | None", "duplicate.Estimate | None"]
 
 
+#: What may differ between a variant's plan and the honest run's: a peek's name (item 3); a
+#: reading's determinizer and the iteration count it leaves at equal time (item 4).
+VARIES = {"peek-": {"peek"}, "read-": {"spec", "iterations", "budget_ms"}}
+
+
 def peeks(runs: str, game: str) -> dict[str, Peek]:
     """Per peek mode of ``game``: (groups in, ΔĒ bought over the honest strong-vs-easy run, the
     share of groups where it bought); the two estimates are None until both runs are whole."""
-    stem = os.path.join(runs, f"{game}-strong-easy.peek-")
+    return variants(runs, game, "peek-")
+
+
+def readings(runs: str, game: str) -> dict[str, Peek]:
+    """Per reading (inference) of ``game`` run against easy: as ``peeks``."""
+    return variants(runs, game, "read-")
+
+
+def variants(runs: str, game: str, kind: str) -> dict[str, Peek]:
+    """Per variant of the strong-vs-easy run (``kind``: ``peek-`` or ``read-``), its name mapped to
+    (groups in, ΔĒ over the honest run, share of groups where it bought)."""
+    stem = os.path.join(runs, f"{game}-strong-easy.{kind}")
+    free = VARIES[kind]
     modes: dict[str, list[str]] = {}
     for path in sorted(glob.glob(stem + "*.jsonl")):
         modes.setdefault(path[len(stem):].split(".")[0], []).append(path)
@@ -113,24 +135,32 @@ def peeks(runs: str, game: str) -> dict[str, Peek]:
         if sessions is None or base is None:
             out[mode] = (done, None, None)
             continue
-        if {k: v for k, v in plan.items() if k != "peek"} != base_plan:
-            raise SystemExit(f"{paths[0]}: not the plan of {honest[0]} (game, levels, limits, seeds, groups)")
+        if {k: v for k, v in plan.items() if k not in free} != {k: v for k, v in base_plan.items()
+                                                                if k not in free}:
+            raise SystemExit(f"{paths[0]}: not the deals of {honest[0]} (game, levels, seeds, groups)")
         honest_d, peek_d = report_of(base, plan).diffs(), report_of(sessions, plan).diffs()
         out[mode] = (plan["groups"], *duplicate.gain(honest_d, peek_d, len(plan["seatings"])))
     return out
 
 
-def peek_table(runs: str) -> str:
-    """Item 3's table: every peek run, finished or how far it is."""
-    lines = ["| game | strong (A) reads | groups | edge bought ΔĒ jetons/session (95% CI) "
+def peek_table(runs: str, kind: str = "peek-") -> str:
+    """Item 3's table (``peek-``: every peek run) or item 4's (``read-``: every reading), each
+    finished or how far it is; a reading says whether it ships."""
+    what = "strong (A) reads" if kind == "peek-" else "strong (A) infers"
+    lines = [f"| game | {what} | groups | edge bought ΔĒ jetons/session (95% CI) "
              "| groups where it bought (95% CI) |", "|---|---|---|---|---|"]
+    if kind == "read-":
+        lines = [lines[0][:-1] + " ships |", lines[1] + "---|"]
     for game in GAME_ORDER:
-        for mode, (groups, gain, share) in peeks(runs, game).items():
+        for mode, (groups, gain, share) in variants(runs, game, kind).items():
             if gain is None or share is None:
-                lines.append(f"| {GAMES[game].title} | {mode} | running: {groups} in | | |")
-            else:
-                lines.append(f"| {GAMES[game].title} | {mode} | {groups} | {gain.signed()} "
-                             f"| {share.percent()} |")
+                cells = f"| {GAMES[game].title} | {mode} | running: {groups} in | | |"
+                lines.append(cells + (" |" if kind == "read-" else ""))
+                continue
+            cells = f"| {GAMES[game].title} | {mode} | {groups} | {gain.signed()} | {share.percent()} |"
+            if kind == "read-":
+                cells += " yes |" if gain.low > 0 else " no: ΔĒ's interval reaches 0 |"
+            lines.append(cells)
     return "\n".join(lines)
 
 
@@ -189,6 +219,12 @@ PEEK_HEAD = ("What each hidden card is worth (item 3): strong's search reading o
              "the edge that buys per group over the honest run.")
 
 
+#: What introduces item 4's table.
+READ_HEAD = ("What an inference buys (item 4): strong with a reading of what it observed, at the iteration "
+             "count its cost leaves in the same time, against easy on the same deals; ΔĒ per group over the "
+             "honest run. `shown`: Marias's redeal keeps what the plays showed (`bot.rules.marias.shown`).")
+
+
 def write_into(path: str, text: str) -> None:
     """Replace what stands between the ``<!-- ai-table -->`` markers of ``path`` with ``text``."""
     with open(path, encoding="utf-8") as f:
@@ -207,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", metavar="FILE", help="put the table between FILE's markers")
     args = parser.parse_args(argv)
     text = table(args.runs) + "\n\n" + PEEK_HEAD + "\n\n" + peek_table(args.runs)
+    if glob.glob(os.path.join(args.runs, "*-strong-easy.read-*.jsonl")):
+        text += "\n\n" + READ_HEAD + "\n\n" + peek_table(args.runs, "read-")
     if args.write:
         write_into(args.write, text)
     else:

@@ -3,6 +3,7 @@
 Usage (from the project root):
     python bench/search_speed.py                      # every game, 150 iterations per point
     python bench/search_speed.py mus michigan --iterations 300 --wall
+    python bench/search_speed.py marias --spec 'determinize="bot.ai.marias.determinize:determinize_shown"'
 
 Twelve decision points spread over one easy-played session (seed 11; the Maître with one tour)
 are searched with a fixed iteration cap; the rate is iterations per CPU second (``--wall``:
@@ -19,6 +20,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from arena import override_spec  # noqa: E402  (bench/arena.py)
 
 from bot.ai.registry import easy_policy  # noqa: E402
 from bot.ai.strong.policy import StrongPolicy  # noqa: E402
@@ -66,7 +69,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("games", nargs="*", default=sorted(GAMES))
     parser.add_argument("--iterations", type=int, default=150)
     parser.add_argument("--wall", action="store_true", help="wall-clock time instead of CPU time")
+    parser.add_argument("--spec", action="append", default=[], metavar="FIELD=JSON",
+                        help="override a field of the games' search spec, as bench/arena.py does")
     args = parser.parse_args(argv)
+    for game in args.games if args.spec else ():
+        override_spec(game, args.spec)
     t0 = time.perf_counter()
     sum(range(10**7))
     print(f"sum(range(10**7)): {time.perf_counter() - t0:.2f} s; load average {os.getloadavg()[0]:.2f}")

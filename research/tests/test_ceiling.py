@@ -232,3 +232,38 @@ def test_the_readme_shows_what_each_peek_bought_once_both_runs_are_whole(
     bought, share = compared.split(" | ")[-2:]
     [line] = [x for x in ai_table.peek_table(str(tmp_path)).splitlines() if x.startswith("| Michigan |")]
     assert line == f"| Michigan | dead | 3 | {bought} | {share}"
+
+
+def test_the_readme_shows_what_a_reading_buys_at_its_own_iteration_count(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``bench/ai_table.py``'s item 4 table: a reading's run (``--spec determinize=…``, fewer
+    iterations for its cost) is paired with the honest run on the same deals; its ΔĒ is
+    ``duplicate.gain`` of the two, and whether it ships follows its lower bound. A run on other
+    deals (another seed) is refused."""
+    import importlib
+
+    from bot.ai.registry import game_ai, spec_for
+
+    monkeypatch.setattr(game_ai("marias"), "spec", spec_for("marias"))  # --spec replaces it: put back after
+    ceiling = _ceiling(monkeypatch)
+    monkeypatch.syspath_prepend(str(RESEARCH.parent / "bench"))
+    ai_table = importlib.import_module("ai_table")
+    deals = ["marias", "--a", "strong", "--b", "easy", "--budget-ms", "1e9", "--pairs", "2",
+             "--options", '{"rounds": 1}']
+    honest = str(tmp_path / "marias-strong-easy.jsonl")
+    assert ceiling.arena.main([*deals, "--iterations", "8", "--seed", "7", "--out", honest]) == 0
+    shown = ["--spec", 'determinize="bot.ai.marias.determinize:determinize_shown"']
+    read = str(tmp_path / "marias-strong-easy.read-shown.jsonl")
+    assert ceiling.arena.main([*deals, *shown, "--iterations", "7", "--seed", "7", "--out", read]) == 0
+    base, other = (ceiling.journal.read_run([p])[1] for p in (honest, read))
+    plan = ceiling.journal.load(honest).plan
+    gain, share = ceiling.duplicate.gain(ceiling.arena.report_of(base, plan).diffs(),
+                                         ceiling.arena.report_of(other, plan).diffs(), 6)
+    table = ai_table.peek_table(str(tmp_path), "read-")
+    [line] = [x for x in table.splitlines() if x.startswith("| Marias |")]
+    ships = "yes" if gain.low > 0 else "no: ΔĒ's interval reaches 0"
+    assert line == f"| Marias | shown | 2 | {gain.signed()} | {share.percent()} | {ships} |"
+    elsewhere = str(tmp_path / "marias-strong-easy.read-elsewhere.jsonl")
+    assert ceiling.arena.main([*deals, *shown, "--iterations", "7", "--seed", "8", "--out", elsewhere]) == 0
+    with pytest.raises(SystemExit, match="not the deals of"):
+        ai_table.readings(str(tmp_path), "marias")
