@@ -4,6 +4,7 @@ two-sided alpha-beta (the soloist against the defenders); the expert models doub
 from __future__ import annotations
 
 from bot.ai.marias.model import FlekkingDefence
+from bot.ai.marias.rollout import easy_play
 from bot.ai.policy import Policy
 from bot.ai.strong.spec import GameSpec
 from bot.rules.marias import MariasState
@@ -46,5 +47,5 @@ SPEC: GameSpec[MariasState] = GameSpec(
     "marias", lambda s: s.deals_played, _stacks, lambda s: 4.0 * s.stake, rollout_easy=True,
     model_opponents=True, endgame=_marias_endgame,
     expert_overrides=(("endgame", _marias_expert_endgame), ("model_policy", _marias_model)),
-    endgame_sides=_marias_sides, alphabeta_key=_marias_key,
+    endgame_sides=_marias_sides, alphabeta_key=_marias_key, rollout_fast=easy_play, fast_fits_model=True,
 )

@@ -116,8 +116,9 @@ def search(
     if spec.paired_root is not None and spec.paired_root(state):
         rewards, _, leaves = paired(spec, state, seat, legal, det, rng, deadline, cap, rollout_policy)
         return _from_paired(rewards, legal, leaves, t0, exact=False)
-    # the easy rollout policy's move read from the state (GameSpec), unless a model policy plays them
-    fast = spec.rollout_fast if spec.model_policy is None else None
+    # the easy (or modelled) move read from the state (GameSpec), for the rollouts and the modelled
+    # opponents, unless a model policy it does not fit plays them
+    fast = spec.rollout_fast if spec.model_policy is None or spec.fast_fits_model else None
     lo, hi = 0.0, 0.0  # range of the rewards seen: exploration scales with it
     explore = exploration
     it = 0
@@ -133,7 +134,8 @@ def search(
             actor = d.to_act()[0]
             legal_d = d.legal_actions(actor)
             if opponent_policy is not None and actor != seat:
-                a = legal_d[0] if len(legal_d) == 1 else opponent_policy.choose(d.view(actor), legal_d, rng)
+                a = legal_d[0] if len(legal_d) == 1 else (fast and fast(d, actor, legal_d, rng)) \
+                    or opponent_policy.choose(d.view(actor), legal_d, rng)
                 k = action_key(a)
                 ch = node.children.get(k)
                 if ch is None:

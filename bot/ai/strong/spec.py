@@ -76,6 +76,9 @@ class GameSpec(Generic[State]):
     #: return None to leave the decision to the policy (None: always the policy on the view). Not
     #: used when a ``model_policy`` plays the rollouts.
     rollout_fast: Callable[[State, int, list[Action], random.Random], Action | None] | None = None
+    #: True when ``rollout_fast`` also chooses what ``model_policy`` chooses wherever it returns an
+    #: action (Marias: the expert's model plays as easy in the play), so it serves that model too.
+    fast_fits_model: bool = False
     #: ``endgame_sides(state)``: +1 or -1 per seat when the deal is a zero-sum game between two
     #: sides (Marias: the soloist against the two defenders), so the exact search may be a
     #: two-sided alpha-beta (``endgame.AlphaBeta``) instead of max^n; None: max^n.
