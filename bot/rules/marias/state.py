@@ -49,6 +49,9 @@ N_SEATS = 3
 #: Talons drawn again at most, in a redeal keeping what the plays showed (``redeal(shown=True)``).
 SHOWN_TRIES = 20
 FLEK_NAMES = ("none", "flek", "re", "tutti", "boty")
+#: A call of the deal (everything but plays and discards, all public): ``(seat, action type, its
+#: card or game or None, the flek level before it)``.
+Call = tuple[int, str, "str | None", int]
 
 _GOOD: Action = {"type": "good"}
 _BAD: Action = {"type": "bad"}
@@ -69,6 +72,7 @@ class MariasState(BaseState):
         "talon", "talon_owner", "talon_trumps", "speakers", "speaker_i", "flek", "flek_stage",
         "conceded", "trick", "win_seat", "win_card", "leader", "trick_winners", "card_points",
         "marr_pts", "marriages", "trump_marriage_s", "last_card", "last_result", "played",
+        "calls",
     )
     _CLONE = {
         "shared": (  # deck, speakers: tuples; last_result is replaced, never mutated
@@ -76,7 +80,7 @@ class MariasState(BaseState):
             "deals_played", "closing", "phase", "actor", "acted", "deck", "trump", "trump_card", "contract",
             "prev_contract", "soloist", "talon_owner", "talon_trumps", "speakers", "speaker_i", "flek",
             "flek_stage", "conceded", "win_seat", "win_card", "leader", "trump_marriage_s", "last_card",
-            "last_result", "_legal",
+            "last_result", "_legal", "calls",
         ),
         "lists": ("stacks", "talon", "trick", "trick_winners", "card_points", "marr_pts", "marriages",
                   "played"),
@@ -132,6 +136,7 @@ class MariasState(BaseState):
         self.leader = -1
         self.trick_winners = []
         self.played: list[tuple[tuple[int, str], ...]] = []  # this deal's completed tricks (public)
+        self.calls: tuple[Call, ...] = ()  # this deal's calls (public), a new tuple at each
         self.card_points = [0, 0, 0]
         self.marr_pts = [0, 0, 0]
         self.marriages = []
@@ -198,6 +203,9 @@ class MariasState(BaseState):
         self.acted = True
         events: list[Event] = []
         kind = act["type"]
+        if kind != "play" and kind != "discard":  # a call: the blind trump card is turned, so public
+            said = self.deck[17] if kind == "trump_blind" else act.get("card") or act.get("game")
+            self.calls = (*self.calls, (seat, kind, said, self.flek))
         if kind == "play":
             self._play(seat, act["card"], events)
         elif kind == "trump" or kind == "trump_blind":
@@ -225,31 +233,11 @@ class MariasState(BaseState):
 
     def _declarable(self) -> list[str]:
         """Section 3.2: the contracts the current declarer may choose."""
-        prev = self.prev_contract
-        if prev is not None:
-            return ["durch"] if prev == "betl" else ["betl", "durch"]
-        hand = self.hands[self.actor]
-        t = self.trump
-        seven, pair = "7" + t in hand, "K" + t in hand and "Q" + t in hand
-        out = []
-        for g, ok in (("hra", True), ("sedma", seven), ("kilo", pair), ("kilo_sedma", seven and pair)):
-            if ok and len(self._discardable(hand, g)) >= 2:
-                out.append(g)
-        out += ["betl", "durch"]
-        return out
+        return declarable(self.hands[self.actor], self.trump, self.trump_card, self.prev_contract)
 
     def _discardable(self, hand: list[str], contract: str) -> list[str]:
         """Section 3.3: cards that may go to the talon under ``contract``."""
-        if contract not in SUIT_CONTRACTS:
-            return hand[:]
-        banned = set(SHARP)
-        banned.add(self.trump_card)
-        t = self.trump
-        if contract in NEEDS_SEVEN:
-            banned.add("7" + t)
-        if contract in NEEDS_PAIR:
-            banned.update(("K" + t, "Q" + t))
-        return [c for c in hand if c not in banned]
+        return discardable(hand, contract, self.trump, self.trump_card)
 
     def _declare(self, seat: int, game: str, events: list[Event]) -> None:
         self.contract = game
@@ -674,6 +662,34 @@ class MariasState(BaseState):
         if len(out) != size:
             raise ValueError("no talon fits the public facts")
         return out
+
+
+def declarable(hand: list[str], trump: str | None, trump_card: str | None, prev: str | None) -> list[str]:
+    """Section 3.2: the contracts a declarer holding ``hand`` may choose (``prev``: the contract a
+    ``bad`` dropped, if any)."""
+    if prev is not None:
+        return ["durch"] if prev == "betl" else ["betl", "durch"]
+    t = trump or ""
+    seven, pair = "7" + t in hand, "K" + t in hand and "Q" + t in hand
+    out = []
+    for g, ok in (("hra", True), ("sedma", seven), ("kilo", pair), ("kilo_sedma", seven and pair)):
+        if ok and len(discardable(hand, g, trump, trump_card)) >= 2:
+            out.append(g)
+    return [*out, "betl", "durch"]
+
+
+def discardable(hand: list[str], contract: str, trump: str | None, trump_card: str | None) -> list[str]:
+    """Section 3.3: the cards of ``hand`` that may go to the talon under ``contract``."""
+    if contract not in SUIT_CONTRACTS:
+        return hand[:]
+    banned: set[str | None] = set(SHARP)
+    banned.add(trump_card)
+    t = trump or ""
+    if contract in NEEDS_SEVEN:
+        banned.add("7" + t)
+    if contract in NEEDS_PAIR:
+        banned.update(("K" + t, "Q" + t))
+    return [c for c in hand if c not in banned]
 
 
 def _copy_result(result: dict[str, Any]) -> dict[str, Any]:

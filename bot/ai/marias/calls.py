@@ -1,0 +1,137 @@
+"""Reading the calls of a Marias deal as the easy player would have made them (issue 32, item 4:
+policy-based inference). Not a level's determinizer until the arena says it pays.
+
+The search already plays the other seats as the easy policy (``GameSpec.model_opponents``); this
+reads their past calls with the same model. A redeal is weighted by the likelihood of every call
+the other seats made this deal — forehand's trump card, the soloist's contract, the defenders'
+good, flek and pass, the soloist's re — under that model: 1 where easy, holding the redealt cards,
+would have made the same call, ``EPS`` where it would not (a human, or another level, may call
+otherwise). ``determinize_calls`` draws redeals that keep what the plays showed
+(``MariasState.redeal(shown=True)``) and accepts one with its weight (rejection sampling, call by
+call: the weights are at most 1), at most ``CANDIDATES`` draws.
+
+Each seat's cards at its calls are rebuilt from the redeal: a defender held its hand and the
+cards it has played; the soloist, at its contract, also the talon (then discarded), and at its
+re the cards it kept. Forehand's first seven, from which the trump card was shown, are not kept
+by any state: a seven of forehand's twelve holding the trump card is drawn at random, so the
+weight is an unbiased estimate of the likelihood. A deal with a ``bad`` (the talon changed
+hands, the contract was declared again) is not read: the plain redeal serves it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from bot.ai.marias.easy import EasyPolicy
+from bot.ai.policy import Action
+from bot.rules.marias.state import PLAY, Call, MariasState, declarable
+from bot.rules.marias.tables import SUIT, canon_sorted
+
+#: The weight of a call the model would not have made.
+EPS = 0.05
+#: Redeals drawn per determinization, one kept by weight.
+CANDIDATES = 8
+_EASY = EasyPolicy()
+_RAISES = ("flek", "re")
+
+
+def played_by(state: MariasState) -> list[list[str]]:
+    """Per seat, the cards it has played this deal (the completed tricks and the one on the table)."""
+    out: list[list[str]] = [[], [], []]
+    for trick in (*state.played, state.trick):
+        for seat, card in trick:
+            out[seat].append(card)
+    return out
+
+
+def likelihood(state: MariasState, observer: int, rng: random.Random) -> float:
+    """How likely the other seats' calls this deal are under the easy model, holding the cards
+    ``state`` gives them (a redeal for ``observer``); 1.0 for a deal with no call to read."""
+    weight = 1.0
+    for w in call_weights(state, observer, rng):
+        weight *= w
+    return weight
+
+
+def call_weights(state: MariasState, observer: int, rng: random.Random) -> Iterator[float]:
+    """The weight of each call of the other seats, in the order made (1 or ``EPS``; forehand's
+    trump call from a random first seven); nothing for a deal with a ``bad``."""
+    calls = state.calls
+    if not calls or any(kind == "bad" for _, kind, _, _ in calls):
+        return
+    played = played_by(state)
+    now = [state.hands[s] + played[s] for s in range(3)]  # the ten cards each held in the calls
+    soloist, contract, trump = None, None, None
+    for seat, kind, said, level in calls:
+        if kind in ("trump", "trump_blind"):
+            trump_card = said
+            trump = SUIT[said] if said is not None else None
+            if seat != observer:
+                yield _trump_weight(now[seat] + state.talon, trump_card, kind, rng)
+            continue
+        if kind == "declare":
+            soloist, contract = seat, said
+            if contract in ("betl", "durch"):
+                trump = None
+            if seat != observer:
+                held = now[seat] + state.talon  # the contract is declared before the discards
+                legal = [{"type": "declare", "game": g}
+                         for g in declarable(held, _trump_of(calls), _trump_card_of(calls), None)]
+                yield _agrees(_EASY._declare({"trump": _trump_of(calls)}, held, legal), kind, said)
+            continue
+        if seat == observer:
+            continue
+        if kind == "good":
+            legal: list[Action] = [{"type": "good"}, {"type": "bad"}]
+            yield _agrees(_EASY._answer({"contract": contract}, now[seat], legal), kind, said)
+        else:  # flek, re, pass
+            raise_ = {"type": "re" if seat == soloist else "flek"}
+            view = {"flek": level, "contract": contract, "trump": trump, "to_act": [seat], "soloist": soloist}
+            yield _agrees(_EASY._flek(view, now[seat], [raise_, {"type": "pass"}]), kind, said)
+
+
+def _trump_of(calls: tuple[Call, ...]) -> str | None:
+    said = calls[0][2] if calls and calls[0][1] in ("trump", "trump_blind") else None
+    return SUIT[said] if said is not None else None
+
+
+def _trump_card_of(calls: tuple[Call, ...]) -> str | None:
+    return calls[0][2] if calls and calls[0][1] in ("trump", "trump_blind") else None
+
+
+def _agrees(chosen: Action, kind: str, said: str | None) -> float:
+    """1 when the model's ``chosen`` action is the call made, else ``EPS``."""
+    if chosen["type"] != kind:
+        return EPS
+    value = chosen.get("card") or chosen.get("game")
+    return 1.0 if value is None or value == said else EPS
+
+
+def _trump_weight(twelve: list[str], trump_card: str | None, kind: str, rng: random.Random) -> float:
+    """Forehand's trump call from a random first seven of its ``twelve`` holding the trump card
+    (a blind trump card was not in them)."""
+    if trump_card is None or trump_card not in twelve or len(twelve) < 7:
+        return 1.0
+    others = sorted(c for c in twelve if c != trump_card)
+    if kind == "trump_blind":
+        first = rng.sample(others, 7)
+    else:
+        first = [trump_card, *rng.sample(others, 6)]
+    first = canon_sorted(first)
+    legal: list[Action] = [*({"type": "trump", "card": c} for c in first), {"type": "trump_blind"}]
+    return _agrees(_EASY._trump(first, legal), kind, None if kind == "trump_blind" else trump_card)
+
+
+def determinize_calls(state: MariasState, seat: int, rng: random.Random) -> MariasState:
+    """A redeal for ``seat`` keeping what the plays showed, accepted with the likelihood of the other
+    seats' calls under the easy model (rejection sampling, call by call, a rejected draw left at
+    its first refused call; at most ``CANDIDATES`` draws, the last one kept when none is
+    accepted: module docstring)."""
+    if not state.calls or state.phase not in (PLAY, "flek", "answer"):
+        return state.redeal(seat, rng, shown=True)
+    for _ in range(CANDIDATES):
+        drawn = state.redeal(seat, rng, shown=True)
+        if all(w >= 1.0 or rng.random() < w for w in call_weights(drawn, seat, rng)):
+            return drawn
+    return drawn
