@@ -49,18 +49,45 @@ def test_the_search_decides_exactly_as_without_it(monkeypatch: pytest.MonkeyPatc
     doubling defence, plays as easy in the play)."""
     spec = spec_for("marias")
     assert spec.rollout_fast is easy_play and spec.fast_fits_model
-    points = decision_points("marias", seed=3, count=8)
-
-    def decisions(fast: object, expert: bool) -> list[object]:
-        monkeypatch.setattr(game_ai("marias"), "spec", dataclasses.replace(spec, rollout_fast=fast))
-        policy = StrongPolicy("marias", budget_ms=1e9, max_iterations=60, expert=expert)
-        out = []
-        for state in points:
-            seat = state.to_act()[0]
-            legal = state.legal_actions(seat)
-            action, r = policy.choose_traced(state.view(seat), legal, random.Random(1), state)
-            out.append((action, None if r is None else (r.iterations, r.visits, r.means)))
-        return out
-
     for expert in (False, True):
-        assert decisions(easy_play, expert) == decisions(None, expert)
+        fast = search_decisions(expert)
+        monkeypatch.setattr(game_ai("marias"), "spec", dataclasses.replace(spec, rollout_fast=None))
+        assert search_decisions(expert) == fast
+        monkeypatch.setattr(game_ai("marias"), "spec", spec)
+
+
+def search_decisions(expert: bool) -> list[object]:
+    """Strong's (or the expert's) moves and root statistics at 8 decision points, 60 iterations."""
+    policy = StrongPolicy("marias", budget_ms=1e9, max_iterations=60, expert=expert)
+    out = []
+    for state in decision_points("marias", seed=3, count=8):
+        seat = state.to_act()[0]
+        action, r = policy.choose_traced(state.view(seat), state.legal_actions(seat), random.Random(1), state)
+        out.append((action, None if r is None else (r.iterations, r.visits, r.means)))
+    return out
+
+
+def test_a_search_copy_ends_with_its_deal_and_decides_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``deal_only``: a determinized copy ends the session at its deal's settlement (no next deal is
+    shuffled and dealt), with the stacks the next deal would have started from; the searches decide
+    exactly as with copies that deal on."""
+    import bot.ai.marias.determinize as det
+
+    point = decision_points("marias", seed=4, count=3)[-1]
+    seat = point.to_act()[0]
+    copy = det.determinize(point, seat, random.Random(2))
+    plain = copy.clone()
+    plain.deal_only = False
+    deal = copy.deals_played
+    events: list[dict] = []
+    for state in (copy, plain):
+        while state.deals_played == deal:
+            actor = state.to_act()[0]
+            events += state.apply(actor, state.legal_actions(actor)[0])
+    assert copy.is_over() and not plain.is_over() and copy.stacks == plain.stacks
+    assert any(e["type"] == "session_end" and e["reason"] == "deal_only" for e in events)
+    assert not point.deal_only  # the real state deals on
+
+    with_flag = search_decisions(expert=False)
+    monkeypatch.setattr(det, "for_search", lambda c: c)
+    assert search_decisions(expert=False) == with_flag

@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from bot.ai.marias.determinize import determinize_shown
 from bot.ai.marias.easy import EasyPolicy
 from bot.ai.policy import Action
 from bot.rules.marias.state import PLAY, Call, MariasState, declarable
@@ -129,9 +130,9 @@ def determinize_calls(state: MariasState, seat: int, rng: random.Random) -> Mari
     its first refused call; at most ``CANDIDATES`` draws, the last one kept when none is
     accepted: module docstring)."""
     if not state.calls or state.phase not in (PLAY, "flek", "answer"):
-        return state.redeal(seat, rng, shown=True)
+        return determinize_shown(state, seat, rng)
     for _ in range(CANDIDATES):
-        drawn = state.redeal(seat, rng, shown=True)
+        drawn = determinize_shown(state, seat, rng)
         if all(w >= 1.0 or rng.random() < w for w in call_weights(drawn, seat, rng)):
             return drawn
     return drawn

@@ -16,9 +16,16 @@ from bot.rules.marias import MariasState
 
 def determinize(state: MariasState, seat: int, rng: random.Random) -> MariasState:
     """A redeal of ``state`` for ``seat`` (every card hidden from it dealt again at random)."""
-    return state.redeal(seat, rng)
+    return for_search(state.redeal(seat, rng))
+
+
+def for_search(copy: MariasState) -> MariasState:
+    """``copy`` marked as a search's (``deal_only``: no next deal is dealt after this one's
+    settlement; the search stops there and its values, the stacks, are the same)."""
+    copy.deal_only = True
+    return copy
 
 
 def determinize_shown(state: MariasState, seat: int, rng: random.Random) -> MariasState:
     """A redeal of ``state`` for ``seat`` keeping what this deal's plays showed of the other hands."""
-    return state.redeal(seat, rng, shown=True)
+    return for_search(state.redeal(seat, rng, shown=True))

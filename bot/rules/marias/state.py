@@ -72,7 +72,7 @@ class MariasState(BaseState):
         "talon", "talon_owner", "talon_trumps", "speakers", "speaker_i", "flek", "flek_stage",
         "conceded", "trick", "win_seat", "win_card", "leader", "trick_winners", "card_points",
         "marr_pts", "marriages", "trump_marriage_s", "last_card", "last_result", "played",
-        "calls",
+        "calls", "deal_only",
     )
     _CLONE = {
         "shared": (  # deck, speakers: tuples; last_result is replaced, never mutated
@@ -80,7 +80,7 @@ class MariasState(BaseState):
             "deals_played", "closing", "phase", "actor", "acted", "deck", "trump", "trump_card", "contract",
             "prev_contract", "soloist", "talon_owner", "talon_trumps", "speakers", "speaker_i", "flek",
             "flek_stage", "conceded", "win_seat", "win_card", "leader", "trump_marriage_s", "last_card",
-            "last_result", "_legal", "calls",
+            "last_result", "_legal", "calls", "deal_only",
         ),
         "lists": ("stacks", "talon", "trick", "trick_winners", "card_points", "marr_pts", "marriages",
                   "played"),
@@ -105,6 +105,9 @@ class MariasState(BaseState):
         self.deals_played = 0
         self.closing = False
         self.last_result: dict[str, Any] | None = None
+        #: An AI search's copy (``bot.ai.marias.determinize``): the session ends with this deal's
+        #: settlement (reason "deal_only") instead of dealing the next one, which no search reads.
+        self.deal_only = False
         self._start_deal([])
 
     def _start_deal(self, events: list[Event]) -> None:
@@ -482,6 +485,8 @@ class MariasState(BaseState):
         self.dealer = _left(self.dealer)
         if self.closing:
             self._end_session(events, "closed")
+        elif self.deal_only:
+            self._end_session(events, "deal_only")
         elif self.deals_played >= 3 * self.rounds:
             self._end_session(events, "rounds")
         elif min(self.stacks) < self.stake:
