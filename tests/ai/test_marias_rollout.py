@@ -67,26 +67,10 @@ def search_decisions(expert: bool) -> list[object]:
     return out
 
 
-def test_a_search_copy_ends_with_its_deal_and_decides_alike(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``deal_only``: a determinized copy ends the session at its deal's settlement (no next deal is
-    shuffled and dealt), with the stacks the next deal would have started from; the searches decide
-    exactly as with copies that deal on."""
+def test_a_search_copy_that_ends_with_its_deal_decides_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``deal_only`` (``tests/ai/test_search_copies.py``): the same moves and root statistics as with
+    copies that deal on."""
     import bot.ai.marias.determinize as det
-
-    point = decision_points("marias", seed=4, count=3)[-1]
-    seat = point.to_act()[0]
-    copy = det.determinize(point, seat, random.Random(2))
-    plain = copy.clone()
-    plain.deal_only = False
-    deal = copy.deals_played
-    events: list[dict] = []
-    for state in (copy, plain):
-        while state.deals_played == deal:
-            actor = state.to_act()[0]
-            events += state.apply(actor, state.legal_actions(actor)[0])
-    assert copy.is_over() and not plain.is_over() and copy.stacks == plain.stacks
-    assert any(e["type"] == "session_end" and e["reason"] == "deal_only" for e in events)
-    assert not point.deal_only  # the real state deals on
 
     with_flag = search_decisions(expert=False)
     monkeypatch.setattr(det, "for_search", lambda c: c)

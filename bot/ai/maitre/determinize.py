@@ -23,7 +23,9 @@ CODE_ID = {code: i for i, code in enumerate(CODES)}
 
 def determinize(state: MaitreState, seat: int, rng: random.Random) -> MaitreState:
     """A redeal of ``state`` for ``seat`` where a hidden Coffre is the easy Maître's choice."""
-    return state.redeal(seat, rng, choose_coffre=likely_coffre)
+    copy = state.redeal(seat, rng, choose_coffre=likely_coffre)
+    copy.deal_only = True  # a search's copy: the next manche is not dealt
+    return copy
 
 
 def likely_coffre(holding: list[int]) -> tuple[int, int] | None:

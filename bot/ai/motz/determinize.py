@@ -41,6 +41,26 @@ def unseen_cards(state: MotzState, seat: int) -> list[str]:
 
 def determinize(state: MotzState, seat: int, rng: random.Random) -> MotzState:
     """A redeal of ``state`` for ``seat`` where every seat that stood holds a standing hand."""
+    return for_search(_standing(state, seat, rng))
+
+
+def determinize_played(state: MotzState, seat: int, rng: random.Random) -> MotzState:
+    """``determinize`` with the standers' reading kept through the trick play: a seat that stood
+    (not the muet taker) holds cards that, with the ones it played this deal (public), make a
+    standing hand. A stander whose played cards already make one is free; one that has shown it
+    holds no trump while its played cards do not make one stood without a standing hand, so the
+    reading is dropped for it (never redrawn in vain). The expert's determinizer."""
+    return for_search(_standing_played(state, seat, rng))
+
+
+def for_search(copy: MotzState) -> MotzState:
+    """``copy`` marked as a search's (``deal_only``: the next deal is not dealt; its antes are paid,
+    so the values a search reads, stack plus a share of the pot, are exactly the same)."""
+    copy.deal_only = True
+    return copy
+
+
+def _standing(state: MotzState, seat: int, rng: random.Random) -> MotzState:
     c = state.redeal(seat, rng)
     trump = state.trump
     if trump is None or state.is_over():
@@ -55,14 +75,9 @@ def determinize(state: MotzState, seat: int, rng: random.Random) -> MotzState:
     return c
 
 
-def determinize_played(state: MotzState, seat: int, rng: random.Random) -> MotzState:
-    """``determinize`` with the standers' reading kept through the trick play: a seat that stood
-    (not the muet taker) holds cards that, with the ones it played this deal (public), make a
-    standing hand. A stander whose played cards already make one is free; one that has shown it
-    holds no trump while its played cards do not make one stood without a standing hand, so the
-    reading is dropped for it (never redrawn in vain). The expert's determinizer."""
+def _standing_played(state: MotzState, seat: int, rng: random.Random) -> MotzState:
     if state.phase != PLAY or not state.played and not state.trick:
-        return determinize(state, seat, rng)
+        return _standing(state, seat, rng)
     c = state.redeal(seat, rng)
     trump = state.trump
     if trump is None:

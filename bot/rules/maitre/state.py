@@ -34,13 +34,13 @@ class MaitreState(BaseState):
         "manche", "k", "deal_index", "maitre", "phase",
         "hands", "coffre", "contract", "trick", "mode", "muet", "leader", "last",
         "discards", "won", "tricks_won", "last_manche", "ranking",
-        "closing", "over", "acted",
+        "closing", "over", "acted", "deal_only",
     )
     _CLONE = {
         "shared": (  # coffre: a tuple; last_manche never mutated once built; ranking, _legal: read-only
             "n", "seed", "tours", "stake", "buy_in", "decks", "first", "pot", "manche", "k", "deal_index",
             "maitre", "phase", "actor", "coffre", "contract", "mode", "muet", "leader", "last", "last_manche",
-            "ranking", "closing", "over", "acted", "_legal",
+            "ranking", "closing", "over", "acted", "deal_only", "_legal",
         ),
         "lists": ("stacks", "points", "strikes", "eliminated", "trick", "tricks_won"),
         "nested": ("hands", "discards", "won"),
@@ -67,6 +67,9 @@ class MaitreState(BaseState):
         self.ranking: list[int] | None = None
         self.closing = False
         self.over = False
+        #: An AI search's copy (``bot.ai.maitre.determinize``): the copy ends after this manche
+        #: (no payout: the values a search reads are the session points) instead of dealing the next.
+        self.deal_only = False
         self._start_manche([])
 
     # ------------------------------------------------------------------ contract surface
@@ -373,6 +376,10 @@ class MaitreState(BaseState):
             self._end_session(ev, closed=True)
         else:
             self.maitre = (self.maitre + 1) % self.n
+            if self.deal_only:
+                self._clear_manche()
+                self.phase, self.over, self.actor, self._legal = OVER, True, -1, None
+                return
             self._start_manche(ev)
 
     def _end_session(self, ev: list, closed: bool) -> None:

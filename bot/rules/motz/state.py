@@ -31,13 +31,13 @@ class MotzState(BaseState):
         "stacks", "pot", "k", "dealer", "deal", "next_deal", "deals_played", "phase",
         "hands", "muet", "turn_up", "trump", "decl", "spoken", "muet_by", "given_up", "active",
         "order", "trick", "trick_winners", "tricks", "played", "P", "F",
-        "last_result", "closing",
+        "last_result", "closing", "deal_only",
     )
     _CLONE = {
         "shared": (  # last_result and given_up are replaced, never mutated
             "n", "ante", "buy_in", "nominal", "max_extra", "fine_cap", "decks", "seed", "pot", "k", "dealer",
             "deal", "next_deal", "deals_played", "phase", "turn_up", "trump", "spoken", "muet_by", "actor",
-            "given_up", "P", "F", "last_result", "closing", "_legal",
+            "given_up", "P", "F", "last_result", "closing", "deal_only", "_legal",
         ),
         "lists": ("stacks", "decl", "active", "order", "trick", "trick_winners", "tricks", "played"),
         "nested": ("hands",),
@@ -67,6 +67,10 @@ class MotzState(BaseState):
         self.deals_played = 0
         self.last_result: dict | None = None
         self.closing = False
+        #: An AI search's copy (``bot.ai.motz.determinize``): after this deal the next one's antes
+        #: are paid (stack plus a share of the pot, what a search values, stays exact to the bit)
+        #: and the copy ends there (``END``, the pot left unsplit) instead of dealing the cards.
+        self.deal_only = False
         self._clear_deal()
         self._start_deal([])
 
@@ -107,6 +111,11 @@ class MotzState(BaseState):
             stacks[i] -= ante
         self.pot += n * ante
         self.k += 1
+        if self.deal_only:
+            self.phase = END
+            self.actor = -1
+            self._legal = None
+            return
         self.deal = self.next_deal
         self.next_deal += 1
         deck = cards.deck_for_deal(cards.DECK_32, self.decks, self.seed, self.deal)

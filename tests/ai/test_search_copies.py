@@ -1,0 +1,37 @@
+"""A search's copies stop at the end of their deal (``deal_only``, issue 32: measured runs are CPU
+bound): Motz, Marias and the Jeu du Maître do not shuffle and deal the next deal (or manche) for a
+rollout that stops there, and the values the search reads at that point are exactly those of a
+copy that dealt on. The searches' decisions are unchanged (for Marias: ``test_marias_rollout``;
+all games were compared on 24 decision points with the code before, moves and root statistics
+alike)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.ai.registry import determinizer, spec_for
+from tests.ai.test_no_peeking import decision_points
+
+
+@pytest.mark.parametrize("game", ["motz", "marias", "maitre"])
+def test_a_search_copy_ends_with_its_deal_with_the_same_values(game: str) -> None:
+    spec = spec_for(game)
+    for point in decision_points(game, seed=4, count=4):
+        seat = point.to_act()[0]
+        copy = determinizer(game)(point, seat, random.Random(2))
+        assert copy.deal_only and not point.deal_only  # the real state deals on
+        plain = copy.clone()
+        plain.deal_only = False
+        deal = spec.deal_no(copy)
+        rng = random.Random(5)
+        while spec.deal_no(copy) == deal and not copy.is_over():
+            actor = copy.to_act()[0]
+            action = rng.choice(copy.legal_actions(actor))
+            copy.apply(actor, action)
+            plain.apply(actor, action)
+        assert spec.deal_no(plain) == spec.deal_no(copy)
+        assert spec.values(copy) == spec.values(plain)  # exactly: the search reads nothing else
+        if not plain.is_over():  # the plain copy dealt the next deal; the search's did not
+            assert plain.legal_actions(plain.to_act()[0])
