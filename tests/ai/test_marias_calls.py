@@ -23,7 +23,7 @@ from bot.ai.registry import game_ai, spec_for
 from bot.ai.strong.policy import StrongPolicy
 from bot.rules import GAMES
 from bot.rules.marias.tables import canon_sorted
-from tests.ai.test_no_peeking import ITERATIONS, _searched, hidden, same_decisions
+from tests.ai.test_no_peeking import ITERATIONS, _searched, easy_points, same_decisions, twins_of
 
 G = GAMES["marias"]
 EASY = EasyPolicy()
@@ -109,20 +109,8 @@ def test_without_calls_to_read_it_is_the_redeal_that_keeps_the_plays() -> None:
 def test_the_search_reading_the_calls_decides_from_the_view(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(game_ai("marias"), "spec", dataclasses.replace(spec_for("marias"),
                                                                          determinize=calls.determinize_calls))
-    points, pairs = [], []
-    state, rng = easy_session(201)
-    while not state.is_over() and len(points) < 5:
-        seat = state.to_act()[0]
-        legal = state.legal_actions(seat)
-        if state.phase == "play" and len(legal) > 1 and state.calls:
-            points.append(state.clone())
-        state.apply(seat, EASY.choose(state.view(seat), legal, rng))
-    for i, point in enumerate(points):
-        seat = point.to_act()[0]
-        twin = point.redeal(seat, random.Random(800 + i))
-        assert twin.view(seat) == point.view(seat)
-        pairs.append((point, twin, seat))
-    assert len(pairs) == 5
-    assert any(hidden("marias", s, seat) != hidden("marias", t, seat) for s, t, seat in pairs)
+    points = easy_points("marias", 201, 5, lambda state, _, legal: state.phase == "play" and len(legal) > 1)
+    assert len(points) == 5
+    pairs = twins_of("marias", points, 800)
     decider = _searched(StrongPolicy("marias", budget_ms=1e9, max_iterations=ITERATIONS))
     assert same_decisions(decider, pairs), "marias: strong reading the calls decided on hidden cards"

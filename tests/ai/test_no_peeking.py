@@ -169,28 +169,49 @@ def test_a_peeking_policy_is_caught() -> None:
     assert not same_decisions(peeker, twins("motz", seed=7, count=6))
 
 
-def test_motz_levels_decide_alike_after_shown_voids() -> None:
-    """Motz trick play after a seat showed a void (issue 17, third pass: the played tricks and the
-    voids they show shape the redeal): the searching levels still decide from the view alone."""
-    g = GAMES["motz"]
-    state = g.new_table(seats=4, options=g.validate_options({}), seed=4)
-    policy, rng = easy_policy("motz"), random.Random(4)
+Keep = Callable[[Any, int, list[Action]], bool]
+
+
+def easy_points(game: str, seed: int, count: int, keep: Keep) -> list[Any]:
+    """Clones of the first ``count`` states of an easy-played session (``CASES``' table) that
+    ``keep(state, seat to act, its legal actions)`` selects."""
+    seats, options = CASES[game]
+    g = GAMES[game]
+    state = g.new_table(seats=seats, options=g.validate_options(options), seed=seed)
+    policy, rng = easy_policy(game), random.Random(seed)
     points: list[Any] = []
-    while not state.is_over() and len(points) < 4:
+    while not state.is_over() and len(points) < count:
         seat = state.to_act()[0]
         legal = state.legal_actions(seat)
-        voids = state.shown_voids() if state.phase == 1 else {}
-        if len(legal) > 1 and any(voids.get(s) for s in range(4) if s != seat):
+        if keep(state, seat, legal):
             points.append(state.clone())
         state.apply(seat, policy.choose(state.view(seat), legal, rng))
-    assert len(points) == 4 and any(p.played for p in points), "points after a void, in trick 2-3 too"
+    return points
+
+
+def twins_of(game: str, points: list[Any], seed: int) -> list[tuple[Any, Any, int]]:
+    """(state, twin, seat to act) per point: the twin redealt for that seat (same view), and at
+    least one twin hiding other cards."""
     pairs = []
     for i, state in enumerate(points):
         seat = state.to_act()[0]
-        twin = state.redeal(seat, random.Random(500 + i))
+        twin = state.redeal(seat, random.Random(seed + i))
         assert twin.view(seat) == state.view(seat)
         pairs.append((state, twin, seat))
-    assert any(hidden("motz", s, seat) != hidden("motz", t, seat) for s, t, seat in pairs)
+    assert any(hidden(game, s, seat) != hidden(game, t, seat) for s, t, seat in pairs)
+    return pairs
+
+
+def test_motz_levels_decide_alike_after_shown_voids() -> None:
+    """Motz trick play after a seat showed a void (issue 17, third pass: the played tricks and the
+    voids they show shape the redeal): the searching levels still decide from the view alone."""
+    def after_void(state: Any, seat: int, legal: list[Action]) -> bool:
+        voids = state.shown_voids() if state.phase == 1 else {}
+        return len(legal) > 1 and any(voids.get(s) for s in range(4) if s != seat)
+
+    points = easy_points("motz", 4, 4, after_void)
+    assert len(points) == 4 and any(p.played for p in points), "points after a void, in trick 2-3 too"
+    pairs = twins_of("motz", points, 500)
     for level in ("strong", "expert"):
         decider = _searched(StrongPolicy("motz", budget_ms=1e9, max_iterations=ITERATIONS,
                                          expert=level == "expert"))
@@ -208,24 +229,12 @@ def test_marias_reading_the_plays_decides_from_the_view(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(game_ai("marias"), "spec", dataclasses.replace(spec_for("marias"),
                                                                          determinize=determinize_shown))
-    g = GAMES["marias"]
-    state = g.new_table(seats=3, options=g.validate_options({"rounds": 1}), seed=5)
-    policy, rng = easy_policy("marias"), random.Random(5)
-    points: list[Any] = []
-    while not state.is_over() and len(points) < 4:
-        seat = state.to_act()[0]
-        legal = state.legal_actions(seat)
+    def after_shown(state: Any, seat: int, legal: list[Action]) -> bool:
         shown = state.shown_ceilings() if state.phase == "play" else {}
-        if len(legal) > 1 and any(shown.get(s) for s in range(3) if s != seat):
-            points.append(state.clone())
-        state.apply(seat, policy.choose(state.view(seat), legal, rng))
+        return len(legal) > 1 and any(shown.get(s) for s in range(3) if s != seat)
+
+    points = easy_points("marias", 5, 4, after_shown)
     assert len(points) == 4, "points after the plays showed something"
-    pairs = []
-    for i, state in enumerate(points):
-        seat = state.to_act()[0]
-        twin = state.redeal(seat, random.Random(700 + i))
-        assert twin.view(seat) == state.view(seat)
-        pairs.append((state, twin, seat))
-    assert any(hidden("marias", s, seat) != hidden("marias", t, seat) for s, t, seat in pairs)
+    pairs = twins_of("marias", points, 700)
     decider = _searched(StrongPolicy("marias", budget_ms=1e9, max_iterations=ITERATIONS))
     assert same_decisions(decider, pairs), "marias: strong reading the plays decided on hidden cards"
