@@ -222,7 +222,8 @@ PEEK_HEAD = ("What each hidden card is worth (item 3): strong's search reading o
 #: What introduces item 4's table.
 READ_HEAD = ("What an inference buys (item 4): strong with a reading of what it observed, at the iteration "
              "count its cost leaves in the same time, against easy on the same deals; ΔĒ per group over the "
-             "honest run. `shown`: Marias's redeal keeps what the plays showed (`bot.rules.marias.shown`).")
+             "honest run. `shown`: Marias's redeal keeps what the plays showed (`bot.rules.marias.shown`); "
+             "`calls`: on top, the other seats' calls read with the easy model (`bot.ai.marias.calls`).")
 
 
 def write_into(path: str, text: str) -> None:
