@@ -84,6 +84,50 @@ def test_the_real_deal_explains_every_call_of_easy_players(monkeypatch: pytest.M
     assert checked > 500
 
 
+def test_the_real_talon_is_the_easy_soloists_discards() -> None:
+    """On every play decision of easy-played sessions, from either defender: the real talon is
+    what ``read_discards`` lays (it reads it as easy's choice and changes nothing)."""
+    checked = 0
+    for seed in range(100, 140):
+        state, rng = easy_session(seed)
+        while not state.is_over():
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            if state.phase == "play" and not any(k == "bad" for _, k, _, _ in state.calls):
+                for observer in range(3):
+                    if observer != state.soloist:
+                        copy = state.clone()
+                        assert calls.read_discards(copy, observer)
+                        assert sorted(copy.talon) == sorted(state.talon) and copy.hands == state.hands
+                        checked += 1
+            state.apply(seat, EASY.choose(state.view(seat), legal, rng))
+    assert checked > 1000
+
+
+def test_a_redeal_gets_the_talon_easy_would_have_laid() -> None:
+    """Seed 201's betl (seat 1 soloist), seen by defender 0: where ``read_discards`` fits, the talon
+    is easy's two discards from the soloist's twelve cards; the redeal stays one for seat 0."""
+    state = doubled_betl()
+    rng = random.Random(9)
+    fitted = changed = 0
+    for _ in range(200):
+        copy = state.redeal(0, rng, shown=True)
+        drawn = sorted(copy.talon)
+        twelve = canon_sorted(copy.hands[1] + copy.talon)
+        if not calls.read_discards(copy, 0):
+            assert sorted(copy.talon) == drawn  # left as drawn, to be weighed
+            continue
+        fitted += 1
+        changed += sorted(copy.talon) != drawn
+        hand = twelve[:]
+        for card in copy.talon:  # the order laid: each easy's discard from the cards left
+            legal = [{"type": "discard", "card": c} for c in hand]
+            assert EASY._discard({"contract": "betl", "trump": None}, hand, legal)["card"] == card
+            hand.remove(card)
+        assert sorted(copy.hands[1]) == sorted(hand) and copy.view(0) == state.view(0)
+    assert fitted > 150 and changed > 100
+
+
 def test_a_doubled_betl_reads_the_doublers_low_cards() -> None:
     state = doubled_betl()
     rng = random.Random(3)

@@ -7,8 +7,10 @@ the other seats made this deal — forehand's trump card, the soloist's contract
 good, flek and pass, the soloist's re — under that model: 1 where easy, holding the redealt cards,
 would have made the same call, ``EPS`` where it would not (a human, or another level, may call
 otherwise). ``determinize_calls`` draws redeals that keep what the plays showed
-(``MariasState.redeal(shown=True)``) and accepts one with its weight (rejection sampling, call by
-call: the weights are at most 1), at most ``CANDIDATES`` draws.
+(``MariasState.redeal(shown=True)``), lays a hidden talon as the easy soloist would have discarded
+it (``read_discards``: the discards are hidden, so they are not weighed but rebuilt, which a
+weight could hardly find by chance), and accepts the redeal with its weight (rejection sampling,
+call by call: the weights are at most 1), at most ``CANDIDATES`` draws.
 
 Each seat's cards at its calls are rebuilt from the redeal: a defender held its hand and the
 cards it has played; the soloist, at its contract, also the talon (then discarded), and at its
@@ -26,8 +28,9 @@ from collections.abc import Iterator
 from bot.ai.marias.determinize import determinize_shown
 from bot.ai.marias.easy import EasyPolicy
 from bot.ai.policy import Action
-from bot.rules.marias.state import PLAY, Call, MariasState, declarable
-from bot.rules.marias.tables import SUIT, canon_sorted
+from bot.rules.marias.shown import may_hold
+from bot.rules.marias.state import PLAY, Call, MariasState, declarable, discardable
+from bot.rules.marias.tables import SUIT, SUIT_CONTRACTS, canon_sorted
 
 #: The weight of a call the model would not have made.
 EPS = 0.05
@@ -124,6 +127,42 @@ def _trump_weight(twelve: list[str], trump_card: str | None, kind: str, rng: ran
     return _agrees(_EASY._trump(first, legal), kind, None if kind == "trump_blind" else trump_card)
 
 
+def read_discards(state: MariasState, observer: int) -> bool:
+    """Lay the hidden talon of ``state`` (a redeal for ``observer``), in place, as the easy soloist
+    would have discarded it from its twelve cards (its hand, its played cards and the talon), where
+    that fits what is public: none of the two played since, as many trumps as announced, and the
+    soloist's hand then within what its plays showed. False where it does not fit (the drawn talon
+    stays; the caller weighs the redeal ``EPS``); True otherwise, also when there is nothing to read
+    (the observer laid or sees the talon, or a ``bad`` moved it)."""
+    sol, calls = state.soloist, state.calls
+    if sol is None or sol == observer or len(state.talon) != 2 or state.talon_owner != sol \
+            or any(kind == "bad" for _, kind, _, _ in calls):
+        return True
+    contract, trump, trump_card = state.contract, _trump_of(calls), _trump_card_of(calls)
+    if contract not in SUIT_CONTRACTS:
+        trump = trump_card = None
+    played = played_by(state)[sol]
+    hand = canon_sorted(state.hands[sol] + played + state.talon)
+    talon = []
+    for _ in range(2):
+        legal = [{"type": "discard", "card": c} for c in discardable(hand, contract, trump, trump_card)]
+        card = _EASY._discard({"contract": contract, "trump": trump}, hand, legal)["card"]
+        hand.remove(card)
+        talon.append(card)
+    if sorted(talon) == sorted(state.talon):
+        return True
+    if any(c in played for c in talon) or (trump is not None and sum(SUIT[c] == trump for c in talon)
+                                            != state.talon_trumps):
+        return False
+    kept = [c for c in hand if c not in played]
+    allowed, _ = may_hold(state.shown_ceilings(), state.trump)
+    if not all(allowed(sol, c) for c in kept):
+        return False
+    state.hands[sol] = kept
+    state.talon = talon
+    return True
+
+
 def determinize_calls(state: MariasState, seat: int, rng: random.Random) -> MariasState:
     """A redeal for ``seat`` keeping what the plays showed, accepted with the likelihood of the other
     seats' calls under the easy model (rejection sampling, call by call, a rejected draw left at
@@ -133,6 +172,8 @@ def determinize_calls(state: MariasState, seat: int, rng: random.Random) -> Mari
         return determinize_shown(state, seat, rng)
     for _ in range(CANDIDATES):
         drawn = determinize_shown(state, seat, rng)
-        if all(w >= 1.0 or rng.random() < w for w in call_weights(drawn, seat, rng)):
+        # the calls first: they read only the soloist's twelve cards, which laying the talon keeps
+        if all(w >= 1.0 or rng.random() < w for w in call_weights(drawn, seat, rng)) \
+                and (read_discards(drawn, seat) or rng.random() < EPS):
             return drawn
     return drawn
