@@ -11,6 +11,9 @@ is gone, is taken over): if FILE is a finished journal the line is skipped, if i
 unfinished one the run is resumed (``--resume FILE``, the same plan), else the command is run.
 The printed output of each run goes to ``FILE`` with ``.txt`` for ``.json``/``.jsonl``. Nothing is
 ever appended to a finished run; a worker stopped at any point loses at most its session in play.
+A worker reads the queue once, at its start: after editing the queue, stop the workers and start
+them again. While workers run, never ``git stash`` or check out their journals: a session appended
+to a file git is rewriting is lost, and the next append leaves a gap the journal refuses.
 """
 
 from __future__ import annotations
