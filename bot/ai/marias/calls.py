@@ -29,15 +29,14 @@ from bot.ai.marias.determinize import determinize_shown
 from bot.ai.marias.easy import EasyPolicy
 from bot.ai.policy import Action
 from bot.rules.marias.shown import may_hold
-from bot.rules.marias.state import PLAY, Call, MariasState, declarable, discardable
+from bot.rules.marias.state import PLAY, MariasState, declarable, discardable
 from bot.rules.marias.tables import SUIT, SUIT_CONTRACTS, canon_sorted
 
 #: The weight of a call the model would not have made.
 EPS = 0.05
-#: Redeals drawn per determinization, one kept by weight.
+#: Redeals drawn at most per determinization (the first accepted is kept, else the last).
 CANDIDATES = 8
 _EASY = EasyPolicy()
-_RAISES = ("flek", "re")
 
 
 def played_by(state: MariasState) -> list[list[str]]:
@@ -66,23 +65,22 @@ def call_weights(state: MariasState, observer: int, rng: random.Random) -> Itera
         return
     played = played_by(state)
     now = [state.hands[s] + played[s] for s in range(3)]  # the ten cards each held in the calls
-    soloist, contract, trump = None, None, None
+    soloist: int | None = None
+    contract = trump = trump_card = None
     for seat, kind, said, level in calls:
         if kind in ("trump", "trump_blind"):
-            trump_card = said
-            trump = SUIT[said] if said is not None else None
+            trump_card, trump = said, SUIT[said] if said is not None else None
             if seat != observer:
                 yield _trump_weight(now[seat] + state.talon, trump_card, kind, rng)
             continue
         if kind == "declare":
             soloist, contract = seat, said
-            if contract in ("betl", "durch"):
-                trump = None
             if seat != observer:
                 held = now[seat] + state.talon  # the contract is declared before the discards
-                legal = [{"type": "declare", "game": g}
-                         for g in declarable(held, _trump_of(calls), _trump_card_of(calls), None)]
-                yield _agrees(_EASY._declare({"trump": _trump_of(calls)}, held, legal), kind, said)
+                legal = [{"type": "declare", "game": g} for g in declarable(held, trump, trump_card, None)]
+                yield _agrees(_EASY._declare({"trump": trump}, held, legal), kind, said)
+            if contract not in SUIT_CONTRACTS:
+                trump = None  # betl and durch have none
             continue
         if seat == observer:
             continue
@@ -93,15 +91,6 @@ def call_weights(state: MariasState, observer: int, rng: random.Random) -> Itera
             raise_ = {"type": "re" if seat == soloist else "flek"}
             view = {"flek": level, "contract": contract, "trump": trump, "to_act": [seat], "soloist": soloist}
             yield _agrees(_EASY._flek(view, now[seat], [raise_, {"type": "pass"}]), kind, said)
-
-
-def _trump_of(calls: tuple[Call, ...]) -> str | None:
-    said = calls[0][2] if calls and calls[0][1] in ("trump", "trump_blind") else None
-    return SUIT[said] if said is not None else None
-
-
-def _trump_card_of(calls: tuple[Call, ...]) -> str | None:
-    return calls[0][2] if calls and calls[0][1] in ("trump", "trump_blind") else None
 
 
 def _agrees(chosen: Action, kind: str, said: str | None) -> float:
@@ -138,9 +127,7 @@ def read_discards(state: MariasState, observer: int) -> bool:
     if sol is None or sol == observer or len(state.talon) != 2 or state.talon_owner != sol \
             or any(kind == "bad" for _, kind, _, _ in calls):
         return True
-    contract, trump, trump_card = state.contract, _trump_of(calls), _trump_card_of(calls)
-    if contract not in SUIT_CONTRACTS:
-        trump = trump_card = None
+    contract, trump, trump_card = state.contract, state.trump, state.trump_card  # None in betl, durch
     played = played_by(state)[sol]
     hand = canon_sorted(state.hands[sol] + played + state.talon)
     talon = []
