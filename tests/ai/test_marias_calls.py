@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -32,6 +33,18 @@ EASY = EasyPolicy()
 def easy_session(seed: int) -> Any:
     state = G.new_table(seats=3, options=G.validate_options({"rounds": 1}), seed=seed)
     return state, random.Random(seed)
+
+
+def easy_decisions(seeds: range) -> Iterator[tuple[Any, int, list[Any]]]:
+    """(state, seat to act, its legal actions) at every decision of easy-played sessions, before
+    the easy move is applied."""
+    for seed in seeds:
+        state, rng = easy_session(seed)
+        while not state.is_over():
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            yield state, seat, legal
+            state.apply(seat, EASY.choose(state.view(seat), legal, rng))
 
 
 def doubled_betl() -> Any:
@@ -68,19 +81,14 @@ def test_the_real_deal_explains_every_call_of_easy_players(monkeypatch: pytest.M
     from every seat; the trump card is easy's from the real first seven."""
     monkeypatch.setattr(calls, "_trump_weight", lambda *a: 1.0)
     checked = 0
-    for seed in range(100, 140):
-        state, rng = easy_session(seed)
-        while not state.is_over():
-            seat = state.to_act()[0]
-            legal = state.legal_actions(seat)
-            if state.phase == "trump":
-                first = canon_sorted(list(state.deck[0:7]))
-                trump = [*({"type": "trump", "card": c} for c in first), {"type": "trump_blind"}]
-                assert EASY._trump(first, trump) == EASY.choose(state.view(seat), legal, rng)
-            if state.phase == "play" and state.calls:
-                assert all(calls.likelihood(state, obs, random.Random(1)) == 1.0 for obs in range(3))
-                checked += 1
-            state.apply(seat, EASY.choose(state.view(seat), legal, rng))
+    for state, seat, legal in easy_decisions(range(100, 140)):
+        if state.phase == "trump":
+            first = canon_sorted(list(state.deck[0:7]))
+            trump = [*({"type": "trump", "card": c} for c in first), {"type": "trump_blind"}]
+            assert EASY._trump(first, trump) == EASY.choose(state.view(seat), legal, random.Random(1))
+        if state.phase == "play" and state.calls:
+            assert all(calls.likelihood(state, obs, random.Random(1)) == 1.0 for obs in range(3))
+            checked += 1
     assert checked > 500
 
 
@@ -88,19 +96,14 @@ def test_the_real_talon_is_the_easy_soloists_discards() -> None:
     """On every play decision of easy-played sessions, from either defender: the real talon is
     what ``read_discards`` lays (it reads it as easy's choice and changes nothing)."""
     checked = 0
-    for seed in range(100, 140):
-        state, rng = easy_session(seed)
-        while not state.is_over():
-            seat = state.to_act()[0]
-            legal = state.legal_actions(seat)
-            if state.phase == "play" and not any(k == "bad" for _, k, _, _ in state.calls):
-                for observer in range(3):
-                    if observer != state.soloist:
-                        copy = state.clone()
-                        assert calls.read_discards(copy, observer)
-                        assert sorted(copy.talon) == sorted(state.talon) and copy.hands == state.hands
-                        checked += 1
-            state.apply(seat, EASY.choose(state.view(seat), legal, rng))
+    for state, _, _ in easy_decisions(range(100, 140)):
+        if state.phase == "play" and not any(k == "bad" for _, k, _, _ in state.calls):
+            for observer in range(3):
+                if observer != state.soloist:
+                    copy = state.clone()
+                    assert calls.read_discards(copy, observer)
+                    assert sorted(copy.talon) == sorted(state.talon) and copy.hands == state.hands
+                    checked += 1
     assert checked > 1000
 
 
