@@ -150,7 +150,7 @@ def peek_table(runs: str, kind: str = "peek-") -> str:
     lines = [f"| game | {what} | groups | edge bought ΔĒ jetons/session (95% CI) "
              "| groups where it bought (95% CI) |", "|---|---|---|---|---|"]
     if kind == "read-":
-        lines = [lines[0][:-1] + " ships |", lines[1] + "---|"]
+        lines = [lines[0] + " ships |", lines[1] + "---|"]
     for game in GAME_ORDER:
         for mode, (groups, gain, share) in variants(runs, game, kind).items():
             if gain is None or share is None:
