@@ -30,7 +30,7 @@ from discord.ext import commands
 from bot.cogs.common import guild_only
 from bot.config import Config
 from bot.i18n import Translator
-from bot.outbox.respond import refuse, send
+from bot.outbox.respond import NO_MENTIONS, refuse, send
 from bot.review.analysis import Review, assemble, per_decision_ms, rng_for
 from bot.review.estimate import Estimate, estimate
 from bot.review.points import Plan, plan_for, view_at
@@ -205,7 +205,7 @@ class Reviews(commands.Cog):
         content = "\n".join(lines)[:2000]
         if interaction.response.is_done():  # deferred: the answer replaces the progress line
             await interaction.edit_original_response(content=content, attachments=files,
-                                                     allowed_mentions=discord.AllowedMentions.none())
+                                                     allowed_mentions=NO_MENTIONS)
         else:
             await send(interaction, content, files=files)
 
@@ -225,7 +225,7 @@ def seat_of(row: TableRow, user_id: int) -> int | None:
 async def after_defer(interaction: discord.Interaction[TapisBot], reason: str) -> None:
     """A refusal once the answer was deferred: it replaces the progress line."""
     await interaction.edit_original_response(content=f"⚠️ {reason}",
-                                             allowed_mentions=discord.AllowedMentions.none())
+                                             allowed_mentions=NO_MENTIONS)
 
 
 def _deal_ok(review: Review, deal: int | None) -> bool:

@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.cogs.common import GAME_CHOICES, guild_only
 from bot.cogs.errors import UserError
 from bot.i18n import Translator, table_language, translator
-from bot.outbox.respond import run_soon, send
+from bot.outbox.respond import NO_MENTIONS, run_soon, send
 from bot.rules import GAMES
 from bot.views.alt import board_alt
 from bot.views.boards import display_name
@@ -96,8 +96,7 @@ class Wallet(commands.Cog):
                     self.bot, interaction, guild_id, game, by, season, tr), ephemeral=False)
             except ValueError as exc:
                 raise UserError(str(exc)) from None  # a message id: the refusal is in the asker's language
-            none = discord.AllowedMentions.none()
-            await send(interaction, ephemeral=False, allowed_mentions=none, **message)
+            await send(interaction, ephemeral=False, allowed_mentions=NO_MENTIONS, **message)
             return
 
         async def work() -> tuple[list[tuple[int, int]], tuple[bytes, list[dict[str, Any]]]]:
@@ -118,7 +117,7 @@ class Wallet(commands.Cog):
         await send(interaction, embed=embed, ephemeral=False,
                    file=discord.File(io.BytesIO(png), "leaderboard.png",
                                      description=board_alt(title, image_rows, tr)),
-                   allowed_mentions=discord.AllowedMentions.none())
+                   allowed_mentions=NO_MENTIONS)
 
     async def _leaderboard_png(self, interaction: discord.Interaction[TapisBot], guild_id: int,
                                rows: list[tuple[int, int]], game: str | None,

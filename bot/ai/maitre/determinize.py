@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 
 from bot.ai.maitre.easy import likely_coffre as easy_coffre
+from bot.ai.search_copy import for_search
 from bot.rules.maitre.state import MaitreState
 from bot.rules.maitre.tables import CODES
 
@@ -23,9 +24,7 @@ CODE_ID = {code: i for i, code in enumerate(CODES)}
 
 def determinize(state: MaitreState, seat: int, rng: random.Random) -> MaitreState:
     """A redeal of ``state`` for ``seat`` where a hidden Coffre is the easy Maître's choice."""
-    copy = state.redeal(seat, rng, choose_coffre=likely_coffre)
-    copy.deal_only = True  # a search's copy: the next manche is not dealt
-    return copy
+    return for_search(state.redeal(seat, rng, choose_coffre=likely_coffre))
 
 
 def likely_coffre(holding: list[int]) -> tuple[int, int] | None:

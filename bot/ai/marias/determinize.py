@@ -11,19 +11,13 @@ from __future__ import annotations
 
 import random
 
+from bot.ai.search_copy import for_search
 from bot.rules.marias import MariasState
 
 
 def determinize(state: MariasState, seat: int, rng: random.Random) -> MariasState:
     """A redeal of ``state`` for ``seat`` (every card hidden from it dealt again at random)."""
     return for_search(state.redeal(seat, rng))
-
-
-def for_search(copy: MariasState) -> MariasState:
-    """``copy`` marked as a search's (``deal_only``: no next deal is dealt after this one's
-    settlement; the search stops there and its values, the stacks, are the same)."""
-    copy.deal_only = True
-    return copy
 
 
 def determinize_shown(state: MariasState, seat: int, rng: random.Random) -> MariasState:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 
+from bot.ai.search_copy import for_search
 from bot.rules.motz import MotzState
 from bot.rules.motz.tables import EFF, PLAY
 
@@ -51,13 +52,6 @@ def determinize_played(state: MotzState, seat: int, rng: random.Random) -> MotzS
     holds no trump while its played cards do not make one stood without a standing hand, so the
     reading is dropped for it (never redrawn in vain). The expert's determinizer."""
     return for_search(_standing_played(state, seat, rng))
-
-
-def for_search(copy: MotzState) -> MotzState:
-    """``copy`` marked as a search's (``deal_only``: the next deal is not dealt; its antes are paid,
-    so the values a search reads, stack plus a share of the pot, are exactly the same)."""
-    copy.deal_only = True
-    return copy
 
 
 def _standing(state: MotzState, seat: int, rng: random.Random) -> MotzState:

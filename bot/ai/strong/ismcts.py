@@ -116,9 +116,7 @@ def search(
     if spec.paired_root is not None and spec.paired_root(state):
         rewards, _, leaves = paired(spec, state, seat, legal, det, rng, deadline, cap, rollout_policy)
         return _from_paired(rewards, legal, leaves, t0, exact=False)
-    # the easy (or modelled) move read from the state (GameSpec), for the rollouts and the modelled
-    # opponents, unless a model policy it does not fit plays them
-    fast = spec.rollout_fast if spec.model_policy is None or spec.fast_fits_model else None
+    fast = spec.fast_move()  # the rollouts' and modelled opponents' move read from the state
     lo, hi = 0.0, 0.0  # range of the rewards seen: exploration scales with it
     explore = exploration
     it = 0

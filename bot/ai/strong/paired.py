@@ -38,9 +38,7 @@ def rollout(
     (through ``spec.rollout_fast``, the same choice read from ``d`` itself, where the game has
     one). ``d`` is played on, not copied."""
     steps = 0
-    # the state-read lead replicates the easy policy: not when a spec plays rollouts by another
-    fast = spec.rollout_fast if policy is not None and (spec.model_policy is None or spec.fast_fits_model) \
-        else None
+    fast = spec.fast_move() if policy is not None else None  # the policy's move read from the state
     while not d.is_over() and spec.deal_no(d) == deal0 and steps < MAX_ROLLOUT:
         actor = d.to_act()[0]
         legal = d.legal_actions(actor)

@@ -71,10 +71,10 @@ class GameSpec(Generic[State]):
     #: seats in the tree (``model_opponents``); None: the game's easy policy.
     model_policy: Callable[[], Policy] | None = None
     #: ``rollout_fast(state, seat, legal, rng)``: the easy policy's move computed from the
-    #: (determinized) state itself, used by the rollouts (tree and paired) when they are the easy
-    #: policy's; it must choose exactly what the easy policy chooses from ``state.view(seat)``, or
-    #: return None to leave the decision to the policy (None: always the policy on the view). Not
-    #: used when a ``model_policy`` plays the rollouts.
+    #: (determinized) state itself, used by the rollouts (tree and paired) and the modelled opponents
+    #: in the tree when they are the easy policy's (``fast_move``); it must choose exactly what the
+    #: easy policy chooses from ``state.view(seat)``, or return None to leave the decision to the
+    #: policy (None: always the policy on the view).
     rollout_fast: Callable[[State, int, list[Action], random.Random], Action | None] | None = None
     #: True when ``rollout_fast`` also chooses what ``model_policy`` chooses wherever it returns an
     #: action (Marias: the expert's model plays as easy in the play), so it serves that model too.
@@ -89,3 +89,8 @@ class GameSpec(Generic[State]):
     #: ``paired_root(state)`` True: no tree; every root move is rolled out on the same
     #: determinizations (``paired.paired``) and the moves compared pair by pair (None: never).
     paired_root: Callable[[State], bool] | None = None
+
+    def fast_move(self) -> Callable[[State, int, list[Action], random.Random], Action | None] | None:
+        """``rollout_fast`` where it may stand for the policy of the rollouts and the modelled
+        opponents: always with the easy policy, with a ``model_policy`` only when it fits it."""
+        return self.rollout_fast if self.model_policy is None or self.fast_fits_model else None

@@ -39,18 +39,18 @@ def shown_ceilings(tricks: Sequence[Sequence[tuple[int, str]]], trump: str | Non
         win = trick[0][1]
         led = SUIT[win]
         for seat, card in trick[1:]:
-            suit, top = SUIT[card], SUIT[win]
+            suit, win_suit = SUIT[card], SUIT[win]
             if suit == led:
-                if top == led and strength[card] < strength[win]:
+                if win_suit == led and strength[card] < strength[win]:
                     cap(seat, led, strength[win])  # it had to beat the winner if it could
             else:
                 cap(seat, led, -1)
                 if trump is not None:
                     if suit != trump:
                         cap(seat, trump, -1)
-                    elif top == trump and strength[card] < strength[win]:
+                    elif win_suit == trump and strength[card] < strength[win]:
                         cap(seat, trump, strength[win])  # it had to overtrump if it could
-            if (suit == top and strength[card] > strength[win]) or (suit == trump and top != trump):
+            if (suit == win_suit and strength[card] > strength[win]) or (suit == trump and win_suit != trump):
                 win = card
     return out
 
