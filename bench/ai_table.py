@@ -23,7 +23,8 @@ edge the game's peeks buy, the gap an inference could close.
 The third is item 4, what an inference buys: strong with a reading of what it observed
 (``GAME-strong-easy.read-NAME[.pK].jsonl``: ``bench/arena.py`` with ``--spec determinize=…`` at
 the iteration count the reading's cost leaves in the same time) against the same honest run, on
-the same deals; it ships where ΔĒ's lower bound is above 0.
+the same deals; it ships where ΔĒ's lower bound is above 0, and, once a reading of the game has
+shipped (``SHIPPED``), where its ΔĒ over that reading's run on the same deals is above 0 too.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import duplicate  # noqa: E402  (bench/duplicate.py)
 import journal  # noqa: E402  (bench/journal.py)
-from arena import duplicate_of, report_of  # noqa: E402  (bench/arena.py)
+from arena import duplicate_of, report_of, same_players  # noqa: E402  (bench/arena.py)
 
 from bot.rules import GAMES  # noqa: E402
 
@@ -103,9 +104,10 @@ def row(runs: str, game: str, a: str, b: str) -> str:
 Peek = tuple[int, "duplicate.Estimate | None", "duplicate.Estimate | None"]
 
 
-#: What may differ between a variant's plan and the honest run's: a peek's name (item 3); a
-#: reading's determinizer and the iteration count it leaves at equal time (item 4).
-VARIES = {"peek-": {"peek"}, "read-": {"spec", "iterations", "budget_ms"}}
+#: What may differ between a variant's plan and the honest run's, besides the determinizer a
+#: ``--spec`` names (``arena.same_players``): a peek's name (item 3); the iteration count a
+#: reading leaves at equal time (item 4).
+VARIES = {"peek-": frozenset({"peek"}), "read-": frozenset({"iterations", "budget_ms"})}
 
 
 def peeks(runs: str, game: str) -> dict[str, Peek]:
@@ -119,28 +121,65 @@ def readings(runs: str, game: str) -> dict[str, Peek]:
     return variants(runs, game, "read-")
 
 
-def variants(runs: str, game: str, kind: str) -> dict[str, Peek]:
-    """Per variant of the strong-vs-easy run (``kind``: ``peek-`` or ``read-``), its name mapped to
-    (groups in, ΔĒ over the honest run, share of groups where it bought)."""
+def variant_files(runs: str, game: str, kind: str) -> dict[str, list[str]]:
+    """Per variant of ``game``'s strong-vs-easy run (``kind``: ``peek-`` or ``read-``), its journals."""
     stem = os.path.join(runs, f"{game}-strong-easy.{kind}")
-    free = VARIES[kind]
     modes: dict[str, list[str]] = {}
     for path in sorted(glob.glob(stem + "*.jsonl")):
         modes.setdefault(path[len(stem):].split(".")[0], []).append(path)
+    return modes
+
+
+def variants(runs: str, game: str, kind: str) -> dict[str, Peek]:
+    """Per variant of the strong-vs-easy run (``kind``: ``peek-`` or ``read-``), its name mapped to
+    (groups in, ΔĒ over the honest run, share of groups where it bought)."""
+    free = VARIES[kind]
     honest = run_files(runs, game, "strong", "easy")
     base_plan, base, _ = read(honest) if honest else ({}, None, 0)
     out: dict[str, Peek] = {}
-    for mode, paths in modes.items():
+    for mode, paths in variant_files(runs, game, kind).items():
         plan, sessions, done = read(paths)
         if sessions is None or base is None:
             out[mode] = (done, None, None)
             continue
-        if {k: v for k, v in plan.items() if k not in free} != {k: v for k, v in base_plan.items()
-                                                                if k not in free}:
+        if not same_players(plan, base_plan, free):
             raise SystemExit(f"{paths[0]}: not the deals of {honest[0]} (game, levels, seeds, groups)")
         honest_d, peek_d = report_of(base, plan).diffs(), report_of(sessions, plan).diffs()
         out[mode] = (plan["groups"], *duplicate.gain(honest_d, peek_d, len(plan["seatings"])))
     return out
+
+
+#: The reading each game's shipped determinizer is (item 4; ``bot.ai.marias.determinize``): a
+#: later reading of that game ships only if it also beats it, group by group on the same deals.
+SHIPPED = {"marias": "shown"}
+
+
+def gain_over(runs: str, game: str, shipped: str, mode: str) -> duplicate.Estimate | None:
+    """ΔĒ of reading ``mode`` over reading ``shipped`` on the same deals (None until both are whole)."""
+    files = variant_files(runs, game, "read-")
+    (plan, base, _), (other_plan, sessions, _) = read(files[shipped]), read(files[mode])
+    if base is None or sessions is None:
+        return None
+    if not same_players(plan, other_plan, VARIES["read-"]):
+        raise SystemExit(f"{files[mode][0]}: not the deals of {files[shipped][0]}")
+    diffs = report_of(base, plan).diffs(), report_of(sessions, plan).diffs()
+    return duplicate.gain(*diffs, len(plan["seatings"]))[0]
+
+
+def ships(runs: str, game: str, mode: str, gain: duplicate.Estimate) -> str:
+    """The ships cell of a finished reading: its ΔĒ over the honest run must be above 0, and over
+    the game's shipped reading too when there is one."""
+    if gain.low <= 0:
+        return "no: ΔĒ's interval reaches 0"
+    shipped = SHIPPED.get(game)
+    if shipped is None:
+        return "yes"
+    if mode == shipped:
+        return "yes: shipped"
+    over = gain_over(runs, game, shipped, mode)
+    if over is None:
+        return f"once {shipped}'s run is whole"
+    return f"{'yes' if over.low > 0 else 'no'}: ΔĒ over {shipped} {over.signed()}"
 
 
 def peek_table(runs: str, kind: str = "peek-") -> str:
@@ -159,7 +198,7 @@ def peek_table(runs: str, kind: str = "peek-") -> str:
                 continue
             cells = f"| {GAMES[game].title} | {mode} | {groups} | {gain.signed()} | {share.percent()} |"
             if kind == "read-":
-                cells += " yes |" if gain.low > 0 else " no: ΔĒ's interval reaches 0 |"
+                cells += f" {ships(runs, game, mode, gain)} |"
             lines.append(cells)
     return "\n".join(lines)
 

@@ -136,8 +136,10 @@ def spec_value(value: Any) -> Any:
     return value
 
 
-def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Namespace, int, int]:
-    """``(parser, args, seats, sessions)``; applies ``--spec``; exits on bad options."""
+def parse(argv: list[str] | None, apply_spec: bool = True
+          ) -> tuple[argparse.ArgumentParser, argparse.Namespace, int, int]:
+    """``(parser, args, seats, sessions)``; applies ``--spec`` (unless ``apply_spec`` is False: the
+    caller applied it and put its own changes on top, ``research/ceiling.py``); exits on bad options."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=sorted(GAMES))
     parser.add_argument("--a", default=str(EASY), choices=LEVELS, help="level of policy A")
@@ -161,7 +163,7 @@ def parse(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Nam
                         help="override a field of the strong search's GameSpec (experiments)")
     args = parser.parse_args(argv)
     game = GAMES[args.game]
-    if args.spec:
+    if args.spec and apply_spec:
         override_spec(args.game, args.spec)
     seats = args.seats or game.default_seats or game.min_seats
     if not game.min_seats <= seats <= game.max_seats:
@@ -187,11 +189,12 @@ def run(args: argparse.Namespace, seats: int, sessions: int) -> ArenaReport:
     )
 
 
-def main(argv: list[str] | None = None, extras: dict[str, Any] | None = None) -> int:
+def main(argv: list[str] | None = None, extras: dict[str, Any] | None = None, apply_spec: bool = True) -> int:
     """Parse, print the plan, play the run (or its part, or finish it), print its tables.
 
     ``--report FILE…`` and ``--resume FILE`` come first and alone (module docstring). ``extras``
-    are written into the plan (``research/ceiling.py``: which peek side A plays with).
+    are written into the plan (``research/ceiling.py``: which peek side A plays with);
+    ``apply_spec`` False leaves the search spec as the caller set it (``parse``).
     """
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["--report"]:
@@ -199,8 +202,8 @@ def main(argv: list[str] | None = None, extras: dict[str, Any] | None = None) ->
     if argv[:1] == ["--resume"]:
         if len(argv) != 2:
             raise SystemExit("usage: bench/arena.py --resume FILE")
-        return resume(argv[1], extras)
-    parser, args, seats, sessions = parse(argv)
+        return resume(argv[1], extras, apply_spec)
+    parser, args, seats, sessions = parse(argv, apply_spec)
     print("$ " + shlex.join(["python", "bench/arena.py", *argv]))
     plan = run_plan(args, seats, sessions, extras)
     print(format_plan(plan))
@@ -285,15 +288,16 @@ def session_line(i: int, res: SessionResult) -> dict[str, Any]:
             "iterations": res.side_iterations}
 
 
-def resume(path: str, extras: dict[str, Any] | None = None) -> int:
-    """Finish the run journaled in ``path`` (the same command; only the missing sessions)."""
+def resume(path: str, extras: dict[str, Any] | None = None, apply_spec: bool = True) -> int:
+    """Finish the run journaled in ``path`` (the same command; only the missing sessions;
+    ``apply_spec`` as in ``main``)."""
     try:
         jn = journal.load(path, repair=True)
     except (OSError, ValueError) as e:
         raise SystemExit(f"--resume {path}: {e}") from None
     if not jn.argv:
         raise SystemExit(f"--resume {path}: a finished run of the former format")
-    parser, args, seats, sessions = parse(jn.argv)
+    parser, args, seats, sessions = parse(jn.argv, apply_spec)
     plan = run_plan(args, seats, sessions, extras)
     if plan != jn.plan:
         if "peek" in jn.plan and extras is None:
@@ -355,6 +359,18 @@ def run_plan(args: argparse.Namespace, seats: int, sessions: int,
         "table_seeds": [seeds[0], seeds[-1]], "budget_ms": args.budget_ms, "iterations": args.iterations,
         "spec": args.spec, **(extras or {}),
     }
+
+
+def same_players(plan: dict[str, Any], other: dict[str, Any], free: frozenset[str] = frozenset()) -> bool:
+    """Whether two runs' plans play the same deals with the same search but for the keys in ``free``
+    and the determinizer a ``--spec determinize=…`` names (issue 32: a reading, or a peek pinned to
+    the determinizer its honest run played with)."""
+    def core(p: dict[str, Any]) -> dict[str, Any]:
+        kept = {k: v for k, v in p.items() if k not in free}
+        if all(pair.startswith("determinize=") for pair in kept.get("spec", [])):
+            kept.pop("spec", None)
+        return kept
+    return core(plan) == core(other)
 
 
 def format_plan(plan: dict[str, Any]) -> str:

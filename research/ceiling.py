@@ -43,6 +43,12 @@ readings as before (``research/tests/test_ceiling.py`` checks, on hand-built dea
 mode reveals exactly its cards: states that differ only elsewhere give identical
 determinizations). Side A must be ``strong`` against a non-searching side (``easy``/``random``),
 or ``expert`` against ``strong`` (the override is then the expert's only).
+
+A peek reads on top of the determinizer its run names with ``--spec determinize=…`` (applied
+first), so that it compares with an honest run played before the shipped determinizer changed:
+Marias's peeks pin ``bot.ai.marias.determinize:determinize_plain``, what its honest strong-vs-easy
+run played with. ``--compare`` and ``bench/ai_table.py`` accept such a pin
+(``arena.same_players``).
 """
 
 from __future__ import annotations
@@ -311,9 +317,9 @@ def compare_journals(argv: list[str]) -> str:
         if plan.get("peek", "honest") != mode:
             raise SystemExit(f"--compare: {paths[0]} was played with peek {plan.get('peek', 'honest')!r}, "
                              f"not {mode!r}")
-        plans[mode] = {k: v for k, v in plan.items() if k != "peek"}
+        plans[mode] = plan
         reports[mode] = arena.report_of(sessions, plan)
-    if any(p != plans["honest"] for p in plans.values()):
+    if any(not arena.same_players(p, plans["honest"], frozenset({"peek"})) for p in plans.values()):
         raise SystemExit("--compare: the runs are not one plan (game, levels, limits, seeds, groups)")
     print(arena.format_plan(plans["honest"]))
     return format_compare(reports)
@@ -323,23 +329,24 @@ def journaled(argv: list[str], modes: list[str]) -> int:
     """One mode played into a journal (``--out``, ``--part``): the arena with side A peeking."""
     if len(modes) != 1:
         raise SystemExit("ceiling: --out journals one mode at a time (compare them with --compare)")
-    _, args, _, _ = arena.parse(argv)
+    _, args, _, _ = arena.parse(argv)  # its --spec first (a pinned determinizer), the peek on top
     with side_a_reading(args.game, args.a, args.b, modes[0]):
         print(f"(ceiling: side A's search reads {modes[0]})")
-        return int(arena.main(argv, {"peek": modes[0]}))
+        return int(arena.main(argv, {"peek": modes[0]}, apply_spec=False))
 
 
 def resume(path: str) -> int:
     """Finish a peeking run's journal with the same peek installed."""
     try:
-        plan = journal.load(path, repair=True).plan
+        jn = journal.load(path, repair=True)
     except (OSError, ValueError) as e:
         raise SystemExit(f"--resume {path}: {e}") from None
-    mode = plan.get("peek")
+    plan, mode = jn.plan, jn.plan.get("peek")
     if mode is None:
         raise SystemExit(f"--resume {path}: an honest run: bench/arena.py --resume {path}")
+    arena.parse(jn.argv)  # its --spec first, the peek on top (``journaled``)
     with side_a_reading(plan["game"], plan["a"], plan["b"], mode):
-        return int(arena.resume(path, {"peek": mode}))
+        return int(arena.resume(path, {"peek": mode}, apply_spec=False))
 
 
 def main(argv: list[str]) -> int:

@@ -240,7 +240,9 @@ def test_the_readme_shows_what_a_reading_buys_at_its_own_iteration_count(
     iterations for its cost) is paired with the honest run on the same deals; its ΔĒ is
     ``duplicate.gain`` of the two, and whether it ships follows its lower bound. A run on other
     deals (another seed) is refused."""
+    import dataclasses
     import importlib
+    import os
 
     from bot.ai.registry import game_ai, spec_for
 
@@ -261,9 +263,74 @@ def test_the_readme_shows_what_a_reading_buys_at_its_own_iteration_count(
                                          ceiling.arena.report_of(other, plan).diffs(), 6)
     table = ai_table.peek_table(str(tmp_path), "read-")
     [line] = [x for x in table.splitlines() if x.startswith("| Marias |")]
-    ships = "yes" if gain.low > 0 else "no: ΔĒ's interval reaches 0"
+    # shown is Marias's shipped reading
+    ships = "yes: shipped" if gain.low > 0 else "no: ΔĒ's interval reaches 0"
     assert line == f"| Marias | shown | 2 | {gain.signed()} | {share.percent()} | {ships} |"
+    # a later reading must beat the shipped one too, on the same deals
+    later = str(tmp_path / "marias-strong-easy.read-later.jsonl")
+    plain = ["--spec", 'determinize="bot.ai.marias.determinize:determinize_plain"']
+    assert ceiling.arena.main([*deals, *plain, "--iterations", "9", "--seed", "7", "--out", later]) == 0
+    later_s = ceiling.journal.read_run([later])[1]
+    later_d = ceiling.arena.report_of(later_s, plan).diffs()
+    over_honest = ceiling.duplicate.gain(ceiling.arena.report_of(base, plan).diffs(), later_d, 6)[0]
+    over_shown = ceiling.duplicate.gain(ceiling.arena.report_of(other, plan).diffs(), later_d, 6)[0]
+    assert ai_table.gain_over(str(tmp_path), "marias", "shown", "later") == over_shown
+    [line] = [x for x in ai_table.peek_table(str(tmp_path), "read-").splitlines() if "| later |" in x]
+    if over_honest.low <= 0:
+        assert line.endswith("| no: ΔĒ's interval reaches 0 |")
+    else:
+        verdict = "yes" if over_shown.low > 0 else "no"
+        assert line.endswith(f"| {verdict}: ΔĒ over shown {over_shown.signed()} |")
+    assert ai_table.ships(str(tmp_path), "marias", "later", dataclasses.replace(over_shown, low=0.5)) == \
+        f"{'yes' if over_shown.low > 0 else 'no'}: ΔĒ over shown {over_shown.signed()}"
+    os.remove(later)  # the elsewhere run below must be the only one refused
     elsewhere = str(tmp_path / "marias-strong-easy.read-elsewhere.jsonl")
     assert ceiling.arena.main([*deals, *shown, "--iterations", "7", "--seed", "8", "--out", elsewhere]) == 0
     with pytest.raises(SystemExit, match="not the deals of"):
         ai_table.readings(str(tmp_path), "marias")
+
+
+def test_a_peek_pinned_to_a_determinizer_reads_on_top_of_it(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Marias peek run with ``--spec determinize=…determinize_plain`` (what its honest run played
+    with before ``determinize_shown`` shipped) searches with the peek wrapped around that pinned
+    determinizer, played and resumed alike (the arena's second parse must not put the plain one
+    back over the peek); it compares with the honest run, and a peek changing anything else of the
+    search does not."""
+    import importlib
+
+    import bot.ai.marias.determinize as marias_det
+    from bot.ai.registry import determinizer, game_ai, spec_for
+
+    monkeypatch.setattr(game_ai("marias"), "spec", spec_for("marias"))
+    ceiling = _ceiling(monkeypatch)
+    monkeypatch.syspath_prepend(str(RESEARCH.parent / "bench"))
+    ai_table = importlib.import_module("ai_table")
+    assert determinizer("marias") is marias_det.determinize_shown  # shipped (issue 32, item 4)
+    wrapped: list[Any] = []
+    real_peeking = ceiling.peeking
+    monkeypatch.setattr(ceiling, "peeking",
+                        lambda honest, mode: wrapped.append(honest) or real_peeking(honest, mode))
+    searched: list[str] = []
+    real_play = ceiling.arena.play
+    monkeypatch.setattr(ceiling.arena, "play", lambda *a: searched.append(
+        spec_for("marias").determinize.__name__) or real_play(*a))
+    run = ["marias", "--a", "strong", "--b", "easy", "--budget-ms", "1e9", "--pairs", "2",
+           "--iterations", "6", "--options", '{"rounds": 1}', "--seed", "7"]
+    plain = ["--spec", 'determinize="bot.ai.marias.determinize:determinize_plain"']
+    honest = str(tmp_path / "marias-strong-easy.jsonl")
+    peek = str(tmp_path / "marias-strong-easy.peek-talon.jsonl")
+    assert ceiling.arena.main([*run, *plain, "--out", honest]) == 0
+    assert ceiling.main(["--peek", "talon", *run, *plain, "--out", peek]) == 0
+    assert ceiling.main(["--resume", peek]) == 0
+    assert wrapped == [marias_det.determinize_plain] * 2
+    assert searched == ["determinize_plain", "peeking_talon", "peeking_talon"]
+    capsys.readouterr()
+    assert "| talon |" in ceiling.compare_journals([honest, f"talon={peek}"])
+    assert set(ai_table.peeks(str(tmp_path), "marias")) == {"talon"}
+    other = str(tmp_path / "marias-strong-easy.peek-defenders.jsonl")
+    assert ceiling.main(["--peek", "defenders", *run, *plain, "--spec", "prior_z=2.0", "--out", other]) == 0
+    with pytest.raises(SystemExit, match="not one plan"):
+        ceiling.compare_journals([honest, f"defenders={other}"])
+    with pytest.raises(SystemExit, match="not the deals of"):
+        ai_table.peeks(str(tmp_path), "marias")
