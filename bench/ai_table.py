@@ -116,11 +116,6 @@ def peeks(runs: str, game: str) -> dict[str, Peek]:
     return variants(runs, game, "peek-")
 
 
-def readings(runs: str, game: str) -> dict[str, Peek]:
-    """Per reading (inference) of ``game`` run against easy: as ``peeks``."""
-    return variants(runs, game, "read-")
-
-
 def variant_files(runs: str, game: str, kind: str) -> dict[str, list[str]]:
     """Per variant of ``game``'s strong-vs-easy run (``kind``: ``peek-`` or ``read-``), its journals."""
     stem = os.path.join(runs, f"{game}-strong-easy.{kind}")

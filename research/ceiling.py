@@ -75,7 +75,7 @@ from bot.rules import GAMES  # noqa: E402
 from bot.rules.marias.state import TRUMP, MariasState  # noqa: E402
 from bot.rules.michigan.tables import DEAD  # noqa: E402
 from bot.rules.motz import MotzState  # noqa: E402
-from bot.rules.motz.state import END, _deal_hidden  # noqa: E402
+from bot.rules.motz.state import END, deal_hidden  # noqa: E402
 from bot.rules.motz.tables import EFF, HAND_ORDER  # noqa: E402
 
 #: The kinds of hidden card a search may read, per game (module docstring).
@@ -159,7 +159,7 @@ def _motz_redeal(self: MotzState, seat: int, rng: random.Random) -> MotzState:
     rng.shuffle(pool)
     others = [(s, len(self.hands[s])) for s in range(self.n) if s != seat and self.hands[s] and s not in read]
     voids = self.shown_voids() if self.played or len(self.trick) > 1 else {}
-    dealt = _deal_hidden(pool, others, voids, EFF[self.trump or "S"], rng)
+    dealt = deal_hidden(pool, others, voids, EFF[self.trump or "S"], rng)
     for s, hand in dealt.items():
         c.hands[s] = sorted(hand, key=HAND_ORDER.__getitem__)
     if self.muet is not None and not read_muet:

@@ -287,7 +287,7 @@ def test_the_readme_shows_what_a_reading_buys_at_its_own_iteration_count(
     elsewhere = str(tmp_path / "marias-strong-easy.read-elsewhere.jsonl")
     assert ceiling.arena.main([*deals, *shown, "--iterations", "7", "--seed", "8", "--out", elsewhere]) == 0
     with pytest.raises(SystemExit, match="not the deals of"):
-        ai_table.readings(str(tmp_path), "marias")
+        ai_table.variants(str(tmp_path), "marias", "read-")
 
 
 def test_a_peek_pinned_to_a_determinizer_reads_on_top_of_it(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pickle
 import random
 
-from bot.rules.motz.state import _deal_hidden
+from bot.rules.motz.state import deal_hidden
 from bot.rules.motz.tables import EFF, shown_voids
 from tests.rules.test_motz import STAND, card, deck_for, declare, new, plays
 
@@ -97,7 +97,7 @@ def test_the_matching_deals_when_the_greedy_order_would_fail():
     """S0 (no heart, no diamond) is dealt first and would take the 7♠ S1 needs (S1 has no club)."""
     eff = EFF["H"]
     pool = ["7S", "7C", "KH"]
-    dealt = _deal_hidden(pool, [(0, 1), (1, 1)], {0: {"H", "D"}, 1: {"C", "H"}}, eff, random.Random(0))
+    dealt = deal_hidden(pool, [(0, 1), (1, 1)], {0: {"H", "D"}, 1: {"C", "H"}}, eff, random.Random(0))
     assert dealt == {0: ["7C"], 1: ["7S"]} and pool == ["KH"]
 
 

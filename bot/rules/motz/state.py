@@ -423,7 +423,7 @@ class MotzState(BaseState):
         ``seat`` has not seen (sorted, then shuffled by ``rng``, so the result depends only on
         ``seat``'s view and ``rng``). A card played this deal is never dealt again, and a seat
         that showed a void (did not follow, or did not trump when it could not follow) is dealt
-        none of that effective suit (``_deal_hidden``). The seed and stacked decks are replaced,
+        none of that effective suit (``deal_hidden``). The seed and stacked decks are replaced,
         so not even the future deals leak. ``self`` is left untouched.
         """
         c = self.clone()
@@ -436,7 +436,7 @@ class MotzState(BaseState):
         rng.shuffle(pool)
         others = [(s, len(self.hands[s])) for s in range(self.n) if s != seat and self.hands[s]]
         voids = self.shown_voids() if self.played or len(self.trick) > 1 else {}
-        dealt = _deal_hidden(pool, others, voids, EFF[self.trump or "S"], rng)
+        dealt = deal_hidden(pool, others, voids, EFF[self.trump or "S"], rng)
         for s, hand in dealt.items():
             c.hands[s] = sorted(hand, key=HAND_ORDER.__getitem__)
         if self.muet is not None:
@@ -444,7 +444,7 @@ class MotzState(BaseState):
         return c
 
 
-def _deal_hidden(pool: list[str], places: list[tuple[int, int]], voids: dict[int, set[str]],
+def deal_hidden(pool: list[str], places: list[tuple[int, int]], voids: dict[int, set[str]],
                  eff: dict[str, str], rng: random.Random) -> dict[int, list[str]]:
     """Deal ``places`` (seat, size) from the shuffled ``pool`` so that no seat gets a card of an
     effective suit it showed void in (``bot.rules.dealing.deal_under``; the most voids first)."""
