@@ -35,3 +35,21 @@ def test_a_search_copy_ends_with_its_deal_with_the_same_values(game: str) -> Non
         assert spec.values(copy) == spec.values(plain)  # exactly: the search reads nothing else
         if not plain.is_over():  # the plain copy dealt the next deal; the search's did not
             assert plain.legal_actions(plain.to_act()[0])
+
+
+def test_the_identity_check_reaches_the_experts_own_determinizer() -> None:
+    """``bench/search_identity.py`` adds, for the expert, points where its own determinizer deals
+    otherwise than strong's (Motz: the standers read through the play; the common points never
+    reach one), and none for a game whose expert redeals as strong does."""
+    from bot.ai.motz.determinize import determinize_played
+    from tests.ai.test_duplicate import _load
+
+    identity = _load("search_identity")
+    points = identity.expert_points("motz", count=2, seeds=range(20, 40))
+    assert len(points) == 2
+    plain = determinizer("motz")
+    for state in points:
+        seat = state.to_act()[0]
+        assert any(plain(state, seat, random.Random(k)).hands
+                   != determinize_played(state, seat, random.Random(k)).hands for k in range(3))
+    assert identity.expert_points("marias") == []
