@@ -6,6 +6,7 @@ Usage (from the project root):
     python bench/arena.py marias --a strong --b easy --pairs 200 --seed 3201 --part 2/4 --out runs/p2.jsonl
     python bench/arena.py --resume runs/p2.jsonl          # finish a part (or run) cut short
     python bench/arena.py --report runs/p1.jsonl runs/p2.jsonl runs/p3.jsonl runs/p4.jsonl
+    python bench/arena.py --check runs/p2.jsonl 3         # replay its first 3 sessions: the same?
     python bench/arena.py motz --a easy --b random --sessions 600 --seats 5 --seed 7
     python bench/arena.py mus --a strong --b easy --sessions 60 --budget-ms 200
     python bench/arena.py michigan --a strong --b easy --iterations 400 --budget-ms 10000  # by iterations
@@ -22,6 +23,10 @@ session is written as soon as it is played, so a run cut short is finished by
 ``--resume FILE`` (the same command, only the missing sessions); ``--part I/N`` plays the I-th of
 N fixed slices of the plan's groups (two cores, or several sittings, share one run), and
 ``--report FILE…`` prints the run's tables once every part is finished (never before).
+``--check FILE [N]`` replays the first N sessions (2) of a journal at fixed iteration counts with
+its own command and says whether each came out the same: that another interpreter (Debian's
+PGO-built ``/usr/bin/python3`` runs the searches ≈ 10% faster), machine or refactor leaves the
+run's sessions as they were.
 The **duplicate statistics** (``bench/duplicate.py``,
 issue 32): the duplicate win rate W with its Wilson interval, the mean edge Ē per session and per
 deal with 95% intervals, the within-group correlation, and the session win rate clustered by group.
@@ -203,6 +208,10 @@ def main(argv: list[str] | None = None, extras: dict[str, Any] | None = None, ap
         if len(argv) != 2:
             raise SystemExit("usage: bench/arena.py --resume FILE")
         return resume(argv[1], extras, apply_spec)
+    if argv[:1] == ["--check"]:
+        if len(argv) not in (2, 3) or (len(argv) == 3 and not argv[2].isdigit()):
+            raise SystemExit("usage: bench/arena.py --check FILE [N]")
+        return check(argv[1], int(argv[2]) if len(argv) == 3 else 2)
     parser, args, seats, sessions = parse(argv, apply_spec)
     print("$ " + shlex.join(["python", "bench/arena.py", *argv]))
     plan = run_plan(args, seats, sessions, extras)
@@ -306,6 +315,41 @@ def resume(path: str, extras: dict[str, Any] | None = None, apply_spec: bool = T
     print("$ " + shlex.join(["python", "bench/arena.py", *jn.argv, "--out", path]) + "   (resumed)")
     print(format_plan(plan))
     return play(args, seats, plan, jn, jn.groups)
+
+
+def check(path: str, count: int) -> int:
+    """Replay the first ``count`` sessions of the journal ``path`` with its own command; print
+    whether each is the session in the journal; 1 if one differs. Only a run at fixed iteration
+    counts can be replayed (a timed search's choices depend on the clock)."""
+    try:
+        jn = journal.load(path)
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"--check {path}: {e}") from None
+    if not jn.argv:
+        raise SystemExit(f"--check {path}: a run of the former format (its command is not kept)")
+    if "peek" in jn.plan:
+        raise SystemExit(f"--check {path}: a peeking run (research/ceiling.py): not replayed here")
+    _, args, seats, sessions = parse(jn.argv)
+    if run_plan(args, seats, sessions) != jn.plan:
+        raise SystemExit(f"--check {path}: its plan is not what its command gives today")
+    searching = any(level_of(lv).search is not None for lv in (args.a, args.b))
+    if searching and (args.iterations is None or args.budget_ms is None or args.budget_ms < 1e8):
+        raise SystemExit(f"--check {path}: a search stopped by the clock (not --iterations N "
+                         "--budget-ms 1e9): its sessions cannot be replayed")
+    lines = jn.sessions[:count]
+    if not lines:
+        raise SystemExit(f"--check {path}: no session played yet")
+    got: dict[int, dict[str, Any]] = {}
+    run_arena(args.game, args.a, args.b, len(lines), seats=seats, seed=args.seed,
+              options=json.loads(args.options), budget_ms=args.budget_ms, max_iterations=args.iterations,
+              first=jn.first, on_session=lambda i, res: got.__setitem__(i, session_line(i, res)))
+    differs = 0
+    for line in lines:
+        mine = {k: v for k, v in got[line["i"]].items() if k in line}
+        same = mine == line
+        differs += not same
+        print(f"session {line['i']}: " + ("same" if same else f"DIFFERENT: {mine} against {line}"))
+    return 1 if differs else 0
 
 
 def report_journals(paths: list[str]) -> int:

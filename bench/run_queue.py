@@ -4,6 +4,13 @@ Usage (from the project root; one worker per core):
     nice -n 5 python bench/run_queue.py bench/runs/issue32/queue.txt &
     nice -n 5 python bench/run_queue.py bench/runs/issue32/queue.txt &
 
+The runs are played by the interpreter that runs the queue. Debian's ``/usr/bin/python3`` (3.11,
+built with profile-guided optimisation; the pyenv 3.11 is not) searches ≈ 10% faster with the
+same decisions (``bench/search_identity.py`` fingerprints identical for all five games, journals'
+sessions replayed identically by ``bench/arena.py --check``), so the workers are best started from
+a venv of it: ``/usr/bin/python3 -m venv /tmp/dvenv && /tmp/dvenv/bin/pip install -e .``, then
+``nice -n 5 /tmp/dvenv/bin/python bench/run_queue.py …``.
+
 Each line of the queue is a ``bench/arena.py`` or ``research/ceiling.py`` command with ``--out
 FILE`` (blank lines and ``#`` comments are skipped). A worker takes the first line nobody holds
 (a lock file ``FILE.lock``, created exclusively and removed at the end; a stale one, whose process

@@ -292,3 +292,28 @@ def test_a_second_run_is_pooled_with_the_first_once_finished(tmp_path: Path) -> 
     pooled = journal.whole([journal.load(first)]) + journal.whole([journal.load(p1), journal.load(p2)])
     d = arena.duplicate_of(arena.report_of(pooled, journal.load(first).plan))
     assert d.groups == 4 and f"| {100 * d.win_rate.value:.1f}% (" in line
+
+
+def test_a_journal_is_checked_by_replaying_its_first_sessions(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--check FILE N`` replays the journal's first N sessions with its own command: the same
+    ones say so; a session whose result was changed is reported different (exit 1); a timed
+    search cannot be replayed."""
+    arena = _load("arena")
+    path = tmp_path / "run.jsonl"
+    assert arena.main([*RUN, "--part", "2/3", "--out", str(path)]) == 0
+    capsys.readouterr()
+    assert arena.main(["--check", str(path), "3"]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"session {i}: same" for i in (6, 7, 8)]
+    lines = path.read_text().splitlines()
+    second = json.loads(lines[2])
+    second["a"] += 1.0
+    path.write_text("\n".join([lines[0], lines[1], json.dumps(second), *lines[3:]]) + "\n")
+    assert arena.main(["--check", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "session 6: same" and out[1].startswith("session 7: DIFFERENT")
+    timed = tmp_path / "timed.jsonl"
+    assert arena.main(["mus", "--a", "strong", "--b", "easy", "--pairs", "1", "--budget-ms", "5",
+                       "--out", str(timed)]) == 0
+    with pytest.raises(SystemExit, match="cannot be replayed"):
+        arena.main(["--check", str(timed)])
