@@ -320,7 +320,9 @@ def resume(path: str, extras: dict[str, Any] | None = None, apply_spec: bool = T
 def check(path: str, count: int) -> int:
     """Replay the first ``count`` sessions of the journal ``path`` with its own command; print
     whether each is the session in the journal; 1 if one differs. Only a run at fixed iteration
-    counts can be replayed (a timed search's choices depend on the clock)."""
+    counts can be replayed (a timed search's choices depend on the clock). A run played before a
+    level changed comes out different, as it should (Marias's runs from before the ``shown``
+    reading shipped, unless their command pinned ``determinize_plain``)."""
     try:
         jn = journal.load(path)
     except (OSError, ValueError) as e:
