@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from bot.ai.marias.determinize import determinize_shown
 from bot.ai.marias.easy import EasyPolicy
 from bot.ai.policy import Action
-from bot.rules.marias.shown import may_hold
+from bot.rules.marias.shown import Ceilings, may_hold
 from bot.rules.marias.state import PLAY, MariasState, declarable, discardable
 from bot.rules.marias.tables import SUIT, SUIT_CONTRACTS, canon_sorted
 
@@ -57,13 +57,15 @@ def likelihood(state: MariasState, observer: int, rng: random.Random) -> float:
     return weight
 
 
-def call_weights(state: MariasState, observer: int, rng: random.Random) -> Iterator[float]:
+def call_weights(state: MariasState, observer: int, rng: random.Random,
+                 played: list[list[str]] | None = None) -> Iterator[float]:
     """The weight of each call of the other seats, in the order made (1 or ``EPS``; forehand's
-    trump call from a random first seven); nothing for a deal with a ``bad``."""
+    trump call from a random first seven); nothing for a deal with a ``bad``. ``played``: the
+    deal's ``played_by`` (public, the same for every redeal), computed here if not given."""
     calls = state.calls
     if not calls or any(kind == "bad" for _, kind, _, _ in calls):
         return
-    played = played_by(state)
+    played = played_by(state) if played is None else played
     now = [state.hands[s] + played[s] for s in range(3)]  # the ten cards each held in the calls
     soloist: int | None = None
     contract = trump = trump_card = None
@@ -116,20 +118,22 @@ def _trump_weight(twelve: list[str], trump_card: str | None, kind: str, rng: ran
     return _agrees(_EASY._trump(first, legal), kind, None if kind == "trump_blind" else trump_card)
 
 
-def read_discards(state: MariasState, observer: int) -> bool:
+def read_discards(state: MariasState, observer: int, played: list[list[str]] | None = None,
+                  ceilings: Ceilings | None = None) -> bool:
     """Lay the hidden talon of ``state`` (a redeal for ``observer``), in place, as the easy soloist
     would have discarded it from its twelve cards (its hand, its played cards and the talon), where
     that fits what is public: none of the two played since, as many trumps as announced, and the
     soloist's hand then within what its plays showed. False where it does not fit (the drawn talon
     stays; the caller weighs the redeal ``EPS``); True otherwise, also when there is nothing to read
-    (the observer laid or sees the talon, or a ``bad`` moved it)."""
+    (the observer laid or sees the talon, or a ``bad`` moved it). ``played`` and ``ceilings``:
+    the deal's ``played_by`` and ``shown_ceilings`` (public), computed here if not given."""
     sol, calls = state.soloist, state.calls
     if sol is None or sol == observer or len(state.talon) != 2 or state.talon_owner != sol \
             or any(kind == "bad" for _, kind, _, _ in calls):
         return True
     contract, trump, trump_card = state.contract, state.trump, state.trump_card  # None in betl, durch
-    played = played_by(state)[sol]
-    hand = canon_sorted(state.hands[sol] + played + state.talon)
+    played_sol = (played_by(state) if played is None else played)[sol]
+    hand = canon_sorted(state.hands[sol] + played_sol + state.talon)
     talon = []
     for _ in range(2):
         legal = [{"type": "discard", "card": c} for c in discardable(hand, contract, trump, trump_card)]
@@ -138,11 +142,11 @@ def read_discards(state: MariasState, observer: int) -> bool:
         talon.append(card)
     if sorted(talon) == sorted(state.talon):
         return True
-    if any(c in played for c in talon) or (trump is not None and sum(SUIT[c] == trump for c in talon)
+    if any(c in played_sol for c in talon) or (trump is not None and sum(SUIT[c] == trump for c in talon)
                                             != state.talon_trumps):
         return False
-    kept = [c for c in hand if c not in played]
-    allowed, _ = may_hold(state.shown_ceilings(), state.trump)
+    kept = [c for c in hand if c not in played_sol]
+    allowed, _ = may_hold(state.shown_ceilings() if ceilings is None else ceilings, state.trump)
     if not all(allowed(sol, c) for c in kept):
         return False
     state.hands[sol] = kept
@@ -157,10 +161,11 @@ def determinize_calls(state: MariasState, seat: int, rng: random.Random) -> Mari
     accepted: module docstring)."""
     if not state.calls or state.phase not in (PLAY, "flek", "answer"):
         return determinize_shown(state, seat, rng)
+    played, ceilings = played_by(state), state.shown_ceilings()  # public: the same for every draw
     for _ in range(CANDIDATES):
         drawn = determinize_shown(state, seat, rng)
         # the calls first: they read only the soloist's twelve cards, which laying the talon keeps
-        if all(w >= 1.0 or rng.random() < w for w in call_weights(drawn, seat, rng)) \
-                and (read_discards(drawn, seat) or rng.random() < EPS):
+        if all(w >= 1.0 or rng.random() < w for w in call_weights(drawn, seat, rng, played)) \
+                and (read_discards(drawn, seat, played, ceilings) or rng.random() < EPS):
             return drawn
     return drawn
