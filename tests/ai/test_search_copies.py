@@ -8,6 +8,7 @@ alike)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -53,3 +54,25 @@ def test_the_identity_check_reaches_the_experts_own_determinizer() -> None:
         assert any(plain(state, seat, random.Random(k)).hands
                    != determinize_played(state, seat, random.Random(k)).hands for k in range(3))
     assert identity.expert_points("marias") == []
+
+
+def test_the_saturation_check_keeps_only_searched_points() -> None:
+    """``bench/decision_agreement.py`` compares moves only where strong searches: Mus's easy-played
+    sessions have decisions strong leaves to its rules (the lances), and none of them is kept."""
+    from bot.ai.strong.policy import StrongPolicy
+    from tests.ai.test_duplicate import _load
+
+    agreement = _load("decision_agreement")
+    probe = StrongPolicy("mus", budget_ms=1e9, max_iterations=1)
+    every = agreement.decision_points("mus", count=40, every=5, seed=300)
+    kept = agreement.searched_points("mus", 4)
+
+    def searches(state: Any) -> bool:
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        return probe.choose_traced(state.view(seat), legal, random.Random(0), state)[1] is not None
+
+    assert len(kept) == 4 and all(searches(s) for s in kept)
+    assert not all(searches(s) for s in every)  # there were points to leave out
+    n, itself, with_expert, _ = agreement.agreement("mus", 3, 6)
+    assert n == 3 and 0 <= itself <= n and 0 <= with_expert <= n
