@@ -72,12 +72,12 @@ def share(k: int, n: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games", nargs="*", default=sorted(COUNTS), choices=sorted(GAMES))
+    parser.add_argument("games", nargs="*", choices=sorted(GAMES), help="default: every game")
     parser.add_argument("--points", type=int, default=120, help="searched decision points per game")
     args = parser.parse_args(argv)
     print("| game | strong / expert iterations | searched points | strong = strong (another rng) "
           "| strong = expert | CPU s |\n|---|---|---|---|---|---|")
-    for game in args.games:
+    for game in args.games or sorted(COUNTS):
         n, itself, with_expert, seconds = agreement(game, args.points, COUNTS[game])
         print(f"| {GAMES[game].title} | {COUNTS[game]:,} / {5 * COUNTS[game]:,} | {n} | {share(itself, n)} "
               f"| {share(with_expert, n)} | {seconds:.0f} |")
