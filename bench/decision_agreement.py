@@ -11,7 +11,8 @@ plan's fixed iteration count (``COUNTS``: what 200 ms bought, issue 32) and the 
 itself and with the expert. Where strong agrees with the expert almost everywhere, five times the
 search changes almost no move: the expert cannot be measurably stronger there by searching more,
 and what is left to win lies elsewhere (the hidden cards: ``research/ceiling.py --peek``). Where
-strong even disagrees with itself often, its search is still noisy at its count.
+strong even disagrees with itself often, its search is still noisy at its count — or the game
+offers moves of equal worth (two cards of the same value), which count as disagreements too.
 """
 
 from __future__ import annotations
