@@ -73,9 +73,12 @@ def share(k: int, n: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games", nargs="*", choices=sorted(GAMES), help="default: every game")
+    parser.add_argument("games", nargs="*", help=f"default: every game ({', '.join(sorted(COUNTS))})")
     parser.add_argument("--points", type=int, default=120, help="searched decision points per game")
     args = parser.parse_args(argv)
+    unknown = [g for g in args.games if g not in COUNTS]
+    if unknown:
+        parser.error(f"no such game: {', '.join(unknown)} (choose from {', '.join(sorted(COUNTS))})")
     print("| game | strong / expert iterations | searched points | strong = strong (another rng) "
           "| strong = expert | CPU s |\n|---|---|---|---|---|---|")
     for game in args.games or sorted(COUNTS):
