@@ -8,11 +8,12 @@ At decision points of easy-played sessions (``bench/search_speed.py``'s points, 
 fifth decision with a choice) where strong searches, strong decides twice with two rngs at the
 plan's fixed iteration count (``COUNTS``: what 200 ms bought, issue 32) and the expert once at
 5× that. Printed per game: how many searched points, and on how many of them strong agreed with
-itself and with the expert. Where strong agrees with the expert almost everywhere, five times the
-search changes almost no move: the expert cannot be measurably stronger there by searching more,
-and what is left to win lies elsewhere (the hidden cards: ``research/ceiling.py --peek``). Where
-strong even disagrees with itself often, its search is still noisy at its count — or the game
-offers moves of equal worth (two cards of the same value), which count as disagreements too.
+itself and with the expert. Where strong disagrees with itself, its move there is decided by its
+sampling, and more search (the expert) can decide it better: that is the room the expert has.
+Where strong almost never disagrees with itself, five times the search changes almost no move:
+the expert cannot be much stronger there by searching more, and what is left to win lies
+elsewhere (the hidden cards: ``research/ceiling.py --peek``). Moves of equal worth (two cards of
+the same value) count as disagreements too, so a high rate is an upper bound on the room.
 """
 
 from __future__ import annotations
