@@ -144,14 +144,17 @@ def variants(runs: str, game: str, kind: str) -> dict[str, Peek]:
     return out
 
 
-#: The reading each game's shipped determinizer is (item 4; ``bot.ai.marias.determinize``): a
-#: later reading of that game ships only if it also beats it, group by group on the same deals.
-SHIPPED = {"marias": "shown"}
+#: The readings each game shipped, in order, the last in force (item 4; ``bot.ai.marias``): a
+#: later reading of that game ships only if it also beats the one in force, group by group on the
+#: same deals.
+SHIPPED = {"marias": ("shown", "calls")}
 
 
 def gain_over(runs: str, game: str, shipped: str, mode: str) -> duplicate.Estimate | None:
     """ΔĒ of reading ``mode`` over reading ``shipped`` on the same deals (None until both are whole)."""
     files = variant_files(runs, game, "read-")
+    if shipped not in files:
+        return None
     (plan, base, _), (other_plan, sessions, _) = read(files[shipped]), read(files[mode])
     if base is None or sessions is None:
         return None
@@ -163,18 +166,20 @@ def gain_over(runs: str, game: str, shipped: str, mode: str) -> duplicate.Estima
 
 def ships(runs: str, game: str, mode: str, gain: duplicate.Estimate) -> str:
     """The ships cell of a finished reading: its ΔĒ over the honest run must be above 0, and over
-    the game's shipped reading too when there is one."""
+    the reading in force before it too, when there was one (``SHIPPED``)."""
+    shipped = SHIPPED.get(game, ())
+    if mode in shipped[:-1]:
+        return f"shipped, then replaced by {shipped[shipped.index(mode) + 1]}"
     if gain.low <= 0:
         return "no: ΔĒ's interval reaches 0"
-    shipped = SHIPPED.get(game)
-    if shipped is None:
-        return "yes"
-    if mode == shipped:
-        return "yes: shipped"
-    over = gain_over(runs, game, shipped, mode)
+    before = shipped[shipped.index(mode) - 1] if mode in shipped else (shipped[-1] if shipped else None)
+    if before is None:
+        return "yes: shipped" if mode in shipped else "yes"
+    over = gain_over(runs, game, before, mode)
     if over is None:
-        return f"once {shipped}'s run is whole"
-    return f"{'yes' if over.low > 0 else 'no'}: ΔĒ over {shipped} {over.signed()}"
+        return f"once {before}'s run is whole"
+    verdict = ("yes: shipped" if mode in shipped else "yes") if over.low > 0 else "no"
+    return f"{verdict}: ΔĒ over {before} {over.signed()}"
 
 
 def peek_table(runs: str, kind: str = "peek-") -> str:
@@ -257,7 +262,8 @@ PEEK_HEAD = ("What each hidden card is worth (item 3): strong's search reading o
 READ_HEAD = ("What an inference buys (item 4): strong with a reading of what it observed, at the iteration "
              "count its cost leaves in the same time, against easy on the same deals; ΔĒ per group over the "
              "honest run. `shown`: Marias's redeal keeps what the plays showed (`bot.rules.marias.shown`); "
-             "`calls`: on top, the other seats' calls read with the easy model (`bot.ai.marias.calls`).")
+             "`calls`: on top, the other seats' calls read with the easy model (`bot.ai.marias.calls`). "
+             "The ships column: ΔĒ's lower bound above 0, and over the reading in force before it.")
 
 
 def write_into(path: str, text: str) -> None:

@@ -261,6 +261,7 @@ def test_the_readme_shows_what_a_reading_buys_at_its_own_iteration_count(
     plan = ceiling.journal.load(honest).plan
     gain, share = ceiling.duplicate.gain(ceiling.arena.report_of(base, plan).diffs(),
                                          ceiling.arena.report_of(other, plan).diffs(), 6)
+    monkeypatch.setattr(ai_table, "SHIPPED", {"marias": ("shown",)})
     table = ai_table.peek_table(str(tmp_path), "read-")
     [line] = [x for x in table.splitlines() if x.startswith("| Marias |")]
     # shown is Marias's shipped reading
@@ -283,6 +284,14 @@ def test_the_readme_shows_what_a_reading_buys_at_its_own_iteration_count(
         assert line.endswith(f"| {verdict}: ΔĒ over shown {over_shown.signed()} |")
     assert ai_table.ships(str(tmp_path), "marias", "later", dataclasses.replace(over_shown, low=0.5)) == \
         f"{'yes' if over_shown.low > 0 else 'no'}: ΔĒ over shown {over_shown.signed()}"
+    # once shipped in its turn, the later reading replaces shown
+    monkeypatch.setattr(ai_table, "SHIPPED", {"marias": ("shown", "later")})
+    assert ai_table.ships(str(tmp_path), "marias", "shown", gain) == "shipped, then replaced by later"
+    assert ai_table.ships(str(tmp_path), "marias", "later", dataclasses.replace(over_shown, low=0.5)) == \
+        f"{'yes: shipped' if over_shown.low > 0 else 'no'}: ΔĒ over shown {over_shown.signed()}"
+    monkeypatch.setattr(ai_table, "SHIPPED", {"marias": ("shown", "missing")})
+    assert ai_table.ships(str(tmp_path), "marias", "later", dataclasses.replace(over_shown, low=0.5)) == \
+        "once missing's run is whole"
     os.remove(later)  # the elsewhere run below must be the only one refused
     elsewhere = str(tmp_path / "marias-strong-easy.read-elsewhere.jsonl")
     assert ceiling.arena.main([*deals, *shown, "--iterations", "7", "--seed", "8", "--out", elsewhere]) == 0
@@ -293,7 +302,7 @@ def test_the_readme_shows_what_a_reading_buys_at_its_own_iteration_count(
 def test_a_peek_pinned_to_a_determinizer_reads_on_top_of_it(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A Marias peek run with ``--spec determinize=…determinize_plain`` (what its honest run played
-    with before ``determinize_shown`` shipped) searches with the peek wrapped around that pinned
+    with before the readings shipped) searches with the peek wrapped around that pinned
     determinizer, played and resumed alike (the arena's second parse must not put the plain one
     back over the peek); it compares with the honest run, and a peek changing anything else of the
     search does not."""
@@ -306,7 +315,7 @@ def test_a_peek_pinned_to_a_determinizer_reads_on_top_of_it(
     ceiling = _ceiling(monkeypatch)
     monkeypatch.syspath_prepend(str(RESEARCH.parent / "bench"))
     ai_table = importlib.import_module("ai_table")
-    assert determinizer("marias") is marias_det.determinize_shown  # shipped (issue 32, item 4)
+    assert determinizer("marias") is marias_det.determinize  # the calls read (issue 32, item 4)
     wrapped: list[Any] = []
     real_peeking = ceiling.peeking
     monkeypatch.setattr(ceiling, "peeking",

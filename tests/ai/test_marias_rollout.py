@@ -70,7 +70,7 @@ def search_decisions(expert: bool) -> list[object]:
 def test_a_search_copy_that_ends_with_its_deal_decides_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     """``deal_only`` (``tests/ai/test_search_copies.py``): the same moves and root statistics as with
     copies that deal on."""
-    import bot.ai.marias.determinize as det
+    import bot.ai.marias.redeal as det
 
     with_flag = search_decisions(expert=False)
     monkeypatch.setattr(det, "for_search", lambda c: c)

@@ -1,4 +1,5 @@
-"""The AI of Marias: the easy policy, the search's spec and the determinizer (``bot.ai.registry``)."""
+"""The AI of Marias: the easy policy, the search's spec and the determinizer (``bot.ai.registry``):
+the calls and the plays read (``determinize.determinize``, issue 32 item 4)."""
 
 from __future__ import annotations
 
