@@ -1,5 +1,5 @@
-"""Marias determinization: the engine's redeal (``MariasState.redeal``), plain or keeping what the
-plays showed.
+"""Marias determinization: the engine's redeal (``MariasState.redeal``) keeping what the plays
+showed, weighed by the other seats' calls (``determinize``, the levels').
 
 The constraints on Marias's hidden cards (the trump card, sedma and kilo cards held by their
 seat, the talon's rules) are public facts the engine keeps itself. ``determinize_shown`` also
