@@ -139,9 +139,16 @@ def variants(runs: str, game: str, kind: str) -> dict[str, Peek]:
             continue
         if not same_players(plan, base_plan, free):
             raise SystemExit(f"{paths[0]}: not the deals of {honest[0]} (game, levels, seeds, groups)")
-        honest_d, peek_d = report_of(base, plan).diffs(), report_of(sessions, plan).diffs()
-        out[mode] = (plan["groups"], *duplicate.gain(honest_d, peek_d, len(plan["seatings"])))
+        out[mode] = (plan["groups"], *paired_gain(base, sessions, plan))
     return out
+
+
+def paired_gain(base: list[dict[str, Any]], sessions: list[dict[str, Any]],
+                plan: dict[str, Any]) -> tuple[duplicate.Estimate, duplicate.Estimate]:
+    """ΔĒ of ``sessions`` over ``base``, two runs on ``plan``'s deals, group by group, and the
+    share of groups where it bought (``duplicate.gain``)."""
+    return duplicate.gain(report_of(base, plan).diffs(), report_of(sessions, plan).diffs(),
+                          len(plan["seatings"]))
 
 
 #: The readings each game shipped, in order, the last in force (item 4; ``bot.ai.marias``): a
@@ -160,8 +167,7 @@ def gain_over(runs: str, game: str, shipped: str, mode: str) -> duplicate.Estima
         return None
     if not same_players(plan, other_plan, VARIES["read-"]):
         raise SystemExit(f"{files[mode][0]}: not the deals of {files[shipped][0]}")
-    diffs = report_of(base, plan).diffs(), report_of(sessions, plan).diffs()
-    return duplicate.gain(*diffs, len(plan["seatings"]))[0]
+    return paired_gain(base, sessions, plan)[0]
 
 
 def ships(runs: str, game: str, mode: str, gain: duplicate.Estimate) -> str:
@@ -172,14 +178,14 @@ def ships(runs: str, game: str, mode: str, gain: duplicate.Estimate) -> str:
         return f"shipped, then replaced by {shipped[shipped.index(mode) + 1]}"
     if gain.low <= 0:
         return "no: ΔĒ's interval reaches 0"
-    before = shipped[shipped.index(mode) - 1] if mode in shipped else (shipped[-1] if shipped else None)
-    if before is None:
-        return "yes: shipped" if mode in shipped else "yes"
-    over = gain_over(runs, game, before, mode)
+    yes = "yes: shipped" if mode in shipped else "yes"
+    earlier = shipped[:shipped.index(mode)] if mode in shipped else shipped  # the readings it must beat
+    if not earlier:
+        return yes
+    over = gain_over(runs, game, earlier[-1], mode)
     if over is None:
-        return f"once {before}'s run is whole"
-    verdict = ("yes: shipped" if mode in shipped else "yes") if over.low > 0 else "no"
-    return f"{verdict}: ΔĒ over {before} {over.signed()}"
+        return f"once {earlier[-1]}'s run is whole"
+    return f"{yes if over.low > 0 else 'no'}: ΔĒ over {earlier[-1]} {over.signed()}"
 
 
 def peek_table(runs: str, kind: str = "peek-") -> str:

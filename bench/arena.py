@@ -51,6 +51,7 @@ import os
 import shlex
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -186,11 +187,14 @@ def parse(argv: list[str] | None, apply_spec: bool = True
     return parser, args, seats, sessions
 
 
-def run(args: argparse.Namespace, seats: int, sessions: int) -> ArenaReport:
-    """Play the run ``parse`` described."""
+def run(args: argparse.Namespace, seats: int, sessions: int, first: int = 0,
+        on_session: Callable[[int, SessionResult], None] | None = None) -> ArenaReport:
+    """Play ``sessions`` sessions of the run ``parse`` described, from its session ``first``
+    (``bot.ai.arena.run_arena``)."""
     return run_arena(
         args.game, args.a, args.b, sessions, seats=seats, seed=args.seed,
         options=json.loads(args.options), budget_ms=args.budget_ms, max_iterations=args.iterations,
+        first=first, on_session=on_session,
     )
 
 
@@ -271,11 +275,7 @@ def play(args: argparse.Namespace, seats: int, plan: dict[str, Any], jn: journal
 
     resumed = first > groups[0] * size
     t0 = time.perf_counter()
-    report = run_arena(
-        args.game, args.a, args.b, count, seats=seats, seed=args.seed,
-        options=json.loads(args.options), budget_ms=args.budget_ms, max_iterations=args.iterations,
-        first=first, on_session=record,
-    ) if count else None
+    report = run(args, seats, count, first, record) if count else None
     elapsed = time.perf_counter() - t0
     if jn is not None and jn.part != (1, 1):
         print(f"\n{jn.path}: {len(jn.sessions)}/{jn.expected} sessions ({elapsed:.1f} s); "
@@ -304,17 +304,24 @@ def resume(path: str, extras: dict[str, Any] | None = None, apply_spec: bool = T
         jn = journal.load(path, repair=True)
     except (OSError, ValueError) as e:
         raise SystemExit(f"--resume {path}: {e}") from None
-    if not jn.argv:
-        raise SystemExit(f"--resume {path}: a finished run of the former format")
-    parser, args, seats, sessions = parse(jn.argv, apply_spec)
-    plan = run_plan(args, seats, sessions, extras)
+    args, seats, plan = command_of(jn, "--resume", extras, apply_spec)
+    if plan != jn.plan and "peek" in jn.plan and extras is None:
+        raise SystemExit(f"--resume {path}: a peeking run: research/ceiling.py --resume {path}")
     if plan != jn.plan:
-        if "peek" in jn.plan and extras is None:
-            raise SystemExit(f"--resume {path}: a peeking run: research/ceiling.py --resume {path}")
         raise SystemExit(f"--resume {path}: its plan is not what its command gives today")
     print("$ " + shlex.join(["python", "bench/arena.py", *jn.argv, "--out", path]) + "   (resumed)")
     print(format_plan(plan))
     return play(args, seats, plan, jn, jn.groups)
+
+
+def command_of(jn: journal.Journal, flag: str, extras: dict[str, Any] | None = None,
+               apply_spec: bool = True) -> tuple[argparse.Namespace, int, dict[str, Any]]:
+    """``(args, seats, plan)`` of the command the journal ``jn`` was played with, parsed today
+    (``--spec`` applied unless ``apply_spec`` is False); a run of the former format has none."""
+    if not jn.argv:
+        raise SystemExit(f"{flag} {jn.path}: a finished run of the former format (its command is not kept)")
+    _, args, seats, sessions = parse(jn.argv, apply_spec)
+    return args, seats, run_plan(args, seats, sessions, extras)
 
 
 def check(path: str, count: int) -> int:
@@ -327,12 +334,10 @@ def check(path: str, count: int) -> int:
         jn = journal.load(path)
     except (OSError, ValueError) as e:
         raise SystemExit(f"--check {path}: {e}") from None
-    if not jn.argv:
-        raise SystemExit(f"--check {path}: a run of the former format (its command is not kept)")
     if "peek" in jn.plan:
         raise SystemExit(f"--check {path}: a peeking run (research/ceiling.py): not replayed here")
-    _, args, seats, sessions = parse(jn.argv)
-    if run_plan(args, seats, sessions) != jn.plan:
+    args, seats, plan = command_of(jn, "--check")
+    if plan != jn.plan:
         raise SystemExit(f"--check {path}: its plan is not what its command gives today")
     searching = any(level_of(lv).search is not None for lv in (args.a, args.b))
     if searching and (args.iterations is None or args.budget_ms is None or args.budget_ms < 1e8):
@@ -342,9 +347,7 @@ def check(path: str, count: int) -> int:
     if not lines:
         raise SystemExit(f"--check {path}: no session played yet")
     got: dict[int, dict[str, Any]] = {}
-    run_arena(args.game, args.a, args.b, len(lines), seats=seats, seed=args.seed,
-              options=json.loads(args.options), budget_ms=args.budget_ms, max_iterations=args.iterations,
-              first=jn.first, on_session=lambda i, res: got.__setitem__(i, session_line(i, res)))
+    run(args, seats, len(lines), jn.first, lambda i, res: got.__setitem__(i, session_line(i, res)))
     differs = 0
     for line in lines:
         mine = {k: v for k, v in got[line["i"]].items() if k in line}
