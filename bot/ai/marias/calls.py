@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from bot.ai.marias.easy import EasyPolicy
+from bot.ai.marias.easy import SUIT_RANK, EasyPolicy, best_trump_suit
 from bot.ai.marias.redeal import determinize_shown
 from bot.ai.policy import Action
 from bot.rules.marias.shown import Ceilings, may_hold
@@ -107,7 +107,9 @@ def _agrees(chosen: Action, kind: str, said: str | None) -> float:
 
 def _trump_weight(twelve: list[str], trump_card: str | None, kind: str, rng: random.Random) -> float:
     """Forehand's trump call from a random first seven of its ``twelve`` holding the trump card
-    (a blind trump card was not in them)."""
+    (a blind trump card was not in them). Easy never goes blind (seven cards always hold a suit,
+    and any suit held outweighs an empty one), so a blind call weighs ``EPS`` on every redeal:
+    it tells nothing, and its rejections leave the deal's other calls nearly unread."""
     if trump_card is None or trump_card not in twelve or len(twelve) < 7:
         return 1.0
     others = sorted(c for c in twelve if c != trump_card)
@@ -116,8 +118,14 @@ def _trump_weight(twelve: list[str], trump_card: str | None, kind: str, rng: ran
     else:
         first = [trump_card, *rng.sample(others, 6)]
     first = canon_sorted(first)
-    legal: list[Action] = [*({"type": "trump", "card": c} for c in first), {"type": "trump_blind"}]
-    return _agrees(_EASY._trump(first, legal), kind, None if kind == "trump_blind" else trump_card)
+    # easy's call (``EasyPolicy._trump``) from these seven: the lowest card of its best suit
+    best = best_trump_suit(first)
+    mine = [c for c in first if c[-1] == best]
+    if not mine:  # easy would go blind
+        return 1.0 if kind == "trump_blind" else EPS
+    if kind == "trump_blind":
+        return EPS
+    return 1.0 if min(mine, key=lambda c: SUIT_RANK[c[:-1]]) == trump_card else EPS
 
 
 def read_discards(state: MariasState, observer: int, played: list[list[str]] | None = None,

@@ -43,12 +43,22 @@ def by_suit(hand: list[str]) -> dict[str, list[str]]:
 # --------------------------------------------------------------------------- hand reading
 
 
+#: What each honour adds to a suit's strength as trumps (any other rank 0.5).
+HONOURS = {"A": 3, "10": 2.5, "K": 1.5, "Q": 1.2, "J": 1}
+
+
 def trump_strength(cards: list[str], s: str) -> float:
     """How good suit ``s`` is as trumps for ``cards`` (length first, then honours)."""
-    mine = [c for c in cards if suit(c) == s]
-    honours = sum({"A": 3, "10": 2.5, "K": 1.5, "Q": 1.2, "J": 1}.get(rank(c), 0.5) for c in mine)
+    mine = [c for c in cards if c[-1] == s]
+    honours = sum(HONOURS.get(c[:-1], 0.5) for c in mine)
     marriage = 1.5 if "K" + s in cards and "Q" + s in cards else 0
     return 2 * len(mine) + honours + marriage + (0.8 if s == "H" else 0)
+
+
+def best_trump_suit(cards: list[str]) -> str:
+    """The suit easy makes trumps with ``cards``: the strongest (``trump_strength``), the first of
+    equals in ``SUITS`` order."""
+    return max(SUITS, key=lambda s: trump_strength(cards, s))
 
 
 def betl_unsafe(hand: list[str]) -> list[str]:
@@ -128,7 +138,7 @@ class EasyPolicy:
     # ------------------------------------------------------------------ bidding
 
     def _trump(self, hand: list[str], legal: list[Action]) -> Action:
-        best = max(SUITS, key=lambda s: trump_strength(hand, s))
+        best = best_trump_suit(hand)
         shown = [a for a in legal if a["type"] == "trump" and suit(a["card"]) == best]
         if not shown:
             return legal[-1]
