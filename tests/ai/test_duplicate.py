@@ -236,10 +236,25 @@ def test_the_readme_table_reads_finished_runs_and_shows_running_ones(tmp_path: P
     d = arena.duplicate_of(arena.report_of(journal.whole([main_run]), main_run.plan))
     assert f"| {100 * d.win_rate.value:.1f}% (" in mus and f"| {d.edge.value:+.2f} (" in mus
     assert "| 2 × 2 (4) | 4 | 5 |" in mus and "strong " in mus and " ms |" in mus  # times from the check
-    assert mus.endswith(f"| {ai_table.verdict(('strong', 'easy'), d)} |")
+    assert mus.endswith(f"| {ai_table.verdict(('strong', 'easy'), d, game='mus')} |")
     [marias] = [line for line in lines if line.startswith("| Marias | easy")]
     assert "running: 1 of 2 groups in" in marias and "%" not in marias
     assert len(lines) == 2 + 15 and sum("not run yet" in line for line in lines) == 13
+
+
+def test_the_experts_w_bar_is_waived_only_where_the_search_is_saturated() -> None:
+    """Issue 32 item 2: the expert's W ≥ 60% holds where the search is not saturated; Motz's strong
+    agrees with itself at 97.5% of its searched decisions, Michigan's at 89%. Ē's bar holds in both."""
+    from types import SimpleNamespace as NS
+    ai_table = _load("ai_table")
+    level = NS(win_rate=NS(value=0.52), edge=NS(low=0.10))
+    below = NS(win_rate=NS(value=0.52), edge=NS(low=-0.10))
+    match = ("expert", "strong")
+    assert ai_table.saturated("motz") and not ai_table.saturated("michigan")
+    assert ai_table.verdict(match, level, game="motz").startswith("**met** (W bar waived")
+    assert ai_table.verdict(match, below, game="motz").startswith("not met: Ē's interval reaches 0 (W bar")
+    assert ai_table.verdict(match, level, game="michigan") == "not met: W < 60%"
+    assert ai_table.verdict(("strong", "easy"), level, game="motz") == "not met: W < 70%"
 
 
 def test_the_table_is_written_between_the_markers_only(tmp_path: Path) -> None:
