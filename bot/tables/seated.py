@@ -20,6 +20,7 @@ from bot.store import tables as store
 from bot.tables import settle
 from bot.tables.errors import option_error, unknown_game
 from bot.tables.model import SeatInfo, Table
+from bot.tables.pace import table_pace
 from bot.tables.session import Runtime, TableSession
 
 
@@ -64,7 +65,7 @@ async def open_seated(
         raw_options=raw,
     )
     waiting = [i for i in state.to_act() if not seats[i].autoplayed]
-    deadline = now + rt.config.turn_timeout if waiting else None
+    deadline = now + table_pace(rt.config, opts).seconds if waiting else None  # at the table's pace
 
     def tx(conn: sqlite3.Connection) -> int:
         table.id = store.insert_table(
