@@ -256,16 +256,23 @@ def _log_line(change: Change, tr: Translator) -> str:
     return fit(line, LOG_LINE)
 
 
-def _parents(interaction: discord.Interaction[TapisBot]) -> tuple[int, ...]:
-    """The category of the interaction's channel; for a thread, its channel and that one's category
-    (when the bot knows it: a thread's parent may not be cached)."""
-    channel, guild = interaction.channel, interaction.guild
+def _parents(channel: object, guild: discord.Guild | None) -> tuple[int, ...]:
+    """The category of ``channel``; for a thread, its channel and that one's category (when the bot
+    knows it: a thread's parent may not be cached)."""
     if isinstance(channel, discord.Thread):
         parent = guild.get_channel(channel.parent_id) if guild is not None else None
         category = getattr(parent, "category_id", None)
         return (channel.parent_id, *((category,) if isinstance(category, int) else ()))
     category = getattr(channel, "category_id", None)
     return (category,) if isinstance(category, int) else ()
+
+
+def _place(interaction: discord.Interaction[TapisBot], channel_id: int | None) -> tuple[int, tuple[int, ...]]:
+    """Where the table opens and that place's parents: ``channel_id``, else the interaction's channel."""
+    if channel_id is None or channel_id == interaction.channel_id:
+        return interaction.channel_id or 0, _parents(interaction.channel, interaction.guild)
+    guild = interaction.guild
+    return channel_id, _parents(guild.get_channel_or_thread(channel_id) if guild is not None else None, guild)
 
 
 class Opening(NamedTuple):
@@ -276,40 +283,64 @@ class Opening(NamedTuple):
     ai_levels: tuple[str, ...]  # the AI levels that may sit (the lobby's buttons)
 
 
+def _check_opener(server: ServerSettings, interaction: discord.Interaction[TapisBot]) -> None:
+    """Refuse a member without the server's opener role (admins always may open)."""
+    if server.opener_role is None or is_admin(interaction):
+        return
+    guild = interaction.guild
+    role = guild.get_role(server.opener_role) if guild is not None else None
+    mine = {int(r) for r in getattr(interaction.user, "_roles", ())}
+    if server.opener_role in mine:
+        return
+    if role is None and guild is not None:
+        raise UserError(msg("The role that may open tables here no longer exists: ask an admin to "
+                            "change /settings opener_role."))
+    mention = f"<@&{server.opener_role}>"
+    raise UserError(msg("Only members with the role {role} may open tables on this server.", role=mention))
+
+
+def _check_place(server: ServerSettings, interaction: discord.Interaction[TapisBot],
+                 channel_id: int | None) -> None:
+    """Refuse a table outside the server's allowed channels (``channel_id``: where it opens)."""
+    place, parents = _place(interaction, channel_id)
+    if not server.places or server.may_open_in(place, parents):
+        return
+    guild = interaction.guild
+    live = sorted(p for p in server.places if guild is None or guild.get_channel(p) is not None)
+    if not live:  # every listed channel was deleted since: say so rather than list dead links
+        raise UserError(msg("The channels where tables may be opened no longer exist: ask an admin to "
+                            "change /settings channels."))
+    places = ", ".join(f"<#{p}>" for p in live)
+    raise UserError(msg("Tables cannot be opened in this channel. Open one in: {places}.", places=places))
+
+
 async def opening(bot: TapisBot, interaction: discord.Interaction[TapisBot], game: Game,
-                  raw: dict[str, Any], language: str | None) -> Opening:
-    """What the server's settings ask of ``/table new`` (read from the store: the next table follows a
-    change at once, in every shard process): the opener role and the place are checked, hints refused
-    if the server allows none; returns the raw options (the server's defaults under the host's, and
-    ``rated`` off if the server plays unrated), the table's language (the host's, else the server's)
-    and the AI levels that may sit, read once."""
+                  raw: dict[str, Any], language: str | None, *, channel_id: int | None = None,
+                  again: bool = False) -> Opening:
+    """What the server's settings ask of a table about to open: ``/table new``, ``/tournament create``
+    and Play again (``bot.views.seating``) all come here. Read from the store: the next table follows
+    a change at once, in every shard process.
+
+    Refused, with the same message for all three: a member without the opener role, a table outside
+    the allowed channels (``channel_id``: where it opens, by default the interaction's channel; Play
+    again opens in the finished table's), options the game refuses. Hints the server does not allow
+    are refused when the host typed them; with ``again`` (Play again: nobody typed them now) they are
+    turned off instead, so that a session can still be played again under the server's new rule.
+
+    Returns the raw options (the server's defaults under ``raw``, ``rated`` off if the server plays
+    unrated), the table's language (the host's, else the server's) and the AI levels that may sit,
+    read once."""
     from bot.cogs.options import check_options
 
     server = await bot.settings.for_guild(interaction.guild_id)
-    admin = is_admin(interaction)
-    if server.opener_role is not None and not admin:
-        guild = interaction.guild
-        role = guild.get_role(server.opener_role) if guild is not None else None
-        mine = {int(r) for r in getattr(interaction.user, "_roles", ())}
-        if server.opener_role not in mine:
-            if role is None and guild is not None:
-                raise UserError(msg("The role that may open tables here no longer exists: ask an admin to "
-                                    "change /settings opener_role."))
-            mention = f"<@&{server.opener_role}>"
-            raise UserError(msg("Only members with the role {role} may open tables on this server.",
-                                role=mention))
-    if server.places and not server.may_open_in(interaction.channel_id or 0, _parents(interaction)):
-        guild = interaction.guild
-        live = sorted(p for p in server.places if guild is None or guild.get_channel(p) is not None)
-        if not live:  # every listed channel was deleted since: say so rather than list dead links
-            raise UserError(msg("The channels where tables may be opened no longer exist: ask an admin to "
-                                "change /settings channels."))
-        places = ", ".join(f"<#{p}>" for p in live)
-        raise UserError(msg("Tables cannot be opened in this channel. Open one in: {places}.", places=places))
+    _check_opener(server, interaction)
+    _check_place(server, interaction, channel_id)
     defaults = {**bot.config.options_for(game.name), **server.options_for(game.name)}
     options = check_options(game, defaults, raw)
     if options.get("hints") and not server.hints:
-        raise UserError(msg("This server does not allow hints at its tables."))
+        if not again:
+            raise UserError(msg("This server does not allow hints at its tables."))
+        raw = {**raw, "hints": False}
     out = {**server.options_for(game.name), **raw}
     if "pace" not in out and server.pace is not None:  # the server's default pace (issue 28's option)
         out["pace"] = server.pace

@@ -7,6 +7,13 @@ The first player who asks opens the lobby and hosts it; the others' seats are ke
 table's row records the lobby (``LobbyPlan.rematch``, in the transaction that opens it), so a
 session is played again once, even after a restart; a later click joins that lobby while it is
 open and is refused once it started.
+
+Opening the lobby is opening a table: the server's settings of today apply (issue 29), through the
+Discord layer's check of every new table (``bot.cogs.settings.opening``, the ``admit`` of
+:func:`play_again`), asked only of the click that opens it. The finished table's own options are
+merged again with the server's defaults and ``rated``; the AI seats of a level the server no longer
+lets sit are left free (the host may add an AI of an allowed level), and the lobby offers only the
+allowed levels. A later click only joins: it is asked nothing more than ``/table join`` is.
 """
 
 from __future__ import annotations
@@ -14,14 +21,16 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import weakref
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
+from bot.ai.levels import normalize_level
 from bot.rules.base import N_, Game
 from bot.store import tables as store
 from bot.tables import lobby
-from bot.tables.errors import ALREADY_SEATED, TableError, _lazy
-from bot.tables.model import SeatInfo
+from bot.tables.errors import ALREADY_SEATED, TableError, _lazy, unknown_game
+from bot.tables.model import SeatInfo, capacity
 from bot.tables.seats import LobbyPlan
 from bot.tables.session import Runtime, TableSession
 
@@ -43,6 +52,27 @@ class Finished:
     raw_options: dict[str, object]
     seats: list[SeatInfo]
     plan: LobbyPlan
+
+    def chosen(self, rules: Game) -> dict[str, Any]:
+        """The options to open this table again with, before the server's settings of today are
+        merged in: its raw options without ``rated`` (the server's alone, set again by the check),
+        and its ``players`` as they were, so that every seat played again has room."""
+        out = {k: v for k, v in self.raw_options.items() if k != "rated"}
+        if any(spec.name == "players" for spec in rules.options):
+            out["players"] = capacity(rules, self.raw_options)
+        return out
+
+
+class Terms(NamedTuple):
+    """What the server's settings of today make of the lobby Play again opens."""
+
+    options: dict[str, Any]  # its raw options
+    ai_levels: tuple[str, ...] | None  # the AI levels that may sit (None: every level)
+
+
+#: The server's check of a table of this game about to open with these options
+#: (:meth:`Finished.chosen`): the new lobby's terms, or a refusal raised (then nothing is opened).
+Admit = Callable[[Game, dict[str, Any]], Awaitable[Terms]]
 
 
 def not_a_player(table_id: int) -> TableError:
@@ -71,12 +101,13 @@ async def finished(rt: Runtime, table_id: int) -> Finished | None:
 
 
 async def play_again(rt: Runtime, games: Mapping[str, Game], old: Finished, user_id: int,
-                     name: str) -> tuple[TableSession, bool]:
+                     name: str, admit: Admit) -> tuple[TableSession, bool]:
     """Sit ``user_id`` at the lobby playing ``old`` again, opening it if need be.
 
     Returns the lobby's session and whether this click opened it. Refused: a session not over,
     someone who was not seated, a second click (already seated), a lobby that already started,
-    not enough jetons (nothing changes).
+    not enough jetons, and for the click that would open the lobby whatever ``admit`` (the
+    server's settings) refuses (nothing changes).
     """
     if old.status != "finished":
         raise TableError(NOT_OVER)
@@ -89,7 +120,7 @@ async def play_again(rt: Runtime, games: Mapping[str, Game], old: Finished, user
         if fresh is not None:
             old.plan = fresh.plan
         if old.plan.rematch is None:
-            return await _open(rt, games, old, user_id, name, place), True
+            return await _open(rt, games, old, user_id, name, place, admit), True
     session = rt.sessions.get(old.plan.rematch)
     if session is None or session.table.status != "lobby":
         raise already_again(old.plan.rematch)
@@ -100,13 +131,18 @@ async def play_again(rt: Runtime, games: Mapping[str, Game], old: Finished, user
 
 
 async def _open(rt: Runtime, games: Mapping[str, Game], old: Finished, user_id: int, name: str,
-                place: int) -> TableSession:
+                place: int, admit: Admit) -> TableSession:
+    """Open the lobby playing ``old`` again on the terms ``admit`` gives (the caller holds the lock)."""
+    rules = games.get(old.game)
+    if rules is None:
+        raise unknown_game(old.game, ", ".join(sorted(games)))
+    terms = await admit(rules, old.chosen(rules))
     invited = {info.user_id: i for i, info in enumerate(old.seats)
                if info.human and info.user_id is not None and info.user_id != user_id}
     ais = [(i, SeatInfo(None, info.name, ai=True, level=info.level))
-           for i, info in enumerate(old.seats) if info.ai]
+           for i, info in enumerate(old.seats) if info.ai and may_sit(info.level, terms.ai_levels)]
     plan = LobbyPlan([place, *(i for i, _ in ais)], invited, old.plan.invite_only, rematch_of=old.id,
-                     ai_levels=old.plan.ai_levels)
+                     ai_levels=terms.ai_levels)
     marked = old.plan.copy()
 
     def link(conn: sqlite3.Connection, new_id: int) -> None:
@@ -114,9 +150,20 @@ async def _open(rt: Runtime, games: Mapping[str, Game], old: Finished, user_id: 
         store.update_table(conn, old.id, rt.clock(), lobby=marked.to_json())
 
     session = await lobby.create(rt, games, old.guild_id, old.channel_id, user_id, name, old.game,
-                                 old.raw_options, plan=plan, seats=[info for _, info in ais], link=link)
+                                 terms.options, plan=plan, seats=[info for _, info in ais], link=link)
     live = rt.find(old.id)
     if live is not None:
         live.table.plan = marked
     old.plan = marked
     return session
+
+
+def may_sit(level: int | str, allowed: tuple[str, ...] | None) -> bool:
+    """Whether an AI seat of ``level`` (a legacy integer level read as its name) may sit where
+    ``allowed`` levels may (None: every level)."""
+    if allowed is None:
+        return True
+    try:
+        return normalize_level(level) in allowed
+    except ValueError:  # a level this version does not know: not one the server allows
+        return False

@@ -231,9 +231,11 @@ class TableService:
         """A table as Play again reads it (in memory or from its row), or None."""
         return await rematch.finished(self.rt, table_id)
 
-    async def play_again(self, old: rematch.Finished, user_id: int, name: str) -> tuple[Table, bool]:
-        """Sit at the lobby playing ``old`` again, opening it if need be; True if this opened it."""
-        s, opened = await rematch.play_again(self.rt, self.games, old, user_id, name)
+    async def play_again(self, old: rematch.Finished, user_id: int, name: str,
+                         admit: rematch.Admit) -> tuple[Table, bool]:
+        """Sit at the lobby playing ``old`` again, opening it if need be (on the terms ``admit``, the
+        server's settings, gives it); True if this opened it."""
+        s, opened = await rematch.play_again(self.rt, self.games, old, user_id, name, admit)
         return s.table, opened
 
     async def leave(self, table_id: int, user_id: int) -> Table:

@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.i18n import N_, Translator
 from bot.outbox.respond import refuse, run_soon, send
+from bot.tables.rematch import Admit, Finished, Terms, may_sit
 from bot.views import ids, texts
 from bot.views.lobby_post import post_lobby
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
+    from bot.rules.base import Game
     from bot.tables import Table
 
 INVALID_CHOICE = N_("That choice is not valid.")
@@ -67,22 +69,67 @@ SELECT_VERBS: dict[str, SelectVerb] = {"seat": choose_seat, "host": host_choice}
 
 async def play_again(interaction: discord.Interaction[TapisBot], cid: ids.ComponentId,
                      tr: Translator) -> None:
-    """Play again: the first player opens the new lobby (posted as this click's answer), the others
-    sit at their kept seats."""
+    """Play again: the first player opens the new lobby (posted as this click's answer) if the
+    server's settings let them open that table (``admit``), the others sit at their kept seats."""
+    from bot.cogs.errors import UserError, user_message
+
     bot, user = interaction.client, interaction.user
     old = await bot.tables.finished_table(cid.table_id)
     if old is None:
         return await refuse(interaction, tr._("Table #{id} does not exist any more.", id=cid.table_id))
     if interaction.guild_id != old.guild_id:
         return await refuse(interaction, tr._("This control belongs to a table of another server."))
-    table, opened = await run_soon(interaction, bot.tables.play_again(old, user.id, user.display_name))
-    if opened:
-        language = await bot.languages.table(old.id)
-        if language is not None:
-            await bot.languages.set_table(table.id, language)
-        deferred = interaction.response.is_done()  # then the lobby goes to the channel
-        await post_lobby(interaction, table)
-        if deferred or not interaction.response.is_done():  # (a click in a thread: the channel got it)
-            await send(interaction, texts.joined(table.id, table.buy_in, tr))
-        return None
-    await send(interaction, texts.joined(table.id, table.buy_in, tr))
+    try:
+        table, opened = await run_soon(interaction, bot.tables.play_again(old, user.id, user.display_name,
+                                                                          admit(interaction, old)))
+    except UserError as exc:  # the server's settings refuse this table, in /table new's words
+        return await refuse(interaction, user_message(exc, tr) or tr._(texts.GENERIC_ERROR))
+    if not opened:
+        return await send(interaction, texts.joined(table.id, table.buy_in, tr))
+    language = await bot.languages.table(old.id)
+    if language is not None:
+        await bot.languages.set_table(table.id, language)
+    deferred = interaction.response.is_done()  # then the lobby goes to the channel
+    await post_lobby(interaction, table)
+    notes = adapted(old, table, tr)
+    if deferred or not interaction.response.is_done():  # (a click in a thread: the channel got it)
+        notes = [texts.joined(table.id, table.buy_in, tr), *notes]
+    if notes:
+        await send(interaction, "\n".join(notes))
+    return None
+
+
+def admit(interaction: discord.Interaction[TapisBot], old: Finished) -> Admit:
+    """The server's check of the lobby this click would open: ``/table new``'s own
+    (``bot.cogs.settings.opening``), for the finished table's channel.
+
+    Refused as ``/table new`` would be: a member without the opener role, a channel where tables
+    may not be opened any more (who opens where is not something to adapt), options the game
+    refuses. Adapted, since nobody typed them this time: hints turned off where the server no longer
+    allows them (``again``), and AI seats of a level it no longer lets sit left free (``Terms``'
+    levels, applied by ``bot.tables.rematch``); the lobby offers only the allowed levels.
+    """
+    from bot.cogs.settings import opening  # the one check of a new table, shared with the slash commands
+
+    async def check(game: Game, options: dict[str, Any]) -> Terms:
+        terms = await opening(interaction.client, interaction, game, options, None,
+                              channel_id=old.channel_id, again=True)
+        return Terms(terms.options, terms.ai_levels)
+
+    return check
+
+
+def adapted(old: Finished, table: Table, tr: Translator) -> list[str]:
+    """What the server's settings of today changed in the lobby playing ``old`` again, for its opener."""
+    notes = []
+    if old.raw_options.get("hints") and not table.options.get("hints"):
+        notes += [tr._("This server does not allow hints at its tables."),
+                  tr._("Hints are off at table #{id}.", id=table.id)]
+    allowed = table.plan.ai_levels
+    dropped = sorted({str(info.level) for info in old.seats if info.ai and not may_sit(info.level, allowed)})
+    if dropped:
+        notes += [tr._("This server does not let {level} AI players sit (allowed: {allowed}).",
+                       level=", ".join(dropped), allowed=", ".join(allowed or ()) or "—"),
+                  tr._("Their seats at table #{id} are free: the host may add an AI of an allowed level.",
+                       id=table.id)]
+    return notes

@@ -1,4 +1,4 @@
-"""Issue 28.4: Play again on a finished session's final message."""
+"""Issue 28.4: Play again on a finished session's final message; what the server's /settings ask of it."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ import random
 import pytest
 
 from bot.store.ledger import house, wallet
+from bot.tables import Table
 from tests.backends import BACKENDS
 from tests.discord_stub import DiscordStub, User
+from tests.discord_stub.model import snowflake
 from tests.discord_stub.play import play_session
 from tests.discord_stub.tapis import TapisRun
 
@@ -105,3 +107,96 @@ async def test_play_again_refuses_an_unfinished_table_and_survives_a_restart(
     assert joined.ephemeral and f"table #{again.id}" in joined.text, joined.text
     twice = await stub.click(final, alice, "Play again")
     assert twice.ephemeral and "already seated" in twice.text
+
+
+async def finished_motz(stub: DiscordStub, tapis: TapisRun, host: User, other: User, options: str) -> Table:
+    """A Motz table of ``host``, ``other`` and an easy AI, played to its end through Discord."""
+    await stub.slash("table new", host, stub.channel, game="motz", players=3, options=options)
+    await tapis.settle()
+    lobby = stub.messages(stub.channel)[-1]
+    [table] = await tapis.tables.tables_in_channel(stub.channel.id)
+    await stub.click(lobby, other, "Join")
+    await stub.click(lobby, host, "Add AI")
+    await stub.click(lobby, host, "Start")
+    await play_session(stub, tapis, table.id, {host.id: host, other.id: other}, random.Random(2))
+    await tapis.settle()
+    assert table.status == "finished"
+    return table
+
+
+async def test_play_again_is_refused_where_table_new_is(stub: DiscordStub, tapis: TapisRun,
+                                                        players: list[User]) -> None:
+    """Who opens a table where is the server's rule: a Play again click that would open the lobby
+    is refused, in ``/table new``'s words, where ``/table new`` is (nothing opened, nothing paid); a
+    member the rule lets open it opens it, and then anyone of the table joins it."""
+    alice, bob, carol, _ = players
+    boss = stub.add_user("boss", stub.guild, admin=True)
+    table = await finished_motz(stub, tapis, alice, bob, "rotations=1 max_extra_deals=0")
+    final = stub.message(table.message_id)
+    wallet_of_bob = await tapis.ledger.balance(stub.guild.id, bob.id)
+
+    games = await stub.add_private_channel(stub.guild, "games", [alice, bob, carol, boss])
+    await stub.slash("settings set", boss, stub.channel, key="channels", value=f"<#{games.id}>")
+    new = await stub.slash("table new", bob, stub.channel, game="motz")
+    again = await stub.click(final, bob, "Play again")
+    assert new.ephemeral and "cannot be opened in this channel" in new.text, new.text
+    assert again.ephemeral and again.text == new.text, again.text
+
+    await stub.slash("settings reset", boss, stub.channel, key="channels")
+    dealer = snowflake()
+    stub.guild.roles[dealer] = "Dealer"
+    stub.guild.member_roles[alice.id] = [dealer]
+    role = stub.guild.payload()["roles"][-1]
+    await stub.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(stub.guild.id), "role": role})
+    await stub.idle()
+    await stub.slash("settings set", boss, stub.channel, key="opener_role", value=f"<@&{dealer}>")
+    new = await stub.slash("table new", bob, stub.channel, game="motz")
+    again = await stub.click(final, bob, "Play again")
+    assert new.ephemeral and f"Only members with the role <@&{dealer}>" in new.text, new.text
+    assert again.ephemeral and again.text == new.text, again.text
+    await tapis.settle()
+    assert await tapis.tables.tables_in_channel(stub.channel.id) == []  # no lobby opened
+    assert await tapis.ledger.balance(stub.guild.id, bob.id) == wallet_of_bob
+    assert table.plan.rematch is None  # not marked played again: it still may be
+
+    opened = await stub.click(final, alice, "Play again")  # she has the role
+    await tapis.settle()
+    assert not opened.ephemeral, opened.text
+    [lobby] = [t for t in await tapis.tables.tables_in_channel(stub.channel.id) if t.id != table.id]
+    joined = await stub.click(final, bob, "Play again")  # joining is not opening: no role needed
+    assert joined.ephemeral and f"table #{lobby.id}" in joined.text, joined.text
+    assert [s.name for s in lobby.seats] == ["alice", "bob", "AI 1"]  # the seats as they were
+
+
+async def test_play_again_follows_the_servers_settings_of_today(stub: DiscordStub, tapis: TapisRun,
+                                                                players: list[User]) -> None:
+    """A table played with hints and an easy AI; then the server forbids hints, lets only strong AI
+    players sit, plays unrated and sets a default: the lobby Play again opens has hints off, no easy
+    AI seat, only the strong AI's button, the server's default and ``rated`` off, and its opener is
+    told what changed; the options of the table itself stay."""
+    alice, bob = players[:2]
+    boss = stub.add_user("boss", stub.guild, admin=True)
+    table = await finished_motz(stub, tapis, alice, bob, "hints=on rotations=1 max_extra_deals=0")
+    assert table.options["hints"] is True and table.options["ante"] == 1
+    assert [s.level for s in table.seats if s.ai] == ["easy"]
+    changes = (("hints", "off"), ("ai_levels", "strong"), ("rated", "off"), ("options.motz", "ante=2"))
+    for key, value in changes:
+        await stub.slash("settings set", boss, stub.channel, key=key, value=value)
+
+    opened = await stub.click(stub.message(table.message_id), bob, "Play again")
+    await tapis.settle()
+    [again] = [t for t in await tapis.tables.tables_in_channel(stub.channel.id) if t.id != table.id]
+    assert again.status == "lobby" and again.host_id == bob.id
+    assert again.options["hints"] is False and again.options["rated"] is False
+    assert again.options["ante"] == 2 and again.options["rotations"] == 1 and again.capacity == 3
+    assert [s.name for s in again.seats] == ["bob"]  # the easy AI's seat is left free
+    assert again.plan.ai_levels == ("strong",) and again.plan.invited == {alice.id: table.seat_of(alice.id)}
+    lobby = stub.message(again.message_id)
+    assert [c for c in lobby.custom_ids() if ":ai" in c] == [f"tapis:{again.id}:0:ai:strong"]
+    note = opened.last
+    assert note.ephemeral and "does not allow hints" in note.text and f"Hints are off at table #{again.id}" \
+        in note.text, note.text
+    assert "does not let easy AI players sit (allowed: strong)" in note.text
+    assert f"Their seats at table #{again.id} are free" in note.text
+    easy = await stub.click(lobby, bob, custom_id=f"tapis:{again.id}:0:ai")  # forged: the easy AI
+    assert easy.ephemeral and "does not let easy AI players sit" in easy.text, easy.text
