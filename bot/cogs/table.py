@@ -71,8 +71,8 @@ class Tables(commands.Cog):
                   invite: discord.User | None = None, invite2: discord.User | None = None,
                   invite3: discord.User | None = None, invite_only: bool = False) -> None:
         guild_id = guild_only(interaction)
-        rules, raw = self.table_options(game, players, buy_in, options, language)
-        raw, language, allowed = await opening(self.bot, interaction, rules, raw, language)  # /settings
+        rules, chosen = self.table_options(game, players, buy_in, options, language)
+        raw, language, allowed = await opening(self.bot, interaction, rules, chosen, language)  # /settings
         invited = invitees(interaction, [invite, invite2, invite3])
         if invite_only and not invited:
             raise UserError(msg("An invitation-only table needs at least one `invite:`."))
@@ -80,7 +80,8 @@ class Tables(commands.Cog):
         channel_id = interaction.channel_id or 0  # always set for a guild command
         table = await run_soon(interaction, self.service.create(
             guild_id, channel_id, host.id, host.display_name, rules.name, raw,
-            invite=[m.id for m in invited], invite_only=invite_only, ai_levels=allowed), ephemeral=False)
+            invite=[m.id for m in invited], invite_only=invite_only, ai_levels=allowed, chosen=chosen),
+            ephemeral=False)
         await self.bot.languages.set_table(table.id, table_language(language, interaction.guild_locale))
         if await post_lobby(interaction, table):
             await invite_members(interaction, table, invited)

@@ -61,6 +61,7 @@ async def create(
     seats: Sequence[SeatInfo] = (),
     link: Callable[[sqlite3.Connection, int], None] | None = None,
     ai_levels: Sequence[str] | None = None,
+    chosen: Mapping[str, Any] | None = None,
 ) -> TableSession:
     """Open a lobby; the host takes seat 0 and pays the buy-in. The new session is registered.
 
@@ -68,7 +69,8 @@ async def create(
     they may sit. ``plan`` and ``seats`` (Play again, ``bot.tables.rematch``): the host's seat and
     the invitees' are the plan's, and ``seats`` (AI seats) sit down too, paid by the house;
     ``link(conn, new table id)`` runs in the same transaction (it marks the table played again).
-    ``ai_levels``: the AI levels the server lets sit (the lobby's buttons; None: all).
+    ``ai_levels``: the AI levels the server lets sit (the lobby's buttons; None: all). ``chosen``: the
+    options the host typed, before any default (kept for Play again: ``LobbyPlan.chosen``).
     """
     rules = games.get(game)
     if rules is None:
@@ -86,7 +88,8 @@ async def create(
         if 1 + len(invite) > size:
             raise table_full(size)
         plan = LobbyPlan([0], {uid: i + 1 for i, uid in enumerate(invite)}, invite_only,
-                         ai_levels=None if ai_levels is None else tuple(ai_levels))
+                         ai_levels=None if ai_levels is None else tuple(ai_levels),
+                         chosen=None if chosen is None else dict(chosen))
     all_seats = [seat, *seats]
     order = sorted(range(len(all_seats)), key=lambda i: plan.places[i])
     table = Table(
@@ -313,8 +316,10 @@ async def start(s: TableSession, user_id: int) -> None:
         now = rt.clock()
         waiting = [i for i in state.to_act() if not table.seats[i].autoplayed]
         deadline = now + table_pace(rt.config, opts).seconds if waiting else None
-        # seats numbered in order; invitations lapse; the allowed AI levels stay for Play again
-        plan = LobbyPlan(invite_only=table.plan.invite_only, ai_levels=table.plan.ai_levels)
+        # seats numbered in order; invitations lapse; the allowed AI levels and the host's options stay
+        # for Play again
+        plan = LobbyPlan(invite_only=table.plan.invite_only, ai_levels=table.plan.ai_levels,
+                         chosen=table.plan.chosen)
         await rt.db.transaction(
             store.update_table, table.id, now,
             status="playing", seed=seed, options=opts, deadline=deadline, lobby=plan.to_json(),

@@ -10,8 +10,8 @@ open and is refused once it started.
 
 Opening the lobby is opening a table: the server's settings of today apply (issue 29), through the
 Discord layer's check of every new table (``bot.cogs.settings.opening``, the ``admit`` of
-:func:`play_again`), asked only of the click that opens it. The finished table's own options are
-merged again with the server's defaults and ``rated``; the AI seats of a level the server no longer
+:func:`play_again`), asked only of the click that opens it. The options its host chose are
+merged again with the server's defaults and ``rated`` of today; the AI seats of a level the server no longer
 lets sit are left free (the host may add an AI of an allowed level), and the lobby offers only the
 allowed levels. A later click only joins: it is asked nothing more than ``/table join`` is.
 """
@@ -55,9 +55,11 @@ class Finished:
 
     def chosen(self, rules: Game) -> dict[str, Any]:
         """The options to open this table again with, before the server's settings of today are
-        merged in: its raw options without ``rated`` (the server's alone, set again by the check),
-        and its ``players`` as they were, so that every seat played again has room."""
-        out = {k: v for k, v in self.raw_options.items() if k != "rated"}
+        merged in: those its host chose (``LobbyPlan.chosen``; for a table opened before they were
+        kept, its raw options without ``rated``, which is the server's alone), and its ``players``
+        as they were, so that every seat played again has room."""
+        kept = self.plan.chosen
+        out = dict(kept) if kept is not None else {k: v for k, v in self.raw_options.items() if k != "rated"}
         if any(spec.name == "players" for spec in rules.options):
             out["players"] = capacity(rules, self.raw_options)
         return out
@@ -136,13 +138,14 @@ async def _open(rt: Runtime, games: Mapping[str, Game], old: Finished, user_id: 
     rules = games.get(old.game)
     if rules is None:
         raise unknown_game(old.game, ", ".join(sorted(games)))
-    terms = await admit(rules, old.chosen(rules))
+    chosen = old.chosen(rules)
+    terms = await admit(rules, chosen)
     invited = {info.user_id: i for i, info in enumerate(old.seats)
                if info.human and info.user_id is not None and info.user_id != user_id}
     ais = [(i, SeatInfo(None, info.name, ai=True, level=info.level))
            for i, info in enumerate(old.seats) if info.ai and may_sit(info.level, terms.ai_levels)]
     plan = LobbyPlan([place, *(i for i, _ in ais)], invited, old.plan.invite_only, rematch_of=old.id,
-                     ai_levels=terms.ai_levels)
+                     ai_levels=terms.ai_levels, chosen=chosen)
     marked = old.plan.copy()
 
     def link(conn: sqlite3.Connection, new_id: int) -> None:

@@ -47,6 +47,10 @@ class LobbyPlan:
     #: The AI levels the server let sit when the table was opened (``/settings ai_levels``): the
     #: lobby shows only their buttons. None: every level (a table opened before the setting).
     ai_levels: tuple[str, ...] | None = None
+    #: The options the host chose at ``/table new``, before any default (the server's, the
+    #: operator's): Play again merges the defaults of its own day under them. None: a table opened
+    #: before they were kept (Play again then starts from the table's raw options).
+    chosen: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -54,6 +58,8 @@ class LobbyPlan:
             "invite_only": self.invite_only, "rematch_of": self.rematch_of, "rematch": self.rematch}
         if self.ai_levels is not None:
             out["ai_levels"] = list(self.ai_levels)
+        if self.chosen is not None:
+            out["chosen"] = dict(self.chosen)
         return out
 
     @classmethod
@@ -63,14 +69,15 @@ class LobbyPlan:
         if len(places) != n_seats or places != sorted(set(places)):
             places = list(range(n_seats))
         invited = {int(k): int(v) for k, v in dict(data.get("invited", {})).items()}
-        levels = data.get("ai_levels")
+        levels, chosen = data.get("ai_levels"), data.get("chosen")
         return cls(places, invited, bool(data.get("invite_only", False)),
                    _int_or_none(data.get("rematch_of")), _int_or_none(data.get("rematch")),
-                   None if levels is None else tuple(str(x) for x in levels))
+                   None if levels is None else tuple(str(x) for x in levels),
+                   dict(chosen) if isinstance(chosen, dict) else None)
 
     def copy(self) -> LobbyPlan:
         return LobbyPlan(list(self.places), dict(self.invited), self.invite_only, self.rematch_of,
-                         self.rematch, self.ai_levels)
+                         self.rematch, self.ai_levels, None if self.chosen is None else dict(self.chosen))
 
 
 def _int_or_none(value: Any) -> int | None:

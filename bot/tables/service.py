@@ -188,11 +188,13 @@ class TableService:
 
     async def create(self, guild_id: int, channel_id: int, host_id: int, host_name: str, game: str,
                      options: Mapping[str, Any] | None = None, invite: Sequence[int] = (),
-                     invite_only: bool = False, ai_levels: Sequence[str] | None = None) -> Table:
+                     invite_only: bool = False, ai_levels: Sequence[str] | None = None,
+                     chosen: Mapping[str, Any] | None = None) -> Table:
         """Open a lobby; the host takes seat 0 and pays the buy-in; ``invite``'s seats are kept;
-        ``ai_levels``: the AI levels the lobby offers (None: all)."""
+        ``ai_levels``: the AI levels the lobby offers (None: all); ``chosen``: the options the host
+        typed, before any default (kept for Play again)."""
         s = await lobby.create(self.rt, self.games, guild_id, channel_id, host_id, host_name, game, options,
-                               invite, invite_only, ai_levels=ai_levels)
+                               invite, invite_only, ai_levels=ai_levels, chosen=chosen)
         return s.table
 
     async def join(self, table_id: int, user_id: int, name: str) -> Table:

@@ -170,16 +170,20 @@ async def test_play_again_is_refused_where_table_new_is(stub: DiscordStub, tapis
 
 async def test_play_again_follows_the_servers_settings_of_today(stub: DiscordStub, tapis: TapisRun,
                                                                 players: list[User]) -> None:
-    """A table played with hints and an easy AI; then the server forbids hints, lets only strong AI
-    players sit, plays unrated and sets a default: the lobby Play again opens has hints off, no easy
-    AI seat, only the strong AI's button, the server's default and ``rated`` off, and its opener is
-    told what changed; the options of the table itself stay."""
+    """A table played with hints and an easy AI, at the server's default ante and pace; then the
+    server forbids hints, lets only strong AI players sit, plays unrated and changes its defaults:
+    the lobby Play again opens has hints off, no easy AI seat, only the strong AI's button, the
+    server's defaults of today and ``rated`` off, and its opener is told what changed; the options
+    the host chose stay."""
     alice, bob = players[:2]
     boss = stub.add_user("boss", stub.guild, admin=True)
+    for key, value in (("options.motz", "ante=2"), ("pace", "slow")):
+        await stub.slash("settings set", boss, stub.channel, key=key, value=value)
     table = await finished_motz(stub, tapis, alice, bob, "hints=on rotations=1 max_extra_deals=0")
-    assert table.options["hints"] is True and table.options["ante"] == 1
+    assert table.options["hints"] is True and table.options["ante"] == 2 and table.options["pace"] == "slow"
     assert [s.level for s in table.seats if s.ai] == ["easy"]
-    changes = (("hints", "off"), ("ai_levels", "strong"), ("rated", "off"), ("options.motz", "ante=2"))
+    changes = (("hints", "off"), ("ai_levels", "strong"), ("rated", "off"), ("options.motz", "ante=3"),
+               ("pace", "fast"))
     for key, value in changes:
         await stub.slash("settings set", boss, stub.channel, key=key, value=value)
 
@@ -188,7 +192,8 @@ async def test_play_again_follows_the_servers_settings_of_today(stub: DiscordStu
     [again] = [t for t in await tapis.tables.tables_in_channel(stub.channel.id) if t.id != table.id]
     assert again.status == "lobby" and again.host_id == bob.id
     assert again.options["hints"] is False and again.options["rated"] is False
-    assert again.options["ante"] == 2 and again.options["rotations"] == 1 and again.capacity == 3
+    assert again.options["ante"] == 3 and again.options["pace"] == "fast"  # the server's defaults of today
+    assert again.options["rotations"] == 1 and again.capacity == 3  # the host's own choices
     assert [s.name for s in again.seats] == ["bob"]  # the easy AI's seat is left free
     assert again.plan.ai_levels == ("strong",) and again.plan.invited == {alice.id: table.seat_of(alice.id)}
     lobby = stub.message(again.message_id)

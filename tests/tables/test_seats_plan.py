@@ -31,3 +31,6 @@ def test_the_plan_round_trips_and_an_old_row_reads_as_join_order() -> None:
     allowed = LobbyPlan([0], ai_levels=("easy",))  # the server's AI levels at the opening
     assert LobbyPlan.from_json(allowed.to_json(), 1) == allowed == allowed.copy()
     assert LobbyPlan.from_json({}, 1).ai_levels is None  # a lobby from before: every level
+    typed = LobbyPlan([0], chosen={"players": 3, "hints": True})  # the host's options, for Play again
+    assert LobbyPlan.from_json(typed.to_json(), 1) == typed == typed.copy()
+    assert LobbyPlan.from_json({}, 1).chosen is None  # a table from before: its raw options then
