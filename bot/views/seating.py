@@ -5,16 +5,18 @@ lock), answer the clicker ephemerally in their language."""
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.ai.levels import normalize_level
 from bot.i18n import N_, Translator
 from bot.outbox.respond import refuse, run_soon, send
 from bot.tables.rematch import Admit, Finished, Terms, may_sit
 from bot.views import ids, texts
 from bot.views.lobby_post import post_lobby
+from bot.views.yardsticks import level_word
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -126,10 +128,24 @@ def adapted(old: Finished, table: Table, tr: Translator) -> list[str]:
         notes += [tr._("This server does not allow hints at its tables."),
                   tr._("Hints are off at table #{id}.", id=table.id)]
     allowed = table.plan.ai_levels
-    dropped = sorted({str(info.level) for info in old.seats if info.ai and not may_sit(info.level, allowed)})
+    dropped = sorted({_level_name(info.level) for info in old.seats
+                      if info.ai and not may_sit(info.level, allowed)})
     if dropped:
         notes += [tr._("This server does not let {level} AI players sit (allowed: {allowed}).",
-                       level=", ".join(dropped), allowed=", ".join(allowed or ()) or "—"),
+                       level=_level_words(dropped, tr), allowed=_level_words(allowed or (), tr)),
                   tr._("Their seats at table #{id} are free: the host may add an AI of an allowed level.",
                        id=table.id)]
     return notes
+
+
+def _level_name(level: int | str) -> str:
+    """An AI seat's level by name (a legacy integer level read as its name; an unknown one as is)."""
+    try:
+        return normalize_level(level)
+    except ValueError:
+        return str(level)
+
+
+def _level_words(levels: Iterable[str], tr: Translator) -> str:
+    """AI levels in the reader's words, comma-separated; a dash for none."""
+    return ", ".join(level_word(x, tr) for x in levels) or "—"

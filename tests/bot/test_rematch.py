@@ -205,3 +205,18 @@ async def test_play_again_follows_the_servers_settings_of_today(stub: DiscordStu
     assert f"Their seats at table #{again.id} are free" in note.text
     easy = await stub.click(lobby, bob, custom_id=f"tapis:{again.id}:0:ai")  # forged: the easy AI
     assert easy.ephemeral and "does not let easy AI players sit" in easy.text, easy.text
+
+
+def test_the_openers_note_names_the_levels_in_their_language() -> None:
+    """The note Play again's opener gets names the AI levels as the reader's language does."""
+    from types import SimpleNamespace as NS
+
+    from bot.i18n import translator
+    from bot.views.seating import adapted
+
+    old = NS(raw_options={"hints": False}, seats=[NS(ai=False, level=None), NS(ai=True, level="easy")])
+    table = NS(id=7, options={"hints": False}, plan=NS(ai_levels=("strong", "expert")))
+    [refused, free] = adapted(old, table, translator("fr"))  # type: ignore[arg-type]
+    assert "facile" in refused and "forte, experte" in refused and "easy" not in refused, refused
+    assert "#7" in free
+    assert "easy AI players sit (allowed: strong, expert)" in adapted(old, table, translator("en"))[0]  # type: ignore[arg-type]
