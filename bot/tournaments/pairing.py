@@ -53,37 +53,52 @@ def repeats(tables: Sequence[Sequence[int]], met: Met) -> int:
 def seat(order: Sequence[int], size: int, met: Met) -> list[list[int]]:
     """Seat ``order`` at tables of ``size`` entrants: no repeated meeting while avoidable."""
     caps = table_sizes(len(order), size)
+    found = search(order, caps, met)
+    return found if found is not None else greedy(order, caps, met)
+
+
+def search(order: Sequence[int], caps: Sequence[int], met: Met) -> list[list[int]] | None:
+    """The backtracking search: each entrant in order at the first table with room where they meet
+    nobody they met before; None when there is no such seating or ``BUDGET`` steps did not find one.
+
+    Iterative (an explicit stack of the tables chosen), so no number of entrants can overflow the
+    interpreter's stack; a step is the first visit of an entrant, as in a recursive search.
+    """
     tables: list[list[int]] = [[] for _ in caps]
-    steps = 0
+    chosen: list[int] = []  # the table of order[0], order[1], ... as placed so far
+    steps, start = 0, 0  # start: the first table to try for the entrant order[len(chosen)]
+    while len(chosen) < len(order):
+        entrant = order[len(chosen)]
+        if start == 0:
+            steps += 1
+            if steps > BUDGET:
+                return None
+        t = _next_table(entrant, tables, caps, met, start)
+        if t is not None:
+            tables[t].append(entrant)
+            chosen.append(t)
+            start = 0
+        elif chosen:  # no table left for this entrant: move the one before to its next table
+            last = chosen.pop()
+            tables[last].pop()
+            start = last + 1
+        else:
+            return None
+    return tables
 
-    def fits(entrant: int, table: list[int]) -> bool:
-        return all(frozenset((entrant, other)) not in met for other in table)
 
-    def place(i: int) -> bool:
-        nonlocal steps
-        if i == len(order):
-            return True
-        steps += 1
-        if steps > BUDGET:
-            return False
-        tried_empty = False
-        for t, cap in enumerate(caps):
-            table = tables[t]
-            if len(table) >= cap or not fits(order[i], table):
-                continue
-            if not table:  # empty tables of one size are alike: try only the first
-                if tried_empty:
-                    continue
-                tried_empty = True
-            table.append(order[i])
-            if place(i + 1):
-                return True
-            table.pop()
-        return False
-
-    if place(0):
-        return tables
-    return greedy(order, caps, met)
+def _next_table(entrant: int, tables: list[list[int]], caps: Sequence[int], met: Met,
+                start: int) -> int | None:
+    """The first table from ``start`` with room where ``entrant`` meets nobody met before; of the
+    empty tables only the first is tried (empty tables of one size are alike)."""
+    first_empty = next((t for t, table in enumerate(tables) if not table), None)
+    for t in range(start, len(caps)):
+        table = tables[t]
+        if len(table) >= caps[t] or (not table and t != first_empty):
+            continue
+        if all(frozenset((entrant, other)) not in met for other in table):
+            return t
+    return None
 
 
 def greedy(order: Sequence[int], caps: Sequence[int], met: Met) -> list[list[int]]:

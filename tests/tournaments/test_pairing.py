@@ -39,6 +39,16 @@ def test_unavoidable_repeats_are_as_few_as_the_greedy_finds() -> None:
     assert sorted(map(len, tables)) == [2, 2] and pairing.repeats(tables, met) == 2
 
 
+def test_a_large_round_is_seated_without_overflowing_the_stack() -> None:
+    """The search is iterative: 2,000 entrants (deeper than Python's recursion limit) are seated, and
+    where the budget runs out (every pair met) the greedy pass seats them all the same."""
+    tables = pairing.seat(list(range(2000)), 4, {})
+    assert len(tables) == 500 and sorted(e for t in tables for e in t) == list(range(2000))
+    met = pairing.meetings([list(range(40))])  # everyone met everyone: no repeat-free seating
+    tables = pairing.seat(list(range(40)), 4, met)
+    assert sorted(map(len, tables)) == [4] * 10
+
+
 def test_table_points() -> None:
     assert table_points([10, -4, -6]) == [4, 2, 0]
     assert table_points([5, 5]) == [1, 1]
