@@ -24,7 +24,7 @@ from bot.cogs.settings import opening
 from bot.i18n import Translator, msg, table_language, translator
 from bot.outbox.respond import run_soon, send
 from bot.render.standings import standings_image
-from bot.tournaments.model import CLUB, FINISHED, SWISS, Tournament
+from bot.tournaments.model import CANCELLED, CLUB, FINISHED, SWISS, Tournament
 from bot.tournaments.standings import Standing
 from bot.views.alt import clip
 from bot.views.locale import reader
@@ -66,6 +66,17 @@ def standings_text(t: Tournament, rows: list[Standing], tr: Translator, markdown
             )
         )
     return "\n".join(lines) or tr._("Nobody has played yet")
+
+
+def cancel_reason(why: str, tr: Translator) -> str:
+    """Why an event was cancelled, in the reader's words (the runner's ``cancelled`` event)."""
+    if why == "too_few":
+        return tr._("too few players at its start time")
+    if why == "expired":
+        return tr._("nobody started it in time")
+    if why == "round_failed":
+        return tr._("its first round could not be seated")
+    return tr._("the host cancelled it")
 
 
 class Tournaments(commands.Cog):
@@ -218,9 +229,17 @@ class Tournaments(commands.Cog):
     @app_commands.describe(tournament=EVENT_ARG)
     async def start(self, interaction: discord.Interaction[TapisBot], tournament: int | None = None) -> None:
         t = await self._resolve(interaction, tournament)
-        await run_soon(interaction, self.service.start(t.id, interaction.user.id, is_admin(interaction)))
+        t = await run_soon(interaction, self.service.start(t.id, interaction.user.id, is_admin(interaction)))
         tr = await reader(self.bot, interaction)
-        await send(interaction, tr._("Tournament #{id} starts.", id=t.id))
+        await send(
+            interaction,
+            tr._("Tournament #{id} starts.", id=t.id)
+            if t.status != CANCELLED
+            else tr._(
+                "Tournament #{id} could not seat its first round: it is cancelled, every buy-in is back.",
+                id=t.id,
+            ),
+        )
 
     @tournament.command(name="end", description="Cancel a tournament not started, or end it after this round")
     @app_commands.describe(tournament=EVENT_ARG)
@@ -281,18 +300,22 @@ class Tournaments(commands.Cog):
                 tr._("Tournament #{id} starts: round 1 of {rounds}.", id=t.id, rounds=t.rounds)
             )
         elif kind == "cancelled":
-            why = (
-                tr._("too few players at its start time")
-                if event.get("why") == "too_few"
-                else tr._("nobody started it in time")
-                if event.get("why") == "expired"
-                else tr._("the host cancelled it")
-            )
+            why = cancel_reason(str(event.get("why")), tr)
             await channel.send(
                 tr._("Tournament #{id} is cancelled ({why}); every buy-in is back.", id=t.id, why=why)
             )
         elif kind == "standings":
             final = bool(event.get("final"))
+            if event.get("why") == "round_failed":
+                await channel.send(
+                    tr._(
+                        "Tournament #{id}: round {round} could not be seated, so the tournament ends "
+                        "here; the standings after round {done} decide the prizes.",
+                        id=t.id,
+                        round=t.round + 1,
+                        done=t.round,
+                    )
+                )
             embed, file = await self._standings(t, tr, final)
             await channel.send(embed=embed, file=file)
             if final:

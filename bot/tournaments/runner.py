@@ -11,7 +11,8 @@ event ends and the pool is paid out once (``mark_settled`` in the payout's trans
 
 Refusals are ``TableError``s (the player's language at the Discord layer). Listeners
 ``cb(tournament, event)`` hear ``{"type": "round", "round"}`` (tables opened: post them),
-``{"type": "standings", "round", "final"}``, ``{"type": "cancelled", "why"}``, ``{"type": "started"}``.
+``{"type": "standings", "round", "final"}`` (with ``"why": "round_failed"`` when the next round could
+not be seated), ``{"type": "cancelled", "why"}``, ``{"type": "started"}``.
 """
 
 from __future__ import annotations
@@ -65,6 +66,9 @@ MAX_ROUNDS = 12
 KEEP_ENDED = 64
 #: A table that cannot be opened is tried this many times in all, then scored as a forfeit.
 ATTEMPTS = 2
+#: Entrants an event takes at most (a Mus pair is one): a round of Motz at 4 seats is then 32
+#: tables, each a few REST requests a move; ``join`` refuses the next one (docs/tournaments.md).
+MAX_ENTRANTS = 128
 
 
 def team_size(rules: Game) -> int:
@@ -259,6 +263,14 @@ class TournamentService:
                 if mate is not None and mate.members[0].partner_id != user_id:
                     raise TableError(msg("Your partner registered naming someone else."))
                 entrant = mate
+            if entrant is None and len(t.entrants) >= MAX_ENTRANTS:
+                raise TableError(
+                    nmsg(
+                        "This tournament is full: it takes {n} entrant at most.",
+                        "This tournament is full: it takes {n} entrants at most.",
+                        MAX_ENTRANTS,
+                    )
+                )
             grant = self.config.starting_grant
 
             def tx(conn: sqlite3.Connection) -> int:
@@ -388,36 +400,70 @@ class TournamentService:
     # ------------------------------------------------------------------ rounds
 
     async def _open_round(self, t: Tournament) -> None:
-        """Seat the next round and open its tables (a failed table is retried, then forfeited)."""
+        """Seat the next round and open its tables (a failed table is retried, then forfeited).
+
+        If the round cannot be seated or stored at all, the event is not left running without
+        tables: ``_abandon`` cancels it (nothing played yet) or ends it on the standings so far.
+        """
         async with self._lock(t.id):
             if t.status != RUNNING or any(rt.status == OPEN for rt in t.round_tables(t.round)):
                 return
-            round_no = t.round + 1
-            rules = self.games[t.game]
-            playing = self._playing(t, round_no)
-            per_table = units_per_table(rules, t.options)
-            met = pairing.meetings(rt.entrants for rt in t.tables if rt.status == DONE)
-            ids = [e.id for e in playing]
-            if t.format == SWISS:
-                order = [s.entrant for s in self.standings(t) if s.entrant in set(ids)]
-                seating = await asyncio.to_thread(pairing.swiss_round, order, per_table, met)  # off the loop
-            else:
-                seating = await asyncio.to_thread(pairing.club_round, ids, per_table, met, t.seed, round_no)
-            new = [RoundTable(round_no, i, group) for i, group in enumerate(seating)]
-            now = self.clock()
-            t.round, t.round_deadline = round_no, now + t.round_minutes * 60
-
-            def tx(conn: sqlite3.Connection) -> None:
-                store.update(conn, t.id, now, round=round_no, round_deadline=t.round_deadline)
+            try:
+                new = await self._seat_round(t)
+            except Exception:
+                log.exception("tournament %s: round %s could not be seated", t.id, t.round + 1)
+                new = None
+            if new is not None:
                 for rt in new:
-                    store.save_table(conn, t.id, rt)
-
-            await self.db.transaction(tx)
-            t.tables.extend(new)
-            for rt in new:
-                await self._open_table(t, rt)
-        await self._emit(t, {"type": "round", "round": round_no})
+                    await self._open_table(t, rt)
+        if new is None:
+            await self._abandon(t)
+            return
+        await self._emit(t, {"type": "round", "round": t.round})
         await self._advance(t)  # every table may have been forfeited
+
+    async def _seat_round(self, t: Tournament) -> list[RoundTable]:
+        """Seat round ``t.round + 1`` and store it (the caller holds the lock); its tables, not opened.
+        The event in memory changes only once the round is stored."""
+        round_no = t.round + 1
+        rules = self.games[t.game]
+        playing = self._playing(t, round_no)
+        per_table = units_per_table(rules, t.options)
+        met = pairing.meetings(rt.entrants for rt in t.tables if rt.status == DONE)
+        ids = [e.id for e in playing]
+        if t.format == SWISS:
+            order = [s.entrant for s in self.standings(t) if s.entrant in set(ids)]
+            seating = await asyncio.to_thread(pairing.swiss_round, order, per_table, met)  # off the loop
+        else:
+            seating = await asyncio.to_thread(pairing.club_round, ids, per_table, met, t.seed, round_no)
+        new = [RoundTable(round_no, i, group) for i, group in enumerate(seating)]
+        now = self.clock()
+        deadline = now + t.round_minutes * 60
+
+        def tx(conn: sqlite3.Connection) -> None:
+            store.update(conn, t.id, now, round=round_no, round_deadline=deadline)
+            for rt in new:
+                store.save_table(conn, t.id, rt)
+
+        await self.db.transaction(tx)
+        t.round, t.round_deadline = round_no, deadline
+        t.tables.extend(new)
+        return new
+
+    async def _abandon(self, t: Tournament) -> None:
+        """A round could not be seated: cancel the event if no round was played (every buy-in back),
+        else end it on the standings so far (as ``/tournament end`` would, the prizes paid)."""
+        if t.round == 0:
+            await self._cancel(t, "round_failed", unseated=True)
+            return
+        async with self._lock(t.id):
+            if t.status != RUNNING:
+                return
+            t.rounds = t.round
+            await self.db.transaction(store.update, t.id, self.clock(), rounds=t.rounds)
+            self.reported[t.id] = t.round
+            await self._finish(t)
+        await self._emit(t, {"type": "standings", "round": t.round, "final": True, "why": "round_failed"})
 
     def seats_of(self, t: Tournament, rt: RoundTable) -> list[SeatInfo]:
         """The seats of a round table: its entrants' members (Mus pairs across), AI in the rest."""
@@ -521,13 +567,15 @@ class TournamentService:
         async with self._lock(t.id):
             if t.status != RUNNING or any(rt.status == OPEN for rt in t.round_tables(t.round)):
                 return
+            first = t.round == 0  # started, round 1 not seated yet (a restart in between): no standings
             if self.reported.get(t.id) == t.round:
                 return  # two steps saw the round end at once: it is reported once
             self.reported[t.id] = t.round
-            last = t.round >= t.rounds or not self._playing(t, t.round + 1)
+            last = not first and (t.round >= t.rounds or not self._playing(t, t.round + 1))
             if last:
                 await self._finish(t)
-        await self._emit(t, {"type": "standings", "round": t.round, "final": last})
+        if not first:
+            await self._emit(t, {"type": "standings", "round": t.round, "final": last})
         if not last:
             await self._open_round(t)
 
@@ -553,25 +601,32 @@ class TournamentService:
         t.status, t.settled, t.round_deadline = FINISHED, True, None
         self._forget_ended()
 
-    async def _cancel(self, t: Tournament, why: str) -> None:
-        """Cancel an event not started: every buy-in back, once."""
+    async def _cancel(self, t: Tournament, why: str, *, unseated: bool = False) -> bool:
+        """Cancel an event not started (``unseated``: or started, its first round never seated):
+        every buy-in back, once; the channel is told. True if it was cancelled now."""
         async with self._lock(t.id):
-            if t.status != LOBBY:
-                return
-            now, grant = self.clock(), self.config.starting_grant
-            members = [m.user_id for e in t.entrants for m in e.members]
-
-            def tx(conn: sqlite3.Connection) -> None:
-                if not store.mark_settled(conn, t.id, CANCELLED, now):
-                    return
-                for uid in members:
-                    store.refund_player(conn, t, uid, now, grant)
-                store.sweep_pool(conn, t, now, grant)
-
-            await self.db.transaction(tx)
-            t.status, t.settled = CANCELLED, True
-            self._forget_ended()
+            if not (t.status == LOBBY or (unseated and t.status == RUNNING and t.round == 0)):
+                return False
+            await self._refund_all(t)
         await self._emit(t, {"type": "cancelled", "why": why})
+        return True
+
+    async def _refund_all(self, t: Tournament) -> None:
+        """Mark the event cancelled and give every member their buy-in back, once (the caller holds
+        the lock and has checked that it may be cancelled)."""
+        now, grant = self.clock(), self.config.starting_grant
+        members = [m.user_id for e in t.entrants for m in e.members]
+
+        def tx(conn: sqlite3.Connection) -> None:
+            if not store.mark_settled(conn, t.id, CANCELLED, now):
+                return
+            for uid in members:
+                store.refund_player(conn, t, uid, now, grant)
+            store.sweep_pool(conn, t, now, grant)
+
+        await self.db.transaction(tx)
+        t.status, t.settled, t.round_deadline = CANCELLED, True, None
+        self._forget_ended()
 
     async def _close_round_tables(self, t: Tournament) -> None:
         """Close the round's tables still playing at the end of their deal, as an admin does."""

@@ -1,0 +1,86 @@
+"""An event's size: the cap on entrants, and a round that cannot be seated (the recursive seating
+overflowed the stack at about 1,000 entrants and left the event running with no table, for ever)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.tournaments.model import CANCELLED, FINISHED
+from tests.discord_stub import DiscordStub
+from tests.discord_stub.client import ErrorLog
+from tests.discord_stub.tapis import TapisRun
+from tests.tournaments.drive import create, join_all, ledger_total, people, play_round, pool_balance, quiet
+
+
+async def test_an_event_takes_at_most_max_entrants(stub: DiscordStub, tapis: TapisRun,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The entrant past the cap is refused (ephemeral, no jeton moved); a Mus partner completing a
+    pair is not a new entrant and still joins."""
+    monkeypatch.setattr("bot.tournaments.runner.MAX_ENTRANTS", 3)
+    m = people(stub, 11)
+    tid = await create(stub, m[0], game="marias", buy_in=10)
+    await join_all(stub, tid, m[:3])
+    inter = await stub.slash("tournament join", m[3], stub.channel, tournament=tid)
+    assert inter.ephemeral, inter.text
+    assert "This tournament is full: it takes 3 entrants at most." in inter.text, inter.text
+    assert await tapis.ledger.balance(stub.guild.id, m[3].id) == 1000
+    mus = await create(stub, m[4], game="mus", buy_in=10)
+    for a, b in ((4, 5), (6, 7), (8, 9)):
+        await stub.slash("tournament join", m[a], stub.channel, tournament=mus, partner=m[b])
+    inter = await stub.slash("tournament join", m[10], stub.channel, tournament=mus, partner=m[3])
+    assert "is full" in inter.text, inter.text
+    inter = await stub.slash("tournament join", m[5], stub.channel, tournament=mus, partner=m[4])
+    assert "registered" in inter.text, inter.text  # completes the first pair: no new entrant
+    t = tapis.bot.tournaments.get(mus)  # type: ignore[union-attr]
+    assert t is not None and [len(e.members) for e in t.entrants] == [2, 1, 1]
+    assert await ledger_total(tapis) == 0
+
+
+def failing_seating(*args: object) -> list[list[int]]:
+    raise RecursionError("maximum recursion depth exceeded")  # what 1,200 entrants did
+
+
+async def test_a_first_round_that_cannot_be_seated_cancels_the_event(stub: DiscordStub, tapis: TapisRun,
+                                                                    errors: ErrorLog,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The event is cancelled with every buy-in back (not left running with no table), the channel
+    is told, and the host may open another event."""
+    m = people(stub, 3)
+    tid = await create(stub, m[0], game="marias", rounds=2, buy_in=40, options="rounds=1")
+    await join_all(stub, tid, m)
+    monkeypatch.setattr("bot.tournaments.pairing.club_round", failing_seating)
+    inter = await stub.slash("tournament start", m[0], stub.channel, tournament=tid)
+    await quiet(tapis)
+    assert "could not seat its first round: it is cancelled" in inter.text, inter.text
+    assert any("round 1 could not be seated" in e for e in errors.take())  # logged with its traceback
+    t = tapis.bot.tournaments.get(tid)  # type: ignore[union-attr]
+    assert t is not None and t.status == CANCELLED and t.settled and not t.tables
+    assert [await tapis.ledger.balance(stub.guild.id, u.id) for u in m] == [1000] * 3
+    assert await pool_balance(tapis, tid, stub.guild.id) == 0 and await ledger_total(tapis) == 0
+    told = [msg.text for msg in stub.messages(stub.channel) if "is cancelled" in msg.text]
+    assert told == [f"Tournament #{tid} is cancelled (its first round could not be seated); every buy-in is "
+                    "back."], told
+    assert await create(stub, m[0], game="marias") > tid  # the host is free to open another
+
+
+async def test_a_later_round_that_cannot_be_seated_ends_the_event(stub: DiscordStub, tapis: TapisRun,
+                                                                 errors: ErrorLog,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round 2 cannot be seated: the event ends on the standings after round 1, the pool paid out."""
+    m = people(stub, 3)
+    tid = await create(stub, m[0], game="marias", rounds=3, buy_in=40, options="rounds=1")
+    await join_all(stub, tid, m)
+    await stub.slash("tournament start", m[0], stub.channel, tournament=tid)
+    await quiet(tapis)
+    monkeypatch.setattr("bot.tournaments.pairing.club_round", failing_seating)
+    await play_round(tapis, tid)
+    assert any("round 2 could not be seated" in e for e in errors.take())
+    t = tapis.bot.tournaments.get(tid)  # type: ignore[union-attr]
+    assert t is not None and t.status == FINISHED and t.round == 1 and t.rounds == 1
+    assert await pool_balance(tapis, tid, stub.guild.id) == 0 and await ledger_total(tapis) == 0
+    paid = await tapis.db.fetchone(  # type: ignore[union-attr]
+        "SELECT SUM(prize) FROM tournament_players WHERE tournament_id = ?", (tid,))
+    assert paid is not None and int(paid[0]) == 3 * 40
+    texts = [msg.text for msg in stub.messages(stub.channel)]
+    assert any("round 2 could not be seated, so the tournament ends here" in x for x in texts), texts
+    assert sum("Winner:" in x for x in texts) == 1
