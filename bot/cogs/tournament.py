@@ -208,6 +208,9 @@ class Tournaments(commands.Cog):
         text = tr._("You are registered in tournament #{id}.", id=t.id)
         if partner is not None and len(entrant.members) < 2:
             text += " " + tr._("Your pair is complete once your partner joins naming you.")
+            if t.buy_in:
+                text += " " + tr._("If they have not joined when the next round is seated, your buy-in "
+                                   "comes back.")
         if t.status == "running":
             text += " " + tr._("You play from the next round.")
         await send(interaction, text)
@@ -319,12 +322,13 @@ class Tournaments(commands.Cog):
             embed, file = await self._standings(t, tr, final)
             await channel.send(embed=embed, file=file)
             if final:
-                await channel.send(self._winners(t, tr))
+                await channel.send(await self._winners(t, tr))
 
-    def _winners(self, t: Tournament, tr: Translator) -> str:
+    async def _winners(self, t: Tournament, tr: Translator) -> str:
+        """The final message: the winners, and the prizes as the store recorded them."""
         rows = [s for s in self.service.standings(t) if s.rank == 1]
         names = ", ".join(discord.utils.escape_markdown(s.name) for s in rows) or "—"
-        paid = self.service.prizes_paid(t)
+        paid = await self.service.prizes_paid(t)
         text = tr._("Tournament #{id} is over. Winner: {names}.", id=t.id, names=names)
         if paid:
             text += " " + tr._(

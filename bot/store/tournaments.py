@@ -160,6 +160,16 @@ def pay_prize(
         )
 
 
+def prizes_sync(conn: sqlite3.Connection, tournament_id: int) -> list[tuple[int, str, int]]:
+    """The prizes an event paid: (user id, name, prize) of each member paid, in join order."""
+    rows = conn.execute(
+        "SELECT user_id, name, prize FROM tournament_players WHERE tournament_id = ? AND prize > 0 "
+        "ORDER BY joined_at, user_id",
+        (tournament_id,),
+    ).fetchall()
+    return [(int(r[0]), str(r[1]), int(r[2])) for r in rows]
+
+
 def pool_balance(conn: sqlite3.Connection, t: Tournament) -> int:
     """What the pool holds now."""
     return L.balance_sync(conn, pool(t.id, t.guild_id))

@@ -106,6 +106,10 @@ class Tournament:
                 return e
         return None
 
+    def seated(self, entrant_id: int) -> bool:
+        """Whether the entrant was ever seated at a round table (played, playing or forfeited)."""
+        return any(entrant_id in t.entrants for t in self.tables)
+
     def round_tables(self, round_no: int) -> list[RoundTable]:
         """The tables of one round, in order."""
         return [t for t in self.tables if t.round == round_no]

@@ -81,6 +81,17 @@ def units_per_table(rules: Game, options: Mapping[str, Any]) -> int:
     return capacity(rules, options) // team_size(rules)
 
 
+def drop_entrants(
+    conn: sqlite3.Connection, t: Tournament, entrants: list[Entrant], now: float, grant: int
+) -> None:
+    """Give every member of ``entrants`` their buy-in back and remove the entrants from the event, in
+    the caller's transaction (the caller then removes them from ``t.entrants``)."""
+    for e in entrants:
+        for m in e.members:
+            store.refund_player(conn, t, m.user_id, now, grant)
+        store.delete_entrant(conn, t.id, e.id)
+
+
 class TournamentService:
     """Every tournament of the bot. ``await resume_all()`` after the table service resumed."""
 
@@ -139,20 +150,24 @@ class TournamentService:
         """The standings as they are now."""
         return standings.compute(self._ranked_entrants(t), t.tables, t.format)
 
-    def prizes_paid(self, t: Tournament) -> list[tuple[str, int]]:
-        """What the pool paid, per member (computed again from the final standings: the store holds
-        the same figures in ``tournament_players.prize``)."""
+    async def prizes_paid(self, t: Tournament) -> list[tuple[str, int]]:
+        """What the pool paid, per member, as the store holds it (``tournament_players.prize``): the
+        members in standings order, each with their prize."""
         if not t.settled or t.status != FINISHED or not t.buy_in:
             return []
-        pool = t.buy_in * sum(len(e.members) for e in self._ranked_entrants(t))
+        paid = await self.db.run(store.prizes_sync, t.id)
         by_id = {e.id: e for e in t.entrants}
-        out = []
-        for eid, amount in standings.prizes(pool, self.standings(t)).items():
-            members = by_id[eid].members
-            out += [
-                (m.name, part) for m, part in zip(members, standings.split(amount, len(members)), strict=True)
-            ]
-        return out
+        place = {
+            m.user_id: i
+            for i, m in enumerate(m for s in self.standings(t) for m in by_id[s.entrant].members)
+        }
+        ranked = sorted(paid, key=lambda row: place.get(row[0], len(place)))  # stable: join order
+        return [(name, prize) for _, name, prize in ranked]
+
+    def _half_pairs(self, t: Tournament) -> list[Entrant]:
+        """Entrants not complete (a Mus member whose partner never joined naming them)."""
+        size = team_size(self.games[t.game])
+        return [e for e in t.entrants if not e.complete(size)]
 
     def _ranked_entrants(self, t: Tournament) -> list[Entrant]:
         size = team_size(self.games[t.game])
@@ -289,7 +304,8 @@ class TournamentService:
             return entrant
 
     async def leave(self, tid: int, user_id: int) -> bool:
-        """Before the start: leave and get the buy-in back (a pair's partner too). After it: forfeit
+        """Before one's first table (before the start, before the round a late entrant waits for, or
+        as a half pair): leave and get the buy-in back (a pair's partner too). After it: forfeit
         every later round (the AI plays your seat at a table under way). True if refunded."""
         t = self._find(tid)
         async with self._lock(tid):
@@ -299,15 +315,8 @@ class TournamentService:
             if e.left_after is not None:
                 raise TableError(msg("You have already left this tournament."))
             now, grant = self.clock(), self.config.starting_grant
-            if t.status == LOBBY or t.round < e.first_round:
-                members = [m.user_id for m in e.members]
-
-                def tx(conn: sqlite3.Connection) -> None:
-                    for uid in members:
-                        store.refund_player(conn, t, uid, now, grant)
-                    store.delete_entrant(conn, t.id, e.id)
-
-                await self.db.transaction(tx)
+            if not t.seated(e.id):  # before the start, before their first round, or a half pair
+                await self.db.transaction(drop_entrants, t, [e], now, grant)
                 t.entrants.remove(e)
                 return True
             await self.db.transaction(store.set_left, e.id, t.round)
@@ -363,15 +372,11 @@ class TournamentService:
 
     async def _begin(self, t: Tournament) -> None:
         """Drop the half pairs (refunded) and mark the event running (the caller holds its lock)."""
-        size = team_size(self.games[t.game])
-        halves = [e for e in t.entrants if not e.complete(size)]
+        halves = self._half_pairs(t)
         now, grant = self.clock(), self.config.starting_grant
 
         def tx(conn: sqlite3.Connection) -> None:
-            for e in halves:
-                for m in e.members:
-                    store.refund_player(conn, t, m.user_id, now, grant)
-                store.delete_entrant(conn, t.id, e.id)
+            drop_entrants(conn, t, halves, now, grant)
             store.update(conn, t.id, now, status=RUNNING)
 
         await self.db.transaction(tx)
@@ -424,7 +429,9 @@ class TournamentService:
 
     async def _seat_round(self, t: Tournament) -> list[RoundTable]:
         """Seat round ``t.round + 1`` and store it (the caller holds the lock); its tables, not opened.
-        The event in memory changes only once the round is stored."""
+        Half pairs (a late member whose partner never joined) are refunded and dropped in the same
+        transaction. The event in memory changes only once the round is stored."""
+        halves = self._half_pairs(t)
         round_no = t.round + 1
         rules = self.games[t.game]
         playing = self._playing(t, round_no)
@@ -440,12 +447,17 @@ class TournamentService:
         now = self.clock()
         deadline = now + t.round_minutes * 60
 
+        grant = self.config.starting_grant
+
         def tx(conn: sqlite3.Connection) -> None:
+            drop_entrants(conn, t, halves, now, grant)
             store.update(conn, t.id, now, round=round_no, round_deadline=deadline)
             for rt in new:
                 store.save_table(conn, t.id, rt)
 
         await self.db.transaction(tx)
+        for e in halves:
+            t.entrants.remove(e)
         t.round, t.round_deadline = round_no, deadline
         t.tables.extend(new)
         return new
@@ -580,24 +592,33 @@ class TournamentService:
             await self._open_round(t)
 
     async def _finish(self, t: Tournament) -> None:
-        """Pay the pool out by the final standings, once (the caller holds the lock)."""
-        ranked = self.standings(t)
-        prizes = standings.prizes(t.buy_in * sum(len(e.members) for e in self._ranked_entrants(t)), ranked)
+        """Pay the pool out by the final standings, once (the caller holds the lock).
+
+        First the entrants who never sat at a table (a half pair, a late entrant of an event ended
+        early) get their buy-in back and leave the standings; then everything the pool holds is
+        shared among the rest by rank, in the same transaction as the ``settled`` flag.
+        """
+        halves = self._half_pairs(t)
+        unseated = [e for e in t.entrants if e in halves or not t.seated(e.id)]
+        ranked = standings.compute(
+            [e for e in self._ranked_entrants(t) if e not in unseated], t.tables, t.format
+        )
         by_id = {e.id: e for e in t.entrants}
         now, grant = self.clock(), self.config.starting_grant
 
         def tx(conn: sqlite3.Connection) -> None:
             if not store.mark_settled(conn, t.id, FINISHED, now):
                 return  # paid already
-            held = store.pool_balance(conn, t)
-            scaled = standings.prizes(held, ranked) if held != sum(prizes.values()) else prizes
-            for eid, amount in scaled.items():
+            drop_entrants(conn, t, unseated, now, grant)
+            for eid, amount in standings.prizes(store.pool_balance(conn, t), ranked).items():
                 members = by_id[eid].members
                 for m, part in zip(members, standings.split(amount, len(members)), strict=True):
                     store.pay_prize(conn, t, m.user_id, part, now, grant)
             store.sweep_pool(conn, t, now, grant)
 
         await self.db.transaction(tx)
+        for e in unseated:
+            t.entrants.remove(e)
         t.status, t.settled, t.round_deadline = FINISHED, True, None
         self._forget_ended()
 
