@@ -248,13 +248,13 @@ class Tournaments(commands.Cog):
     @app_commands.describe(tournament=EVENT_ARG)
     async def end(self, interaction: discord.Interaction[TapisBot], tournament: int | None = None) -> None:
         t = await self._resolve(interaction, tournament)
-        was = t.status
-        await run_soon(interaction, self.service.end(t.id, interaction.user.id, is_admin(interaction)))
+        ending = self.service.end(t.id, interaction.user.id, is_admin(interaction))
+        cancelled = await run_soon(interaction, ending)  # what happened, decided under the event's lock
         tr = await reader(self.bot, interaction)
         await send(
             interaction,
             tr._("Tournament #{id} is cancelled; every buy-in is back.", id=t.id)
-            if was == "lobby"
+            if cancelled
             else tr._("Tournament #{id} ends after this round.", id=t.id),
         )
 

@@ -360,6 +360,8 @@ class TournamentService:
         if user_id != t.host_id and not is_admin:
             raise TableError(msg("Only the tournament's host or an admin can do that."))
         async with self._lock(tid):
+            if not t.is_open:
+                raise TableError(msg("This tournament is over."))
             if t.status != LOBBY:
                 raise TableError(msg("This tournament has already started."))
             refusal = self._start_refusal(t)
@@ -384,23 +386,29 @@ class TournamentService:
             t.entrants.remove(e)
         t.status = RUNNING
 
-    async def end(self, tid: int, user_id: int, is_admin: bool) -> Tournament:
+    async def end(self, tid: int, user_id: int, is_admin: bool) -> bool:
         """Host or admin: cancel an event not started (every buy-in refunded), or end a running one
-        now (its tables close at the end of their deal; the standings so far decide the prizes)."""
+        after this round (its tables close at the end of their deal; the standings so far decide the
+        prizes). Decided under the event's lock, so a start racing it is seen: True if the event was
+        cancelled, False if it ends after the current round."""
         t = self._find(tid)
         if user_id != t.host_id and not is_admin:
             raise TableError(msg("Only the tournament's host or an admin can do that."))
-        if t.status == LOBBY:
-            await self._cancel(t, "host")
-            return t
-        if t.status != RUNNING:
-            raise TableError(msg("This tournament is over."))
         async with self._lock(tid):
-            t.rounds = max(t.round, 1)  # no round after this one
-            await self.db.transaction(store.update, t.id, self.clock(), rounds=t.rounds)
-            await self._close_round_tables(t)
-        await self._advance(t)
-        return t
+            cancelled = t.status == LOBBY
+            if cancelled:
+                await self._refund_all(t)
+            elif t.status == RUNNING:
+                t.rounds = max(t.round, 1)  # no round after this one
+                await self.db.transaction(store.update, t.id, self.clock(), rounds=t.rounds)
+                await self._close_round_tables(t)
+            else:
+                raise TableError(msg("This tournament is over."))
+        if cancelled:
+            await self._emit(t, {"type": "cancelled", "why": "host"})
+        else:
+            await self._advance(t)
+        return cancelled
 
     # ------------------------------------------------------------------ rounds
 
