@@ -42,6 +42,7 @@ GAME_OVER = N_("This game is over.")
 AWAY = N_("You left this table and the AI plays your seat: join to take it back.")
 NOT_YOUR_TURN = N_("It is not your turn.")
 HOST_OR_ADMIN = N_("Only the host or an admin can end this table.")
+NO_HOST_ADMIN = N_("This table belongs to a tournament: only a server admin can end it.")
 ALREADY_CLOSING = N_("This table already closes at the end of the current deal.")
 ALREADY_CLOSED = N_("This table is already closed.")
 

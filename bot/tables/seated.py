@@ -5,6 +5,10 @@ lobby, no open-table caps (the organiser's event already holds the players), no 
 wallet. Each human seat is ``staked``: the house puts up its buy-in and takes its final stack
 back (``bot.tables.settle.seat_account``), so the table's result is a score, not jetons; AI
 seats are the house's as anywhere. The rest (events, AI, timers, the end) is any table's.
+
+Such a table has no human host: its organiser opens it with ``NO_HOST`` as the host id, so no
+player (the organiser's own host included) may end it with ``/table end``; a server admin may, and
+the organiser's code does, as one.
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ from bot.tables.errors import option_error, unknown_game
 from bot.tables.model import SeatInfo, Table
 from bot.tables.pace import table_pace
 from bot.tables.session import Runtime, TableSession
+
+#: The host id of a table nobody hosts (a tournament round): no Discord user has it.
+NO_HOST = -1
 
 
 async def open_seated(

@@ -71,6 +71,7 @@ from bot.tables.errors import (
     AWAY,
     GAME_OVER,
     HOST_OR_ADMIN,
+    NO_HOST_ADMIN,
     NOT_PLAYING,
     NOT_SEATED,
     NOT_YOUR_TURN,
@@ -335,7 +336,7 @@ class TableService:
         table = s.table
         async with s.lock:
             if user_id != table.host_id and not is_admin:
-                raise TableError(HOST_OR_ADMIN)
+                raise TableError(NO_HOST_ADMIN if table.host_id == seated.NO_HOST else HOST_OR_ADMIN)
             if table.status == "lobby":
                 await s.cancel_lobby()
                 events: list[Event] = [{"type": "lobby", "what": "cancel"}]

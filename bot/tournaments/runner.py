@@ -37,6 +37,7 @@ from bot.store.base import Store
 from bot.store.ledger import InsufficientFunds
 from bot.tables.errors import TableError, option_error, short_of_jetons
 from bot.tables.model import SeatInfo, Table, capacity
+from bot.tables.seated import NO_HOST
 from bot.tables.service import TableService
 from bot.tournaments import pairing, standings
 from bot.tournaments.model import (
@@ -509,8 +510,8 @@ class TournamentService:
         while rt.status == OPEN and rt.table_id is None:
             rt.attempts += 1
             try:
-                table = await self.tables.open_seated(
-                    t.guild_id, t.channel_id, t.host_id, t.game, t.options, self.seats_of(t, rt)
+                table = await self.tables.open_seated(  # no host: only the runner and admins end it
+                    t.guild_id, t.channel_id, NO_HOST, t.game, t.options, self.seats_of(t, rt)
                 )
                 rt.table_id = table.id
             except Exception:

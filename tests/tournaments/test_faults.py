@@ -190,3 +190,31 @@ async def test_a_table_voided_at_restart_is_a_forfeit(stub: DiscordStub, tapis: 
     assert t is not None and t.round_tables(1)[0].status == FORFEIT and t.round == 2
     await play_round(tapis, tid)
     assert t.status == "finished" and await ledger_total(tapis) == 0
+
+
+async def test_nobody_but_an_admin_ends_a_round_table(stub: DiscordStub, tapis: TapisRun) -> None:
+    """A round table has no human host: the event's host, who plays at it, may not `/table end` it
+    (after a deal they won, or a rival's table before any move, which would score 0 for all), nor may
+    another player; a server admin may, at the end of the deal; the round's time limit still closes it."""
+    m = people(stub, 6)
+    tid, t = await start_event(stub, tapis, m, game="marias", rounds=1, options="rounds=3")
+    own = next(rt for rt in t.round_tables(1) if t.entrant_of(m[0].id).id in rt.entrants)  # type: ignore[union-attr]
+    other = next(rt for rt in t.round_tables(1) if rt is not own)
+    for table_id, who in ((own.table_id, m[0]), (other.table_id, m[0]), (other.table_id, m[1])):
+        inter = await stub.slash("table end", who, stub.channel, table=table_id)
+        assert inter.ephemeral and inter.text.endswith(
+            "This table belongs to a tournament: only a server admin can end it."), inter.text
+        table = await tapis.tables.get(table_id)  # type: ignore[arg-type]
+        assert table is not None and table.status == "playing" and not table.closing
+    boss = stub.add_user("boss", stub.guild, admin=True)
+    inter = await stub.slash("table end", boss, stub.channel, table=own.table_id)
+    assert not inter.text.startswith("⚠️"), inter.text  # closed (at once if no deal is under way)
+    table = await tapis.tables.get(own.table_id)  # type: ignore[arg-type]
+    assert table is not None and table.closed_by == "admin" and (table.closing or not table.is_open)
+    t.round_deadline = 0.0
+    await tapis.bot.tournaments.tick()  # type: ignore[union-attr]
+    table = await tapis.tables.get(other.table_id)  # type: ignore[arg-type]
+    assert table is not None and table.closed_by == "admin" and (table.closing or not table.is_open)
+    await play_round(tapis, tid)
+    assert t.status == "finished" and all(rt.status == DONE for rt in t.tables)
+    assert await ledger_total(tapis) == 0
