@@ -5,7 +5,10 @@ empty, and the members' wallets hold what they started with."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.tournaments.model import FINISHED, RUNNING, Tournament
+from tests.backends import BACKENDS
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.tapis import TapisRun
 from tests.tournaments.drive import create, join_all, ledger_total, people, play_round, pool_balance, quiet
@@ -46,6 +49,7 @@ async def start_two_pairs(stub: DiscordStub, run: TapisRun, m: list[User],
     return tid, t
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_a_late_half_pair_is_refunded_when_the_next_round_is_seated(stub: DiscordStub,
                                                                           tapis: TapisRun) -> None:
     """m4 joins after the start naming m5, who never joins: when round 2 is seated m4 gets the buy-in
