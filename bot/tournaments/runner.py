@@ -454,9 +454,7 @@ class TournamentService:
             seating = await asyncio.to_thread(pairing.club_round, ids, per_table, met, t.seed, round_no)
         new = [RoundTable(round_no, i, group) for i, group in enumerate(seating)]
         now = self.clock()
-        deadline = now + t.round_minutes * 60
-
-        grant = self.config.starting_grant
+        deadline, grant = now + t.round_minutes * 60, self.config.starting_grant
 
         def tx(conn: sqlite3.Connection) -> None:
             drop_entrants(conn, t, halves, now, grant)
@@ -480,9 +478,8 @@ class TournamentService:
         async with self._lock(t.id):
             if t.status != RUNNING:
                 return
-            t.rounds = t.round
-            await self.db.transaction(store.update, t.id, self.clock(), rounds=t.rounds)
-            self.reported[t.id] = t.round
+            await self.db.transaction(store.update, t.id, self.clock(), rounds=t.round)
+            t.rounds = self.reported[t.id] = t.round
             await self._finish(t)
         await self._emit(t, {"type": "standings", "round": t.round, "final": True, "why": "round_failed"})
 
@@ -631,15 +628,14 @@ class TournamentService:
         t.status, t.settled, t.round_deadline = FINISHED, True, None
         self._forget_ended()
 
-    async def _cancel(self, t: Tournament, why: str, *, unseated: bool = False) -> bool:
+    async def _cancel(self, t: Tournament, why: str, *, unseated: bool = False) -> None:
         """Cancel an event not started (``unseated``: or started, its first round never seated):
-        every buy-in back, once; the channel is told. True if it was cancelled now."""
+        every buy-in back, once; the channel is told."""
         async with self._lock(t.id):
             if not (t.status == LOBBY or (unseated and t.status == RUNNING and t.round == 0)):
-                return False
+                return
             await self._refund_all(t)
         await self._emit(t, {"type": "cancelled", "why": why})
-        return True
 
     async def _refund_all(self, t: Tournament) -> None:
         """Mark the event cancelled and give every member their buy-in back, once (the caller holds
