@@ -12,7 +12,8 @@ job, after every table's moves; its search budget per session is ``review_budget
 shared by the decisions, at most ``review_cap`` rollouts each. The answer is deferred and shows
 its progress ("deal 3 of 8 analysed", edits at most every ``EDIT_EVERY`` seconds); the review is
 stored (``bot.store.reviews``), so asking again costs nothing. One review in flight per member,
-at most ``review_queue`` bot-wide (the same review asked by two players is computed once).
+at most ``review_queue`` bot-wide (the same review asked by two players is computed once): see
+``Reviews.admit``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import asyncio
 import io
 import logging
 import time
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -29,6 +31,7 @@ from discord.ext import commands
 
 from bot.cogs.common import guild_only
 from bot.config import Config
+from bot.gate import Busy
 from bot.i18n import Translator
 from bot.outbox.respond import NO_MENTIONS, refuse, send
 from bot.review.analysis import Review, assemble, per_decision_ms, rng_for
@@ -71,8 +74,8 @@ class Reviews(commands.Cog):
         self.cap = config.review_cap
         self.queue = config.review_queue
         self.members: dict[int, Key] = {}  # member -> the review they are waiting for
-        self.jobs: dict[Key, asyncio.Future[Review]] = {}
-        self.progress: dict[Key, list[Any]] = {}  # the waiting members' progress editors
+        self.jobs: dict[Key, asyncio.Future[Review]] = {}  # at most ``queue``, each with a waiter
+        self.progress: dict[Key, dict[int, Any]] = {}  # review -> its waiting members' progress editors
 
     @app_commands.command(name="review", description=TEXT["review"])
     @app_commands.describe(table=TEXT["table"], deal=TEXT["deal"], user=TEXT["user"])
@@ -124,19 +127,16 @@ class Reviews(commands.Cog):
                 return await refuse(interaction, deals_text(table, len(stored.deals), tr))
             await interaction.response.defer(ephemeral=True, thinking=True)
             return await self._answer(interaction, row, stored, who.display_name, deal, tr)
-        if asker in self.members:
-            return await refuse(interaction, tr._(
-                "Your previous review is still running: wait for it before asking for another."))
-        job = self.jobs.get(key)
-        if job is None and len(self.jobs) >= self.queue:
-            return await refuse(interaction, tr._("Reviews are busy right now: try again in a few minutes."))
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        self.members[asker] = key
         try:
-            if job is None:
-                job = self.jobs[key] = asyncio.ensure_future(self._job(row, seat, who.id))
-                job.add_done_callback(lambda done: self._done(key, done))
-            self.progress.setdefault(key, []).append(progress_editor(interaction, table, tr))
+            job = self.admit(asker, key, lambda: self._job(row, seat, who.id),
+                             progress_editor(interaction, table, tr))
+        except Busy as busy:
+            if busy.reason == "running":
+                return await refuse(interaction, tr._(
+                    "Your previous review is still running: wait for it before asking for another."))
+            return await refuse(interaction, tr._("Reviews are busy right now: try again in a few minutes."))
+        try:  # from here on every path (an answer, a failure, a lost defer, cancellation) releases
+            await interaction.response.defer(ephemeral=True, thinking=True)
             try:
                 result = await asyncio.shield(job)
             except Exception:
@@ -144,14 +144,57 @@ class Reviews(commands.Cog):
                 return await after_defer(interaction, tr._("The review of table #{table} failed: try again "
                                                            "later.", table=table))
         finally:
-            self.members.pop(asker, None)
+            self.release(asker, key)
         if not _deal_ok(result, deal):
             return await after_defer(interaction, deals_text(table, len(result.deals), tr))
         await self._answer(interaction, row, result, who.display_name, deal, tr)
 
+    def admit(self, member: int, key: Key, start: Callable[[], Coroutine[Any, Any, Review]],
+              editor: Any) -> asyncio.Future[Review]:
+        """Reserve ``member``'s place waiting for review ``key`` and return the review's job (``key``'s
+        computation if one is under way, else a new one started by ``start()``); raise
+        ``Busy("running")`` if the member already waits for a review, ``Busy("full")`` if ``queue``
+        reviews are being computed. ``editor``: the member's progress line (``progress_editor``).
+
+        Synchronous, so nothing can slip between the checks and the reservation: a burst of
+        commands arriving at once is admitted one by one (the first wins, the others are refused,
+        and a second request for ``key`` finds the first's job and joins it: one computation). Every
+        admission is undone by ``release`` in a ``finally``. Not ``bot.gate.MemberGate`` (``/hint``'s
+        and ``/replay``'s gate): its capacity counts members, and here the queue counts computations
+        (a member asking for a review already being computed joins it even when the queue is full),
+        and a stored review makes a cooldown pointless (asking again costs nothing)."""
+        if member in self.members:
+            raise Busy("running")
+        job = self.jobs.get(key)
+        if job is None:
+            if len(self.jobs) >= self.queue:
+                raise Busy("full")
+            job = self.jobs[key] = asyncio.ensure_future(start())
+            job.add_done_callback(lambda done: self._done(key, done))
+        self.members[member] = key
+        self.progress.setdefault(key, {})[member] = editor
+        return job
+
+    def release(self, member: int, key: Key) -> None:
+        """``member`` no longer waits for review ``key`` (answered, failed, their answer lost, or
+        cancelled). The last member to leave a review still being computed stops it: no computation
+        runs for nobody, so every job holds a member's place and the queue's."""
+        self.members.pop(member, None)
+        waiting = self.progress.get(key)
+        if waiting is None:
+            return
+        waiting.pop(member, None)
+        if waiting:
+            return
+        del self.progress[key]
+        job = self.jobs.get(key)
+        if job is not None and not job.done():
+            del self.jobs[key]  # its place is free at once; nobody can join a job being cancelled
+            job.cancel()
+
     def _done(self, key: Key, done: asyncio.Future[Review]) -> None:
-        self.jobs.pop(key, None)
-        self.progress.pop(key, None)
+        if self.jobs.get(key) is done:  # (a job cancelled by ``release`` has already left)
+            del self.jobs[key]
         if not done.cancelled():
             done.exception()  # retrieved even if nobody waits any more
 
@@ -178,7 +221,7 @@ class Reviews(commands.Cog):
                 out.append(estimate(row.game, p.state, seat, p.played, rng, 0.0, 1))
             nxt = plan.points[i + 1].deal if i + 1 < len(plan.points) else deals + 1
             if nxt != p.deal:
-                for edit in list(self.progress.get((row.id, seat), [])):
+                for edit in list(self.progress.get((row.id, seat), {}).values()):
                     await edit(min(nxt - 1, deals), deals)
         result = assemble(plan, out)
         await reviews.save(self.bot.db, table_id=row.id, guild_id=row.guild_id, user_id=user_id,
@@ -244,6 +287,8 @@ def progress_editor(interaction: discord.Interaction[TapisBot], table: int, tr: 
     last = [0.0]
 
     async def edit(done: int, deals: int) -> None:
+        if not interaction.response.is_done():  # (admitted, not yet deferred)
+            return
         now = time.monotonic()
         if now - last[0] < EDIT_EVERY and done < deals:
             return
