@@ -199,10 +199,15 @@ class Reviews(commands.Cog):
             done.exception()  # retrieved even if nobody waits any more
 
     async def _job(self, row: TableRow, seat: int, user_id: int) -> Review:
-        """Plan, estimate every decision on the AI pool (``Priority.REVIEW``), assemble, store."""
+        """Plan, estimate every decision on the AI pool (``Priority.REVIEW``), assemble, store. A review
+        stored since the command read the store (an identical job ended in between) is not computed
+        again."""
         from bot.store import reviews
         from bot.store import tables as store
 
+        stored = await reviews.load(self.bot.db, row.id, seat)
+        if stored is not None:
+            return stored
         actions = await self.bot.db.run(store.load_actions, row.id)
         game = GAMES[row.game]
         options = game.validate_options(row.options)

@@ -1,7 +1,8 @@
 """/review under a burst: the limits hold when the commands arrive at the same moment.
 
 One review in flight per member, at most ``review_queue`` computed at once bot-wide, the same
-review asked twice computed once (``bot.cogs.review.Reviews.admit``), and every place given back
+review asked twice computed once (``bot.cogs.review.Reviews.admit``; also when the second request read
+the store just before the first's computation ended), and every place given back
 whatever ends the wait (an answer, a failure, a lost answer, cancellation). Before the admission
 was synchronous, a burst passed both checks while the first command was still awaiting its defer.
 """
@@ -256,5 +257,44 @@ async def test_every_place_is_given_back(stub: DiscordStub, tapis: TapisRun, pla
     assert retry.callback_type == 5, retry.text
     pool.go.set()
     await stub.wait_for(lambda: ended(retry), what="alice's retry failing")
+    await tapis.settle()
+    assert quiet(cog)
+
+
+async def test_a_review_stored_meanwhile_is_not_computed_again(
+        stub: DiscordStub, tapis: TapisRun, players: list[User], held: Callable[..., HeldPool],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bob asks for alice's review while it is being computed, and reads the store (nothing yet)
+    just before that computation ends and leaves: admitted after it, he gets the stored review."""
+    alice, bob = players[:2]
+    cog: Any = small(tapis)
+    table = await finished_table(stub, tapis, alice, [bob], ai=1)
+    pool = held(fail=False)
+    first = await stub.slash("review", alice, stub.channel, table=table)
+    assert first.callback_type == 5
+    await until(lambda: pool.running, "alice's review in the pool")
+
+    real = reviews.load
+    reading, late = asyncio.Event(), asyncio.Event()
+
+    async def load(db: Any, table_id: int, seat: int) -> Any:
+        stored = await real(db, table_id, seat)
+        task = asyncio.current_task()
+        if task is not None and task.get_name() == "CommandTree-invoker" and not reading.is_set():
+            reading.set()  # bob's command read the store: nothing yet
+            await late.wait()
+        return stored
+
+    monkeypatch.setattr(reviews, "load", load)
+    second = await stub.slash("review", bob, stub.channel, table=table, user=alice, wait=False)
+    await until(reading.is_set, "bob's command reading the store")
+    pool.go.set()
+    await stub.wait_for(lambda: ended(first), timeout=120, what="alice's review")
+    await until(lambda: not cog.jobs, "alice's review to leave")
+    late.set()
+    await stub.answered(second)
+    await stub.wait_for(lambda: ended(second), timeout=120, what="bob's answer")
+    assert "Accuracy " in first.text and second.text == first.text
+    assert len(pool.plans) == 1  # computed once
     await tapis.settle()
     assert quiet(cog)
