@@ -11,9 +11,11 @@ The analysis runs on the AI pool's worker processes at ``Priority.REVIEW``, one 
 job, after every table's moves; its search budget per session is ``review_budget`` seconds (config)
 shared by the decisions, at most ``review_cap`` rollouts each. The answer is deferred and shows
 its progress ("deal 3 of 8 analysed", edits at most every ``EDIT_EVERY`` seconds); the review is
-stored (``bot.store.reviews``), so asking again costs nothing. One review in flight per member,
+stored (``bot.store.reviews``), so asking again costs no search. One review in flight per member,
 at most ``review_queue`` bot-wide (the same review asked by two players is computed once): see
-``Reviews.admit``.
+``Reviews.admit``. A stored review's answer is still drawn (its pictures), so its answers pass
+``Reviews.answers`` (``bot.gate.MemberGate``): one per member at a time, ``ANSWER_COOLDOWN``
+seconds between a member's, at most ``ANSWER_CAPACITY`` drawn at once bot-wide.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import math
 import time
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
@@ -31,7 +34,7 @@ from discord.ext import commands
 
 from bot.cogs.common import guild_only
 from bot.config import Config
-from bot.gate import Busy
+from bot.gate import Busy, MemberGate
 from bot.i18n import Translator
 from bot.outbox.respond import NO_MENTIONS, refuse, send
 from bot.review.analysis import Review, assemble, per_decision_ms, rng_for
@@ -60,6 +63,9 @@ TEXT = {
 EDIT_EVERY = 2.0
 #: Costly decisions drawn (and listed) per answer.
 SHOWN = 3
+#: Seconds between a member's answers of stored reviews, and how many are drawn at once bot-wide.
+ANSWER_COOLDOWN = 5.0
+ANSWER_CAPACITY = 4
 
 Key = tuple[int, int]  # (table, seat)
 
@@ -76,6 +82,7 @@ class Reviews(commands.Cog):
         self.members: dict[int, Key] = {}  # member -> the review they are waiting for
         self.jobs: dict[Key, asyncio.Future[Review]] = {}  # at most ``queue``, each with a waiter
         self.progress: dict[Key, dict[int, Any]] = {}  # review -> its waiting members' progress editors
+        self.answers = MemberGate(ANSWER_COOLDOWN, ANSWER_CAPACITY)  # stored reviews' answers (drawn)
 
     @app_commands.command(name="review", description=TEXT["review"])
     @app_commands.describe(table=TEXT["table"], deal=TEXT["deal"], user=TEXT["user"])
@@ -125,8 +132,15 @@ class Reviews(commands.Cog):
         if stored is not None:
             if not _deal_ok(stored, deal):
                 return await refuse(interaction, deals_text(table, len(stored.deals), tr))
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            return await self._answer(interaction, row, stored, who.display_name, deal, tr)
+            try:
+                self.answers.admit(asker)
+            except Busy as busy:
+                return await refuse(interaction, answer_busy_text(busy, tr))
+            try:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                return await self._answer(interaction, row, stored, who.display_name, deal, tr)
+            finally:
+                self.answers.release(asker)
         try:
             job = self.admit(asker, key, lambda: self._job(row, seat, who.id),
                              progress_editor(interaction, table, tr))
@@ -278,6 +292,17 @@ async def after_defer(interaction: discord.Interaction[TapisBot], reason: str) -
 
 def _deal_ok(review: Review, deal: int | None) -> bool:
     return deal is None or 1 <= deal <= len(review.deals)
+
+
+def answer_busy_text(busy: Busy, tr: Translator) -> str:
+    """Why a stored review's answer was refused before it was drawn (``Reviews.answers``)."""
+    if busy.reason == "running":
+        return tr._("Your previous review is still running: wait for it before asking for another.")
+    if busy.reason == "cooldown":
+        seconds = max(1, math.ceil(busy.retry_after))
+        return tr.n_("Wait {n} second before your next review.", "Wait {n} seconds before your next review.",
+                     seconds)
+    return tr._("Reviews are busy right now: try again in a few minutes.")
 
 
 def deals_text(table: int, n: int, tr: Translator) -> str:

@@ -298,3 +298,41 @@ async def test_a_review_stored_meanwhile_is_not_computed_again(
     assert len(pool.plans) == 1  # computed once
     await tapis.settle()
     assert quiet(cog)
+
+
+async def test_a_stored_review_is_drawn_once_at_a_time_per_member_with_a_cooldown(
+        stub: DiscordStub, tapis: TapisRun, players: list[User], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asking again for a stored review costs no search but draws its pictures again: one answer per
+    member at a time, ``ANSWER_COOLDOWN`` seconds between a member's, ``ANSWER_CAPACITY`` at once
+    (before, a member's burst drew as many answers at once as they sent)."""
+    from bot.cogs.review import ANSWER_COOLDOWN
+    from tests.review.test_command import review
+
+    alice, bob = players[:2]
+    cog: Any = small(tapis)
+    table = await finished_table(stub, tapis, alice, [bob], ai=1)
+    assert "Reviewing" not in (await review(stub, alice, stub.channel, table=table)).original.text
+    now = [1000.0]
+    cog.answers.clock, cog.answers.cooldown = (lambda: now[0]), ANSWER_COOLDOWN
+
+    together(monkeypatch, 2)
+    burst = await asyncio.gather(*(stub.slash("review", alice, stub.channel, table=table) for _ in range(2)))
+    drawn = [i for i in burst if i.callback_type == 5]
+    refused = [i for i in burst if i.callback_type == 4]
+    assert len(drawn) == 1 and len(refused) == 1 and BUSY_MEMBER in refused[0].text
+    await until(lambda: ended(drawn[0]), "the stored review's answer")
+    assert not cog.answers.running and not cog.jobs  # no search: it was stored
+    soon = await stub.slash("review", alice, stub.channel, table=table)
+    wait = f"Wait {ANSWER_COOLDOWN:.0f} seconds before your next review."
+    assert soon.ephemeral and soon.text.endswith(wait), soon.text
+    now[0] += ANSWER_COOLDOWN
+
+    cog.answers.capacity = 1  # bot-wide: alice's review asked by her and by bob at the same moment
+    together(monkeypatch, 2)
+    pair = await asyncio.gather(*(stub.slash("review", who, stub.channel, table=table, user=alice)
+                                  for who in (alice, bob)))
+    assert sorted(i.callback_type for i in pair) == [4, 5], [i.text for i in pair]
+    [busy] = [i for i in pair if i.callback_type == 4]
+    assert BUSY_QUEUE in busy.text
+    await until(lambda: all(ended(i) for i in pair), "the answer drawn")
+    assert not cog.answers.running

@@ -17,10 +17,12 @@ from tests.discord_stub.tapis import TapisRun
 
 
 def small(tapis: TapisRun) -> object:
-    """The review cog with a tiny search (a few rollouts per decision, no clock)."""
+    """The review cog with a tiny search (a few rollouts per decision, no clock), and no cooldown
+    between a member's answers of stored reviews (``tests/review/test_bursts.py`` tests it)."""
     cog = tapis.bot.get_cog("Reviews")
     cog.cap = 6  # type: ignore[union-attr]
     cog.budget_ms = 1e9  # type: ignore[union-attr]
+    cog.answers.cooldown = 0.0  # type: ignore[union-attr]
     return cog
 
 
