@@ -2,7 +2,8 @@
 
 - Caps (``Config.tables_per_member|channel|guild``): open tables (lobby or playing) a member sits
   at — a seat they left (``away``) does not count, the AI finishes it — and that a channel or a
-  guild holds. Checked when a lobby is opened and when a member joins one.
+  guild holds. Checked when a lobby is opened, when a member joins one and when they take back a
+  seat they left (``bot.tables.lobby._come_back``): leaving and coming back never passes the cap.
 - Deal cap (``Config.deal_cap``): only sessions with **no natural end** get one. Of every game's
   options, only Michigan's ``rotations = 0`` ("play until someone cannot ante") has none: Motz
   (``rotations`` 1–10, at most ``2n`` extra deals), Marias (``3 × rounds``), Maître (``tours``)
@@ -36,7 +37,8 @@ def deals_played(view: Mapping[str, Any]) -> int:
 
 
 def sits_at(table: Table, user_id: int) -> bool:
-    """True when the member has a seat they play themselves at this open table."""
+    """True when the member has a seat they play themselves at this open table (a seat they left,
+    ``away``, does not count until they take it back, which is checked against the cap)."""
     seat = table.seat_of(user_id)
     return table.is_open and seat is not None and not table.seats[seat].away
 

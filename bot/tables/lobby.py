@@ -2,7 +2,8 @@
 
 Functions of the sessions' ``Runtime`` and of one ``TableSession`` (``bot.tables.session``: its
 commit path and events); ``TableService`` calls them. Open-table caps (``bot.tables.limits``)
-are checked and the seat they allow committed under one lock (``commit_within_caps``). A lobby's
+are checked and the seat they allow committed under one lock (``commit_within_caps``), also when
+a member takes back a seat they left mid-session (``_come_back``). A lobby's
 expiry is a deadline (``bot.tables.autoplay.expire_lobby``).
 """
 
@@ -11,7 +12,8 @@ from __future__ import annotations
 import logging
 import secrets
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -133,17 +135,26 @@ async def commit_within_caps(rt: Runtime, table: Table, tx: Callable[[sqlite3.Co
     One lock for the check and the change, so two requests at once cannot both pass a cap. The
     caps are the table's server's (``Runtime.config_for``: its ``/settings``, within the operator's).
     """
+    async with within_caps(rt, table, user_id, guild_id, channel_id):
+        try:
+            await rt.db.transaction(tx)
+        except InsufficientFunds as exc:
+            raise short_of_jetons(exc.balance, table.buy_in) from None
+        adopt()
+
+
+@asynccontextmanager
+async def within_caps(rt: Runtime, table: Table, user_id: int, guild_id: int | None = None,
+                      channel_id: int | None = None) -> AsyncIterator[None]:
+    """Hold the caps' lock while the body commits one more open table or seat for ``user_id``,
+    refused (``TableError``, ``limits.cap_refusal``'s words) if it would pass a cap."""
     config = await rt.config_for(table.guild_id)
     async with rt.caps:
         live = (s.table for s in rt.sessions.values())
         refusal = limits.cap_refusal(live, config, user_id, guild_id, channel_id)
         if refusal:
             raise TableError(refusal)
-        try:
-            await rt.db.transaction(tx)
-        except InsufficientFunds as exc:
-            raise short_of_jetons(exc.balance, table.buy_in) from None
-        adopt()
+        yield
 
 
 async def join(s: TableSession, user_id: int, name: str, place: int | None = None) -> None:
@@ -193,6 +204,12 @@ async def _join_lobby(s: TableSession, user_id: int, name: str, place: int | Non
 
 
 async def _come_back(s: TableSession, user_id: int) -> list[Event]:
+    """Take back a seat left mid-session (``away``), within the member's open-table cap.
+
+    A seat its player left does not count toward their cap (``limits.sits_at``: the AI plays it and
+    they may sit elsewhere meanwhile); taking it back does, so it is checked as a join is
+    (``within_caps``, same refusal), and the cap holds however often they leave and come back.
+    """
     table = s.table
     seat = table.seat_of(user_id)
     if seat is None:
@@ -202,7 +219,8 @@ async def _come_back(s: TableSession, user_id: int) -> list[Event]:
     seats = [replace(info) for info in table.seats]
     seats[seat].away = False
     seats[seat].timeouts_in_row = 0
-    await s.save_seats(seats)
+    async with within_caps(s.rt, table, user_id):
+        await s.save_seats(seats)
     return [{"type": "back", "seat": seat}]
 
 
