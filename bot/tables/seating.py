@@ -16,6 +16,7 @@ from bot.rules.base import Event
 from bot.store import tables as store
 from bot.tables.errors import NOT_IN_LOBBY, NOT_SEATED, TableError
 from bot.tables.lobby import _stand_up, join
+from bot.tables.model import Table
 from bot.tables.seats import (
     HOST_ALREADY,
     HOST_HUMAN,
@@ -97,8 +98,14 @@ def _in_lobby(s: TableSession) -> None:
 
 def _hosts_target(s: TableSession, host_id: int, place: int, user_id: int | None) -> int:
     """The index of the seat at ``place`` if the host may act on it and it still holds ``user_id``."""
-    _in_lobby(s)
-    table = s.table
+    return hosts_target(s.table, host_id, place, user_id)
+
+
+def hosts_target(table: Table, host_id: int, place: int, user_id: int | None) -> int:
+    """``_hosts_target`` of a table read as is: the lobby's select checks with it the player the host
+    picks to move before offering the seats (nothing changes; the move itself checks again)."""
+    if table.status != "lobby":
+        raise TableError(NOT_IN_LOBBY)
     if host_id != table.host_id:
         raise TableError(NOT_HOST_SEATS)
     if place not in table.plan.places:

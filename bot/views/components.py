@@ -24,6 +24,7 @@ from bot.views.vocab import move_kind
 
 if TYPE_CHECKING:
     from bot.tables import Table
+    from bot.tables.model import SeatInfo
 
 #: Discord's most options in a select.
 MAX_OPTIONS = 25
@@ -52,8 +53,8 @@ def button(table_id: int, version: int, verb: str, label: str, style: discord.Bu
 
 def lobby_view(table: Table, tr: Translator | None = None) -> discord.ui.View:
     """Join / Leave / an Add AI button per lobby level the server lets sit (``bot.ai.levels.LOBBY``,
-    ``LobbyPlan.ai_levels``), Start, then the
-    seat select (free seats, for anyone) and the host's select (move, remove, hand over), in the
+    ``LobbyPlan.ai_levels``), Start, then the seat select (free seats, for anyone) and the host's
+    select (remove, hand over, pick a player to move: ``host_choices``, then ``move_view``), in the
     table's language. Five buttons a row, each select on a row of its own (Discord's layout)."""
     t, v, tr = table.id, table.version, tr or english()
     first = [("join", tr._("Join"), discord.ButtonStyle.success, None),
@@ -84,26 +85,51 @@ def seat_choices(table: Table) -> list[int]:
 
 
 def host_choices(table: Table, tr: Translator) -> list[tuple[str, str]]:
-    """The host's choices, as (label, value): remove a player, make one host, move one to another
-    seat (a swap if taken). Values name the seat and who sat there: ``r.<seat>.<user or ai>``,
-    ``h.<seat>.<user>``, ``m.<seat>.<user or ai>.<to>``."""
+    """The host's choices in the lobby's select, as (label, value): remove a player, make one host,
+    or pick one to move (``move_choices`` then offers the seats). Values name the seat and who sat
+    there: ``r.<seat>.<user or ai>``, ``h.<seat>.<user>``, ``p.<seat>.<user or ai>``.
+
+    At most ``3 × seats - 2`` choices (22 for Michigan's 8 seats), so every one fits in one select
+    (``MAX_OPTIONS``); the ``n × (n - 1)`` moves themselves would not (56 for 8 seats)."""
     out: list[tuple[str, str]] = []
     seated = list(zip(table.plan.places, table.seats, strict=False))
     for place, info in seated:
-        who = "ai" if info.ai or info.user_id is None else str(info.user_id)
         if info.user_id != table.host_id:
-            out.append((tr._("Remove {name}", name=info.name), f"r.{place}.{who}"))
+            out.append((tr._("Remove {name}", name=info.name), f"r.{place}.{_who(info)}"))
     for place, info in seated:
         if not info.ai and info.user_id is not None and info.user_id != table.host_id:
             out.append((tr._("Make {name} the host", name=info.name), f"h.{place}.{info.user_id}"))
-    free = set(seat_choices(table))
     for place, info in seated:
-        who = "ai" if info.ai or info.user_id is None else str(info.user_id)
-        for to in range(table.capacity):
-            if to != place and (to in free or to in table.plan.places):
-                label = tr._("Move {name} to seat {n}", name=info.name, n=to + 1)
-                out.append((label, f"m.{place}.{who}.{to}"))
+        if move_choices(table, tr, place):
+            out.append((tr._("Move {name}…", name=info.name), f"p.{place}.{_who(info)}"))
     return out
+
+
+def move_choices(table: Table, tr: Translator, place: int) -> list[tuple[str, str]]:
+    """Where the host may move whoever sits at seat ``place``, as (label, value): every other seat
+    free or taken (a swap), never one kept for an invitee. Values ``m.<seat>.<user or ai>.<to>``."""
+    if place not in table.plan.places:
+        return []
+    info = table.seats[table.plan.places.index(place)]
+    free = set(seat_choices(table))
+    return [(tr._("Move {name} to seat {n}", name=info.name, n=to + 1), f"m.{place}.{_who(info)}.{to}")
+            for to in range(table.capacity) if to != place and (to in free or to in table.plan.places)]
+
+
+def move_view(table: Table, place: int, tr: Translator | None = None) -> discord.ui.View:
+    """The host's second step of a move (sent to the host alone): a select of the seats the player at
+    ``place`` may move to. Same verb (``host``) and values as every host choice, so the click is
+    checked as the lobby's select is: by the table service, under the table's lock."""
+    tr = tr or english()
+    options = [discord.SelectOption(label=clip(label, 100), value=value)
+               for label, value in move_choices(table, tr, place)]
+    return _view([discord.ui.Select(custom_id=str(ids.ComponentId(table.id, table.version, "host")),
+                                    placeholder=tr._("Choose a seat"), options=options[:MAX_OPTIONS])])
+
+
+def _who(info: SeatInfo) -> str:
+    """How a host choice's value names who sits at a seat: their user id, or ``ai``."""
+    return "ai" if info.ai or info.user_id is None else str(info.user_id)
 
 
 def final_view(table: Table, tr: Translator | None = None) -> discord.ui.View:

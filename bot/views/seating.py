@@ -14,7 +14,9 @@ from bot.ai.levels import normalize_level
 from bot.i18n import N_, Translator
 from bot.outbox.respond import refuse, run_soon, send
 from bot.tables.rematch import Admit, Finished, Terms, may_sit
+from bot.tables.seating import hosts_target
 from bot.views import ids, texts
+from bot.views.components import move_view
 from bot.views.lobby_post import post_lobby
 from bot.views.yardsticks import level_word
 
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
 
 INVALID_CHOICE = N_("That choice is not valid.")
 _SEAT = re.compile(r"[0-9]{1,2}")
-_HOST = re.compile(r"([rhm])\.([0-9]{1,2})\.(ai|[0-9]{1,20})(?:\.([0-9]{1,2}))?")
+_HOST = re.compile(r"([rhmp])\.([0-9]{1,2})\.(ai|[0-9]{1,20})(?:\.([0-9]{1,2}))?")
 
 SelectVerb = Callable[["discord.Interaction[TapisBot]", "Table", str, Translator], Awaitable[None]]
 
@@ -47,7 +49,8 @@ async def choose_seat(interaction: discord.Interaction[TapisBot], table: Table, 
 async def host_choice(interaction: discord.Interaction[TapisBot], table: Table, value: str,
                       tr: Translator) -> None:
     """The host's choice: ``r.<seat>.<who>`` remove, ``h.<seat>.<user>`` make host,
-    ``m.<seat>.<who>.<to>`` move (``who``: the user id, or ``ai``)."""
+    ``p.<seat>.<who>`` pick a player to move (answered, to the host alone, with the seats:
+    ``move_view``), ``m.<seat>.<who>.<to>`` move (``who``: the user id, or ``ai``)."""
     m = _HOST.fullmatch(value)
     if m is None or (m.group(1) == "m") != (m.group(4) is not None):
         return await refuse(interaction, tr._(INVALID_CHOICE))
@@ -58,6 +61,11 @@ async def host_choice(interaction: discord.Interaction[TapisBot], table: Table, 
         await run_soon(interaction, service.remove_player(table.id, host, place, user_id))
         return await send(interaction, tr._("The player at seat {n} was removed; their buy-in is refunded.",
                                             n=place + 1))
+    if kind == "p":
+        hosts_target(table, host, place, user_id)  # refused as the move itself would be
+        name = table.seats[table.plan.places.index(place)].name
+        return await send(interaction, tr._("Where should {name} sit? Whoever sits there takes their seat.",
+                                            name=name), view=move_view(table, place, tr))
     if kind == "h":
         await run_soon(interaction, service.hand_host(table.id, host, place, user_id))
         return await send(interaction, tr._("The player at seat {n} is the host now.", n=place + 1))

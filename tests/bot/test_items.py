@@ -62,3 +62,51 @@ def test_components_are_plain_items_with_ids_the_item_parses() -> None:
     assert {(p.table_id, p.version) for p in parsed if p is not None} == {(12, 5)}
     assert [p.verb for p in parsed if p is not None] == ["join", "leave", "ai", "ai", "ai", "start", "seat",
                                                          "host"]
+
+
+def _rows_fit(view: discord.ui.View) -> None:
+    """Discord's layout: at most 5 rows, a select alone on its row with at most 25 options."""
+    rows: dict[int, list[discord.ui.Item[Any]]] = {}
+    for child in view.children:
+        rows.setdefault(child.row or 0, []).append(child)
+    assert len(rows) <= 5 and all(0 <= r < 5 for r in rows)
+    for items in rows.values():
+        selects = [c for c in items if isinstance(c, discord.ui.Select)]
+        assert not selects or len(items) == 1
+        assert all(1 <= len(c.options) <= 25 for c in selects)
+
+
+def test_every_host_choice_of_a_full_michigan_lobby_is_reachable() -> None:
+    """8 seats (7 people and an AI): 7 removes, 6 hand-overs and 56 moves, all offered within
+    Discord's limits: the lobby's select, then the seats of the player picked (``move_view``)."""
+    from bot.rules import GAMES
+    from bot.tables.model import SeatInfo
+    from bot.tables.seats import LobbyPlan
+
+    for seated in (8, 6):  # full, and with two free seats (moves to them too)
+        seats = [SeatInfo(100 + n, f"p{n}") for n in range(seated - 1)] + [SeatInfo(None, "AI 1", ai=True)]
+        table: Any = SimpleNamespace(id=12, version=5, plan=LobbyPlan(list(range(seated))), capacity=8,
+                                     seats=seats, host_id=100, game="michigan", rules=GAMES["michigan"])
+        who = ["ai" if s.ai else str(s.user_id) for s in seats]
+        expected = {f"r.{p}.{who[p]}" for p in range(1, seated)}
+        expected |= {f"h.{p}.{who[p]}" for p in range(1, seated - 1)}
+        expected |= {f"m.{p}.{who[p]}.{to}" for p in range(seated) for to in range(8) if to != p}
+        assert len(expected) == {8: 7 + 6 + 56, 6: 5 + 4 + 42}[seated]
+        lobby = lobby_view(table)
+        _rows_fit(lobby)
+        [host] = [c for c in lobby.children
+                  if isinstance(c, discord.ui.Select) and c.custom_id.endswith(":host")]
+        reached = set()
+        for option in host.options:
+            if option.value.startswith("p."):  # a player picked: the seats they may move to
+                from bot.views.components import move_view
+
+                picker = move_view(table, int(option.value.split(".")[1]))
+                _rows_fit(picker)
+                [select] = picker.children
+                assert isinstance(select, discord.ui.Select) and select.custom_id == host.custom_id
+                reached |= {o.value for o in select.options}
+            else:
+                reached.add(option.value)
+        assert not expected - reached, f"{len(expected - reached)} host choices out of reach"
+        assert reached == expected

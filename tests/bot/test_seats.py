@@ -25,6 +25,15 @@ async def choose(stub: DiscordStub, lobby: Message, user: User, verb: str, value
     return await stub.choose(lobby, user, [value], custom_id=select(lobby, verb)["custom_id"])
 
 
+async def host_move(stub: DiscordStub, lobby: Message, host: User, name: str, to: int):
+    """The host moves ``name`` to seat ``to`` (1-based) in two steps: the player in the lobby's
+    select, then the seat in the select sent to the host alone. Returns the second answer."""
+    picked = await choose(stub, lobby, host, "host", values(lobby, "host")[f"Move {name}…"])
+    assert picked.ephemeral and f"Where should {name} sit?" in picked.text, picked.text
+    seats = picked.last
+    return await choose(stub, seats, host, "host", values(seats, "host")[f"Move {name} to seat {to}"])
+
+
 async def test_a_full_mus_session_whose_pairs_were_chosen_in_the_lobby(
         stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
     alice, bob, carol, dave = players
@@ -47,7 +56,7 @@ async def test_a_full_mus_session_whose_pairs_were_chosen_in_the_lobby(
     assert [s.name for s in table.seats] == ["alice", "bob", "carol", "dave"]
     assert table.plan.places == [0, 1, 2, 3]
     # the host swaps bob and dave: pairs alice & carol, dave & bob
-    moved = await choose(stub, lobby, alice, "host", values(lobby, "host")["Move bob to seat 4"])
+    moved = await host_move(stub, lobby, alice, "bob", 4)
     assert moved.ephemeral and "moved to seat 4" in moved.text, moved.text
     await tapis.settle()
     assert [s.name for s in table.seats] == ["alice", "dave", "carol", "bob"]
@@ -165,3 +174,33 @@ async def test_an_unanswered_invitation_lapses_with_the_lobby_and_survives_a_res
     assert again.status == "cancelled"
     assert await tapis.ledger.balance(stub.guild.id, alice.id) == tapis.config.starting_grant
     assert await tapis.ledger.balance(stub.guild.id, bob.id) in (None, tapis.config.starting_grant)
+
+
+async def test_the_host_reaches_every_seat_of_a_full_michigan_lobby(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    """Eight seats: 56 moves, which one select of 25 options cut to the moves of seats 1 and 2. The
+    host picks the player, then the seat; another member's or a stale pick is refused."""
+    alice, bob, carol, *_ = players
+    others = [*players[1:], *(stub.add_user(name, stub.guild) for name in ("erin", "finn", "gail", "hugo"))]
+    await stub.slash("table new", alice, stub.channel, game="michigan", players=8)
+    await tapis.settle()
+    lobby = stub.messages(stub.channel)[-1]
+    [table] = await tapis.tables.tables_in_channel(stub.channel.id)
+    for user in others:
+        assert "joined" in (await stub.click(lobby, user, "Join")).text
+    await tapis.settle()
+    assert [s.name for s in table.seats] == ["alice", "bob", "carol", "dave", "erin", "finn", "gail", "hugo"]
+    assert table.seat_of(others[-1].id) == 7
+    pick = values(lobby, "host")["Move hugo…"]
+    refused = await choose(stub, lobby, bob, "host", pick)  # not the host
+    assert refused.ephemeral and "Only the host" in refused.text, refused.text
+    moved = await host_move(stub, lobby, alice, "hugo", 3)  # seat 8 to 3: carol takes seat 8
+    assert moved.ephemeral and "moved to seat 3" in moved.text, moved.text
+    await tapis.settle()
+    assert [s.name for s in table.seats] == ["alice", "bob", "hugo", "dave", "erin", "finn", "gail", "carol"]
+    stale = await choose(stub, lobby, alice, "host", pick)  # hugo no longer sits at seat 8
+    assert stale.ephemeral and "changed meanwhile" in stale.text, stale.text
+    seats = (await choose(stub, lobby, alice, "host", values(lobby, "host")["Move carol…"])).last
+    forged = await choose(stub, seats, bob, "host", values(seats, "host")["Move carol to seat 1"])
+    assert forged.ephemeral and "Only the host" in forged.text, forged.text
+    assert table.seat_of(carol.id) == 7 and table.seat_of(alice.id) == 0
