@@ -199,3 +199,21 @@ async def test_the_member_cap_refusal_in_czech(h, cap, czech):
         await h.svc.create(G, 30, HOST, "Ann", "high", {})
     assert info.value.render(translator("cs")) == czech
     assert info.value.render(translator("fr")).startswith(f"Vous jouez déjà à {cap} table")
+
+
+async def test_taking_back_a_seat_left_is_within_the_member_cap(h):
+    """Leave three running tables, then come back to each: the cap (1) lets her back at one only."""
+    limit(h, tables_per_member=1)
+    tables = []
+    for k, other in enumerate((BOB, CAT, DAN)):
+        t = await h.svc.create(G, CH + k, HOST, "Ann", "high", {})
+        await h.svc.join(t.id, other, f"P{k}")
+        await h.svc.start(t.id, HOST)
+        await h.svc.leave(t.id, HOST)
+        tables.append(t)
+    await h.svc.join(tables[0].id, HOST, "Ann")
+    for t in tables[1:]:
+        with pytest.raises(TableError, match=r"already sit at 1 open table \(the limit is 1\)"):
+            await h.svc.join(t.id, HOST, "Ann")
+        assert t.seats[t.seat_of(HOST)].away  # still the AI's
+    assert not tables[0].seats[0].away
