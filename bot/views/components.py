@@ -19,7 +19,7 @@ from bot.rules.mus.senas import name as sena_name
 from bot.tables.reactions import EMOTES
 from bot.tables.seats import free_places
 from bot.views import ids
-from bot.views.moves import layout
+from bot.views.moves import group_layout, layout
 from bot.views.vocab import move_kind
 
 if TYPE_CHECKING:
@@ -163,32 +163,56 @@ def table_view(table: Table, tr: Translator | None = None) -> discord.ui.View | 
 
 
 def moves_view(table: Table, seat: int, tr: Translator | None = None,
-               senas: list[str] | None = None) -> discord.ui.View | None:
+               senas: list[str] | None = None, group: int | None = None) -> discord.ui.View | None:
     """The seat's legal moves now, as buttons and selects carrying the table's version, and the
-    señas it may make (Mus with the ``senas`` option: ``bot.tables.senas``) on a row of their own."""
+    señas it may make (Mus with the ``senas`` option: ``bot.tables.senas``) on a row of their own.
+
+    Moves too many for Discord's rows are chosen in two steps (``bot.views.moves``): without
+    ``group``, the groups of moves; with it, that group's moves and a button back to the groups
+    (None if there is no such group)."""
     if table.state is None or table.status != "playing" or seat not in table.state.to_act():
         return None
     legal = table.state.legal_actions(seat)
     if not legal:
         return None
     tr = tr or english()
-    controls = layout(legal, lambda action: table.rules.label(action, tr),
-                      kind_name=lambda kind: move_kind(kind, table.game, tr))
+    words = tr
+
+    def label(action: dict[str, Any]) -> str:
+        return table.rules.label(action, words)
+
+    def kind(name: str) -> str:
+        return move_kind(name, table.game, words)
+
+    if group is None:
+        controls = layout(legal, label, kind_name=kind)
+    else:
+        found = group_layout(legal, label, group, kind_name=kind)
+        if found is None:
+            return None
+        controls = found
+    t, v = table.id, table.version
+    grouped = bool(controls.groups)
     items: list[discord.ui.Item[Any]] = []
-    for n, (label, index) in enumerate(controls.buttons):
+    for n, (text, index) in enumerate(controls.buttons):
         items.append(discord.ui.Button(
-            label=label, style=discord.ButtonStyle.primary, row=n // 5,
-            custom_id=ids.move_id(table.id, table.version, seat, index)))
-    first_row = -(-len(controls.buttons) // 5)
+            label=text, style=discord.ButtonStyle.primary, row=n // 5,
+            custom_id=ids.group_id(t, v, seat, index) if grouped else ids.move_id(t, v, seat, index)))
+    row = -(-len(controls.buttons) // 5)
     for g, (placeholder, options) in enumerate(controls.selects):
         select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-            custom_id=ids.select_id(table.id, table.version, seat, g), placeholder=placeholder,
-            row=first_row + g, options=[discord.SelectOption(label=lab, value=str(i)) for lab, i in options])
+            custom_id=ids.group_select_id(t, v, seat, g) if grouped else ids.select_id(t, v, seat, g),
+            placeholder=placeholder, row=row,
+            options=[discord.SelectOption(label=lab, value=str(i)) for lab, i in options])
         items.append(select)
-    row = first_row + len(controls.selects)
+        row += 1
+    if controls.back:
+        items.append(discord.ui.Button(label=tr._("Back to all moves"), style=discord.ButtonStyle.secondary,
+                                       row=row, custom_id=ids.groups_id(t, v, seat)))
+        row += 1
     if senas and row < 5:
         items.append(discord.ui.Select(
-            custom_id=str(ids.ComponentId(table.id, table.version, "sena", str(seat))), row=row,
+            custom_id=str(ids.ComponentId(t, v, "sena", str(seat))), row=row,
             placeholder=tr._("Make a seña to your partner…"),
             options=[discord.SelectOption(label=clip(tr._(sena_name(x)), 100), value=x,
                                           description=clip(tr._(sena_gesture(x)), 100)) for x in senas]))

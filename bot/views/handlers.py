@@ -28,12 +28,14 @@ import discord
 
 from bot.ai.levels import lobby_choice
 from bot.i18n import N_, Translator, english, msg
-from bot.outbox.respond import answer_lost, refuse, run_soon, send
+from bot.outbox.respond import answer_lost, refuse, run_soon, send, update
 from bot.tables.errors import STALE, TableError  # one wording for a stale click, service and handler alike
 from bot.tables.reactions import emote_of
 from bot.views import ids, texts
+from bot.views.components import moves_view
 from bot.views.display import refusal_text
 from bot.views.locale import at_table, reader
+from bot.views.moves import move_groups, needs_groups
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -186,6 +188,8 @@ async def _handle(interaction: discord.Interaction[TapisBot], custom_id: str, ci
     tr = await at_table(bot, tr, interaction.user.id, table)  # the cards as this player sees them
     if cid.verb in ("mv", "sel"):
         return await play(interaction, table, cid, values, tr)
+    if cid.verb == "grp":
+        return await choose_group(interaction, table, cid, values, tr)
     if cid.verb == "react":
         return await _react(interaction, table, values, tr)
     if cid.verb == "sena":
@@ -288,13 +292,9 @@ async def play(interaction: discord.Interaction[TapisBot], table: Table, cid: id
     if parsed is None:
         return await refuse(interaction, tr._(INVALID))
     id_seat, number = parsed
-    seat = table.seat_of(interaction.user.id)
-    if seat is None:
-        return await refuse(interaction, texts.not_seated(table.id, tr))
-    if seat != id_seat:
-        return await refuse(interaction, tr._("These moves belong to another player."))
-    if cid.version != table.version or table.state is None or table.status != "playing":
-        return await refuse(interaction, tr._(STALE))
+    seat = await _mover(interaction, table, cid, id_seat, tr)
+    if seat is None or table.state is None:
+        return None
     legal = table.state.legal_actions(seat)
     if cid.verb == "sel":
         if not values or len(values) != 1 or not _INDEX.fullmatch(values[0]):
@@ -302,10 +302,66 @@ async def play(interaction: discord.Interaction[TapisBot], table: Table, cid: id
         number = int(values[0])
     if not 0 <= number < len(legal):
         return await refuse(interaction, tr._(NOT_A_MOVE))
-    action = legal[number]
+    await _act(interaction, table, seat, cid.version, legal[number], tr)
+
+
+async def _mover(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId, id_seat: int,
+                 tr: Translator) -> int | None:
+    """The clicker's seat if these are its moves at the table's version; else refused, None."""
+    seat = table.seat_of(interaction.user.id)
+    if seat is None:
+        await refuse(interaction, texts.not_seated(table.id, tr))
+        return None
+    if seat != id_seat:
+        await refuse(interaction, tr._("These moves belong to another player."))
+        return None
+    if cid.version != table.version or table.state is None or table.status != "playing":
+        await refuse(interaction, tr._(STALE))
+        return None
+    return seat
+
+
+async def _act(interaction: discord.Interaction[TapisBot], table: Table, seat: int, version: int,
+               action: dict[str, Any], tr: Translator) -> None:
     label = table.rules.label(action, tr)
     presenter = interaction.client.presenter
     with presenter.dms.answering_in_place(table.id, seat):  # this response shows the mover the new state
         await run_soon(interaction, interaction.client.tables.act(table.id, interaction.user.id,
-                                                                  cid.version, action), update=True)
+                                                                  version, action), update=True)
     await presenter.answer_move(interaction, table, seat, tr._("You played **{move}**.", move=label), tr)
+
+
+#: A group's button ``<seat>.<group>``, a select of groups ``<seat>.s<select>``, the way back ``<seat>``.
+_GROUP_ARG = re.compile(r"([0-9]{1,4})(?:\.(s?)([0-9]{1,4}))?")
+
+
+async def choose_group(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,
+                       values: list[str] | None, tr: Translator) -> None:
+    """Moves chosen in two steps (``bot.views.moves``): a group shows its moves in the clicked message
+    (a group of one move is played), the way back shows the groups again. Nothing is applied but
+    through ``_act``, so a stale, forged or other player's click is refused as a move's would be."""
+    m = _GROUP_ARG.fullmatch(cid.arg or "")
+    if m is None:
+        return await refuse(interaction, tr._(INVALID))
+    seat = await _mover(interaction, table, cid, int(m.group(1)), tr)
+    if seat is None or table.state is None:
+        return None
+    legal = table.state.legal_actions(seat)
+    groups = move_groups(legal) if needs_groups(legal) else []
+    if m.group(3) is None:  # the way back
+        if values is not None or not groups:
+            return await refuse(interaction, tr._(INVALID))
+        return await update(interaction, view=moves_view(table, seat, tr))
+    if m.group(2):  # a select of groups: its value is the group
+        if not values or len(values) != 1 or not _INDEX.fullmatch(values[0]):
+            return await refuse(interaction, tr._(NOT_A_MOVE))
+        number = int(values[0])
+    elif values is not None:
+        return await refuse(interaction, tr._(INVALID))
+    else:
+        number = int(m.group(3))
+    if not 0 <= number < len(groups):
+        return await refuse(interaction, tr._(NOT_A_MOVE))
+    if len(groups[number]) == 1:
+        return await _act(interaction, table, seat, cid.version, legal[groups[number][0]], tr)
+    await update(interaction, view=moves_view(table, seat, tr, group=number))

@@ -17,10 +17,10 @@ HISTORY_VERBS = frozenset({"hist", "hopen", "hdeal"})
 SEAT_VERBS = frozenset({"seat", "host", "again"})
 #: Table-message reactions and Mus señas (``bot.tables.reactions``, ``bot.tables.senas``).
 EXTRA_VERBS = frozenset({"react", "sena"})
-#: The clicks a DM may carry (a move, a select of moves, a seña): forwarded to the table's owner in
-#: shard processes, and allowed from outside the table's server.
-DM_VERBS = frozenset({"mv", "sel", "sena"})
-VERBS = frozenset({"join", "leave", "ai", "start", "hand", "mv", "sel"}) | SEAT_VERBS | HISTORY_VERBS \
+#: The clicks a DM may carry (a move, a select of moves, a group of moves, a seña): forwarded to the
+#: table's owner in shard processes, and allowed from outside the table's server.
+DM_VERBS = frozenset({"mv", "sel", "grp", "sena"})
+VERBS = frozenset({"join", "leave", "ai", "start", "hand", "mv", "sel", "grp"}) | SEAT_VERBS | HISTORY_VERBS \
     | EXTRA_VERBS
 _NUMBER = re.compile(r"[0-9]{1,4}")
 _ID = re.compile(r"tapis:(\d{1,20}):(\d{1,9}):([a-z]{1,8})(?::([0-9a-z.-]{1,40}))?", re.ASCII)
@@ -66,3 +66,17 @@ def move_id(table_id: int, version: int, seat: int, index: int) -> str:
 
 def select_id(table_id: int, version: int, seat: int, group: int) -> str:
     return str(ComponentId(table_id, version, "sel", f"{seat}.{group}"))
+
+
+#: Moves chosen in two steps (``bot.views.moves``): a group's button ``grp:<seat>.<group>``, a select
+#: of groups ``grp:<seat>.s<select>`` (its value the group), the way back ``grp:<seat>``.
+def group_id(table_id: int, version: int, seat: int, group: int) -> str:
+    return str(ComponentId(table_id, version, "grp", f"{seat}.{group}"))
+
+
+def group_select_id(table_id: int, version: int, seat: int, select: int) -> str:
+    return str(ComponentId(table_id, version, "grp", f"{seat}.s{select}"))
+
+
+def groups_id(table_id: int, version: int, seat: int) -> str:
+    return str(ComponentId(table_id, version, "grp", str(seat)))

@@ -11,10 +11,11 @@ from tests.discord_stub.tapis import TapisRun
 
 
 def move_controls(message: Message, table_id: int, version: int) -> list[dict[str, Any]]:
-    """The move buttons and selects of ``message`` that carry this table's current version."""
+    """The move buttons and selects of ``message`` that carry this table's current version (with the
+    groups of moves too many to show at once, ``grp``, but not the way back from a group)."""
     prefix = f"tapis:{table_id}:{version}:"
     return [c for c in message.items() if c.get("custom_id", "").startswith(prefix)
-            and c["custom_id"].split(":")[3] in ("mv", "sel")]
+            and c["custom_id"].split(":")[3] in ("mv", "sel", "grp") and "." in c["custom_id"].split(":")[4]]
 
 
 def latest_dm_with_moves(stub: DiscordStub, user: User, table_id: int, version: int) -> Message | None:
@@ -43,11 +44,18 @@ async def play_once(stub: DiscordStub, run: TapisRun, table_id: int, user: User,
         hand = await stub.click(table_message, user, "My hand")
         message = hand.last
         assert message.ephemeral
-    controls = move_controls(message, table_id, table.version)
-    assert controls, f"no move for {user.name} at version {table.version}: {message.text}"
-    inter = await click_control(stub, message, user, rng.choice(controls), rng)
-    assert inter.callback_type == 7, f"move refused: {inter.text}"
-    return inter
+    version = table.version
+    while True:
+        controls = move_controls(message, table_id, version)
+        assert controls, f"no move for {user.name} at version {version}: {message.text}"
+        control = rng.choice(controls)
+        inter = await click_control(stub, message, user, control, rng)
+        assert inter.callback_type == 7, f"move refused: {inter.text}"
+        table = await run.tables.get(table_id)
+        assert table is not None
+        if control["custom_id"].split(":")[3] != "grp" or table.version != version:
+            return inter
+        message = inter.last  # a group of moves opened in place: choose one of them
 
 
 async def play_session(stub: DiscordStub, run: TapisRun, table_id: int, users: dict[int, User],
