@@ -291,8 +291,7 @@ class Dms:
     def shown_key(self, table: Table, job: DmJob) -> tuple[int, int, str, int]:
         """What a DM built now would show: whose it is, the table's version and status, and how
         many señas of the current hand its seat saw (``bot.tables.senas``)."""
-        rec = self.p.records.get(table.id)
-        seen = len(rec.senas.seen(table.state, job.seat)) if rec is not None and rec.senas.made \
+        seen = len(table.senas.seen(table.state, job.seat)) if table.senas.made \
             and isinstance(table.state, MusState) else 0
         return (job.user_id, table.version, table.status, seen)
 

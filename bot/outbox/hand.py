@@ -17,7 +17,7 @@ from bot.rules.mus.senas import gesture as sena_gesture
 from bot.rules.mus.senas import name as sena_name
 from bot.rules.mus.senas import partner
 from bot.rules.mus.state import MusState
-from bot.tables.senas import Made, SenaBook
+from bot.tables.senas import Made
 from bot.views.components import moves_view
 from bot.views.display import hand_embed, safe_name
 
@@ -39,10 +39,9 @@ def hand_message(bot: TapisBot, table: Table, seat: int, tr: Translator,
     """The seat's hand message in ``tr``'s language: its embed and its moves (None when it has none)."""
     guild, channel = place_names(bot, table, tr)
     clock = seat_clock(table, seat, bot.config, tr)
-    rec = bot.presenter.records.get(table.id) if bot.presenter is not None else None
     offered: list[str] = []
     if isinstance(table.state, MusState) and table.options.get("senas"):  # Mus señas (option)
-        book = rec.senas if rec is not None else SenaBook()
+        book = table.senas
         lines = sena_lines(table, book.seen(table.state, seat), seat, tr)
         note = "\n".join(x for x in (note, *lines) if x)
         offered = book.offered(table, seat)

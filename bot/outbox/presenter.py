@@ -56,7 +56,6 @@ from bot.rules.mus.senas import name as sena_name
 from bot.rules.mus.senas import open_now
 from bot.rules.mus.state import MusState
 from bot.tables.reactions import ReactionGate
-from bot.tables.senas import BOOKS as SENA_BOOKS
 from bot.tables.senas import Made, SenaRefused
 from bot.views import texts
 from bot.views.alt import table_alt
@@ -98,7 +97,6 @@ class Presenter:
         rec = self.records.get(table_id)
         if rec is None:
             rec = self.records[table_id] = TableRecord()
-            SENA_BOOKS[table_id] = rec.senas  # the AI's search reads it (``bot.tables.senas.known_to``)
         return rec
 
     def log_of(self, table_id: int) -> tuple[str, ...]:
@@ -134,7 +132,7 @@ class Presenter:
                 rec.log_serial += 1
         self.mark_dirty(table.id)
         if table.state is not None and table.status == "playing":
-            self.ai_senas(table)
+            await self.ai_senas(table)
             self.dms.plan(table)
         elif any(e.get("type") == "table_end" for e in events or ()):
             if table.state is not None and table.status == "finished":
@@ -475,10 +473,9 @@ class Presenter:
                         sena: str, tr: Translator) -> None:
         """``seat`` makes ``sena`` (checked: ``SenaRefused`` is answered, ephemeral): its partner's
         DM shows it, and so do the DMs of the opponents who caught it (AI seats read them from the
-        book)."""
-        book = self.record(table.id).senas
+        table's book). Made and stored by the service (``TableService.make_sena``): no record here."""
         try:
-            made = book.make(table, seat, sena)
+            made = await self.tables.make_sena(table.id, seat, sena)
         except SenaRefused as refused:
             return await refuse(interaction, tr._(refused.msgid))
         self._show_sena(table, made)
@@ -492,18 +489,21 @@ class Presenter:
             if info.user_id is not None and not info.ai:
                 self.dms.queue(table.id, DmJob(seat, info.user_id))
 
-    def ai_senas(self, table: Table) -> None:
+    async def ai_senas(self, table: Table) -> None:
         """The AI seats make their seña of a new hand (``bot.ai.mus.senas``: only what they hold)."""
         state = table.state  # the option exists only for Mus
         if not isinstance(state, MusState) or not table.options.get("senas") \
                 or table.status != "playing" or not open_now(state.phase):
             return
-        book = self.record(table.id).senas
         for seat, info in enumerate(table.seats):
             if not info.ai:
                 continue
-            done = [m.sena for m in book.current(state) if m.seat == seat]
+            done = [m.sena for m in table.senas.current(state) if m.seat == seat]
             sena = ai_sena(state.hands[seat], done)
             if sena is not None:
-                with contextlib.suppress(SenaRefused):
-                    self._show_sena(table, book.make(table, seat, sena))
+                try:  # at its hand's start, its turn or not (docs/rules/mus.md §10, the AI)
+                    self._show_sena(table, await self.tables.make_sena(table.id, seat, sena, on_turn=False))
+                except SenaRefused:
+                    pass
+                except Exception:  # a store fault: no seña this time (the next change tries again)
+                    log.warning("table %s: the AI's seña could not be stored", table.id, exc_info=True)

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.tables.reactions import Reactions
-from bot.tables.senas import SenaBook
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -88,8 +87,6 @@ class TableRecord:
     dm_shown: dict[int, tuple[int, int, str, int]] = field(default_factory=dict)
     #: The latest quick reactions, shown on the table message (``bot.tables.reactions``).
     reactions: Reactions = field(default_factory=Reactions)
-    #: The señas of the current hand at a Mus table with the ``senas`` option (``bot.tables.senas``).
-    senas: SenaBook = field(default_factory=SenaBook)
 
     def tasks(self) -> Iterator[asyncio.Task[None]]:
         """The editor and DM tasks running for this table."""

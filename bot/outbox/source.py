@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from bot.rules.base import Event
     from bot.tables.model import Table
+    from bot.tables.senas import Made
 
 
 class TableSource(Protocol):
@@ -41,6 +42,10 @@ class TableSource(Protocol):
 
     async def set_dm_closed(self, table_id: int, user_id: int, closed: bool = True) -> None:
         """Record that a player's DMs are closed (or open again)."""
+        ...
+
+    async def make_sena(self, table_id: int, seat: int, sena: str, on_turn: bool = True) -> Made:
+        """Make and store a Mus seña (``bot.tables.senas``), or raise ``SenaRefused``."""
         ...
 
     async def end(self, table_id: int, user_id: int, is_admin: bool, now: bool = False) -> list[Event]:

@@ -12,6 +12,7 @@ from typing import Any
 from bot.ai.levels import DEFAULT as DEFAULT_LEVEL
 from bot.rules.base import Game, State
 from bot.tables.seats import LobbyPlan
+from bot.tables.senas import SenaBook
 
 
 def capacity(rules: Game, options: Mapping[str, Any]) -> int:
@@ -84,6 +85,9 @@ class Table:
     results: list[int] | None = None
     #: Who sits where in the lobby, the invitees, invitation-only, Play again (``bot.tables.seats``).
     plan: LobbyPlan = field(default_factory=LobbyPlan)
+    #: The señas of the current hand (Mus, option ``senas``; ``bot.tables.senas``): kept beside the
+    #: rules state, stored before they are shown (``TableService.make_sena``).
+    senas: SenaBook = field(default_factory=SenaBook, repr=False)
 
     # ------------------------------------------------------------------ queries
 

@@ -15,8 +15,9 @@ import sqlite3
 from collections.abc import Mapping
 
 from bot.rules.base import Game
+from bot.store import senas as sena_store
 from bot.store import tables as store
-from bot.tables import reminders, settle
+from bot.tables import reminders, senas, settle
 from bot.tables.model import SeatInfo, Table, capacity
 from bot.tables.pace import table_pace
 from bot.tables.replay import CLOSE, SessionLog, rebuild
@@ -81,6 +82,9 @@ async def _resume_one(rt: Runtime, games: Mapping[str, Game], row: store.TableRo
     table.version = len(actions)
     closes = [a for a in actions if a.seat is None and a.action.get("type") == CLOSE]
     table.closing, table.closed_by = bool(closes), (closes[0].actor if closes else None)
+    hand = senas.hand_now(table)
+    if hand is not None:  # the current hand's Mus señas, as stored
+        table.senas.restore(table, await rt.db.run(sena_store.load, row.id, *hand))
     if table.waiting_seats():  # downtime never counts against a player: a full turn at least
         full_turn = rt.clock() + table_pace(rt.config, table.options).seconds
         table.deadline = full_turn if table.deadline is None else max(table.deadline, full_turn)

@@ -60,6 +60,7 @@ from bot.ai.levels import DEFAULT as DEFAULT_LEVEL
 from bot.config import Config
 from bot.rules import GAMES
 from bot.rules.base import Event, Game
+from bot.store import senas as sena_store
 from bot.store import tables as store
 from bot.store.base import Store
 from bot.store.ledger import Ledger
@@ -81,6 +82,8 @@ from bot.tables.errors import (
 )
 from bot.tables.model import SeatInfo, Table
 from bot.tables.replay import close_action
+from bot.tables.senas import CLOSED as SENAS_CLOSED
+from bot.tables.senas import Made, SenaRefused
 from bot.tables.session import KEEP_CLOSED, Listener, Runtime, TableSession
 from bot.tables.timers import DeadlineScheduler
 
@@ -324,6 +327,24 @@ class TableService:
         await s.notify(events)
         s.kick()
         return events
+
+    async def make_sena(self, table_id: int, seat: int, sena: str, on_turn: bool = True) -> Made:
+        """``seat`` makes the Mus seña ``sena`` (``bot.tables.senas``: truthful, in an open phase,
+        by the seat to act unless ``on_turn`` is False — an AI seat's, made at its hand's start).
+        Stored before the table's book holds it, so a restart forgets nothing; ``SenaRefused``
+        otherwise (a table this process does not run: ``CLOSED``)."""
+        s = self._find(table_id)
+        if s is None:
+            raise SenaRefused(SENAS_CLOSED)
+        table = s.table
+        async with s.lock:
+            book = table.senas
+            made = book.check(table, seat, sena, on_turn)
+            deal, mus_round = made.hand
+            await self.db.transaction(sena_store.add, table.id, deal, mus_round, seat, sena,
+                                      book.count(made.hand))
+            book.add(made)
+        return made
 
     async def end(self, table_id: int, user_id: int, is_admin: bool, now: bool = False) -> list[Event]:
         """Host or admin: cancel a lobby (refunds), or close a session (end of deal, or ``now``).

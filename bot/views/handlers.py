@@ -270,7 +270,9 @@ async def _react(interaction: discord.Interaction[TapisBot], table: Table, value
 
 async def _sena(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,
                 values: list[str] | None, tr: Translator) -> None:
-    """A seña from the hand message's select (Mus, option ``senas``): the seat's own, truthful."""
+    """A seña from the hand message's select (Mus, option ``senas``): the seat's own, truthful, made
+    from the hand message of the table's current version, on the seat's turn (docs/rules/mus.md §10:
+    the service checks the turn)."""
     if not values or len(values) != 1 or cid.arg is None or not cid.arg.isdigit():
         return await refuse(interaction, tr._(INVALID))
     seat = table.seat_of(interaction.user.id)
@@ -278,6 +280,8 @@ async def _sena(interaction: discord.Interaction[TapisBot], table: Table, cid: i
         return await refuse(interaction, texts.not_seated(table.id, tr))
     if seat != int(cid.arg):
         return await refuse(interaction, tr._("These moves belong to another player."))
+    if cid.version != table.version:  # an earlier message's select: the table moved on since
+        return await refuse(interaction, tr._(STALE))
     await interaction.client.presenter.make_sena(interaction, table, seat, values[0][:20], tr)
 
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from bot.rules.mus import senas
+from tests.backends import BACKENDS
 from tests.discord_stub import DiscordStub, Message, User
+from tests.discord_stub.play import move_controls
 from tests.discord_stub.tapis import TapisRun
 
 OPTIONS = "target=30 senas=true"
@@ -107,7 +109,7 @@ async def test_an_ai_partner_signals_only_what_it_holds(stub: DiscordStub, tapis
     seat = table.seat_of(alice.id)
     assert seat == 0
     mate = senas.partner(seat)
-    book = tapis.bot.presenter.record(table.id).senas
+    book = table.senas
     mine = [m for m in book.current(table.state) if m.seat == mate]
     held = senas.held(table.state.hands[mate])
     assert [m.sena for m in mine] == held[:1]  # its first, and only what it holds
@@ -135,3 +137,98 @@ async def test_an_ai_partner_is_given_the_senas_it_saw_for_its_search(
     for opp in senas.opponents(0):
         saw = senas.caught(table.seed, table.state.k, table.state.mus_round, 0, "31", opp)
         assert (0 in (known_to(table, opp) or {})) == saw
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_sena_survives_a_restart(stub: DiscordStub, tapis: TapisRun, players: list[User], seed,
+                                         backend: str) -> None:
+    """A seña is stored before it is shown: after a restart the partner's My hand still shows it, the
+    AI's search is still given it, and the signer cannot make it again with the same hand."""
+    from bot.tables.senas import known_to
+
+    seed(2)  # the mano holds two aces (its only seña)
+    alice, bob, carol, dave = players
+    table = await start(stub, tapis, alice, [bob, carol, dave])
+    users = {u.id: u for u in players}
+    seat = table.state.to_act()[0]
+    signer = users[table.seats[seat].user_id]
+    mate = users[table.seats[senas.partner(seat)].user_id]
+    [sena] = senas.held(table.state.hands[seat])
+    dm = stub.dms(signer)[-1]
+    made = await stub.choose(dm, signer, [sena], custom_id=sena_select(dm)["custom_id"])
+    assert "You signal" in made.text, made.text
+    await tapis.settle()
+    await tapis.stop()
+    await tapis.restart()
+    await tapis.settle()
+    table = await tapis.tables.get(table.id)
+    assert table.state.to_act() == (seat,)  # the same hand, the same turn
+    hand = await stub.click(stub.message(table.message_id), mate, "My hand")
+    assert f"{PARTNER} {signer.name} signals" in hand.last.text, hand.last.text
+    assert known_to(table, senas.partner(seat)) == {seat: [sena]}  # what an AI partner's search reads
+    mine = await stub.click(stub.message(table.message_id), signer, "My hand")
+    assert sena_select(mine.last) is None  # nothing left to offer: its one seña is made
+    forged = f"tapis:{table.id}:{table.version}:sena:{seat}"
+    again = await stub.choose(mine.last, signer, [sena], custom_id=forged)
+    assert again.ephemeral and "already made that seña" in again.text, again.text
+    await tapis.settle()
+    assert sum(PARTNER in m.text for m in stub.dms(mate)) == 1  # told once, before the restart
+
+
+async def test_a_sena_off_turn_is_refused(stub: DiscordStub, tapis: TapisRun, players: list[User],
+                                          seed) -> None:
+    """Only the seat to act may signal (docs/rules/mus.md §10): a seña from an earlier DM's select
+    once the signer has moved is refused as out of date, and one at the table's version off turn is
+    refused as not its turn; neither is shown to anybody nor counted."""
+    from bot.tables.senas import known_to
+
+    seed(2)
+    alice, bob, carol, dave = players
+    table = await start(stub, tapis, alice, [bob, carol, dave])
+    users = {u.id: u for u in players}
+    seat = table.state.to_act()[0]
+    signer = users[table.seats[seat].user_id]
+    [sena] = senas.held(table.state.hands[seat])
+    dm = stub.dms(signer)[-1]
+    select = sena_select(dm)
+    # the signer moves through My hand, not through that DM
+    hand = await stub.click(stub.message(table.message_id), signer, "My hand")
+    ctl = next(c for c in move_controls(hand.last, table.id, table.version) if c["type"] == 2)
+    await stub.click(hand.last, signer, custom_id=ctl["custom_id"])
+    await tapis.settle()
+    assert seat not in table.state.to_act() and senas.open_now(table.state.phase)
+    stale = await stub.choose(dm, signer, [sena], custom_id=select["custom_id"])
+    assert stale.ephemeral and "out of date" in stale.text, stale.text
+    forged = f"tapis:{table.id}:{table.version}:sena:{seat}"
+    off_turn = await stub.choose(dm, signer, [sena], custom_id=forged)
+    assert off_turn.ephemeral and "not your turn" in off_turn.text, off_turn.text
+    await tapis.settle()
+    for u in players:
+        assert all(PARTNER not in m.text and CAUGHT not in m.text for m in stub.dms(u))
+    assert all(known_to(table, s) is None for s in range(4))
+    mine = await stub.click(stub.message(table.message_id), signer, "My hand")
+    assert sena_select(mine.last) is None  # not offered off turn either
+
+
+async def test_a_sena_at_a_finished_table_creates_no_record(stub: DiscordStub, tapis: TapisRun,
+                                                            players: list[User], seed) -> None:
+    """A seña click at a table that ended (its presenter record already let go) is refused and
+    brings no record back (nothing would ever drop it)."""
+    seed(2)
+    alice, bob, carol, dave = players
+    table = await start(stub, tapis, alice, [bob, carol, dave])
+    users = {u.id: u for u in players}
+    seat = table.state.to_act()[0]
+    signer = users[table.seats[seat].user_id]
+    [sena] = senas.held(table.state.hands[seat])
+    dm = stub.dms(signer)[-1]
+    await tapis.tables.end(table.id, 1, is_admin=True, now=True)  # an admin not seated: at once
+    await tapis.settle()
+    table = await tapis.tables.get(table.id)
+    presenter = tapis.bot.presenter
+    assert table.status == "finished" and table.id not in presenter.records
+    forged = f"tapis:{table.id}:{table.version}:sena:{seat}"
+    refused = await stub.choose(dm, signer, [sena], custom_id=forged)
+    assert refused.ephemeral and "You signal" not in refused.text, refused.text
+    await tapis.settle()
+    assert table.id not in presenter.records
