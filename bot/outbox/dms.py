@@ -31,6 +31,7 @@ from bot.outbox.remind import post_reminder
 from bot.outbox.respond import NO_MENTIONS
 from bot.outbox.tokens import TOKEN_LIFE
 from bot.rules.mus.state import MusState
+from bot.tables.model import dm_version_key
 from bot.views.alt import hand_alt
 from bot.views.display import game_title
 from bot.views.locale import dm_tr
@@ -135,13 +136,34 @@ class Dms:
             if rec is not None:
                 rec.clicks.pop(interaction.user.id, None)
             self.queue(table.id, DmJob(seat, interaction.user.id))  # its worker releases a late record
-        elif table.status == "playing" and interaction.guild_id is None and message is not None:
-            now = asyncio.get_running_loop().time()
-            self.p.record(table.id).clicks[interaction.user.id] = Click(interaction, message.id, now)
+        elif interaction.guild_id is None:  # their DM shows the table at this version
+            self.shows(table, seat, interaction.user.id, table.version)
+            if table.status == "playing" and message is not None:
+                now = asyncio.get_running_loop().time()
+                self.p.record(table.id).clicks[interaction.user.id] = Click(interaction, message.id, now)
         channel_id: int | None = getattr(interaction, "channel_id", None)
         if interaction.guild_id is None and channel_id is not None:  # their DM channel: no need to open
             self.channels[interaction.user.id] = channel_id  # it (after a restart)
             self.channels.move_to_end(interaction.user.id)
+
+    def shows(self, table: Table, seat: int, user_id: int, version: int) -> None:
+        """``user_id``'s latest DM shows the table at ``version``: noted with the table
+        (``dm_version_key``, written with its next change), and written now if it is their turn (their
+        prompt), so that a restart after a crash neither loses nor repeats it (``Presenter.prime``)."""
+        key = dm_version_key(user_id)
+        self.tables.note_message(table.id, key, version)
+        if table.status == "playing" and table.version == version and table.state is not None \
+                and seat in table.state.to_act():
+            self.p.write(self._save_version(table.id, key, version))
+
+    async def _save_version(self, table_id: int, key: str, version: int) -> None:
+        table = await self.tables.get(table_id)
+        if table is None or table.extra_messages.get(key) != version:
+            return  # a newer DM was noted since: its own write (or the next change) stores it
+        try:
+            await self.tables.set_message(table_id, version, key=key)
+        except Exception:
+            log.warning("table %s: the version of a prompt was not written", table_id, exc_info=True)
 
     def queue(self, table_id: int, job: DmJob) -> None:
         """Queue a DM for a seat unless one for it is already waiting (it will show the latest state)."""
@@ -206,6 +228,7 @@ class Dms:
         over = table.status != "playing"
         if not job.remind and await self._edit_clicked(table_id, rec, job.user_id, embed, view, files):
             rec.dm_shown[job.seat] = shown
+            self.shows(table, job.seat, job.user_id, shown[1])
             if over:  # the final state is shown: this click will not be used again
                 rec.clicks.pop(job.user_id, None)
             return
@@ -226,6 +249,7 @@ class Dms:
                 f.reset()
             sent = await dm.send(**kwargs)
             rec.dm_shown[job.seat] = shown
+            self.shows(table, job.seat, job.user_id, shown[1])
             self.last_sent[job.user_id] = sent.id
             self.last_sent.move_to_end(job.user_id)
             while len(self.last_sent) > USERS_KEEP:

@@ -35,6 +35,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -55,6 +56,7 @@ from bot.rules.mus.senas import gesture as sena_gesture
 from bot.rules.mus.senas import name as sena_name
 from bot.rules.mus.senas import open_now
 from bot.rules.mus.state import MusState
+from bot.tables.model import dm_version_key
 from bot.tables.reactions import ReactionGate
 from bot.tables.senas import Made, SenaRefused
 from bot.views import texts
@@ -68,6 +70,8 @@ if TYPE_CHECKING:
     from bot.tables.model import Table
 
 log = logging.getLogger(__name__)
+#: Seconds a clean stop lets the queued edits and DMs go out before cancelling them.
+DRAIN = 5.0
 #: Discord's codes for a channel the bot can no longer reach: deleted, or access taken away.
 CHANNEL_GONE = {10003, 50001}
 
@@ -91,6 +95,8 @@ class Presenter:
         self.threads = Threads(self, tables)  # a thread per table (bot.outbox.threads)
         self.dms = Dms(self, tables)  # the players' private hands (bot.outbox.dms)
         self.closed = False
+        #: Small store writes under way (a prompt's version): ``write``.
+        self.writes: set[asyncio.Task[None]] = set()
 
     def record(self, table_id: int) -> TableRecord:
         """The table's record, created on first use."""
@@ -177,19 +183,31 @@ class Presenter:
     def prime(self, table: Table) -> None:
         """Remember a resumed table's turn state, so a restart does not DM everybody again.
 
-        Seats already known (a table live in this process) keep what was last planned for them.
+        Seats already known (a table live in this process) keep what was last planned for them. A
+        seat to act whose latest DM (or move's answer) shows an older version than the table's
+        (``dm_version_key``: its prompt was lost to a crash or a stop, its buttons are stale) is
+        prompted again; a seat whose DM shows this version is not.
         """
         if table.state is None or not table.is_open:
             return
-        to_act = set(table.state.to_act())
+        to_act = set(table.state.to_act()) if table.status == "playing" else set()
         seen = self.record(table.id).seen
         for seat, info in enumerate(table.seats):
             if info.user_id is not None and not info.ai and seat not in seen:
                 seen[seat] = (table.state.view(seat).get("deal"), seat in to_act)
+                if seat in to_act and not info.away and not info.dm_closed \
+                        and table.extra_messages.get(dm_version_key(info.user_id)) != table.version:
+                    self.dms.queue(table.id, DmJob(seat, info.user_id))
 
     def pending(self) -> set[asyncio.Task[Any]]:
-        """Every editor and DM task running now."""
-        return {task for rec in self.records.values() for task in rec.tasks()}
+        """Every editor and DM task running now, and the store writes under way (``write``)."""
+        return {task for rec in self.records.values() for task in rec.tasks()} | set(self.writes)
+
+    def write(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Run a small store write in the background (``pending`` holds it until done)."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self.writes.add(task)
+        task.add_done_callback(self.writes.discard)
 
     async def refresh_open_tables(self) -> None:
         """After (re)connecting: refresh every open table's message from the service's state.
@@ -202,8 +220,14 @@ class Presenter:
             self.prime(table)
             self.mark_dirty(table.id)
 
-    async def close(self) -> None:
+    async def close(self, drain: float = DRAIN) -> None:
+        """Stop: no new work; what is queued (edits, DMs) gets ``drain`` seconds to go out, the rest
+        is cancelled (and prompted again after the restart: ``prime``)."""
         self.closed = True
+        loop = asyncio.get_running_loop()
+        until = loop.time() + drain
+        while (tasks := [t for t in self.pending() if not t.done()]) and loop.time() < until:
+            await asyncio.wait(tasks, timeout=until - loop.time())
         self.budget.close()
         tasks = list(self.pending())
         for task in tasks:

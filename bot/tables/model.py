@@ -15,6 +15,12 @@ from bot.tables.seats import LobbyPlan
 from bot.tables.senas import SenaBook
 
 
+def dm_version_key(user_id: int) -> str:
+    """The ``extra_messages`` key of the table version ``user_id``'s latest DM (or move's answer)
+    shows: a restart prompts again a seat to act whose latest DM is older (``Presenter.prime``)."""
+    return f"dmv:{user_id}"
+
+
 def capacity(rules: Game, options: Mapping[str, Any]) -> int:
     """How many seats a table of ``rules`` with ``options`` has (its ``players`` option, else the default)."""
     players = options.get("players")
