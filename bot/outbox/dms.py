@@ -186,6 +186,9 @@ class Dms:
                     await self._send(table_id, rec, job)
                 except Exception:
                     log.exception("DM to %s for table %s failed", job.user_id, table_id)
+        except asyncio.CancelledError:
+            rec.cut = True  # DMs left unsent: the end is not marked shown (``Presenter.release``)
+            raise
         finally:
             rec.dm_worker = None
             rec.dm_jobs.clear()

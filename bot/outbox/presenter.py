@@ -56,7 +56,7 @@ from bot.rules.mus.senas import gesture as sena_gesture
 from bot.rules.mus.senas import name as sena_name
 from bot.rules.mus.senas import open_now
 from bot.rules.mus.state import MusState
-from bot.tables.model import dm_version_key
+from bot.tables.model import FINAL_SHOWN, dm_version_key
 from bot.tables.reactions import ReactionGate
 from bot.tables.senas import Made, SenaRefused
 from bot.views import texts
@@ -95,7 +95,7 @@ class Presenter:
         self.threads = Threads(self, tables)  # a thread per table (bot.outbox.threads)
         self.dms = Dms(self, tables)  # the players' private hands (bot.outbox.dms)
         self.closed = False
-        #: Small store writes under way (a prompt's version): ``write``.
+        #: Small store writes under way (a prompt's version, a table's end shown): ``write``.
         self.writes: set[asyncio.Task[None]] = set()
 
     def record(self, table_id: int) -> TableRecord:
@@ -219,10 +219,24 @@ class Presenter:
             await load_table_tr(self.bot, table.id)  # cached for the listener's narration
             self.prime(table)
             self.mark_dirty(table.id)
+        for table in await self.tables.unshown_finished():
+            self.show_end(table)
+
+    def show_end(self, table: Table) -> None:
+        """Show a finished table's end that was not shown (the process stopped first): the final
+        table message (its result, Play again), the final DMs of those whose latest DM shows an
+        older version, the thread's line and archiving. Marked shown once done (``release``)."""
+        if table.state is None or self.closed:
+            return
+        self.mark_dirty(table.id)
+        for seat, info in enumerate(table.seats):
+            if info.user_id is not None and not info.dm_closed \
+                    and table.extra_messages.get(dm_version_key(info.user_id)) != table.version:
+                self.dms.queue(table.id, DmJob(seat, info.user_id))
 
     async def close(self, drain: float = DRAIN) -> None:
         """Stop: no new work; what is queued (edits, DMs) gets ``drain`` seconds to go out, the rest
-        is cancelled (and prompted again after the restart: ``prime``)."""
+        is cancelled (and shown again after the restart: ``prime``, ``show_end``)."""
         self.closed = True
         loop = asyncio.get_running_loop()
         until = loop.time() + drain
@@ -251,6 +265,9 @@ class Presenter:
                     await self._close_thread(table_id)
                     break  # the last message of a closed table: nothing will follow
                 await asyncio.sleep(self.edit_interval)
+        except asyncio.CancelledError:
+            rec.cut = True  # what it was to show is not shown: the end is not marked shown
+            raise
         finally:
             rec.editor = None
             self.release(table_id, rec)
@@ -273,6 +290,20 @@ class Presenter:
         if rec.final and not rec.busy and self.records.get(table_id) is rec:
             del self.records[table_id]
             self.table_tokens.drop(table_id)
+            if not rec.cut:
+                self.write(self._mark_end_shown(table_id))
+
+    async def _mark_end_shown(self, table_id: int) -> None:
+        """A finished table's end is shown (final message, DMs, thread): a restart shows it no more.
+
+        Written with the message ids noted since the table's last change (its players' latest DMs)."""
+        table = await self.tables.get(table_id)
+        if table is None or table.status != "finished" or table.extra_messages.get(FINAL_SHOWN) != 0:
+            return
+        try:
+            await self.tables.set_message(table_id, table.version, key=FINAL_SHOWN)
+        except Exception:
+            log.warning("table %s: its end was shown but not marked so", table_id, exc_info=True)
 
     async def channel_turn(self, channel_id: int) -> None:
         """Wait for this channel's next edit slot: one table edit per ``edit_interval`` per channel.

@@ -69,6 +69,8 @@ class TableRecord:
     images: dict[int | None, tuple[str, Any]] = field(default_factory=dict)
     #: The table was seen closed: the record goes once its last message and DMs are out.
     final: bool = False
+    #: Its editor or DM task was cancelled (a stop, a crash): what it was to show may not be shown.
+    cut: bool = False
     #: The channel is gone (deleted or out of reach): no more edits.
     unreachable: bool = False
     #: Per user, their latest move click in a DM (its interaction edits the next prompt).

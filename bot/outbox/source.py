@@ -28,6 +28,10 @@ class TableSource(Protocol):
         """Every open table, oldest first."""
         ...
 
+    async def unshown_finished(self) -> list[Table]:
+        """Finished tables whose end was not shown yet (``bot.tables.model.FINAL_SHOWN`` still 0)."""
+        ...
+
     async def tables_in_channel(self, channel_id: int) -> list[Table]:
         """Open tables of a channel, oldest first."""
         ...

@@ -180,6 +180,26 @@ def load_open_rows(conn: sqlite3.Connection, shards: tuple[tuple[int, ...], int]
     return rows, bad
 
 
+def load_finished_rows(conn: sqlite3.Connection, since: float,
+                       shards: tuple[tuple[int, ...], int] | None = None) -> list[TableRow]:
+    """Every table finished (its row last written) at ``since`` or later, oldest first (of some
+    shards' guilds only, as ``_open_query``); a row that cannot be decoded is left out."""
+    conn.row_factory = sqlite3.Row
+    sql = "SELECT * FROM tables WHERE status = ? AND updated_at >= ?"
+    params: list[Any] = ["finished", since]
+    if shards is not None:
+        ids, count = shards
+        sql += f" AND ((guild_id >> 22) % ?) IN ({', '.join('?' * len(ids))})"
+        params += [count, *ids]
+    rows: list[TableRow] = []
+    for r in conn.execute(sql + " ORDER BY id", params).fetchall():
+        try:
+            rows.append(_row(r))
+        except (ValueError, TypeError, KeyError):
+            continue
+    return rows
+
+
 def load_actions(conn: sqlite3.Connection, table_id: int) -> list[ActionRow]:
     """The action log of a table, in version order."""
     rows = conn.execute(

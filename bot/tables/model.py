@@ -14,6 +14,11 @@ from bot.rules.base import Game, State
 from bot.tables.seats import LobbyPlan
 from bot.tables.senas import SenaBook
 
+#: ``Table.extra_messages`` key of a finished session: 0 (written with the commit that ends it) until
+#: the outbox has shown its end (final table message, final DMs, thread closed), then its version;
+#: a restart shows the end of a recently finished table still at 0 (``bot.tables.resume``).
+FINAL_SHOWN = "final"
+
 
 def dm_version_key(user_id: int) -> str:
     """The ``extra_messages`` key of the table version ``user_id``'s latest DM (or move's answer)

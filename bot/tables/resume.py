@@ -13,16 +13,17 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Mapping
+from dataclasses import replace
 
 from bot.rules.base import Game
 from bot.store import senas as sena_store
 from bot.store import tables as store
 from bot.tables import reminders, senas, settle
-from bot.tables.model import SeatInfo, Table, capacity
+from bot.tables.model import FINAL_SHOWN, SeatInfo, Table, capacity
 from bot.tables.pace import table_pace
 from bot.tables.replay import CLOSE, SessionLog, rebuild
 from bot.tables.seats import LobbyPlan
-from bot.tables.session import Runtime, TableSession
+from bot.tables.session import KEEP_CLOSED, Runtime, TableSession
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,41 @@ async def resume_all(rt: Runtime, games: Mapping[str, Game],
         session.kick()
     log.info("resumed %d table(s)", len(resumed))
     return [session.table for session in resumed]
+
+#: How long after its end a finished table's end is still shown at start if it never was (a day).
+SHOW_FINISHED_WITHIN = 24 * 3600.0
+
+
+async def resume_finished(rt: Runtime, games: Mapping[str, Game],
+                          shards: tuple[tuple[int, ...], int] | None) -> list[Table]:
+    """Rebuild the tables finished in the last ``SHOW_FINISHED_WITHIN`` seconds whose end the outbox
+    never showed (``FINAL_SHOWN`` still 0: the process stopped first); they join ``rt``'s recently
+    ended sessions, so the outbox can show their end (``Presenter.refresh_open_tables``).
+
+    Nothing is paid or written here: the session's end committed with its last action. A table
+    that cannot be rebuilt is left as it is (one WARNING).
+    """
+    rows = await rt.db.run(store.load_finished_rows, rt.clock() - SHOW_FINISHED_WITHIN, shards)
+    out: list[Table] = []
+    for row in rows:
+        if row.extra_messages.get(FINAL_SHOWN) != 0 or rt.find(row.id) is not None:
+            continue
+        try:
+            table = await _resume_one(rt, games, replace(row, status="playing"))
+        except Exception as exc:
+            log.warning("table %s: its end cannot be shown again (%s: %s)", row.id, type(exc).__name__, exc)
+            continue
+        assert table.state is not None
+        table.status, table.deadline = "finished", None
+        table.results = settle.session_results(list(table.state.stacks), table.buy_in)[0]
+        rt.ended[row.id] = TableSession(table, rt)
+        while len(rt.ended) > KEEP_CLOSED:
+            rt.ended.popitem(last=False)
+        out.append(table)
+    if out:
+        log.info("%d finished table(s) whose end was not shown yet", len(out))
+    return out
+
 
 async def _resume_one(rt: Runtime, games: Mapping[str, Game], row: store.TableRow) -> Table:
     """The live table of one stored row; raises if it cannot be rebuilt."""

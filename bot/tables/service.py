@@ -80,7 +80,7 @@ from bot.tables.errors import (
     TableError,
     no_table,
 )
-from bot.tables.model import SeatInfo, Table
+from bot.tables.model import FINAL_SHOWN, SeatInfo, Table
 from bot.tables.replay import close_action
 from bot.tables.senas import CLOSED as SENAS_CLOSED
 from bot.tables.senas import Made, SenaRefused
@@ -173,6 +173,11 @@ class TableService:
     async def open_tables(self) -> list[Table]:
         """Every open table, oldest first."""
         return [s.table for s in self.sessions.values() if s.table.is_open]
+
+    async def unshown_finished(self) -> list[Table]:
+        """The finished tables in memory whose end the outbox has not shown yet (``FINAL_SHOWN`` 0)."""
+        return [s.table for s in self._ended.values()
+                if s.table.status == "finished" and s.table.extra_messages.get(FINAL_SHOWN) == 0]
 
     def drivers(self) -> list[asyncio.Task[None]]:
         """The AI driver tasks running now (tests and benchmarks wait for them)."""
@@ -269,8 +274,12 @@ class TableService:
         return s.table
 
     async def resume_all(self) -> list[Table]:
-        """Rebuild every lobby/playing table from the store, re-arm timers and AI (``bot.tables.resume``)."""
-        return await resume.resume_all(self.rt, self.games, self.shards)
+        """Rebuild every lobby/playing table from the store, re-arm timers and AI (``bot.tables.resume``);
+        the tables finished lately whose end was never shown join the recently ended ones
+        (``unshown_finished``)."""
+        tables = await resume.resume_all(self.rt, self.games, self.shards)
+        await resume.resume_finished(self.rt, self.games, self.shards)
+        return tables
 
     async def fire_due_timers(self) -> int:
         """Play the timeout of every table whose deadline has passed (by the injected clock)."""

@@ -30,7 +30,7 @@ from bot.tables import limits, settle
 from bot.tables.autoplay import drive
 from bot.tables.errors import NOT_PLAYING, STALE, TableError, illegal
 from bot.tables.length import session_end
-from bot.tables.model import SeatInfo, Table
+from bot.tables.model import FINAL_SHOWN, SeatInfo, Table
 from bot.tables.pace import table_pace
 from bot.tables.replay import CLOSE, SessionLog, apply_logged, close_action, rebuild
 
@@ -182,6 +182,8 @@ class TableSession:
         stacks = list(state.stacks)
         end, final = (session_end(events), state.view(None)) if over else (None, None)
         box: list[list[int]] = []
+        if over:  # the outbox marks it shown; a restart shows an end still at 0 (``resume_finished``)
+            self.note_message(FINAL_SHOWN, 0)
         messages = self._messages_to_write()
 
         def tx(conn: sqlite3.Connection) -> None:

@@ -1,10 +1,14 @@
-"""What a stop or a crash must not lose: the prompt of the player to act.
+"""What a stop or a crash must not lose: the prompt of the player to act, and the end of a session.
 
 - A move commits, the process dies before the next player's DM went out: after the restart that
   player gets their moves at the table's version (``Presenter.prime``: a seat to act whose latest DM
   is older is prompted again); nobody else is sent anything, and a seat whose DM is up to date gets
   no second one.
 - A clean stop lets the queued DMs go out first (``Presenter.close`` drains for a bounded time).
+- A session ends and the process stops before its end is shown: after the restart the table message
+  shows the result with Play again, the players get their final DMs, a thread's channel line shows
+  the result and the thread is archived (``bot.tables.resume.resume_finished``); once shown, a
+  further restart shows nothing again.
 """
 
 from __future__ import annotations
@@ -13,11 +17,16 @@ import random
 
 import pytest
 
+from bot.store import tables as store
+from bot.tables.model import FINAL_SHOWN
 from tests.backends import BACKENDS
 from tests.bot.test_session import open_table
-from tests.discord_stub import DiscordStub, User
+from tests.bot.test_threads import open_in_thread, threaded_run
+from tests.discord_stub import DiscordStub, Message, User
 from tests.discord_stub.play import latest_dm_with_moves, move_controls, play_once
 from tests.discord_stub.tapis import TapisRun
+
+MESSAGE_ROUTE = "/channels/{cid}/messages/{mid}"
 
 
 async def _commit_until_another_human_is_to_act(tapis: TapisRun, table_id: int) -> tuple[int, int]:
@@ -120,3 +129,67 @@ async def test_a_clean_stop_sends_the_queued_prompt_and_the_restart_sends_it_no_
     await tapis.settle()
     assert _dm_count(stub, humans) == before  # up to date: nobody is sent it again
     assert latest_dm_with_moves(stub, by_id[nxt], table_id, version) == dm
+
+
+async def _final_marker(tapis: TapisRun, table_id: int) -> object:
+    assert tapis.db is not None
+    row = await tapis.db.run(store.load_table, table_id)
+    assert row is not None and row.status == "finished"
+    return row.extra_messages.get(FINAL_SHOWN)
+
+
+def _shows_the_end(message: Message) -> bool:
+    return any(c["custom_id"].endswith(":again") for c in message.items())
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_session_ended_just_before_a_crash_shows_its_end_after_the_restart(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    alice, bob, _, _ = players
+    table_id, msg = await open_table(stub, alice, [bob], ai=1, game="michigan")
+    await tapis.settle()
+    admin = stub.add_user("admin", stub.guild, admin=True)
+    assert tapis.bot is not None
+    await tapis.bot.tables.end(table_id, admin.id, True, now=True)  # the commit path of a last move
+    await tapis.kill()  # before the presenter showed anything
+    assert not _shows_the_end(stub.message(msg.id))
+    before = _dm_count(stub, [alice, bob])
+    await tapis.restart()
+    await tapis.settle()
+    message = stub.message(msg.id)
+    assert _shows_the_end(message), message.text
+    assert "waiting for" not in message.text and "Deadline" not in message.text
+    ids = {c["custom_id"].split(":")[3] for c in message.items()}
+    assert "hand" not in ids and "leave" not in ids
+    for user in (alice, bob):  # the final DMs: one each, their hand without moves
+        assert len(stub.dms(user)) == before[user.id] + 1
+        final = stub.dms(user)[-1]
+        assert f"#{table_id}" in final.text
+        assert not [c for c in final.items() if c.get("custom_id", "").split(":")[3:4] in (["mv"], ["sel"])]
+    assert await _final_marker(tapis, table_id) == (await tapis.tables.get(table_id)).version  # type: ignore[union-attr]
+    # shown once: another restart shows nothing again
+    await tapis.stop()
+    calls = len(stub.calls)
+    await tapis.restart()
+    await tapis.settle()
+    assert not [c for c in stub.calls[calls:] if c.method in ("POST", "PATCH") and "messages" in c.route]
+
+
+async def test_a_session_in_a_thread_ended_before_a_stop_closes_its_thread_after_the_restart(
+        stub: DiscordStub, database: str, players: list[User]) -> None:
+    alice, bob, _, _ = players
+    async with threaded_run(stub, database) as run:
+        table_id, line = await open_in_thread(stub, run, alice, bob)
+        thread = stub.channels[line.id]
+        admin = stub.add_user("admin", stub.guild, admin=True)
+        assert run.bot is not None
+        await run.bot.tables.end(table_id, admin.id, True, now=True)
+        await run.kill()
+        assert "being played" in stub.message(line.id).content and not thread.archived
+        await run.restart()
+        await run.settle()
+        table = await run.tables.get(table_id)
+        assert table is not None and table.message_id is not None
+        assert _shows_the_end(stub.message(table.message_id))
+        assert "is over" in stub.message(line.id).content
+        assert thread.archived
