@@ -58,13 +58,17 @@ async def _stop_without_settling(tapis: TapisRun) -> None:
     tapis.bot = tapis.db = None
 
 
+async def _marias_of_three(stub: DiscordStub, players: list[User]) -> tuple[list[User], dict[int, User], int]:
+    """A Marias table of three humans (alice hosts): the humans, by id, and the table."""
+    alice, bob, carol, _ = players
+    table_id, _ = await open_table(stub, alice, [bob, carol], ai=0, game="marias")
+    return [alice, bob, carol], {u.id: u for u in (alice, bob, carol)}, table_id
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_the_player_to_act_is_prompted_after_a_crash(
         stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
-    alice, bob, carol, _ = players
-    humans = [alice, bob, carol]
-    by_id = {u.id: u for u in humans}
-    table_id, _ = await open_table(stub, alice, [bob, carol], ai=0, game="marias")
+    humans, by_id, table_id = await _marias_of_three(stub, players)
     await tapis.settle()
     nxt, version = await _commit_until_another_human_is_to_act(tapis, table_id)
     await tapis.kill()  # the process dies before the DM worker ran
@@ -89,10 +93,7 @@ async def test_the_player_to_act_is_prompted_after_a_crash(
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_a_player_already_prompted_is_not_prompted_again_after_a_crash(
         stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
-    alice, bob, carol, _ = players
-    humans = [alice, bob, carol]
-    by_id = {u.id: u for u in humans}
-    table_id, _ = await open_table(stub, alice, [bob, carol], ai=0, game="marias")
+    humans, by_id, table_id = await _marias_of_three(stub, players)
     rng = random.Random(2)
     for _ in range(4):  # moves clicked in the DMs, each answered in place, the next player prompted
         await tapis.settle()
@@ -115,10 +116,7 @@ async def test_a_player_already_prompted_is_not_prompted_again_after_a_crash(
 
 async def test_a_clean_stop_sends_the_queued_prompt_and_the_restart_sends_it_no_more(
         stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
-    alice, bob, carol, _ = players
-    humans = [alice, bob, carol]
-    by_id = {u.id: u for u in humans}
-    table_id, _ = await open_table(stub, alice, [bob, carol], ai=0, game="marias")
+    humans, by_id, table_id = await _marias_of_three(stub, players)
     await tapis.settle()
     nxt, version = await _commit_until_another_human_is_to_act(tapis, table_id)
     await _stop_without_settling(tapis)
