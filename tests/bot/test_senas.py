@@ -4,6 +4,8 @@ partner signals only what it holds."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.rules.mus import senas
@@ -175,6 +177,19 @@ async def test_a_sena_survives_a_restart(stub: DiscordStub, tapis: TapisRun, pla
     assert sum(PARTNER in m.text for m in stub.dms(mate)) == 1  # told once, before the restart
 
 
+async def _first_signer(stub: DiscordStub, tapis: TapisRun,
+                        players: list[User]) -> tuple[Any, int, User, str, Any]:
+    """A Mus table of four humans just started: the table, the seat to act, its player, the one seña
+    its hand holds, and the player's latest DM."""
+    alice, bob, carol, dave = players
+    table = await start(stub, tapis, alice, [bob, carol, dave])
+    users = {u.id: u for u in players}
+    seat = table.state.to_act()[0]
+    signer = users[table.seats[seat].user_id]
+    [sena] = senas.held(table.state.hands[seat])
+    return table, seat, signer, sena, stub.dms(signer)[-1]
+
+
 async def test_a_sena_off_turn_is_refused(stub: DiscordStub, tapis: TapisRun, players: list[User],
                                           seed) -> None:
     """Only the seat to act may signal (docs/rules/mus.md §10): a seña from an earlier DM's select
@@ -183,13 +198,7 @@ async def test_a_sena_off_turn_is_refused(stub: DiscordStub, tapis: TapisRun, pl
     from bot.tables.senas import known_to
 
     seed(2)
-    alice, bob, carol, dave = players
-    table = await start(stub, tapis, alice, [bob, carol, dave])
-    users = {u.id: u for u in players}
-    seat = table.state.to_act()[0]
-    signer = users[table.seats[seat].user_id]
-    [sena] = senas.held(table.state.hands[seat])
-    dm = stub.dms(signer)[-1]
+    table, seat, signer, sena, dm = await _first_signer(stub, tapis, players)
     select = sena_select(dm)
     # the signer moves through My hand, not through that DM
     hand = await stub.click(stub.message(table.message_id), signer, "My hand")
@@ -215,13 +224,7 @@ async def test_a_sena_at_a_finished_table_creates_no_record(stub: DiscordStub, t
     """A seña click at a table that ended (its presenter record already let go) is refused and
     brings no record back (nothing would ever drop it)."""
     seed(2)
-    alice, bob, carol, dave = players
-    table = await start(stub, tapis, alice, [bob, carol, dave])
-    users = {u.id: u for u in players}
-    seat = table.state.to_act()[0]
-    signer = users[table.seats[seat].user_id]
-    [sena] = senas.held(table.state.hands[seat])
-    dm = stub.dms(signer)[-1]
+    table, seat, signer, sena, dm = await _first_signer(stub, tapis, players)
     await tapis.tables.end(table.id, 1, is_admin=True, now=True)  # an admin not seated: at once
     await tapis.settle()
     table = await tapis.tables.get(table.id)
