@@ -1,6 +1,9 @@
 """/admin tables|audit|season: for server managers (Manage Server permission).
 
-``audit`` checks that all balances sum to 0 and lists escrow held by tables that are not open.
+Every subcommand checks the permission itself (``interaction_check``): the group's
+``default_permissions`` only hides it, and a server can lift that in its Integrations settings.
+``audit`` checks this server's ledger: its accounts sum to 0, each balance matches its ledger rows,
+and no escrow is held by a table that is not open. Other servers' figures are never shown.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from discord.ext import commands
 from bot.cogs.common import describe_table, guild_only, is_admin
 from bot.cogs.errors import UserError
 from bot.i18n import Translator, msg
-from bot.outbox.respond import send
+from bot.outbox.respond import run_soon, send
+from bot.store.ledger import Mismatch
 from bot.views.locale import reader
 from bot.views.texts import fit
 
@@ -30,6 +34,14 @@ class Admin(commands.Cog):
 
     def __init__(self, bot: TapisBot) -> None:
         self.bot = bot
+        self._auditing = False  # one audit at a time bot-wide: it reads every account of a server
+
+    async def interaction_check(self, interaction: discord.Interaction[TapisBot]) -> bool:  # type: ignore[override]
+        """Only server managers, whatever the server's Integrations settings let through."""
+        guild_only(interaction)
+        if not is_admin(interaction):
+            raise UserError(msg("Only a server manager (Manage Server permission) can use /admin."))
+        return True
 
     @admin.command(name="tables", description="Open tables in this server")
     async def tables(self, interaction: discord.Interaction[TapisBot]) -> None:
@@ -42,14 +54,24 @@ class Admin(commands.Cog):
                  for t in sorted(tables, key=lambda t: t.id)]
         await send(interaction, fit("\n".join(lines), 1900) or tr._("No open table."))
 
-    @admin.command(name="audit", description="Check the ledger: balances sum to 0, no escrow stranded")
+    @admin.command(name="audit", description="Check this server's ledger: sums, balances, escrow")
     async def audit(self, interaction: discord.Interaction[TapisBot]) -> None:
         guild_id = guild_only(interaction)
         tr = await reader(self.bot, interaction)
-        total = await self.bot.ledger.accounts_total()
-        here = await self.bot.ledger.accounts_total(guild_id)
-        stranded = await self.bot.ledger.stranded_escrow(guild_id)
-        await interaction.response.send_message(audit_text(total, here, stranded, tr)[:1900], ephemeral=True)
+        if self._auditing:
+            raise UserError(msg("Another audit is running; try again in a moment."))
+        self._auditing = True
+        try:
+            text = await run_soon(interaction, self._audit(guild_id, tr))
+        finally:
+            self._auditing = False
+        await send(interaction, text)
+
+    async def _audit(self, guild_id: int, tr: Translator) -> str:
+        ledger = self.bot.ledger
+        here = await ledger.accounts_total(guild_id)
+        checked, mismatches = await ledger.reconcile(guild_id)
+        return audit_text(here, checked, mismatches, await ledger.stranded_escrow(guild_id), tr)
 
     @admin.command(name="season", description="Archive this server's ratings and start a new season")
     async def season(self, interaction: discord.Interaction[TapisBot]) -> None:
@@ -58,8 +80,6 @@ class Admin(commands.Cog):
         from bot.store.ratings import start_season_sync
 
         guild_id = guild_only(interaction)
-        if not is_admin(interaction):
-            raise UserError(msg("Only a server manager can start a new season."))
         tr = await reader(self.bot, interaction)
         season = await self.bot.db.transaction(start_season_sync, guild_id, time.time())
         await interaction.response.send_message(
@@ -68,15 +88,27 @@ class Admin(commands.Cog):
             ephemeral=True)
 
 
-def audit_text(total: int, here: int, stranded: list[tuple[int, int, str | None]], tr: Translator) -> str:
-    """The ``/admin audit`` report: the ledger's sum, and escrow held by tables that are not open."""
-    if total == 0 and not stranded:
-        verdict = tr._("✅ balanced: sum of all accounts = {total} (this server: {here}).",
-                       total=signed(total, tr), here=signed(here, tr))
+def audit_text(here: int, checked: int, mismatches: list[Mismatch],
+               stranded: list[tuple[int, int, str | None]], tr: Translator) -> str:
+    """The ``/admin audit`` report of one server: its accounts' sum, the accounts whose balance is
+    not what their ledger rows add up to, and escrow held by tables that are not open."""
+    if here == 0 and not mismatches and not stranded:
+        verdict = tr.n_("✅ balanced: this server's accounts sum to 0, and its {n} account matches its "
+                        "ledger rows.",
+                        "✅ balanced: this server's accounts sum to 0, and each of its {n} accounts "
+                        "matches its ledger rows.", checked)
     else:
-        verdict = tr._("❌ NOT balanced: sum of all accounts = {total} (this server: {here}).",
-                       total=signed(total, tr), here=signed(here, tr))
+        verdict = tr._("❌ NOT balanced: this server's accounts sum to {here}.", here=signed(here, tr))
     lines = [verdict]
+    if mismatches:
+        lines.append(tr.n_("{n} account's balance is not what its ledger rows add up to:",
+                           "{n} accounts' balances are not what their ledger rows add up to:",
+                           len(mismatches)))
+        for m in mismatches[:10]:
+            lines.append(tr._("· {account}: balance {balance}, ledger {ledger}", account=_account(m, tr),
+                              balance=signed(m.balance, tr), ledger=signed(m.from_ledger, tr)))
+        if len(mismatches) > 10:
+            lines.append(tr.n_("· … and {n} more", "· … and {n} more", len(mismatches) - 10))
     if stranded:
         held = sum(amount for _, amount, _ in stranded)
         lines.append(tr.n_("Escrow held by {n} table that is not open: {jetons}.",
@@ -89,7 +121,16 @@ def audit_text(total: int, here: int, stranded: list[tuple[int, int, str | None]
             lines.append(tr.n_("· … and {n} more", "· … and {n} more", len(stranded) - 20))
     else:
         lines.append(tr._("No escrow is held by a table that is not open."))
-    return "\n".join(lines)
+    return fit("\n".join(lines), 1900)
+
+
+def _account(m: Mismatch, tr: Translator) -> str:
+    """Whose account it is: a member's wallet, a table's escrow, the server's house."""
+    if m.kind == "wallet":
+        return tr._("<@{user}>'s wallet", user=m.user_id)
+    if m.kind == "escrow":
+        return tr._("table #{table}'s escrow", table=m.table_id)
+    return tr._("the house")
 
 
 def signed(value: int, tr: Translator) -> str:

@@ -85,6 +85,29 @@ def format_duration(seconds: float) -> str:
     return f"{sec} s"
 
 
+#: Accounts read per statement by ``Ledger.reconcile`` (each with its ledger sums, by index).
+RECONCILE_CHUNK = 200
+RECONCILE_SQL = (
+    "SELECT id, kind, user_id, table_id, balance, from_ledger FROM ("
+    " SELECT a.id, a.kind, a.user_id, a.table_id, a.balance,"
+    " COALESCE((SELECT SUM(amount) FROM ledger WHERE dst = a.id), 0)"
+    " - COALESCE((SELECT SUM(amount) FROM ledger WHERE src = a.id), 0) AS from_ledger"
+    " FROM accounts a WHERE a.id IN ({marks})) AS checked "
+    "WHERE balance <> from_ledger ORDER BY id")
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """An account whose balance is not what its ledger rows add up to."""
+
+    key: str
+    kind: str
+    user_id: int | None
+    table_id: int | None
+    balance: int
+    from_ledger: int
+
+
 @dataclass(frozen=True)
 class Account:
     """A named account; ``key`` is its primary key in ``accounts``."""
@@ -331,6 +354,24 @@ class Ledger:
             params = (guild_id,)
         rows = await self.db.fetchall(sql + " ORDER BY a.table_id", params)
         return [(r[0], r[1], r[2]) for r in rows]
+
+    async def reconcile(self, guild_id: int, chunk: int = RECONCILE_CHUNK) -> tuple[int, list[Mismatch]]:
+        """Check each account of a guild against its ledger rows: ``(accounts checked, mismatches)``.
+
+        A balance must equal what its ledger rows add up to (credits minus debits); a change that
+        keeps the sum at 0 (a hand edit moving jetons between two wallets) shows here only. The
+        accounts are read ``chunk`` at a time, each balance with its own rows in one statement (a
+        consistent pair), so other tables' writes are never held up for long.
+        """
+        ids = [r[0] for r in await self.db.fetchall(
+            "SELECT id FROM accounts WHERE guild_id = ? ORDER BY id", (guild_id,))]
+        mismatches: list[Mismatch] = []
+        for start in range(0, len(ids), chunk):
+            part = ids[start:start + chunk]
+            marks = ", ".join("?" * len(part))
+            rows = await self.db.fetchall(RECONCILE_SQL.format(marks=marks), tuple(part))
+            mismatches += [Mismatch(r[0], r[1], r[2], r[3], int(r[4]), int(r[5])) for r in rows]
+        return len(ids), mismatches
 
     async def history(self, acct: Account, limit: int = 20) -> list[dict[str, Any]]:
         """The latest ledger rows touching ``acct``, newest first."""

@@ -121,10 +121,10 @@ async def test_history_replay_stats_boards_and_admin_in_the_pseudo_locale(
     for options in ({}, {"game": "marias"}, {"game": "marias", "by": "rating"}, {"by": "wins"},
                     {"game": "marias", "by": "wins"}, {"by": "rating"}):
         await stub.slash("leaderboard", dave, stub.channel, **options)
+    await stub.slash("admin tables", dave, stub.channel)  # refused: not a manager
+    stub.guild.admins.add(dave.id)
     await stub.slash("admin tables", dave, stub.channel)
     await stub.slash("admin audit", dave, stub.channel)
-    await stub.slash("admin season", dave, stub.channel)  # refused: not a manager
-    stub.guild.admins.add(dave.id)
     await stub.slash("admin season", dave, stub.channel)
 
     messages = [m for m in stub.store.values() if m.interaction_id is not None]  # the commands' answers
@@ -195,16 +195,22 @@ async def test_one_reply_per_command_in_french_and_czech(stub: DiscordStub, tapi
     refused = await stub.slash("leaderboard", dave, stub.channel, by="rating")
     assert refusal(refused) == "Pro řazení podle hodnocení vyberte hru: hodnocení je pro každou hru zvlášť."
 
-    # /admin (Czech for dave, French for bob, English for carol)
+    # /admin (Czech for dave, French for bob, English for carol): managers only, whatever Discord shows
+    nope = await stub.slash("admin audit", dave, stub.channel)
+    assert refusal(nope) == "Příkaz /admin může použít jen správce serveru (oprávnění Spravovat server)."
+    stub.guild.admins.update({dave.id, bob.id})
     audit = await stub.slash("admin audit", dave, stub.channel)
-    assert audit.ephemeral and audit.text == ("✅ vyrovnáno: součet všech účtů = 0 (tento server: 0).\n"
-                                             "Žádný neotevřený stůl nedrží vklady.")
+    accounts = await tapis.db.fetchone("SELECT COUNT(*) FROM accounts WHERE guild_id = ?", (stub.guild.id,))
+    assert accounts[0] == 4  # the house, the two players' wallets, the table's escrow
+    assert audit.ephemeral and audit.text == (
+        f"✅ vyrovnáno: součet účtů tohoto serveru je 0 a každý z jeho {accounts[0]} účtů odpovídá svým "
+        "řádkům v účetní knize.\nŽádný neotevřený stůl nedrží vklady.")
     lobby = await tapis.tables.create(stub.guild.id, stub.channel.id, carol.id, carol.name, "motz", {})
     listed_tables = await stub.slash("admin tables", bob, stub.channel)
     expected = f"#{lobby.id} Motz — en attente, 1 assis dans <#{stub.channel.id}> · version 0"
     assert listed_tables.text == expected
-    nope = await stub.slash("admin season", dave, stub.channel)
-    assert refusal(nope) == "Novou sezónu může zahájit jen správce serveru."
+    nope = await stub.slash("admin season", carol, stub.channel)
+    assert refusal(nope) == "Only a server manager (Manage Server permission) can use /admin."
     stub.guild.admins.add(carol.id)
     started = await stub.slash("admin season", carol, stub.channel)
     assert started.text.startswith("Season 2 has started: every rating starts afresh.")

@@ -17,6 +17,7 @@ from bot.i18n import translator
 from bot.render.leaderboard import leaderboard_image
 from bot.render.profile import profile_image
 from bot.render.replay import hands_band
+from bot.store.ledger import Mismatch
 from bot.tables.deals import Deal
 from bot.views.boards import profile_field, rating_line, wins_line
 from bot.views.history import deal_label, deltas_text, ordinal, session_line
@@ -83,14 +84,26 @@ def test_history_lines_and_places_per_language() -> None:
 
 
 def test_admin_audit_in_czech() -> None:
-    assert audit_text(0, 0, [], CS) == ("✅ vyrovnáno: součet všech účtů = 0 (tento server: 0).\n"
-                                        "Žádný neotevřený stůl nedrží vklady.")
+    assert audit_text(0, 4, [], [], CS) == (
+        "✅ vyrovnáno: součet účtů tohoto serveru je 0 a každý z jeho 4 účtů odpovídá svým řádkům v účetní "
+        "knize.\nŽádný neotevřený stůl nedrží vklady.")
+    one = audit_text(0, 1, [], [], CS)
+    assert one.startswith("✅ vyrovnáno: součet účtů tohoto serveru je 0 a jeho 1 účet")
     stranded = [(3, 200, "finished"), (4, 400, None), (5, 1, "cancelled")]
-    assert audit_text(0, -601, stranded, CS).split("\n") == [
-        "❌ NEVYROVNÁNO: součet všech účtů = 0 (tento server: -601).",
+    wrong = [Mismatch("wallet:1:42", "wallet", 42, None, 1007, 1000),
+             Mismatch("escrow:9", "escrow", None, 9, 0, 20), Mismatch("house:1", "house", None, None, -5, 2)]
+    assert audit_text(-601, 9, wrong, stranded, CS).split("\n") == [
+        "❌ NEVYROVNÁNO: součet účtů tohoto serveru je -601.",
+        "3 účty nemají zůstatek, který dávají jejich řádky v účetní knize:",
+        "· peněženka <@42>: zůstatek 1\xa0007, účetní kniha 1\xa0000",  # a no-break space groups digits
+        "· vklady stolu #9: zůstatek 0, účetní kniha 20",
+        "· banka: zůstatek -5, účetní kniha 2",
         "Vklady drží 3 stoly, které nejsou otevřené: 601 žetonů.",
         "· stůl #3 (skončil): 200 žetonů", "· stůl #4 (bez řádku stolu): 400 žetonů",
         "· stůl #5 (zrušen): 1 žeton"]
+    many = [Mismatch(f"wallet:1:{u}", "wallet", u, None, 1, 0) for u in range(12)]
+    assert audit_text(0, 12, many, [], CS).split("\n")[-2:] == [
+        "· … a 2 další", "Žádný neotevřený stůl nedrží vklady."]
 
 
 GAMES_CARD = [
