@@ -102,12 +102,20 @@ def row(runs: str, game: str, a: str, b: str) -> str:
         running = f"running: {done} of {plan['groups']} groups in"
         return head + f"| {running} | | | | | {timing(runs, game, a, b)} | |"
     d = duplicate_of(report_of(sessions, plan))
-    said = verdict((a, b), d, pooled=" + " in groups, game=game)
-    if said.startswith("not met") and (a, b) == ("strong", "easy"):
-        bought = [f"reading {mode} would buy ΔĒ {gain.signed()}"
-                  for mode, (_, gain, _) in peeks(runs, game).items() if gain is not None and gain.low > 0]
-        said += "; " + "; ".join(bought) if bought else ""
+    said = explained(verdict((a, b), d, pooled=" + " in groups, game=game), (a, b),
+                     {mode: gain for mode, (_, gain, _) in peeks(runs, game).items()})
     return head + f"{d.cells()} {timing(runs, game, a, b)} | {said}{note} |"
+
+
+def explained(said: str, match: tuple[str, str], gains: dict[str, Any]) -> str:
+    """A searched level's missed bar (strong vs easy, expert vs strong) followed by what reading
+    each kind of hidden card would buy strong (item 3's peeks, where the gain's interval is above
+    0): the issue's "or the gap explained by (3)". Other verdicts are returned as they are."""
+    if not said.startswith("not met") or match not in (("strong", "easy"), ("expert", "strong")):
+        return said
+    bought = [f"reading {mode} would buy ΔĒ {gain.signed()}"
+              for mode, gain in gains.items() if gain is not None and gain.low > 0]
+    return said + ("; " + "; ".join(bought) if bought else "")
 
 
 Peek = tuple[int, "duplicate.Estimate | None", "duplicate.Estimate | None"]

@@ -257,6 +257,21 @@ def test_the_experts_w_bar_is_waived_only_where_the_search_is_saturated() -> Non
     assert ai_table.verdict(("strong", "easy"), level, game="motz") == "not met: W < 70%"
 
 
+def test_a_missed_bar_says_what_reading_a_hidden_card_would_buy() -> None:
+    """Item 3 explains a searched level's miss (strong vs easy, expert vs strong) by the peeks
+    whose gain is measurably above 0; a met bar and easy vs random are left as they are."""
+    ai_table = _load("ai_table")
+    gains = {"dead": dup.Estimate(8.37, 7.05, 9.70), "spare": dup.Estimate(0.5, -0.2, 1.2), "none": None}
+    missed = "not met: W < 60%, Ē's interval reaches 0"
+    assert ai_table.explained(missed, ("expert", "strong"), gains) == (
+        missed + "; reading dead would buy ΔĒ +8.37 (+7.05 … +9.70)")
+    strong = ai_table.explained("not met: W < 70%", ("strong", "easy"), gains)
+    assert strong == "not met: W < 70%; reading dead would buy ΔĒ +8.37 (+7.05 … +9.70)"
+    assert ai_table.explained("**met**", ("expert", "strong"), gains) == "**met**"
+    assert ai_table.explained(missed, ("expert", "strong"), {"spare": gains["spare"]}) == missed
+    assert ai_table.explained("—", ("easy", "random"), gains) == "—"
+
+
 def test_the_table_is_written_between_the_markers_only(tmp_path: Path) -> None:
     ai_table = _load("ai_table")
     doc = tmp_path / "README.md"
