@@ -6,43 +6,17 @@ from __future__ import annotations
 
 import json
 import random
-import time
-from collections.abc import AsyncIterator
 
 import pytest
 
 from tests.bot.test_languages_session import open_lobby
 from tests.discord_stub import DiscordStub, User
+from tests.discord_stub.fixtures import Clock
 from tests.discord_stub.play import play_once
 from tests.discord_stub.tapis import TapisRun
 
 HOUR = 3600.0
 REMINDER = "Reminder:"
-
-
-class Clock:
-    """The table service's clock, moved by the test (deadlines are hours away)."""
-
-    def __init__(self) -> None:
-        self.t = time.time()
-
-    def __call__(self) -> float:
-        return self.t
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-async def run(stub: DiscordStub, database: str, clock: Clock) -> AsyncIterator[TapisRun]:
-    r = TapisRun(stub, database, clock=clock)
-    await r.start()
-    try:
-        yield r
-    finally:
-        await r.stop()
 
 
 def stamp(at: float) -> str:

@@ -1,8 +1,10 @@
 """Pytest fixtures: ``stub`` (a guild and a channel), ``errors``, ``tapis`` (a running bot), ``players``;
-for the shard tests ``pg`` (a fresh PostgreSQL database) and ``sharded`` (two shards, a guild on each)."""
+``clock`` and ``run`` (a running bot whose table service reads the test's ``Clock``); for the shard
+tests ``pg`` (a fresh PostgreSQL database) and ``sharded`` (two shards, a guild on each)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -53,6 +55,33 @@ async def tapis(stub: DiscordStub, database: str) -> AsyncIterator[TapisRun]:
         yield run
     finally:
         await run.stop()
+
+
+class Clock:
+    """The table service's clock, held still or moved by the test (``clock.t += HOUR``): a deadline
+    is exactly its pace away."""
+
+    def __init__(self) -> None:
+        self.t = time.time()
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def run(stub: DiscordStub, database: str, clock: Clock) -> AsyncIterator[TapisRun]:
+    """Like ``tapis``, with the table service on ``clock`` (turn deadlines, reminders)."""
+    r = TapisRun(stub, database, clock=clock)
+    await r.start()
+    try:
+        yield r
+    finally:
+        await r.stop()
 
 
 @pytest.fixture

@@ -81,7 +81,8 @@ class TapisRun:
             driving = self.tables.drivers() + handlers()
             if not driving and not self.bot.presenter.pending():  # type: ignore[union-attr]
                 return
-        raise AssertionError("the bot never settled")
+        still = [*driving, *self.bot.presenter.pending()]  # type: ignore[union-attr]
+        raise AssertionError(f"the bot never settled in {rounds} rounds: still busy {still}")
 
     async def stop(self) -> None:
         """Clean shutdown, as ``python -m bot`` does on exit."""

@@ -4,41 +4,12 @@ pace typed in ``options:``, or the server's ``/settings pace`` default, not the 
 
 from __future__ import annotations
 
-import time
-from collections.abc import AsyncIterator
-
-import pytest
-
 from tests.discord_stub import DiscordStub
+from tests.discord_stub.fixtures import Clock
 from tests.discord_stub.tapis import TapisRun
 from tests.tournaments.drive import start_event
 
 HOUR = 3600.0
-
-
-class Clock:
-    """The table service's clock, held still by the test: a deadline is exactly its pace away."""
-
-    def __init__(self) -> None:
-        self.t = time.time()
-
-    def __call__(self) -> float:
-        return self.t
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-async def run(stub: DiscordStub, database: str, clock: Clock) -> AsyncIterator[TapisRun]:
-    r = TapisRun(stub, database, clock=clock)
-    await r.start()
-    try:
-        yield r
-    finally:
-        await r.stop()
 
 
 async def first_deadline(run: TapisRun, tournament_id: int) -> tuple[str, float]:
