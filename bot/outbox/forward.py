@@ -72,6 +72,8 @@ PART_CHARS = 3_500
 ACK_TIMEOUT = 5.0
 #: Seconds the parts of an unfinished edit are kept (an edit whose last part never came is dropped).
 PARTS_LIFE = 30.0
+#: Ids of the latest forwarded clicks an owner keeps (``Forwarder.received``; older ones are dropped).
+RECEIVED_KEEP = 256
 
 
 def channel_name(space: int, shard: int) -> str:
@@ -245,7 +247,8 @@ class Forwarder:
         self.locks = locks
         self.plan = plan
         self.sealer = Sealer(secret)
-        self.received: list[str] = []  # interaction ids handled for another process (tests, logs)
+        #: Interaction ids of the latest ``RECEIVED_KEEP`` clicks handled for another process (tests, logs).
+        self.received: list[str] = []
         #: Clicks forwarded by this process, by interaction id: (interaction, loop time), for the
         #: owner's follow-ups (their tokens never leave this process).
         self.pending: OrderedDict[str, tuple[discord.Interaction[TapisBot], float]] = OrderedDict()
@@ -336,6 +339,8 @@ class Forwarder:
 
     async def _answer(self, p: dict[str, Any]) -> None:
         self.received.append(p["id"])
+        if len(self.received) > RECEIVED_KEEP:
+            del self.received[:-RECEIVED_KEEP]
         await self.bot.handle_component(rebuild(self.bot, p, self), p["custom_id"], p["values"])
 
     async def _relay(self, p: dict[str, Any]) -> None:

@@ -1,0 +1,40 @@
+"""What a member's actions leave in memory for the process's lifetime stays bounded (abuse audit).
+
+Each test repeats one member action far past its structure's bound and checks the structure holds no
+more than the bound (each failed on the code before its bound).
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+import bot.outbox.forward as forward
+from bot.outbox.forward import Forwarder, channel_name
+from bot.signing import Sealer
+
+SECRET = b"s" * 32
+
+
+async def test_forwarded_clicks_received_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An owner process remembers the ids of the latest forwarded DM clicks only: every DM click of
+    a member on a table of another shard's server appended one id, never dropped."""
+    monkeypatch.setattr(forward, "RECEIVED_KEEP", 8, raising=False)
+    monkeypatch.setattr(forward, "rebuild", lambda bot, p, fw: SimpleNamespace(id=p["id"]))
+    handled: list[str] = []
+
+    async def handle_component(interaction: Any, custom_id: str, values: Any) -> None:
+        handled.append(interaction.id)
+
+    bot = SimpleNamespace(handle_component=handle_component)
+    owner = Forwarder(bot, SimpleNamespace(space=7), SimpleNamespace(ids=(1,), count=2), SECRET)  # type: ignore[arg-type]
+    origin = Sealer(SECRET)
+    channel = channel_name(7, 1)
+    for n in range(50):  # fifty DM clicks forwarded to this owner
+        body = {"kind": "click", "id": str(1000 + n), "custom_id": "tapis:1:1:mv:0", "values": None}
+        owner._on_notify(None, 0, channel, origin.seal(channel, body))
+        await owner.idle()
+    assert len(handled) == 50  # every click was handled
+    assert owner.received == [str(1000 + n) for n in range(42, 50)]  # only the latest are remembered
