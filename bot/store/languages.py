@@ -2,10 +2,11 @@
 
 Read on every interaction, DM and table edit, so kept in memory: ``load()`` reads every person's
 row once at start (a person without a row then costs no database read), tables are read once
-each. A ``/language`` choice is written at once. The client locale noted on every interaction is
-only a fallback for DMs sent outside an interaction, so it is written in batches (one
-transaction every ``flush_interval`` seconds, and at ``flush()`` on shutdown) instead of one
-commit per new player competing with the moves' commits.
+each, the latest ``TABLES_KEEP`` used kept (a table forgotten is read again at its next use). A
+``/language`` choice is written at once. The client locale noted on every interaction is only a
+fallback for DMs sent outside an interaction, so it is written in batches (one transaction every
+``flush_interval`` seconds, and at ``flush()`` on shutdown) instead of one commit per new player
+competing with the moves' commits.
 """
 
 from __future__ import annotations
@@ -15,11 +16,15 @@ import contextlib
 import logging
 import sqlite3
 import time
+from collections import OrderedDict
 
 from bot.i18n.languages import SOURCE, choosable, language_of
 from bot.store.base import Store
 
 log = logging.getLogger(__name__)
+
+#: Tables whose language is kept in memory, the least recently used dropped first.
+TABLES_KEEP = 16_384
 
 #: Each writer sets only its own column, so a /language choice and the note of the client's
 #: locale (both from the same interaction, concurrently) never undo each other.
@@ -53,7 +58,7 @@ class LanguageStore:
         self.db = db
         self.flush_interval = flush_interval
         self._users: dict[int, tuple[str | None, str | None]] = {}
-        self._tables: dict[int, str | None] = {}
+        self._tables: OrderedDict[int, str | None] = OrderedDict()  # the latest TABLES_KEEP used
         self._loaded = False
         self._pending: dict[int, str] = {}  # user id -> client locale not yet written
         self._flusher: asyncio.Task[None] | None = None
@@ -132,17 +137,28 @@ class LanguageStore:
 
     async def table(self, table_id: int) -> str | None:
         """The language a table was opened in, or None (a table from before languages existed)."""
-        if table_id not in self._tables:
-            row = await self.db.fetchone("SELECT language FROM table_languages WHERE table_id = ?",
-                                         (table_id,))
-            self._tables.setdefault(table_id, row[0] if row else None)
-        return self._tables[table_id]
+        if table_id in self._tables:
+            return self._used(table_id)
+        row = await self.db.fetchone("SELECT language FROM table_languages WHERE table_id = ?", (table_id,))
+        if table_id not in self._tables:  # a write that finished while this read was in flight wins
+            self._keep(table_id, row[0] if row else None)
+        return self._used(table_id)
 
     def cached_table(self, table_id: int) -> str | None:
         """The table's language if already read or set (no database hop), else None."""
-        return self._tables.get(table_id)
+        return self._used(table_id) if table_id in self._tables else None
 
     async def set_table(self, table_id: int, language: str) -> None:
         """Fix the language of a new table."""
         await self.db.transaction(_set_table, table_id, language)
+        self._keep(table_id, language)
+
+    def _used(self, table_id: int) -> str | None:
+        self._tables.move_to_end(table_id)
+        return self._tables[table_id]
+
+    def _keep(self, table_id: int, language: str | None) -> None:
         self._tables[table_id] = language
+        self._tables.move_to_end(table_id)
+        while len(self._tables) > TABLES_KEEP:
+            self._tables.popitem(last=False)

@@ -12,8 +12,11 @@ from typing import Any
 import pytest
 
 import bot.outbox.forward as forward
+import bot.store.languages as languages
 from bot.outbox.forward import Forwarder, channel_name
 from bot.signing import Sealer
+from tests.discord_stub import DiscordStub, User
+from tests.discord_stub.tapis import TapisRun
 
 SECRET = b"s" * 32
 
@@ -38,3 +41,26 @@ async def test_forwarded_clicks_received_stay_bounded(monkeypatch: pytest.Monkey
         await owner.idle()
     assert len(handled) == 50  # every click was handled
     assert owner.received == [str(1000 + n) for n in range(42, 50)]  # only the latest are remembered
+
+
+async def test_table_languages_kept_stay_bounded(stub: DiscordStub, tapis: TapisRun, players: list[User],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every table opened kept its language in memory for good: a member opening and ending lobbies
+    grew the cache by one table each time. Now the latest ``TABLES_KEEP`` used are kept, and a table
+    forgotten is read again from the store."""
+    monkeypatch.setattr(languages, "TABLES_KEEP", 3, raising=False)
+    alice = players[0]
+    opened: list[int] = []
+    for _ in range(8):  # open a lobby in French, end it; again
+        await stub.slash("table new", alice, stub.channel, game="motz", players=3, language="fr")
+        await tapis.settle()
+        [table] = await tapis.tables.tables_in_channel(stub.channel.id)
+        opened.append(table.id)
+        ended = await stub.slash("table end", alice, stub.channel, table=table.id)
+        await tapis.settle()
+        assert ended.ephemeral, ended.text
+    store = tapis.bot.languages  # type: ignore[union-attr]
+    assert len(store._tables) <= 3
+    assert store.cached_table(opened[0]) is None  # forgotten…
+    assert await store.table(opened[0]) == "fr"  # …and read back when needed
+    assert store.cached_table(opened[-1]) == "fr"
