@@ -143,8 +143,14 @@ class Dms:
                 self.p.record(table.id).clicks[interaction.user.id] = Click(interaction, message.id, now)
         channel_id: int | None = getattr(interaction, "channel_id", None)
         if interaction.guild_id is None and channel_id is not None:  # their DM channel: no need to open
-            self.channels[interaction.user.id] = channel_id  # it (after a restart)
-            self.channels.move_to_end(interaction.user.id)
+            self._keep_channel(interaction.user.id, channel_id)  # it (after a restart)
+
+    def _keep_channel(self, user_id: int, channel_id: int) -> None:
+        """Remember ``user_id``'s DM channel (the least recently used beyond ``USERS_KEEP`` forgotten)."""
+        self.channels[user_id] = channel_id
+        self.channels.move_to_end(user_id)
+        while len(self.channels) > USERS_KEEP:
+            self.channels.popitem(last=False)
 
     def shows(self, table: Table, seat: int, user_id: int, version: int) -> None:
         """``user_id``'s latest DM shows the table at ``version``: noted with the table
@@ -200,9 +206,8 @@ class Dms:
         if channel_id is None:
             await self.p.budget.take(PROMPT)
             channel = await self.bot.create_dm(discord.Object(id=user_id))
-            self.channels[user_id] = channel_id = channel.id
-            while len(self.channels) > USERS_KEEP:
-                self.channels.popitem(last=False)
+            channel_id = channel.id
+            self._keep_channel(user_id, channel_id)
         else:
             self.channels.move_to_end(user_id)
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)

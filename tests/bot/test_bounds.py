@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import bot.outbox.dms as dms
 import bot.outbox.forward as forward
 import bot.store.languages as languages
 from bot.outbox.forward import Forwarder, channel_name
@@ -64,3 +65,19 @@ async def test_table_languages_kept_stay_bounded(stub: DiscordStub, tapis: Tapis
     assert store.cached_table(opened[0]) is None  # forgotten…
     assert await store.table(opened[0]) == "fr"  # …and read back when needed
     assert store.cached_table(opened[-1]) == "fr"
+
+
+async def test_dm_channels_noted_from_moves_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move clicked in a DM notes the clicker's DM channel: that path skipped the ``USERS_KEEP``
+    bound the other one kept, so every player who moved by DM stayed remembered."""
+    monkeypatch.setattr(dms, "USERS_KEEP", 4)
+    noted: list[tuple[int, str, int]] = []
+    source = SimpleNamespace(note_message=lambda tid, key, version: noted.append((tid, key, version)))
+    desk = dms.Dms(SimpleNamespace(records={}), source)  # type: ignore[arg-type]
+    table = SimpleNamespace(id=1, status="finished", version=9, state=None)
+    for uid in range(100, 110):  # ten players each answer a move in their DM
+        click = SimpleNamespace(message=None, guild_id=None, channel_id=uid + 1000,
+                                user=SimpleNamespace(id=uid))
+        desk.answered_in_place(table, 0, click, shown=True)  # type: ignore[arg-type]
+    assert list(desk.channels.items()) == [(uid, uid + 1000) for uid in range(106, 110)]
+    assert len(noted) == 10
