@@ -285,11 +285,13 @@ class Presenter:
     def release(self, table_id: int, rec: TableRecord) -> None:
         """Drop a closed table's record once its last message is done and no DM for it is pending.
 
-        The record goes whole: its log, images, clicks (and their interactions) with it.
+        The record goes whole: its log, images, clicks (and their interactions) with it, and the
+        interactions that edit the table's message and its channel line.
         """
         if rec.final and not rec.busy and self.records.get(table_id) is rec:
             del self.records[table_id]
             self.table_tokens.drop(table_id)
+            self.threads.forget(table_id)
             if not rec.cut:
                 self.write(self._mark_end_shown(table_id))
 

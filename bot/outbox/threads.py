@@ -265,6 +265,11 @@ class Threads:
         except discord.HTTPException as exc:
             log.warning("table %s: its channel line was not edited (%s)", table.id, exc)
 
+    def forget(self, table_id: int) -> None:
+        """The table's record is gone (``Presenter.release``): its line's interaction goes too, even
+        if the thread's closing could not read the table back."""
+        self.line_tokens.pop(table_id, None)
+
     async def close(self, table: Table) -> None:
         """The session ended: the channel line shows the result and the thread is archived."""
         rec = self.p.records.get(table.id)

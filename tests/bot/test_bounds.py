@@ -14,6 +14,7 @@ import pytest
 import bot.outbox.dms as dms
 import bot.outbox.forward as forward
 import bot.store.languages as languages
+import bot.tables.session as session
 from bot.outbox.forward import Forwarder, channel_name
 from bot.signing import Sealer
 from tests.discord_stub import DiscordStub, User
@@ -81,3 +82,26 @@ async def test_dm_channels_noted_from_moves_stay_bounded(monkeypatch: pytest.Mon
         desk.answered_in_place(table, 0, click, shown=True)  # type: ignore[arg-type]
     assert list(desk.channels.items()) == [(uid, uid + 1000) for uid in range(106, 110)]
     assert len(noted) == 10
+
+
+async def test_thread_line_tokens_go_with_the_table(stub: DiscordStub, database: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table in a thread keeps the ``/table new`` interaction that edits its channel line. It was
+    dropped only by the thread's closing, which reads the table back from the service: a table no
+    longer held there by then (more than ``KEEP_CLOSED`` tables ended meanwhile; 0 here) kept its
+    interaction for good. It now goes with the table's presenter record."""
+    from tests.bot.test_threads import threaded_run
+
+    monkeypatch.setattr(session, "KEEP_CLOSED", 0)
+    host = stub.add_user("host", stub.guild)
+    async with threaded_run(stub, database) as run:
+        threads = run.bot.presenter.threads  # type: ignore[union-attr]
+        for _ in range(3):
+            await stub.slash("table new", host, stub.channel, game="motz", players=3)
+            await run.settle()
+            [table] = await run.tables.tables_in_channel(stub.channel.id)
+            assert table.id in threads.line_tokens  # its lobby runs in a thread
+            await stub.slash("table end", host, stub.channel, table=table.id)
+            await run.settle()
+        assert threads.line_tokens == {}
+        assert run.bot.presenter.records == {}  # type: ignore[union-attr]
