@@ -4,18 +4,22 @@
 ``may_remind``). ``hands``: ``"dm"`` (the default: each deal's hand comes by DM) or ``"channel"``
 (no hand DM; the player opens their hand with the table message's ephemeral **My hand** button,
 since a bot can only answer an interaction ephemerally). Read on every DM, so kept in memory
-after the first read; each choice is written at once and sets only its own column.
+after the first read (the latest ``KEEP`` people read; one forgotten is read again); each choice is
+written at once and sets only its own column.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from bot.store.base import Store
 
 HANDS = ("dm", "channel")
+#: People whose preferences are kept in memory, the least recently read dropped first.
+KEEP = 16_384
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,7 @@ class PreferenceStore:
 
     def __init__(self, db: Store) -> None:
         self.db = db
-        self._cache: dict[int, Preferences] = {}
+        self._cache: OrderedDict[int, Preferences] = OrderedDict()  # the latest KEEP people read
 
     async def get(self, user_id: int) -> Preferences:
         """``user_id``'s preferences."""
@@ -48,14 +52,21 @@ class PreferenceStore:
                                          (user_id,))
             found = Preferences(reminders=row[0] is None or bool(row[0]),
                                 hands=row[1] if row and row[1] in HANDS else "dm") if row else Preferences()
-            found = self._cache.setdefault(user_id, found)
+            found = self._cache.setdefault(user_id, found)  # a write done meanwhile wins
+        self._keep(user_id, found)
         return found
+
+    def _keep(self, user_id: int, prefs: Preferences) -> None:
+        self._cache[user_id] = prefs
+        self._cache.move_to_end(user_id)
+        while len(self._cache) > KEEP:
+            self._cache.popitem(last=False)
 
     async def set_reminders(self, user_id: int, on: bool) -> None:
         """Whether Tapis may DM ``user_id`` reminders."""
         await self.db.transaction(_write, "reminders", user_id, 1 if on else 0, time.time())
         old = await self.get(user_id)
-        self._cache[user_id] = Preferences(on, old.hands)
+        self._keep(user_id, Preferences(on, old.hands))
 
     async def set_hands(self, user_id: int, hands: str) -> None:
         """How ``user_id``'s hands reach them: ``"dm"`` or ``"channel"``; ``ValueError`` otherwise."""
@@ -63,7 +74,7 @@ class PreferenceStore:
             raise ValueError(f"hands must be one of {HANDS}, not {hands!r}")
         await self.db.transaction(_write, "hands", user_id, hands, time.time())
         old = await self.get(user_id)
-        self._cache[user_id] = Preferences(old.reminders, hands)
+        self._keep(user_id, Preferences(old.reminders, hands))
 
     async def hands_by_dm(self, user_id: int) -> bool:
         """Whether a deal's hand is DM'd to ``user_id`` (the outbox presenter asks)."""

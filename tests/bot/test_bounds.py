@@ -14,6 +14,7 @@ import pytest
 import bot.outbox.dms as dms
 import bot.outbox.forward as forward
 import bot.store.languages as languages
+import bot.store.preferences as preferences
 import bot.tables.session as session
 from bot.outbox.forward import Forwarder, channel_name
 from bot.signing import Sealer
@@ -105,3 +106,20 @@ async def test_thread_line_tokens_go_with_the_table(stub: DiscordStub, database:
             await run.settle()
         assert threads.line_tokens == {}
         assert run.bot.presenter.records == {}  # type: ignore[union-attr]
+
+
+async def test_preferences_kept_stay_bounded(stub: DiscordStub, tapis: TapisRun,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every person whose preferences were read (each player sent a DM) stayed in memory for good,
+    a default for those who never chose. Now the latest ``KEEP`` read are; one forgotten is read
+    again, their choice intact."""
+    monkeypatch.setattr(preferences, "KEEP", 4, raising=False)
+    members = [stub.add_user(f"m{i}", stub.guild) for i in range(10)]
+    saved = await stub.slash("preferences", members[0], stub.channel, hands="channel", reminders=False)
+    assert saved.ephemeral, saved.text
+    store = tapis.bot.preferences  # type: ignore[union-attr]
+    for m in members:  # as the DMs of their tables ask
+        await store.hands_by_dm(m.id)
+    assert len(store._cache) <= 4
+    assert members[0].id not in store._cache  # forgotten…
+    assert await store.get(members[0].id) == preferences.Preferences(reminders=False, hands="channel")
