@@ -111,6 +111,50 @@ def test_integer_snowflakes_and_valid_bodies_pass() -> None:
                                              "message": "Must be 2000 or fewer in length."}]}}}
 
 
+def test_limits_the_schema_cannot_state_are_refused() -> None:
+    """Discord's 6,000 characters over a message's embeds, 5 action rows, a select alone in its row,
+    and a command's (or option's, or localized) name in lower case: refused as Discord does."""
+    def row(*items: dict[str, object]) -> dict[str, object]:
+        return {"type": 1, "components": list(items)}
+
+    button = {"type": 2, "style": 1, "label": "b", "custom_id": "b"}
+    select = {"type": 3, "custom_id": "s", "options": [{"label": "a", "value": "a"}]}
+    two = {"embeds": [{"title": "t" * 100, "description": "d" * 2900}] * 2}
+    assert schema.check("POST", "/channels/1/messages", two) is None  # 6,000 exactly
+    three = {"embeds": [{"description": "d" * 2000, "footer": {"text": "f"}}] * 3}
+    for method, path, body in (("POST", "/channels/1/messages", three),
+                               ("PATCH", "/webhooks/1/t/messages/@original", three),
+                               ("POST", "/interactions/1/t/callback", {"type": 4, "data": three})):
+        refused = schema.check(method, path, body)
+        assert refused is not None and refused["code"] == 50035, (method, path)
+        errors = refused["errors"].get("data", refused["errors"])
+        assert errors["embeds"]["_errors"][0]["message"] == "Embed size exceeds maximum size of 6000"
+    fields = {"embeds": [{"fields": [{"name": "n" * 10, "value": "v" * 1000}] * 6}]}
+    assert schema.check("POST", "/channels/1/messages", fields) is not None
+    assert schema.check("POST", "/channels/1/messages", {"components": [row(button)] * 5}) is None
+    refused = schema.check("POST", "/channels/1/messages", {"components": [row(button)] * 6})
+    assert refused is not None and "_errors" in refused["errors"]["components"]
+    refused = schema.check("POST", "/interactions/1/t/callback",
+                           {"type": 7, "data": {"components": [row(select, button)]}})
+    assert refused is not None
+    assert refused["errors"]["data"]["components"]["0"]["components"]["_errors"][0]["code"] == \
+        "COMPONENT_LAYOUT_WIDTH_EXCEEDED"
+    layout = {"components": [row(select), row(button, button)]}
+    assert schema.check("POST", "/channels/1/messages", layout) is None
+
+    def command(**extra: object) -> list[dict[str, object]]:
+        return [{"name": "table", "description": "d", "type": 1, **extra}]
+
+    option = {"type": 3, "name": "game", "description": "d", "name_localizations": {"fr": "jeu"}}
+    ok = command(name_localizations={"es-ES": "añadir-ía", "cs": "přidat_stůl"}, options=[option])
+    assert schema.check("PUT", "/applications/1/commands", ok) is None
+    upper = {**option, "name_localizations": {"eu": "Joko"}}
+    for bad in (command(name_localizations={"fr": "Table"}), command(name="two words"),
+                command(options=[upper])):
+        refused = schema.check("PUT", "/applications/1/guilds/2/commands", bad)
+        assert refused is not None and "APPLICATION_COMMAND_INVALID_NAME" in str(refused), bad
+
+
 def test_routes_map_to_openapi_paths() -> None:
     assert schema.openapi_path("/channels/5/messages/6") == "/channels/{channel_id}/messages/{message_id}"
     assert schema.openapi_path("/webhooks/1/t/messages/@original") == \

@@ -14,6 +14,12 @@ Two deliberate departures from the published document, both towards what Discord
   ``POST/PATCH /channels/{channel_id}/messages`` (the limit of a Nitro user); a bot gets
   "Must be 2000 or fewer in length." there, as on the webhook and interaction routes, whose
   schemas already say 2,000.
+
+And the limits Discord enforces that its document cannot state (``beyond_schema``): an embed's
+6,000 characters (title, description, field names and values, footer text, author name), counted
+over all a message's embeds; at most 5 action rows in a message (without the Components V2 flag),
+a select alone in its row; a slash command's or option's name, and each of its localizations,
+lower case of ``-_'``, letters and digits.
 """
 
 from __future__ import annotations
@@ -151,11 +157,87 @@ def check(method: str, path: str, body: Any) -> dict[str, Any] | None:
         return None
     found = list(v.iter_errors(body))
     if not found:
-        return None
+        return beyond_schema(method, template, body)
     errors: dict[str, Any] = {}
     for leaf in (leaf for err in found for leaf in _leaves(err)):
         _insert(errors, list(leaf.absolute_path), _describe(leaf))
     return {"code": 50035, "errors": errors, "message": "Invalid Form Body"}
+
+
+#: Discord's limits the OpenAPI document cannot express.
+EMBED_TOTAL_MAX = 6000
+ROWS_MAX = 5
+COMPONENTS_V2 = 1 << 15
+MESSAGE_TEMPLATES = ("/channels/{channel_id}/messages", "/channels/{channel_id}/messages/{message_id}",
+                     "/webhooks/{webhook_id}/{webhook_token}",
+                     "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+                     "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
+COMMAND_TEMPLATES = ("/applications/{application_id}/commands",
+                     "/applications/{application_id}/guilds/{guild_id}/commands")
+
+
+def beyond_schema(method: str, template: str, body: Any) -> dict[str, Any] | None:
+    """Discord's 400 body for a request the schema passes but Discord refuses, else None."""
+    errors: dict[str, Any] = {}
+    if template in MESSAGE_TEMPLATES and isinstance(body, dict):
+        _message_limits(body, [], errors)
+    elif template.endswith("/callback") and isinstance(body, dict) and body.get("type") in (4, 7):
+        if isinstance(body.get("data"), dict):
+            _message_limits(body["data"], ["data"], errors)
+    elif template in COMMAND_TEMPLATES or template.startswith(COMMAND_TEMPLATES[0] + "/"):
+        commands = body if isinstance(body, list) else [body]
+        for i, command in enumerate(commands):
+            if isinstance(command, dict) and command.get("type", 1) == 1:
+                _command_names(command, [i] if isinstance(body, list) else [], errors)
+    if not errors:
+        return None
+    return {"code": 50035, "errors": errors, "message": "Invalid Form Body"}
+
+
+def embed_length(embed: dict[str, Any]) -> int:
+    """The characters Discord counts towards an embed's 6,000."""
+    size = len(embed.get("title") or "") + len(embed.get("description") or "")
+    size += sum(len(f.get("name") or "") + len(f.get("value") or "") for f in embed.get("fields") or [])
+    size += len((embed.get("footer") or {}).get("text") or "")
+    size += len((embed.get("author") or {}).get("name") or "")
+    return size
+
+
+def _message_limits(message: dict[str, Any], where: list[Any], errors: dict[str, Any]) -> None:
+    embeds = [e for e in message.get("embeds") or [] if isinstance(e, dict)]
+    if sum(embed_length(e) for e in embeds) > EMBED_TOTAL_MAX:
+        too_big = f"Embed size exceeds maximum size of {EMBED_TOTAL_MAX}"
+        _insert(errors, [*where, "embeds"], {"code": "BASE_TYPE_MAX_LENGTH", "message": too_big})
+    rows = message.get("components") or []
+    if int(message.get("flags") or 0) & COMPONENTS_V2:
+        return
+    if len(rows) > ROWS_MAX:
+        _insert(errors, [*where, "components"], {
+            "code": "BASE_TYPE_MAX_LENGTH", "message": f"Must be {ROWS_MAX} or fewer in length."})
+    for r, row in enumerate(rows):
+        items = (row.get("components") or []) if isinstance(row, dict) else []
+        if len(items) > 1 and any(isinstance(c, dict) and c.get("type") in (3, 5, 6, 7, 8) for c in items):
+            _insert(errors, [*where, "components", r, "components"], {
+                "code": "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                "message": "The specified component exceeds the maximum width"})
+
+
+def _valid_name(name: Any) -> bool:
+    """Discord's ``^[-_'\\p{L}\\p{N}]{1,32}$``, lower case where a letter has a lower case."""
+    return (isinstance(name, str) and 1 <= len(name) <= 32
+            and all(c in "-_'" or c.isalnum() for c in name) and name == name.lower())
+
+
+def _command_names(node: dict[str, Any], where: list[Any], errors: dict[str, Any]) -> None:
+    bad = {"code": "APPLICATION_COMMAND_INVALID_NAME", "message": "Command name is invalid"}
+    if not _valid_name(node.get("name")):
+        _insert(errors, [*where, "name"], bad)
+    for locale, name in (node.get("name_localizations") or {}).items():
+        if not _valid_name(name):
+            _insert(errors, [*where, "name_localizations", locale], bad)
+    for i, option in enumerate(node.get("options") or []):
+        if isinstance(option, dict):
+            _command_names(option, [*where, "options", i], errors)
 
 
 def _leaves(err: ValidationError) -> list[ValidationError]:
