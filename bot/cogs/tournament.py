@@ -28,6 +28,7 @@ from bot.tournaments.model import CANCELLED, CLUB, FINISHED, SWISS, Tournament
 from bot.tournaments.standings import Standing
 from bot.views.alt import clip
 from bot.views.locale import reader
+from bot.views.texts import fit
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -66,6 +67,22 @@ def standings_text(t: Tournament, rows: list[Standing], tr: Translator, markdown
             )
         )
     return "\n".join(lines) or tr._("Nobody has played yet")
+
+
+#: Characters of the winners, and of the prizes, the final message lists (a first place shared by many
+#: entrants, e.g. every table of a round forfeited, would pass Discord's 2,000 for a message).
+LISTED = 900
+
+
+def listed(items: list[str], size: int) -> str:
+    """``items`` joined by commas, as many whole ones as ``size`` characters hold, then ``…``."""
+    out = ""
+    for i, item in enumerate(items):
+        joined = item if not out else f"{out}, {item}"
+        if len(joined) > size - 3 and i < len(items) - 1 or len(joined) > size:
+            return f"{out}, …" if out else fit(item, size)
+        out = joined
+    return out
 
 
 def cancel_reason(why: str, tr: Translator) -> str:
@@ -327,15 +344,16 @@ class Tournaments(commands.Cog):
     async def _winners(self, t: Tournament, tr: Translator) -> str:
         """The final message: the winners, and the prizes as the store recorded them."""
         rows = [s for s in self.service.standings(t) if s.rank == 1]
-        names = ", ".join(discord.utils.escape_markdown(s.name) for s in rows) or "—"
+        names = listed([discord.utils.escape_markdown(s.name) for s in rows], LISTED) or "—"
         paid = await self.service.prizes_paid(t)
         text = tr._("Tournament #{id} is over. Winner: {names}.", id=t.id, names=names)
         if paid:
             text += " " + tr._(
                 "Prizes: {list}.",
-                list=", ".join(f"{discord.utils.escape_markdown(name)} {amount}" for name, amount in paid),
+                list=listed([f"{discord.utils.escape_markdown(name)} {amount}" for name, amount in paid],
+                            LISTED),
             )
-        return text
+        return fit(text)  # the standings embed names everyone; this message stays within 2,000
 
     async def _post_tables(self, t: Tournament) -> None:
         """Post the table message of each table of the round not posted yet."""

@@ -84,3 +84,29 @@ async def test_a_later_round_that_cannot_be_seated_ends_the_event(stub: DiscordS
     texts = [msg.text for msg in stub.messages(stub.channel)]
     assert any("round 2 could not be seated, so the tournament ends here" in x for x in texts), texts
     assert sum("Winner:" in x for x in texts) == 1
+
+
+async def test_a_final_shared_by_every_entrant_still_names_its_winners(stub: DiscordStub, tapis: TapisRun,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every table of the one round forfeited: all 40 entrants share first place and the pool. The
+    final message naming them and their prizes (over 4,000 characters with 32-character names) is cut
+    to Discord's 2,000, not refused (HTTP 400: no winner shown at all)."""
+    m = [stub.add_user(f"p{i:02d}_{'x' * 28}", stub.guild) for i in range(40)]
+    tid = await create(stub, m[0], game="marias", rounds=1, buy_in=10, options="rounds=1")
+    await join_all(stub, tid, m)
+
+    async def failing(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the store is down")
+
+    monkeypatch.setattr(tapis.tables, "open_seated", failing)
+    await stub.slash("tournament start", m[0], stub.channel, tournament=tid)
+    await quiet(tapis)
+    t = tapis.bot.tournaments.get(tid)  # type: ignore[union-attr]
+    assert t is not None and t.status == FINISHED
+    assert {s.rank for s in tapis.bot.tournaments.standings(t)} == {1}  # type: ignore[union-attr]
+    finals = [msg.text for msg in stub.messages(stub.channel)
+              if msg.text.startswith(f"Tournament #{tid} is over.")]
+    assert len(finals) == 1, [msg.text[:80] for msg in stub.messages(stub.channel)]
+    text = finals[0]
+    assert len(text) <= 2000 and "Winner: p00" in text and "Prizes: p00" in text and text.endswith(", ….")
+    assert await pool_balance(tapis, tid, stub.guild.id) == 0 and await ledger_total(tapis) == 0
