@@ -45,6 +45,21 @@ def clip(text: str, size: int) -> str:
     return text if len(text) <= size else text[: size - 1] + "…"
 
 
+def latest(lines: list[str], size: int) -> str:
+    """The newest of ``lines`` (the last ones) joined, within ``size`` characters: older lines are
+    left out first (a ``…`` line says so), never the latest move (cut itself only if alone too long)."""
+    kept: list[str] = []
+    for line in reversed(lines):
+        trial = [line, *kept]
+        text = "\n".join((["…"] if len(trial) < len(lines) else []) + trial)
+        if len(text) > size:
+            break
+        kept = trial
+    if not kept:
+        return clip(lines[-1], size)
+    return "\n".join((["…"] if len(kept) < len(lines) else []) + kept)
+
+
 #: Characters a name could use to format, link or mention: each is shown literally after a ``\\``.
 _MARKUP = re.compile(r"([\\*_~`|>#\-\[\]()<@:])")
 
@@ -174,7 +189,7 @@ def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = 
         embed.add_field(name=tr._("Reactions"), value=clip(reactions, 1024), inline=False)
     lines = list(log)[-LOG_LINES:]
     if lines:
-        embed.add_field(name=tr._("Last moves"), value=clip("\n".join(lines), 1024), inline=False)
+        embed.add_field(name=tr._("Last moves"), value=latest(lines, 1024), inline=False)
     embed.set_footer(text=tr._("table {id} · version {version}", id=table.id, version=table.version))
     return embed
 
