@@ -113,7 +113,8 @@ def test_integer_snowflakes_and_valid_bodies_pass() -> None:
 
 def test_limits_the_schema_cannot_state_are_refused() -> None:
     """Discord's 6,000 characters over a message's embeds, 5 action rows, a select alone in its row,
-    and a command's (or option's, or localized) name in lower case: refused as Discord does."""
+    custom ids and a select's values unique, and a command's (or option's, or localized) name in lower
+    case: refused as Discord does."""
     def row(*items: dict[str, object]) -> dict[str, object]:
         return {"type": 1, "components": list(items)}
 
@@ -131,16 +132,22 @@ def test_limits_the_schema_cannot_state_are_refused() -> None:
         assert errors["embeds"]["_errors"][0]["message"] == "Embed size exceeds maximum size of 6000"
     fields = {"embeds": [{"fields": [{"name": "n" * 10, "value": "v" * 1000}] * 6}]}
     assert schema.check("POST", "/channels/1/messages", fields) is not None
-    assert schema.check("POST", "/channels/1/messages", {"components": [row(button)] * 5}) is None
-    refused = schema.check("POST", "/channels/1/messages", {"components": [row(button)] * 6})
+    rows = [row({**button, "custom_id": f"b{i}"}) for i in range(6)]
+    assert schema.check("POST", "/channels/1/messages", {"components": rows[:5]}) is None
+    refused = schema.check("POST", "/channels/1/messages", {"components": rows})
     assert refused is not None and "_errors" in refused["errors"]["components"]
     refused = schema.check("POST", "/interactions/1/t/callback",
                            {"type": 7, "data": {"components": [row(select, button)]}})
     assert refused is not None
     assert refused["errors"]["data"]["components"]["0"]["components"]["_errors"][0]["code"] == \
         "COMPONENT_LAYOUT_WIDTH_EXCEEDED"
-    layout = {"components": [row(select), row(button, button)]}
+    layout = {"components": [row(select), row(button, {**button, "custom_id": "c"})]}
     assert schema.check("POST", "/channels/1/messages", layout) is None
+    refused = schema.check("POST", "/channels/1/messages", {"components": [row(button), row(button)]})
+    assert refused is not None and "COMPONENT_CUSTOM_ID_DUPLICATED" in str(refused)
+    twice = {**select, "options": [{"label": "a", "value": "a"}, {"label": "b", "value": "a"}]}
+    refused = schema.check("POST", "/channels/1/messages", {"components": [row(twice)]})
+    assert refused is not None and "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED" in str(refused)
 
     def command(**extra: object) -> list[dict[str, object]]:
         return [{"name": "table", "description": "d", "type": 1, **extra}]

@@ -18,7 +18,8 @@ Two deliberate departures from the published document, both towards what Discord
 And the limits Discord enforces that its document cannot state (``beyond_schema``): an embed's
 6,000 characters (title, description, field names and values, footer text, author name), counted
 over all a message's embeds; at most 5 action rows in a message (without the Components V2 flag),
-a select alone in its row; a slash command's or option's name, and each of its localizations,
+a select alone in its row, no two components with one custom id, no two options of a select with
+one value; a slash command's or option's name, and each of its localizations,
 lower case of ``-_'``, letters and digits.
 """
 
@@ -214,12 +215,26 @@ def _message_limits(message: dict[str, Any], where: list[Any], errors: dict[str,
     if len(rows) > ROWS_MAX:
         _insert(errors, [*where, "components"], {
             "code": "BASE_TYPE_MAX_LENGTH", "message": f"Must be {ROWS_MAX} or fewer in length."})
+    seen: set[str] = set()
     for r, row in enumerate(rows):
         items = (row.get("components") or []) if isinstance(row, dict) else []
         if len(items) > 1 and any(isinstance(c, dict) and c.get("type") in (3, 5, 6, 7, 8) for c in items):
             _insert(errors, [*where, "components", r, "components"], {
                 "code": "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
                 "message": "The specified component exceeds the maximum width"})
+        for c, item in enumerate(i for i in items if isinstance(i, dict)):
+            cid = item.get("custom_id")
+            if isinstance(cid, str):
+                if cid in seen:
+                    _insert(errors, [*where, "components", r, "components", c, "custom_id"], {
+                        "code": "COMPONENT_CUSTOM_ID_DUPLICATED",
+                        "message": "Component custom id cannot be duplicated"})
+                seen.add(cid)
+            values = [o.get("value") for o in item.get("options") or [] if isinstance(o, dict)]
+            if len(values) != len(set(values)):
+                _insert(errors, [*where, "components", r, "components", c, "options"], {
+                    "code": "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                    "message": "The specified option value is already used"})
 
 
 def _valid_name(name: Any) -> bool:
