@@ -92,3 +92,21 @@ async def test_an_eight_seat_table_in_basque_with_the_longest_names_passes_every
     answer = await stub.click(message, members[1], custom_id=hand)
     assert answer.ephemeral and answer.last is not None and answer.last.embeds
     assert not stub.invalid
+
+
+def test_a_history_line_cut_says_so() -> None:
+    """/history's list of deals: an 8-seat deal's results with the longest names pass the 300
+    characters a line keeps; the cut is marked with "…" (it was silent: the last seats' results
+    simply missing)."""
+    from types import SimpleNamespace
+
+    from bot.views.history import session_message
+
+    names = [safe_name(LONG_NAME)] * 8
+    deals = [SimpleNamespace(number=n, contract=None, deltas=[n, -n, 0, 0, 0, 0, 0, 0], lines=[])
+             for n in range(1, 4)]
+    row = SimpleNamespace(id=7, game="michigan", version=99)
+    embed = session_message(row, names, deals, "1.any.1", 0, translator("eu"))["embed"].to_dict()
+    lines = embed["description"].splitlines()
+    assert len(lines) == 3 and all(len(line) == 300 and line.endswith("…") for line in lines)
+    assert embed_length(embed) <= EMBED_TOTAL_MAX
