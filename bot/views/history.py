@@ -28,7 +28,7 @@ from bot.outbox.respond import refuse
 from bot.rules import GAMES
 from bot.rules.looks import table_look
 from bot.views import ids
-from bot.views.display import clip, safe_name
+from bot.views.display import clip, latest, safe_name
 from bot.views.scope import channel_visible, visible_channels
 
 if TYPE_CHECKING:
@@ -248,16 +248,7 @@ def session_message(row: Any, names: list[str], deals: list[Any], arg: str, back
 def _fit(lines: list[str], size: int) -> str:
     """Lines joined, keeping the last ones if they do not all fit (the end of a deal matters most);
     a line over 300 characters is cut with a ``…``."""
-    out: list[str] = []
-    used = 0
-    for line in reversed(lines):
-        line = clip(line, 300)
-        if used + len(line) + 1 > size - 2:
-            out.append("…")
-            break
-        out.append(line)
-        used += len(line) + 1
-    return "\n".join(reversed(out)) or "—"
+    return latest([clip(line, 300) for line in lines], size) if lines else "—"
 
 
 # ---------------------------------------------------------------------------- clicks
