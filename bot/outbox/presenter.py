@@ -200,8 +200,10 @@ class Presenter:
                     self.dms.queue(table.id, DmJob(seat, info.user_id))
 
     def pending(self) -> set[asyncio.Task[Any]]:
-        """Every editor and DM task running now, and the store writes under way (``write``)."""
-        return {task for rec in self.records.values() for task in rec.tasks()} | set(self.writes)
+        """Every editor and DM task running now, and the store writes under way (``write``): a
+        task that has finished is not pending, even before its done callbacks have run."""
+        tasks = {task for rec in self.records.values() for task in rec.tasks()} | set(self.writes)
+        return {task for task in tasks if not task.done()}
 
     def write(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run a small store write in the background (``pending`` holds it until done)."""

@@ -73,6 +73,11 @@ class TapisRun:
     async def settle(self, rounds: int = 200) -> None:
         """Wait until the AI, interaction handlers, background work and the stand-in are all quiet."""
         for _ in range(rounds):
+            # Yield to the loop first: the done callbacks of a task that just finished (which take it
+            # out of the presenter's ``writes``) run only then. Every await below may return without
+            # suspending (nothing busy, the stand-in already quiet), and 200 rounds of that never
+            # let them run: "never settled" under load, with only finished tasks left.
+            await asyncio.sleep(0)
             busy = self.tables.drivers() + handlers()
             if busy:
                 await asyncio.wait(busy)
