@@ -192,8 +192,10 @@ async def forwarded_move(stub: ShardedStub, owner: ShardRun, table_id: int, user
     """Click a move in ``user``'s latest DM (delivered on shard 0) and wait for ``owner`` to apply it."""
     table = await owner.tables.get(table_id)
     version = table.version
-    dm = latest_dm_with_moves(stub, user, table_id, version)
-    assert dm is not None, f"no DM with moves for {user.name} at version {version}"
+    # The owner's DM goes out through shard 0's process: under load it may land a little after the
+    # owner settled (its forwarder idle), so wait for it (the wait fails if it never comes).
+    dm = await stub.wait_for(lambda: latest_dm_with_moves(stub, user, table_id, version),
+                             what=f"a DM with moves for {user.name} at version {version}")
     control = rng.choice(move_controls(dm, table_id, version))
     inter = await click_control(stub, dm, user, control, rng)
     assert inter.callback_type == 6, inter  # deferred update by the shard-0 process, at once
