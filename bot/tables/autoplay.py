@@ -153,11 +153,12 @@ async def drive_once(s: TableSession) -> bool:
             return True  # the table moved on meanwhile (a player came back, a close): look again
         try:
             events = await s.commit(seat, action, "ai")
-        except TableError as exc:
+        except TableError:
             if table.version != version or seat not in table.to_act():
                 return True  # the table was rebuilt from its log meanwhile: look again
-            log.warning("table %s: AI move %r refused (%s); playing the timeout move", table.id,
-                        action, exc)
+            # the kind of move only: the move and the refusal may name a card of the seat's hidden hand
+            log.warning("table %s: AI move of kind %r refused; playing the timeout move", table.id,
+                        str(action.get("type"))[:20] if isinstance(action, dict) else type(action).__name__)
             assert table.state is not None
             events = await s.commit(seat, table.state.timeout_action(seat), "ai")
     await s.notify(events)
