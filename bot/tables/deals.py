@@ -102,6 +102,13 @@ def deal_frames(log: SessionLog, number: int, reveal: bool, name: Callable[[int]
 
     With ``reveal`` the seats' hands come too (a finished session's revealed replay); without
     it, only spectator views (``view(None)``) are ever taken.
+
+    Known conflict, not settled yet: a revealed hand is every card the seat held during the deal,
+    so it also shows cards the rules docs keep hidden even after the end (Marias's talon, "nobody
+    else, ever"; Motz's passed hands and the hand given up for the muet, "never shown"; the Mus and
+    Maître discards; Michigan's spare hand given up). The reading closest to those docs would draw
+    them face down; the revealed replay was built and tested this way on purpose, so the choice is
+    left to a decision (stop notes of 2026-11-28).
     """
     deals = deals_of(log, name, tr)
     seats = log.seats
