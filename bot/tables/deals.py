@@ -103,12 +103,14 @@ def deal_frames(log: SessionLog, number: int, reveal: bool, name: Callable[[int]
     With ``reveal`` the seats' hands come too (a finished session's revealed replay); without
     it, only spectator views (``view(None)``) are ever taken.
 
-    Known conflict, not settled yet: a revealed hand is every card the seat held during the deal,
-    so it also shows cards the rules docs keep hidden even after the end (Marias's talon, "nobody
-    else, ever"; Motz's passed hands and the hand given up for the muet, "never shown"; the Mus and
-    Maître discards; Michigan's spare hand given up). The reading closest to those docs would draw
-    them face down; the revealed replay was built and tested this way on purpose, so the choice is
-    left to a decision (stop notes of 2026-11-28).
+    A spec conflict and the reading taken: a revealed hand is every card the seat held during the
+    deal, so it also shows cards the rules docs keep hidden "even after the deal" (Marias's talon;
+    Motz's passed hands and the hand given up for the muet; the Mus and Maître discards; Michigan's
+    spare hand given up). Issue 16 asked for exactly this, in so many words: once the session has
+    finished, its seated players (and only they) get "the revealed replay that shows every hand — the
+    way a table turns its cards over after the deal". That explicit product decision is kept for the
+    finished session's own players; the rules docs' hidden-information tables still govern every
+    view during play and everyone else (spectators never get a revealed replay).
     """
     deals = deals_of(log, name, tr)
     seats = log.seats
