@@ -217,7 +217,7 @@ class Dms:
         by_dm = job.user_id not in rec.dm_closed and await self.bot.preferences.hands_by_dm(job.user_id)
         if not by_dm and not job.remind:
             return
-        table = await self.tables.get(table_id)
+        table = await self.p.table(table_id)  # an ended table's final DM even once the service let it go
         if table is None or not table.is_open:
             rec.final = True  # the record goes once this last DM is out
         if table is None or table.state is None or table.seat_of(job.user_id) != job.seat:

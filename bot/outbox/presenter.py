@@ -105,6 +105,15 @@ class Presenter:
             rec = self.records[table_id] = TableRecord()
         return rec
 
+    async def table(self, table_id: int) -> Table | None:
+        """The table from the service, or, once the service has let an ended table go, as the
+        outbox last saw it (while its record lives: its end is still to be shown)."""
+        table = await self.tables.get(table_id)
+        if table is None:
+            rec = self.records.get(table_id)
+            table = rec.table if rec is not None else None
+        return table
+
     def log_of(self, table_id: int) -> tuple[str, ...]:
         """The narration lines the table message shows now (none for a table without a record)."""
         rec = self.records.get(table_id)
@@ -128,6 +137,7 @@ class Presenter:
             if not events:
                 return
         rec = self.record(table.id)
+        rec.table = table
         # The log is public: the table's language (read once per table and process, so that the first
         # change after a restart is not narrated in English before anything else loaded it).
         tr = await load_table_tr(self.bot, table.id)
@@ -276,7 +286,7 @@ class Presenter:
 
     async def _close_thread(self, table_id: int) -> None:
         """An ended table's channel line shows its result and its thread is archived (if it has one)."""
-        table = await self.tables.get(table_id)
+        table = await self.table(table_id)
         if table is None or thread_of(table) is None:
             return
         try:
@@ -348,7 +358,7 @@ class Presenter:
     async def render_table(self, table_id: int) -> None:
         """Edit the table's channel message to show the table as it is now (if it changed)."""
         rec = self.record(table_id)
-        table = await self.tables.get(table_id)
+        table = await self.table(table_id)
         if table is None or not table.is_open:
             rec.final = True  # after this attempt, the table is released
         if table is None or table.message_id is None or rec.unreachable:

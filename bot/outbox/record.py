@@ -16,6 +16,7 @@ from bot.tables.reactions import Reactions
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
+    from bot.tables.model import Table
 
 #: Narration lines a table message keeps.
 LOG_KEEP = 12
@@ -89,6 +90,10 @@ class TableRecord:
     dm_shown: dict[int, tuple[int, int, str, int]] = field(default_factory=dict)
     #: The latest quick reactions, shown on the table message (``bot.tables.reactions``).
     reactions: Reactions = field(default_factory=Reactions)
+    #: The table as the service last told the outbox (``Presenter.on_change``): its end is still shown
+    #: (final message, final DMs, the thread's line and archiving) when the service no longer holds
+    #: it by then (more than ``KEEP_CLOSED`` tables ended meanwhile). Goes with the record.
+    table: Table | None = None
 
     def tasks(self) -> Iterator[asyncio.Task[None]]:
         """The editor and DM tasks running for this table."""

@@ -198,3 +198,29 @@ async def test_play_again_in_a_thread_opens_the_new_lobby_in_a_thread_of_its_own
     assert again.message_id == lobby.id and lobby.custom_ids()  # the lobby's buttons, in the thread
     assert opened.ephemeral and f"table #{again.id}" in opened.text, opened.text  # answered, once
     assert thread_warnings(caplog, again.id) == []
+
+
+async def test_a_table_the_service_let_go_still_shows_its_end_and_archives_its_thread(
+        stub: DiscordStub, run: TapisRun, players: list[User], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The service keeps the latest ``KEEP_CLOSED`` ended tables (0 here: as if hundreds ended
+    meanwhile). Its end is still shown from the table the outbox last saw: the lobby message says it
+    is closed, the channel line says so too, and the thread is archived (before, the outbox read the
+    table back from the service, found nothing, and left all three as they were)."""
+    import bot.tables.session as session
+
+    monkeypatch.setattr(session, "KEEP_CLOSED", 0)
+    alice = players[0]
+    await stub.slash("table new", alice, stub.channel, game="motz", players=3, options=SHORT)
+    await run.settle()
+    (line,) = stub.messages(stub.channel)
+    thread = stub.channels[line.id]
+    (lobby,) = stub.messages(thread)
+    table_id = int(lobby.custom_ids()[0].split(":")[1])
+    assert "lobby is open" in line.content and not thread.archived
+    ended = await stub.slash("table end", alice, stub.channel, table=table_id)
+    assert ended.ephemeral
+    await run.settle()
+    assert await run.tables.get(table_id) is None  # the service let it go at once
+    assert "lobby is open" not in stub.message(line.id).content
+    assert not stub.message(lobby.id).components  # no live buttons left on the ended lobby
+    assert thread.archived
