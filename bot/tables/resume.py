@@ -5,7 +5,7 @@ calls; the replay itself is ``bot.tables.replay``.
 Each stored table is rebuilt on its own. One that cannot be (undecodable row, unknown game, a log
 that no longer replays) is voided in one transaction: every account gets back what it paid into
 the escrow (``settle.void``), with one WARNING. Downtime never counts against a player: a resumed
-deadline is ``max(stored, now + the table pace's seconds)``.
+deadline is ``max(stored, now + resume_grace)`` (a full turn; the reminder's lead at correspondence).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from bot.store import senas as sena_store
 from bot.store import tables as store
 from bot.tables import reminders, senas, settle
 from bot.tables.model import FINAL_SHOWN, SeatInfo, Table, capacity
-from bot.tables.pace import table_pace
+from bot.tables.pace import Pace, table_pace
 from bot.tables.replay import CLOSE, SessionLog, rebuild
 from bot.tables.seats import LobbyPlan
 from bot.tables.session import KEEP_CLOSED, Runtime, TableSession
@@ -121,11 +121,18 @@ async def _resume_one(rt: Runtime, games: Mapping[str, Game], row: store.TableRo
     hand = senas.hand_now(table)
     if hand is not None:  # the current hand's Mus señas, as stored
         table.senas.restore(table, await rt.db.run(sena_store.load, row.id, *hand))
-    if table.waiting_seats():  # downtime never counts against a player: a full turn at least
-        full_turn = rt.clock() + table_pace(rt.config, table.options).seconds
-        table.deadline = full_turn if table.deadline is None else max(table.deadline, full_turn)
+    if table.waiting_seats():  # downtime never counts against a player: a grace after start at least
+        grace = rt.clock() + resume_grace(table_pace(rt.config, table.options))
+        table.deadline = grace if table.deadline is None else max(table.deadline, grace)
         reminders.carry(table, row.deadline)
     return table
+
+def resume_grace(pace: Pace) -> float:
+    """The least time a player to act has after a start: a full turn, or at a pace with a reminder
+    (correspondence, whose turns last days) the reminder's lead, so that a deploy every few hours
+    does not restart a days-long deadline each time (the table would never time out)."""
+    return pace.seconds if pace.remind_before is None else min(pace.seconds, pace.remind_before)
+
 
 async def _void(rt: Runtime, table_id: int, reason: str) -> None:
     """Cancel a table that cannot be resumed, refunding every seat, in ONE transaction.

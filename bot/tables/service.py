@@ -42,7 +42,8 @@ Conventions the Discord layer relies on:
 - Resuming: each stored table is rebuilt on its own. One that cannot be (undecodable row, unknown
   game, a log that no longer replays) is voided in one transaction: every account gets back what
   it paid into the escrow (``settle.void``), with one WARNING. Downtime never counts against a
-  player: a resumed deadline is ``max(stored, now + the pace's seconds)`` (``bot.tables.pace``).
+  player: a resumed deadline is ``max(stored, now + a full turn)``, the reminder's lead at
+  correspondence (``bot.tables.resume``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,62 @@
+"""Play over days through the stand-in: a correspondence table's deadline and reminder across
+restarts (the held clock moved by hours)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.bot.test_languages_session import open_lobby
+from tests.discord_stub import DiscordStub, User
+from tests.discord_stub.fixtures import Clock
+from tests.discord_stub.tapis import TapisRun
+
+HOUR = 3600.0
+
+
+def reminder_posts(stub: DiscordStub, user: User) -> list[str]:
+    """Every reminder DM posted to ``user`` (as sent)."""
+    dm = stub.dm_channels.get(user.id)
+    return [json.dumps(c.json, ensure_ascii=False) for c in stub.calls
+            if c.method == "POST" and dm is not None and c.path == f"/channels/{dm.id}/messages"
+            and "Reminder:" in json.dumps(c.json, ensure_ascii=False)]
+
+
+async def test_a_restart_keeps_a_correspondence_deadline_instead_of_restarting_it(
+        stub: DiscordStub, run: TapisRun, players: list[User], clock: Clock) -> None:
+    alice, bob, _, _ = players
+    table_id, _ = await open_lobby(stub, alice, [bob], 1, "motz", options="pace=correspondence")
+    await run.settle()
+    table = await run.tables.get(table_id)
+    assert table is not None and table.status == "playing"
+    deadline = table.deadline
+    assert deadline == pytest.approx(clock.t + 48 * HOUR)
+    for _ in range(3):  # a deploy every 12 hours: the deadline still comes
+        await run.stop()
+        clock.t += 12 * HOUR
+        await run.restart()
+        await run.settle()
+        table = await run.tables.get(table_id)
+        assert table is not None and table.deadline == deadline
+
+
+async def test_a_correspondence_deadline_missed_while_the_bot_was_down_gets_the_reminders_lead(
+        stub: DiscordStub, run: TapisRun, players: list[User], clock: Clock) -> None:
+    alice, bob, _, _ = players
+    table_id, _ = await open_lobby(stub, alice, [bob], 1, "motz", options="pace=correspondence")
+    await run.settle()
+    table = await run.tables.get(table_id)
+    assert table is not None and table.status == "playing"
+    mover = {u.id: u for u in (alice, bob)}[table.to_act_users()[0]]
+    version, deadline = table.version, table.deadline
+    await run.stop()
+    clock.t = deadline + HOUR  # down across the deadline (and the reminder's time)
+    await run.restart()
+    await run.settle()
+    table = await run.tables.get(table_id)
+    assert table is not None and table.version == version  # downtime does not count against them
+    assert table.deadline == pytest.approx(clock.t + 6 * HOUR)  # the reminder's lead, not 48 hours
+    await run.tables.fire_due_timers()
+    await run.settle()
+    assert len(reminder_posts(stub, mover)) == 1  # reminded at once
