@@ -4,7 +4,8 @@ Durable: the deadline whose reminder went out is stored with the table (``extra_
 ``reminded``, written at once in its own small transaction before the event is delivered), so a
 restart neither sends it again nor forgets a reminder still owed (the scheduler wakes the table at
 the reminder's time, read again from the stored deadline at start). A resumed deadline that downtime
-pushed back (``bot.tables.resume``) keeps its "already reminded" mark (:func:`carry`).
+pushed back (``bot.tables.resume``) keeps its "already reminded" mark (:func:`carry`), and both are
+stored at once, so the next start carries them again.
 
 Once at most: the mark is written before the reminder is handed to the outbox; a crash between the
 two loses that one reminder rather than sending it twice (the deadline itself is never lost).

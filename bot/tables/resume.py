@@ -125,6 +125,9 @@ async def _resume_one(rt: Runtime, games: Mapping[str, Game], row: store.TableRo
         grace = rt.clock() + resume_grace(table_pace(rt.config, table.options))
         table.deadline = grace if table.deadline is None else max(table.deadline, grace)
         reminders.carry(table, row.deadline)
+        if table.deadline != row.deadline:  # stored, or the next start moves it (and owes its reminder) again
+            await rt.db.transaction(store.update_table, row.id, rt.clock(), deadline=table.deadline,
+                                    extra_messages=dict(table.extra_messages))
     return table
 
 def resume_grace(pace: Pace) -> float:

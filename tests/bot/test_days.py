@@ -60,3 +60,30 @@ async def test_a_correspondence_deadline_missed_while_the_bot_was_down_gets_the_
     await run.tables.fire_due_timers()
     await run.settle()
     assert len(reminder_posts(stub, mover)) == 1  # reminded at once
+
+
+async def test_a_reminder_owed_at_a_restart_is_not_sent_again_by_the_next_restart(
+        stub: DiscordStub, run: TapisRun, players: list[User], clock: Clock) -> None:
+    alice, bob, _, _ = players
+    table_id, _ = await open_lobby(stub, alice, [bob], 1, "motz", options="pace=correspondence")
+    await run.settle()
+    table = await run.tables.get(table_id)
+    assert table is not None and table.status == "playing"
+    mover = {u.id: u for u in (alice, bob)}[table.to_act_users()[0]]
+    deadline = table.deadline
+    await run.stop()
+    clock.t = deadline - HOUR  # down across the reminder's time: the deadline moves to a grace
+    await run.restart()
+    await run.settle()
+    await run.tables.fire_due_timers()
+    await run.settle()
+    moved = (await run.tables.get(table_id)).deadline
+    assert moved > deadline and len(reminder_posts(stub, mover)) == 1
+    await run.stop()
+    clock.t += 60  # a second deploy a minute later
+    await run.restart()
+    await run.settle()
+    await run.tables.fire_due_timers()
+    await run.settle()
+    assert (await run.tables.get(table_id)).deadline >= moved
+    assert len(reminder_posts(stub, mover)) == 1  # the reminder of the moved deadline is not sent twice
