@@ -19,7 +19,7 @@ from bot.rules.base import Game
 from bot.store import senas as sena_store
 from bot.store import tables as store
 from bot.tables import reminders, senas, settle
-from bot.tables.model import FINAL_SHOWN, SeatInfo, Table, capacity
+from bot.tables.model import FINAL_SHOWN, SeatInfo, Table, capacity, dm_version_key
 from bot.tables.pace import Pace, table_pace
 from bot.tables.replay import CLOSE, SessionLog, rebuild
 from bot.tables.seats import LobbyPlan
@@ -126,6 +126,9 @@ async def _resume_one(rt: Runtime, games: Mapping[str, Game], row: store.TableRo
         table.deadline = grace if table.deadline is None else max(table.deadline, grace)
         reminders.carry(table, row.deadline)
         if table.deadline != row.deadline:  # stored, or the next start moves it (and owes its reminder) again
+            # and each player to act is DMed again: their DM shows the old deadline (``Presenter.prime``)
+            stale = {dm_version_key(table.seats[seat].user_id or 0) for seat in table.waiting_seats()}
+            table.extra_messages = {k: v for k, v in table.extra_messages.items() if k not in stale}
             await rt.db.transaction(store.update_table, row.id, rt.clock(), deadline=table.deadline,
                                     extra_messages=dict(table.extra_messages))
     return table

@@ -87,3 +87,24 @@ async def test_a_reminder_owed_at_a_restart_is_not_sent_again_by_the_next_restar
     await run.settle()
     assert (await run.tables.get(table_id)).deadline >= moved
     assert len(reminder_posts(stub, mover)) == 1  # the reminder of the moved deadline is not sent twice
+
+
+async def test_a_deadline_moved_at_a_restart_is_the_one_in_the_dm_of_the_player_to_act(
+        stub: DiscordStub, run: TapisRun, players: list[User], clock: Clock) -> None:
+    alice, bob, _, _ = players
+    table_id, _ = await open_lobby(stub, alice, [bob], 1, "motz", options="pace=slow")
+    await run.settle()
+    table = await run.tables.get(table_id)
+    assert table is not None and table.status == "playing"
+    mover = {u.id: u for u in (alice, bob)}[table.to_act_users()[0]]
+    old = table.deadline
+    assert f"<t:{int(old)}:R>" in stub.dms(mover)[-1].text
+    await run.stop()
+    clock.t = old + 60  # down across the deadline: a full turn from the start instead
+    await run.restart()
+    await run.settle()
+    table = await run.tables.get(table_id)
+    assert table is not None and table.deadline > old
+    assert f"<t:{int(table.deadline)}:R>" in stub.message(table.message_id).text
+    dm = stub.dms(mover)[-1].text
+    assert f"<t:{int(table.deadline)}:R>" in dm and f"<t:{int(old)}:R>" not in dm  # not a passed deadline
