@@ -126,9 +126,11 @@ async def _resume_one(rt: Runtime, games: Mapping[str, Game], row: store.TableRo
         table.deadline = grace if table.deadline is None else max(table.deadline, grace)
         reminders.carry(table, row.deadline)
         if table.deadline != row.deadline:  # stored, or the next start moves it (and owes its reminder) again
-            # and each player to act is DMed again: their DM shows the old deadline (``Presenter.prime``)
-            stale = {dm_version_key(table.seats[seat].user_id or 0) for seat in table.waiting_seats()}
-            table.extra_messages = {k: v for k, v in table.extra_messages.items() if k not in stale}
+            if row.deadline is not None and row.deadline <= rt.clock():  # their DM shows a passed deadline:
+                # each player to act is DMed again (``Presenter.prime``); an earlier one still to come is
+                # left as shown (every restart near a deadline moves it: no DM each time)
+                stale = {dm_version_key(table.seats[seat].user_id or 0) for seat in table.waiting_seats()}
+                table.extra_messages = {k: v for k, v in table.extra_messages.items() if k not in stale}
             await rt.db.transaction(store.update_table, row.id, rt.clock(), deadline=table.deadline,
                                     extra_messages=dict(table.extra_messages))
     return table
