@@ -131,8 +131,12 @@ async def _resume_one(rt: Runtime, games: Mapping[str, Game], row: store.TableRo
                 # left as shown (every restart near a deadline moves it: no DM each time)
                 stale = {dm_version_key(table.seats[seat].user_id or 0) for seat in table.waiting_seats()}
                 table.extra_messages = {k: v for k, v in table.extra_messages.items() if k not in stale}
-            await rt.db.transaction(store.update_table, row.id, rt.clock(), deadline=table.deadline,
-                                    extra_messages=dict(table.extra_messages))
+            try:  # a fault here must not void a table that replays (the next change writes it)
+                await rt.db.transaction(store.update_table, row.id, rt.clock(), deadline=table.deadline,
+                                        extra_messages=dict(table.extra_messages))
+            except Exception as exc:
+                log.warning("table %s: its resumed deadline was not stored (%s: %s)", row.id,
+                            type(exc).__name__, exc)
     return table
 
 def resume_grace(pace: Pace) -> float:
