@@ -6,7 +6,8 @@ The first player who asks opens the lobby and hosts it; the others' seats are ke
 (invitations, lapsing with the lobby) and their click sits them in their old seat. The finished
 table's row records the lobby (``LobbyPlan.rematch``, in the transaction that opens it), so a
 session is played again once, even after a restart; a later click joins that lobby while it is
-open and is refused once it started.
+open and is refused once it started. A lobby cancelled unstarted (it expired, its host left) does
+not count: the next click opens a new one.
 
 Opening the lobby is opening a table: the server's settings of today apply (issue 29), through the
 Discord layer's check of every new table (``bot.cogs.settings.opening``, the ``admit`` of
@@ -121,7 +122,7 @@ async def play_again(rt: Runtime, games: Mapping[str, Game], old: Finished, user
         fresh = await finished(rt, old.id)  # a click just before this one may have opened it
         if fresh is not None:
             old.plan = fresh.plan
-        if old.plan.rematch is None:
+        if old.plan.rematch is None or await _cancelled(rt, old.plan.rematch):
             return await _open(rt, games, old, user_id, name, place, admit), True
     session = rt.sessions.get(old.plan.rematch)
     if session is None or session.table.status != "lobby":
@@ -130,6 +131,16 @@ async def play_again(rt: Runtime, games: Mapping[str, Game], old: Finished, user
         raise TableError(ALREADY_SEATED)
     await lobby.join(session, user_id, name)
     return session, False
+
+
+async def _cancelled(rt: Runtime, table_id: int) -> bool:
+    """Whether the lobby that played a session again was cancelled unstarted (it expired, or its host
+    left it): the session may then be played again anew."""
+    session = rt.find(table_id)
+    if session is not None:
+        return session.table.status == "cancelled"
+    row = await rt.db.run(store.load_table, table_id)
+    return row is None or row.status == "cancelled"
 
 
 async def _open(rt: Runtime, games: Mapping[str, Game], old: Finished, user_id: int, name: str,

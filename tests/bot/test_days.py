@@ -108,3 +108,26 @@ async def test_a_deadline_moved_at_a_restart_is_the_one_in_the_dm_of_the_player_
     assert f"<t:{int(table.deadline)}:R>" in stub.message(table.message_id).text
     dm = stub.dms(mover)[-1].text
     assert f"<t:{int(table.deadline)}:R>" in dm and f"<t:{int(old)}:R>" not in dm  # not a passed deadline
+
+
+async def test_play_again_opens_a_new_lobby_once_the_last_one_expired(
+        stub: DiscordStub, run: TapisRun, players: list[User], clock: Clock) -> None:
+    from tests.bot.test_rematch import finished_motz
+
+    alice, bob, _, _ = players
+    table = await finished_motz(stub, run, alice, bob, "")
+    final = stub.message(table.message_id)
+    opened = await stub.click(final, bob, "Play again")
+    await run.settle()
+    assert not opened.ephemeral, opened.text
+    [again] = await run.tables.tables_in_channel(stub.channel.id)
+    assert again.status == "lobby"
+    clock.t = again.deadline + 1  # nobody started it: it expires, buy-ins refunded
+    await run.tables.fire_due_timers()
+    await run.settle()
+    assert again.status == "cancelled"
+    reopened = await stub.click(final, alice, "Play again")  # days later: not "already played again"
+    await run.settle()
+    assert not reopened.ephemeral, reopened.text
+    [fresh] = await run.tables.tables_in_channel(stub.channel.id)
+    assert fresh.id != again.id and fresh.status == "lobby" and fresh.host_id == alice.id
