@@ -139,6 +139,7 @@ async def _resume_one(rt: Runtime, games: Mapping[str, Game], row: store.TableRo
                             type(exc).__name__, exc)
     return table
 
+
 def resume_grace(pace: Pace) -> float:
     """The least time a player to act has after a start: a full turn, or at a pace with a reminder
     (correspondence, whose turns last days) the reminder's lead, so that a deploy every few hours
