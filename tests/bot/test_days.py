@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from bot.tables.model import Table
 from tests.bot.test_languages_session import open_lobby
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.fixtures import Clock
@@ -23,13 +24,20 @@ def reminder_posts(stub: DiscordStub, user: User) -> list[str]:
             and "Reminder:" in json.dumps(c.json, ensure_ascii=False)]
 
 
-async def test_a_restart_keeps_a_correspondence_deadline_instead_of_restarting_it(
-        stub: DiscordStub, run: TapisRun, players: list[User], clock: Clock) -> None:
+async def playing(stub: DiscordStub, run: TapisRun, players: list[User], pace: str = "correspondence",
+                  ) -> tuple[int, Table, User]:
+    """A Motz table of alice, bob and an AI at ``pace``, started: its id, the table, who is to act."""
     alice, bob, _, _ = players
-    table_id, _ = await open_lobby(stub, alice, [bob], 1, "motz", options="pace=correspondence")
+    table_id, _ = await open_lobby(stub, alice, [bob], 1, "motz", options=f"pace={pace}")
     await run.settle()
     table = await run.tables.get(table_id)
     assert table is not None and table.status == "playing"
+    return table_id, table, {u.id: u for u in (alice, bob)}[table.to_act_users()[0]]
+
+
+async def test_a_restart_keeps_a_correspondence_deadline_instead_of_restarting_it(
+        stub: DiscordStub, run: TapisRun, players: list[User], clock: Clock) -> None:
+    table_id, table, _ = await playing(stub, run, players)
     deadline = table.deadline
     assert deadline == pytest.approx(clock.t + 48 * HOUR)
     for _ in range(3):  # a deploy every 12 hours: the deadline still comes
@@ -43,12 +51,7 @@ async def test_a_restart_keeps_a_correspondence_deadline_instead_of_restarting_i
 
 async def test_a_correspondence_deadline_missed_while_the_bot_was_down_gets_the_reminders_lead(
         stub: DiscordStub, run: TapisRun, players: list[User], clock: Clock) -> None:
-    alice, bob, _, _ = players
-    table_id, _ = await open_lobby(stub, alice, [bob], 1, "motz", options="pace=correspondence")
-    await run.settle()
-    table = await run.tables.get(table_id)
-    assert table is not None and table.status == "playing"
-    mover = {u.id: u for u in (alice, bob)}[table.to_act_users()[0]]
+    table_id, table, mover = await playing(stub, run, players)
     version, deadline = table.version, table.deadline
     await run.stop()
     clock.t = deadline + HOUR  # down across the deadline (and the reminder's time)
@@ -64,12 +67,7 @@ async def test_a_correspondence_deadline_missed_while_the_bot_was_down_gets_the_
 
 async def test_a_reminder_owed_at_a_restart_is_not_sent_again_by_the_next_restart(
         stub: DiscordStub, run: TapisRun, players: list[User], clock: Clock) -> None:
-    alice, bob, _, _ = players
-    table_id, _ = await open_lobby(stub, alice, [bob], 1, "motz", options="pace=correspondence")
-    await run.settle()
-    table = await run.tables.get(table_id)
-    assert table is not None and table.status == "playing"
-    mover = {u.id: u for u in (alice, bob)}[table.to_act_users()[0]]
+    table_id, table, mover = await playing(stub, run, players)
     deadline = table.deadline
     await run.stop()
     clock.t = deadline - HOUR  # down across the reminder's time: the deadline moves to a grace
@@ -91,12 +89,7 @@ async def test_a_reminder_owed_at_a_restart_is_not_sent_again_by_the_next_restar
 
 async def test_a_deadline_moved_at_a_restart_is_the_one_in_the_dm_of_the_player_to_act(
         stub: DiscordStub, run: TapisRun, players: list[User], clock: Clock) -> None:
-    alice, bob, _, _ = players
-    table_id, _ = await open_lobby(stub, alice, [bob], 1, "motz", options="pace=slow")
-    await run.settle()
-    table = await run.tables.get(table_id)
-    assert table is not None and table.status == "playing"
-    mover = {u.id: u for u in (alice, bob)}[table.to_act_users()[0]]
+    table_id, table, mover = await playing(stub, run, players, "slow")
     old = table.deadline
     assert f"<t:{int(old)}:R>" in stub.dms(mover)[-1].text
     await run.stop()
