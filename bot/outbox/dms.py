@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.bounded import keep_latest
 from bot.i18n import N_
 from bot.outbox.budget import PROMPT, REFRESH
 from bot.outbox.files import as_file, playable, render_fn
@@ -143,14 +144,7 @@ class Dms:
                 self.p.record(table.id).clicks[interaction.user.id] = Click(interaction, message.id, now)
         channel_id: int | None = getattr(interaction, "channel_id", None)
         if interaction.guild_id is None and channel_id is not None:  # their DM channel: no need to open
-            self._keep_channel(interaction.user.id, channel_id)  # it (after a restart)
-
-    def _keep_channel(self, user_id: int, channel_id: int) -> None:
-        """Remember ``user_id``'s DM channel (the least recently used beyond ``USERS_KEEP`` forgotten)."""
-        self.channels[user_id] = channel_id
-        self.channels.move_to_end(user_id)
-        while len(self.channels) > USERS_KEEP:
-            self.channels.popitem(last=False)
+            keep_latest(self.channels, interaction.user.id, channel_id, USERS_KEEP)  # it (after a restart)
 
     def shows(self, table: Table, seat: int, user_id: int, version: int) -> None:
         """``user_id``'s latest DM shows the table at ``version``: noted with the table
@@ -207,7 +201,7 @@ class Dms:
             await self.p.budget.take(PROMPT)
             channel = await self.bot.create_dm(discord.Object(id=user_id))
             channel_id = channel.id
-            self._keep_channel(user_id, channel_id)
+            keep_latest(self.channels, user_id, channel_id, USERS_KEEP)
         else:
             self.channels.move_to_end(user_id)
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
@@ -258,10 +252,7 @@ class Dms:
             sent = await dm.send(**kwargs)
             rec.dm_shown[job.seat] = shown
             self.shows(table, job.seat, job.user_id, shown[1])
-            self.last_sent[job.user_id] = sent.id
-            self.last_sent.move_to_end(job.user_id)
-            while len(self.last_sent) > USERS_KEEP:
-                self.last_sent.popitem(last=False)
+            keep_latest(self.last_sent, job.user_id, sent.id, USERS_KEEP)
             await self._supersede(table, rec, job.user_id, dm, sent.id)
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:

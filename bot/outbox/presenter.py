@@ -252,8 +252,8 @@ class Presenter:
         self.closed = True
         loop = asyncio.get_running_loop()
         until = loop.time() + drain
-        while (tasks := [t for t in self.pending() if not t.done()]) and loop.time() < until:
-            await asyncio.wait(tasks, timeout=until - loop.time())
+        while (running := self.pending()) and loop.time() < until:
+            await asyncio.wait(running, timeout=until - loop.time())
         self.budget.close()
         tasks = list(self.pending())
         for task in tasks:

@@ -18,6 +18,7 @@ import sqlite3
 import time
 from collections import OrderedDict
 
+from bot.bounded import keep_latest
 from bot.i18n.languages import SOURCE, choosable, language_of
 from bot.store.base import Store
 
@@ -158,7 +159,4 @@ class LanguageStore:
         return self._tables[table_id]
 
     def _keep(self, table_id: int, language: str | None) -> None:
-        self._tables[table_id] = language
-        self._tables.move_to_end(table_id)
-        while len(self._tables) > TABLES_KEEP:
-            self._tables.popitem(last=False)
+        keep_latest(self._tables, table_id, language, TABLES_KEEP)

@@ -15,6 +15,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from bot.bounded import keep_latest
 from bot.store.base import Store
 
 HANDS = ("dm", "channel")
@@ -57,10 +58,7 @@ class PreferenceStore:
         return found
 
     def _keep(self, user_id: int, prefs: Preferences) -> None:
-        self._cache[user_id] = prefs
-        self._cache.move_to_end(user_id)
-        while len(self._cache) > KEEP:
-            self._cache.popitem(last=False)
+        keep_latest(self._cache, user_id, prefs, KEEP)
 
     async def set_reminders(self, user_id: int, on: bool) -> None:
         """Whether Tapis may DM ``user_id`` reminders."""
