@@ -159,6 +159,8 @@ def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = 
             "Waiting for players ({seated} seated, {low}–{high}). The host <@{host}> starts the game.\n"
             "Options: {options}", seated=len(table.seats), low=n_min, high=n_max, host=table.host_id,
             options=_options_text(table, tr))
+        if table.deadline is not None:
+            embed.description += "\n" + lobby_clock(table.deadline, tr)
     elif table.status == "playing":
         waiting = ", ".join(seat_name(table, s, tr) for s in sorted(to_act)) or "—"
         phase = phase_name(str(view.get("phase", "")), table.game, tr)
@@ -192,6 +194,13 @@ def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = 
         embed.add_field(name=tr._("Last moves"), value=latest(lines, 1024), inline=False)
     embed.set_footer(text=tr._("table {id} · version {version}", id=table.id, version=table.version))
     return embed
+
+
+def lobby_clock(deadline: float, tr: Translator) -> str:
+    """When an unstarted lobby closes (``bot.tables.autoplay.expire_lobby``), as a Discord timestamp
+    each reader's client shows in their language and time zone."""
+    when = f"<t:{int(deadline)}:R>"
+    return tr._("⏳ Unless the game starts, the lobby closes {when} and every buy-in is refunded.", when=when)
 
 
 def lobby_seats(table: Table, tr: Translator) -> list[str]:

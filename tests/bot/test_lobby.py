@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.tapis import TapisRun
 
@@ -76,3 +78,22 @@ async def test_the_lobby_shows_options_in_the_tables_language(stub: DiscordStub,
     await tapis.settle()
     french = opened.last
     assert "hints : activé" in french.text and "stake : 1\u202f000" in french.text, french.text
+
+
+async def test_the_lobby_shows_when_it_closes_until_the_game_starts(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    alice, bob, _, _ = players
+    await stub.slash("table new", alice, stub.channel, game=GAME, players=3)
+    await tapis.settle()
+    [lobby] = stub.messages(stub.channel)
+    table = (await tapis.tables.tables_in_channel(stub.channel.id))[0]
+    closes = f"<t:{int(table.deadline)}:R>"
+    assert table.deadline >= time.time() + 0.5 * 3600  # the configured expiry, hours away
+    assert closes in lobby.text and "lobby closes" in lobby.text and "refunded" in lobby.text
+    await stub.click(lobby, bob, "Join")
+    await tapis.settle()
+    assert closes in lobby.text  # still shown after a join (the message was edited)
+    await stub.click(lobby, alice, "Add AI")
+    await stub.click(lobby, alice, "Start")
+    await tapis.settle()
+    assert "lobby closes" not in lobby.text
