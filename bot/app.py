@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.cogs.errors import TapisTree
 from bot.i18n.slash import CatalogueTranslator
 from bot.outbox.budget import budget_for
+from bot.outbox.members import MemberCheck
 from bot.outbox.presenter import Presenter
 from bot.store.card_faces import CardFaceStore
 from bot.store.languages import LanguageStore
@@ -67,6 +68,7 @@ class TapisBot(commands.Bot):
         tables.rt.guild_config = self.guild_config
         self.sync_commands = sync_commands
         self.presenter = Presenter(self, tables, edit_interval=edit_interval)
+        self.member_check = MemberCheck(self)
         self.tournaments = TournamentService(db, tables, config)
         self.presenter.budget = budget_for(db)  # one budget for all shard processes on PostgreSQL
         self.failed_extensions: list[str] = []
@@ -120,6 +122,8 @@ class TapisBot(commands.Bot):
         log.info("connected as %s (%s) to %d guild(s)", self.user, getattr(self.user, "id", "?"),
                  len(self.guilds))
         self.spawn(self.presenter.refresh_open_tables())
+        if self.config.member_events:  # removals missed while the bot was not listening
+            self.spawn(self.member_check.run())
 
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         """A member left the server (or was removed): they leave every table of that server they sit at.

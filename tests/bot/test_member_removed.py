@@ -85,3 +85,40 @@ async def test_without_the_intent_discord_sends_no_removal(stub: DiscordStub, ta
     could not connect), so Discord tells nothing of removals."""
     assert not stub.intents & GUILD_MEMBERS
     assert not await stub.remove_member(stub.guild, players[1])
+
+
+async def test_a_member_removed_while_the_bot_was_down_leaves_at_the_restart(
+        stub: DiscordStub, listening: TapisRun, players: list[User]) -> None:
+    """No GUILD_MEMBER_REMOVE reaches a bot that is down: once connected again it looks every seated
+    player up, and the one Discord calls an Unknown Member leaves every table of the server (a
+    correspondence table no longer waits three missed deadlines for the AI)."""
+    alice, bob, carol, dave = players
+    table_id, _ = await open_table(stub, alice, [bob, carol])
+    lobby = await listening.tables.create(stub.guild.id, stub.channel.id, dave.id, dave.name, "motz", {})
+    await listening.tables.join(lobby.id, bob.id, bob.name)
+    await listening.settle()
+    before = await listening.ledger.balance(stub.guild.id, bob.id)
+    await listening.stop()
+    stub.guild.members = [m for m in stub.guild.members if m.id != bob.id]  # nobody hears it
+    lookups = stub.member_lookups
+    await listening.restart()
+    await listening.settle()
+    table = await listening.tables.get(table_id)
+    assert table is not None and table.seats[table.seat_of(bob.id)].away  # the AI plays his seat
+    assert not any(table.seats[table.seat_of(u.id)].away for u in (alice, carol))  # members stay
+    reopened = await listening.tables.get(lobby.id)
+    assert reopened is not None and reopened.seat_of(bob.id) is None
+    assert await listening.ledger.balance(stub.guild.id, bob.id) == before + reopened.buy_in  # refunded
+    assert stub.member_lookups - lookups == 4  # alice, bob, carol, dave: each once
+
+
+async def test_without_member_events_nobody_is_looked_up(stub: DiscordStub, tapis: TapisRun,
+                                                        players: list[User]) -> None:
+    alice, bob, carol, _ = players
+    await open_table(stub, alice, [bob, carol])
+    await tapis.settle()
+    stub.guild.members = [m for m in stub.guild.members if m.id != bob.id]
+    await tapis.stop()
+    await tapis.restart()
+    await tapis.settle()
+    assert stub.member_lookups == 0

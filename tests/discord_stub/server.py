@@ -71,6 +71,7 @@ class StubServer:
         self.app_id = self.bot_user.id
         self.users: dict[int, User] = {}
         self.guilds: dict[int, Guild] = {}
+        self.member_lookups = 0  # GET /guilds/{g}/members/{u} requests answered
         self.channels: dict[int, Channel] = {}
         self.dm_channels: dict[int, Channel] = {}  # user id -> DM channel
         self.closed_dms: set[int] = set()
@@ -122,6 +123,7 @@ class StubServer:
         r.add_post(api + "/webhooks/{app}/{token}", self._followup)
         r.add_route("*", api + "/webhooks/{app}/{token}/messages/{mid}", self._webhook_message)
         r.add_post(api + "/users/@me/channels", self._open_dm)
+        r.add_get(api + "/guilds/{gid}/members/{uid}", self._get_member)
         r.add_get(api + "/channels/{cid}", self._get_channel)
         r.add_patch(api + "/channels/{cid}", self._edit_channel)
         r.add_post(api + "/channels/{cid}/messages/{mid}/threads", self._start_thread)
@@ -422,6 +424,17 @@ class StubServer:
         if uid not in self.users:
             return error(400, 50033, "Invalid Recipient(s)")
         return reply(self.dm_channel(uid).payload())
+
+    async def _get_member(self, request: web.Request) -> web.Response:
+        """``GET /guilds/{g}/members/{u}``: the member, or Discord's 10007 Unknown Member."""
+        self.member_lookups += 1
+        guild = self.guilds.get(int(request.match_info["gid"]))
+        if guild is None:
+            return error(404, 10004, "Unknown Guild")
+        user = next((m for m in guild.members if m.id == int(request.match_info["uid"])), None)
+        if user is None:
+            return error(404, 10007, "Unknown Member")
+        return reply(guild.member_payload(user))
 
     async def _get_channel(self, request: web.Request) -> web.Response:
         channel = self.channels.get(int(request.match_info["cid"]))
