@@ -16,8 +16,8 @@ from discord.ext import commands
 
 from bot.cogs.errors import TapisTree
 from bot.i18n.slash import CatalogueTranslator
+from bot.member_check import MemberCheck
 from bot.outbox.budget import budget_for
-from bot.outbox.members import MemberCheck
 from bot.outbox.presenter import Presenter
 from bot.store.card_faces import CardFaceStore
 from bot.store.languages import LanguageStore
