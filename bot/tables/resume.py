@@ -5,7 +5,8 @@ calls; the replay itself is ``bot.tables.replay``.
 Each stored table is rebuilt on its own. One that cannot be (undecodable row, unknown game, a log
 that no longer replays) is voided in one transaction: every account gets back what it paid into
 the escrow (``settle.void``), with one WARNING. Downtime never counts against a player: a resumed
-deadline is ``max(stored, now + resume_grace)`` (a full turn; the reminder's lead at correspondence).
+deadline is ``max(stored, now + resume_grace)`` (a full turn, at most 6 hours; the reminder's lead at
+correspondence).
 """
 
 from __future__ import annotations
@@ -140,11 +141,19 @@ async def _resume_one(rt: Runtime, games: Mapping[str, Game], row: store.TableRo
     return table
 
 
+#: The longest grace after a start at a pace with no reminder (an operator's ``pace_slow`` may last
+#: days): as at correspondence, a deploy every few hours must not restart a days-long turn.
+MAX_RESUME_GRACE = 6 * 3600.0
+
+
 def resume_grace(pace: Pace) -> float:
-    """The least time a player to act has after a start: a full turn, or at a pace with a reminder
-    (correspondence, whose turns last days) the reminder's lead, so that a deploy every few hours
-    does not restart a days-long deadline each time (the table would never time out)."""
-    return pace.seconds if pace.remind_before is None else min(pace.seconds, pace.remind_before)
+    """The least time a player to act has after a start: a full turn, at most ``MAX_RESUME_GRACE``,
+    or at a pace with a reminder (correspondence, whose turns last days) the reminder's lead, so that
+    a deploy every few hours does not restart a days-long deadline each time (the table would never
+    time out)."""
+    if pace.remind_before is None:
+        return min(pace.seconds, MAX_RESUME_GRACE)
+    return min(pace.seconds, pace.remind_before)
 
 
 async def _void(rt: Runtime, table_id: int, reason: str) -> None:

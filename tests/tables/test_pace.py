@@ -113,3 +113,23 @@ async def test_correspondence_seat_goes_to_the_ai_only_after_three_missed_deadli
         else:
             await h.svc.act(t.id, HOST, t.version, STAY)
     assert missed == 3 and t.seats[b].away
+
+
+async def test_a_restart_does_not_restart_a_days_long_slow_turn(h, config):
+    """An operator's slow pace of two days: a restart an hour into a turn keeps its deadline (the
+    grace after a start is at most six hours), as at correspondence; a turn whose deadline passed
+    while the bot was down gets those six hours."""
+    h.svc.config = dataclasses.replace(config, pace_slow=48 * HOUR)
+    t = await started(h, HOST, BOB, deals=5, pace="slow")
+    tid, deadline = t.id, t.deadline
+    assert deadline == h.clock.t + 48 * HOUR
+    await h.reopen()
+    h.svc.config = dataclasses.replace(config, pace_slow=48 * HOUR)
+    h.clock.t += HOUR
+    (t2,) = await h.svc.resume_all()
+    assert t2.deadline == deadline and h.svc.sessions[tid].alarm == deadline  # not a new 48 hours
+    await h.reopen()
+    h.svc.config = dataclasses.replace(config, pace_slow=48 * HOUR)
+    h.clock.t = deadline + 10 * HOUR  # down across the deadline
+    (t3,) = await h.svc.resume_all()
+    assert t3.deadline == h.clock.t + 6 * HOUR
