@@ -513,3 +513,436 @@ def test_lockstep_covers_every_outcome() -> None:
                 "silent_seven_won", "silent_seven_lost", "betl_won", "betl_lost", "durch_lost", "bad",
                 "flek", "re", "trump_blind", "capped", "broke", "declare_kilo_sedma"):
         assert stats[key] > 0, key
+
+
+# =============================================================== hand-checked deals
+
+#: Every deal below but the first is dealt with ``dealer=2`` unless said otherwise: forehand
+#: F = seat 0, middlehand M = seat 1, dealer d = seat 2 (1.5); in a suit contract S = F = 0,
+#: D1 = 1, D2 = 2 (0).
+
+
+def table(deal: tuple[str, str, str, str], **opts: Any) -> Any:
+    return G.new_table(seats=3, options=G.validate_options({"dealer": 2, "decks": [deck_of(*deal)], **opts}),
+                       seed=5)
+
+
+def act(st: Any, seat: int, kind: str, **kw: Any) -> list[dict[str, Any]]:
+    return st.apply(seat, {"type": kind, **kw})
+
+
+def cards(text: str) -> list[str]:
+    return text.split()
+
+
+def legal_cards(st: Any) -> list[str]:
+    (seat,) = st.to_act()
+    return [a.get("card") or a.get("game") or a["type"] for a in st.legal_actions(seat)]
+
+
+def play(st: Any, tricks: list[str]) -> list[dict[str, Any]]:
+    """Each trick's cards in play order, by whoever is to act."""
+    ev: list[dict[str, Any]] = []
+    for trick in tricks:
+        for c in trick.split():
+            ev += act(st, st.to_act()[0], "play", card=c)
+    return ev
+
+
+def bid(st: Any, tc: str, game: str, talon: str, fleks: str = "pass pass") -> None:
+    """F (seat 0) names trumps with ``tc``, declares ``game``, lays ``talon``; M and d say good;
+    then the flek calls, each by whoever is to act."""
+    act(st, 0, "trump", card=tc)
+    act(st, 0, "declare", game=game)
+    for c in talon.split():
+        act(st, 0, "discard", card=c)
+    act(st, 1, "good")
+    act(st, 2, "good")
+    for f in fleks.split():
+        act(st, st.to_act()[0], f)
+
+
+def result(st: Any) -> dict[str, Any]:
+    r = st.view(None)["last_result"]
+    assert r is not None
+    return r
+
+
+# --------------------------------------------------------------- 1.5 deal, 3.1 trump, 7 views
+
+
+def test_deal_packets_and_who_sees_them_with_dealer_0() -> None:
+    # The canonical deck: spades deck[0..7], hearts [8..15], diamonds [16..23], clubs [24..31].
+    # Dealer 0: F = left(0) = 1, M = 2, d = 0 (0. Vocabulary).
+    deck = R_CARDS[:]
+    st = G.new_table(seats=3, options=G.validate_options({"dealer": 0, "decks": [deck]}), seed=1)
+    first7 = cards("AS KS QS JS 10S 9S 8S")  # deck[0..6]
+    blind5 = cards("KD QD JD 10D 9D")  # deck[17..21]
+    m10 = cards("7S AH KH QH JH 8D 7D AC KC QC")  # deck[7..11] + deck[22..26]
+    d10 = cards("10H 9H 8H 7H AD JC 10C 9C 8C 7C")  # deck[12..16] + deck[27..31]
+    v1 = st.view(1)
+    assert v1["phase"] == "trump" and v1["to_act"] == [1] and v1["dealer"] == 0
+    assert v1["hand"] == first7 and v1["hand_sizes"] == [10, 12, 10]
+    assert st.view(2)["hand"] == r_canon(m10) and st.view(0)["hand"] == r_canon(d10)
+    for seat in (0, 1, 2, None):  # the blind five: nobody before TRUMP, not even F
+        assert not harness.cards_in(st.view(seat)) & set(blind5)
+    for seat in (0, 2, None):  # F's first seven are its own
+        assert not harness.cards_in(st.view(seat)) & set(first7)
+    assert st.legal_actions(1) == [*({"type": "trump", "card": c} for c in first7), {"type": "trump_blind"}]
+    assert st.legal_actions(0) == [] and st.legal_actions(2) == []
+    # a blind card cannot name trumps; a seat out of turn cannot act
+    exc = harness.assert_refused(st, 3, 1, {"type": "trump", "card": "KD"})
+    assert "not allowed" in exc.reason
+    exc = harness.assert_refused(st, 3, 0, {"type": "trump_blind"})
+    assert "turn" in exc.reason
+    # blind: tc = deck[17] = KD, T = D; public, and F now sees its 12 cards
+    act(st, 1, "trump_blind")
+    for seat in (0, 1, 2, None):
+        v = st.view(seat)
+        assert v["trump"] == "D" and v["trump_card"] == "KD" and v["phase"] == "declare"
+    assert harness.cards_in(st.view(None)) == {"KD"}
+    assert st.view(1)["hand"] == r_canon(first7 + blind5)
+    assert not harness.cards_in(st.view(0)) & (set(blind5) - {"KD"})
+    # F: no 7D (M holds it): no sedma; KD and QD: kilo, with 9 cards barred at most
+    assert legal_cards(st) == ["hra", "kilo", "betl", "durch"]
+
+
+# Deal T7: every sharp card but none other plus K Q 7 of clubs and 8S: F = AS 10S AH 10H AD 10D
+# AC 10C KC QC 7C 8S.
+T7 = ("7C AS 10S AH 10H AD 10D", "AC 10C KC QC 8S",
+      "KS QS JS 9S 7S KH QH JH 9H 8H", "7H KD QD JD 9D 8D 7D JC 9C 8C")
+
+
+def test_two_discardable_cards_needed_for_a_suit_contract() -> None:
+    st = table(T7)
+    act(st, 0, "trump", card="7C")
+    # tc = 7C. hra, sedma: barred = 8 sharp cards + 7C → KC QC 8S left (3 ≥ 2).
+    # kilo: 8 sharp + 7C (the tc) + KC QC → only 8S (1): not legal; kilo_sedma the same.
+    assert legal_cards(st) == ["hra", "sedma", "betl", "durch"]
+    exc = harness.assert_refused(st, 3, 0, {"type": "declare", "game": "kilo"})
+    assert "not allowed" in exc.reason
+    act(st, 0, "declare", game="sedma")
+    assert legal_cards(st) == ["8S", "KC", "QC"]
+    for c in ("AS", "10C", "7C"):  # sharp; sharp; tc and the seven sedma needs
+        harness.assert_refused(st, 3, 0, {"type": "discard", "card": c})
+    ev = act(st, 0, "discard", card="KC")
+    assert st.view(None)["talon_trumps"] is None and harness.cards_in(ev) == set()
+    ev = act(st, 0, "discard", card="QC")
+    assert st.view(None)["talon_trumps"] == 2 and harness.cards_in(ev) == set()  # two clubs
+    assert st.view(0)["talon"] == ["KC", "QC"] and st.view(1)["talon"] == [] and st.view(2)["talon"] == []
+    # tc = AC instead: kilo barred = 8 sharp (AC among them) + KC QC → 7C 8S (2): legal;
+    # kilo_sedma also bars 7C → 8S alone: not legal.
+    st = table(T7)
+    act(st, 0, "trump_blind")  # deck[17] = AC
+    assert st.view(None)["trump_card"] == "AC"
+    assert legal_cards(st) == ["hra", "sedma", "kilo", "betl", "durch"]
+
+
+# --------------------------------------------------------------- 3.4 answers
+
+
+def test_bad_by_the_second_speaker_then_bad_over_betl_with_dealer_0() -> None:
+    # Dealer 0: F = 1, M = 2, d = 0. The canonical deck as above: F = AS..8S + KD QD JD 10D 9D.
+    st = G.new_table(seats=3, options=G.validate_options({"dealer": 0, "decks": [R_CARDS[:]]}), seed=1)
+    act(st, 1, "trump", card="9S")
+    act(st, 1, "declare", game="hra")
+    act(st, 1, "discard", card="QS")
+    act(st, 1, "discard", card="JS")
+    assert st.view(None)["talon_trumps"] == 2  # QS JS are spades = trumps
+    assert st.view(None)["phase"] == "answer" and st.to_act() == (2,)  # M first, then d
+    harness.assert_refused(st, 3, 0, {"type": "good"})
+    act(st, 2, "good")
+    assert st.to_act() == (0,) and legal_cards(st) == ["good", "bad"]
+    act(st, 0, "bad")  # d takes the talon: 10 + 2 = 12 cards; trumps gone
+    v = st.view(None)
+    assert v["phase"] == "declare" and v["to_act"] == [0] and v["contract"] is None
+    assert v["trump"] is None and v["trump_card"] is None and v["talon_trumps"] is None
+    assert v["hand_sizes"] == [12, 10, 10]
+    assert st.view(0)["hand"] == r_canon(cards("QS JS 10H 9H 8H 7H AD JC 10C 9C 8C 7C"))
+    assert legal_cards(st) == ["betl", "durch"]
+    act(st, 0, "declare", game="betl")
+    act(st, 0, "discard", card="AD")  # betl: any card, an ace too
+    act(st, 0, "discard", card="QS")
+    assert st.view(0)["talon"] == ["AD", "QS"]
+    for seat in (1, 2, None):
+        assert not harness.cards_in(st.view(seat)) & {"AD", "QS"}
+    # betl answered by left(S) = 1 (the original forehand), then 2
+    assert st.view(None)["phase"] == "answer" and st.to_act() == (1,)
+    act(st, 1, "bad")  # takes AD QS: 10 + 2 = 12
+    assert st.view(1)["hand"] == r_canon(cards("AS KS 10S 9S 8S KD QD JD 10D 9D AD QS"))
+    assert legal_cards(st) == ["durch"]  # only durch over betl
+    harness.assert_refused(st, 3, 1, {"type": "declare", "game": "betl"})
+    act(st, 1, "declare", game="durch")
+    act(st, 1, "discard", card="8S")
+    act(st, 1, "discard", card="9S")
+    # a durch is never answered: FLEK, D1 = left(1) = 2
+    assert st.view(None)["phase"] == "flek" and st.to_act() == (2,) and legal_cards(st) == ["flek", "pass"]
+    act(st, 2, "pass")
+    assert st.to_act() == (0,)
+    act(st, 0, "pass")
+    v = st.view(None)
+    assert v["phase"] == "play" and v["to_act"] == [1] and v["soloist"] == 1 and v["contract"] == "durch"
+
+
+# --------------------------------------------------------------- 2.1–2.3 ranking, winner, duties
+
+# Deal O (trump C by tc JC, hra): S = AH 10H KH QH JH 9H JC 9D AS KS after laying 8H 7H;
+# M is void in hearts and diamonds, d void in hearts and spades.
+DEAL_O = ("JC AH 10H KH QH AS KS", "JH 9H 8H 7H 9D",
+          "AC QC 9C 8C QS JS 10S 9S 8S 7S", "KC 10C 7C AD KD QD JD 10D 8D 7D")
+
+
+def test_play_duties_and_trick_winner() -> None:
+    st = table(DEAL_O)
+    bid(st, "JC", "hra", "8H 7H", fleks="flek pass")  # flekked: played, not conceded
+    assert st.view(None)["phase"] == "play" and st.to_act() == (0,)  # the soloist leads trick 1
+    start = st
+
+    def lead(card: str) -> Any:
+        s = start.clone()
+        act(s, 0, "play", card=card)
+        return s
+
+    # AH led: M has no heart, has trumps, W = AH not a trump → 2b: any trump, nothing else
+    st = lead("AH")
+    assert legal_cards(st) == ["AC", "QC", "9C", "8C"]
+    over = st.clone()
+    act(over, 1, "play", card="9C")
+    # d: no heart, W = 9C a trump → 2a: a trump above the 9C (K, 10; the 7C is below)
+    assert legal_cards(over) == ["KC", "10C"]
+    exc = harness.assert_refused(over, 3, 2, {"type": "play", "card": "7C"})
+    assert "not allowed" in exc.reason
+    act(over, 2, "play", card="10C")
+    assert over.view(None)["trick_winners"] == [2]  # highest trump: 10C over 9C (A 10 K Q J 9)
+    act(st, 1, "play", card="AC")
+    # d cannot beat the AC but must still trump: KC 10C 7C, never a diamond
+    assert legal_cards(st) == ["KC", "10C", "7C"]
+    harness.assert_refused(st, 3, 2, {"type": "play", "card": "AD"})
+    act(st, 2, "play", card="7C")
+    assert st.view(None)["trick_winners"] == [1]
+    assert st.view(None)["card_points"] == [0, 20, 0]  # AH + AC to M
+
+    # 9D led: M void, trumps (2b); after M's 8C the trick is trumped → 1b: d plays any diamond,
+    # even those that do not beat the 9D, and no trump
+    st = lead("9D")
+    assert legal_cards(st) == ["AC", "QC", "9C", "8C"]
+    act(st, 1, "play", card="8C")
+    assert legal_cards(st) == ["AD", "KD", "QD", "JD", "10D", "8D", "7D"]
+    act(st, 2, "play", card="AD")
+    assert st.view(None)["trick_winners"] == [1]  # the 8C trump beats the led suit's ace
+
+    # KS led: M must beat it, and only the 10S does (A 10 K: the ten sits above the king)
+    st = lead("KS")
+    assert legal_cards(st) == ["10S"]
+    act(st, 1, "play", card="10S")
+    assert legal_cards(st) == ["KC", "10C", "7C"]  # d: no spade, W = 10S not a trump → any trump
+    act(st, 2, "play", card="KC")
+    assert st.view(None)["trick_winners"] == [2] and st.view(None)["card_points"] == [0, 0, 10]
+
+    # AS led: M cannot beat it → any spade (1a, else clause)
+    st = lead("AS")
+    assert legal_cards(st) == ["QS", "JS", "10S", "9S", "8S", "7S"]
+    act(st, 1, "play", card="7S")
+    act(st, 2, "play", card="7C")
+    assert st.view(None)["trick_winners"] == [2]  # a low trump takes the ace: AS 7S 7C = 10
+    assert st.view(None)["card_points"] == [0, 0, 10]
+
+    # JC (trump) led: L = T, W = JC → M beats with AC or QC (not 9C 8C); after QC, d beats the
+    # QC with KC or 10C, not the 7C
+    st = lead("JC")
+    assert legal_cards(st) == ["AC", "QC"]
+    act(st, 1, "play", card="QC")
+    assert legal_cards(st) == ["KC", "10C"]
+
+
+# Deal DURCH: F holds AS KS QS JS AH KH QH JH AD KD QD AC, lays JH QD; every other card of its
+# suits is lower in natural order, so the soloist, leading, wins every trick.
+DEAL_DURCH = ("QH AS KS QS JS AH KH", "JH AD KD QD AC",
+              "10S 9S 10H 9H JD 10D KC QC JC 10C", "8S 7S 8H 7H 9D 8D 7D 9C 8C 7C")
+
+
+def test_durch_won_natural_order_no_marriage_no_hearts_factor() -> None:
+    st = table(DEAL_DURCH)
+    act(st, 0, "trump", card="AH")  # hearts named first; durch then voids the trump
+    act(st, 0, "declare", game="durch")
+    assert st.view(None)["trump"] is None and st.view(None)["trump_card"] is None
+    act(st, 0, "discard", card="JH")
+    act(st, 0, "discard", card="QD")
+    assert st.view(None)["phase"] == "flek" and st.to_act() == (1,)  # no answers
+    for seat, call in ((1, "pass"), (2, "flek"), (0, "re"), (1, "pass"), (2, "pass")):
+        act(st, seat, call)
+    assert st.view(None)["flek"] == 2 and st.view(None)["phase"] == "play"
+    act(st, 0, "play", card="QH")
+    # natural order A K Q J 10: neither 10H nor 9H beats the QH (in a suit contract 10H would)
+    assert legal_cards(st) == ["10H", "9H"]
+    ev: list[dict[str, Any]] = []
+    for i, c in enumerate(cards("QH AS KS QS JS AH KH AD KD AC")):
+        if i:
+            ev += act(st, 0, "play", card=c)
+        for _ in range(2):
+            (seat,) = st.to_act()
+            ev += st.apply(seat, st.legal_actions(seat)[0])
+    r = result(st)
+    assert r["trick_winners"] == [0] * 10 and r["marriages"] == [] and r["points"] == [0, 0]
+    assert r["card_points"] == [0, 0, 0] and r["trump"] is None
+    # durch won: Σ = 10; h = 1 (no trumps); 2^2 = 4 → N = 40 from each defender
+    assert r["components"] == [["durch", True, 10]] and r["units"] == 40
+    assert r["deltas"] == [80, -40, -40] and st.stacks == [280, 160, 160]
+    assert not [e for e in ev if e["type"] == "marriage"]  # KS led with QS in hand: nothing
+
+
+# Deal BETL: F = every 7, 8, 9; it lays 9S 9H. The defenders hold A K Q J 10 of every suit:
+# S loses trick 1 (it leads) and never leads again, and never holds a higher card of a led suit.
+DEAL_BETL = ("7S 8S 9S 7H 8H 9H 7D", "8D 9D 7C 8C 9C",
+             "AS KS QS JS 10S AH KH QH JH 10H", "AD KD QD JD 10D AC KC QC JC 10C")
+
+
+def test_betl_won_over_ten_tricks_with_flek_and_re() -> None:
+    st = table(DEAL_BETL)
+    act(st, 0, "trump", card="7H")
+    act(st, 0, "declare", game="betl")
+    assert legal_cards(st) == r_canon(cards(" ".join(DEAL_BETL[:2])))  # betl: any card
+    act(st, 0, "discard", card="9S")
+    act(st, 0, "discard", card="9H")
+    assert st.view(None)["talon_trumps"] is None
+    assert st.to_act() == (1,)  # betl answered by left(S) = 1, then 2
+    act(st, 1, "good")
+    act(st, 2, "good")
+    for seat, call in ((1, "flek"), (0, "re"), (1, "pass"), (2, "pass")):
+        assert legal_cards(st) == (["re", "pass"] if seat == 0 else ["flek", "pass"])
+        act(st, seat, call)
+    assert st.view(None)["flek"] == 2 and st.to_act() == (0,)
+    while st.view(None)["phase"] == "play":
+        (seat,) = st.to_act()
+        st.apply(seat, st.legal_actions(seat)[0])
+    r = result(st)
+    assert len(r["trick_winners"]) == 10 and 0 not in r["trick_winners"]
+    # betl won: 5; h = 1 though hearts were named (no trumps in betl); × 2^2 → 20 each
+    assert r["components"] == [["betl", True, 5]] and r["units"] == 20 and r["deltas"] == [40, -20, -20]
+
+
+# --------------------------------------------------------------- 2.4 points, 4.1 components
+
+# Deal ALL (trump C by JC; S lays 8H 7H, no trump): S wins all ten tricks, the last with the 7C.
+DEAL_ALL = ("AC 10C KC QC JC 9C 7C", "AS AD AH 8H 7H",
+            "10S QS JS 9S 8S 10H KH QH 10D QD", "KS 7S JH 9H KD JD 9D 8D 7D 8C")
+TRICKS_ALL = [
+    "AC 9S 8C",  # M void in clubs and trumps: any card; d must follow with its 8C. S 10
+    "10C 8S 7D",  # S 20
+    "KC JS 8D",  # KC led holding QC: S's trump marriage, 40
+    "QC QS 9D",  # the KC is gone: no marriage
+    "AS 10S KS",  # M's last spade 10S; d cannot beat: KS (its QS? none). S 40
+    "AD 10D JD",  # S 60
+    "AH KH 9H",  # M follows KH holding QH: M's marriage 20 (hearts). S 70
+    "JC QH 7S",
+    "9C QD KD",
+    "7C 10H JH",  # S 80, + last trick 10 = 90; trick 10 won by S's 7 of trumps
+]
+
+
+@pytest.mark.parametrize(("game", "components", "units"), [
+    # H100 = 90 + 40 = 130. hra: silent hundred 2 + ⌊30/10⌋ = 5; silent seven (S) +1: Σ 6
+    ("hra", [["hra", True, 5], ["silent_seven", True, 1]], 6),
+    # sedma: the same hra 5, announced seven won 2: Σ 7
+    ("sedma", [["hra", True, 5], ["sedma", True, 2]], 7),
+    # kilo: 4 + 2 × ⌊30/10⌋ = 10; silent seven +1: Σ 11
+    ("kilo", [["kilo", True, 10], ["silent_seven", True, 1]], 11),
+    # kilo_sedma: 10 + 2: Σ 12
+    ("kilo_sedma", [["kilo", True, 10], ["sedma", True, 2]], 12),
+])
+def test_all_tricks_to_the_soloist(game: str, components: list[list[Any]], units: int) -> None:
+    st = table(DEAL_ALL, concede_plain=False)
+    bid(st, "JC", game, "8H 7H")
+    assert st.view(None)["talon_trumps"] == 0 and st.view(None)["phase"] == "play"
+    ev = play(st, TRICKS_ALL[:3])
+    v = st.view(2)
+    assert v["marriages"] == [[0, "C", 40]] and v["card_points"] == [20, 0, 0] and v["points"] == [60, 0]
+    ev += play(st, TRICKS_ALL[3:])
+    assert [e["value"] for e in ev if e["type"] == "marriage"] == [40, 20]
+    r = result(st)
+    assert r["trick_winners"] == [0] * 10 and r["card_points"] == [90, 0, 0]
+    assert r["marriages"] == [[0, "C", 40], [1, "H", 20]] and r["points"] == [130, 20]
+    assert r["components"] == components
+    # clubs: h = 1; f = 0; stake 1 → each defender pays Σ
+    assert r["units"] == units and r["deltas"] == [2 * units, -units, -units]
+
+
+# Deal HUNDRED (trump C by JC; S lays 8H 9C: one trump): S takes 60 card points and its trump
+# marriage, H100 = 100 exactly, and wins trick 10 with the 7C.
+DEAL_HUNDRED = ("AC 10C KC QC JC 7C AS", "10S 9H 9D 8H 9C",
+                "AH QH 7H AD QD 8D KS 9S 8S 8C", "10H KH JH 10D KD JD 7D QS JS 7S")
+TRICKS_HUNDRED = [
+    "AC 8C 7S",  # S 10
+    "KC 8S JS",  # trump marriage 40 (S)
+    "QC 9S QS",  # d's QS: the KS is M's, no marriage
+    "AS KS 7D",  # S 20
+    "10S 7H JD",  # S 30
+    "9H AH 10H",  # M must beat the 9H (AH or QH); d cannot beat the AH: any heart. M 20
+    "QH KH JC",  # M leads; d must beat the QH: KH; S void in hearts: any trump. S, 0 points
+    "9D AD KD",  # M beats with AD (or QD). M 30
+    "QD 10D 10C",  # d's 10D beats the QD; S void: any trump. S 50
+    "7C 8D JH",  # S 50 + last 10 = 60, trick 10 won by S's 7 of trumps
+]
+
+
+@pytest.mark.parametrize(("game", "components", "units"), [
+    # H100 = 60 + 40 = 100: silent hundred 2 + 0; silent seven won +1: Σ 3
+    ("hra", [["hra", True, 2], ["silent_seven", True, 1]], 3),
+    ("sedma", [["hra", True, 2], ["sedma", True, 2]], 4),
+    # kilo won at exactly 100: 4 + 2 × 0; silent seven +1: Σ 5
+    ("kilo", [["kilo", True, 4], ["silent_seven", True, 1]], 5),
+    ("kilo_sedma", [["kilo", True, 4], ["sedma", True, 2]], 6),
+])
+def test_hundred_reached_exactly(game: str, components: list[list[Any]], units: int) -> None:
+    st = table(DEAL_HUNDRED, concede_plain=False)
+    bid(st, "JC", game, "8H 9C", fleks="flek pass")  # f = 1
+    assert st.view(None)["talon_trumps"] == 1
+    play(st, TRICKS_HUNDRED)
+    r = result(st)
+    assert r["trick_winners"] == [0, 0, 0, 0, 0, 1, 0, 1, 0, 0]
+    assert r["card_points"] == [60, 30, 0] and r["marriages"] == [[0, "C", 40]] and r["points"] == [100, 30]
+    assert r["components"] == components
+    # clubs h = 1, f = 1 → N = 2Σ
+    assert r["units"] == 2 * units and r["deltas"] == [4 * units, -2 * units, -2 * units]
+
+
+# Deal PAIRS (trump C by JC; S lays 9S 8S): S holds K Q of clubs and of hearts. 50 card points,
+# marriages 40 + 20: P_S = 110 but H100 = 50 + 40 = 90 (the 20 does not count for a hundred).
+DEAL_PAIRS = ("KC QC JC 9C 8C KH QH", "AS AD 10D 9S 8S",
+              "AC 10C 7C AH 10H JH KS JS QD 9D", "QS 10S 7S 9H 8H 7H KD JD 8D 7D")
+TRICKS_PAIRS = [
+    "KC AC 7D",  # trump marriage 40 (S); M must beat the KC: AC or 10C. M 10
+    "AH 7H KH",  # M leads; d cannot beat: any heart; S follows KH holding QH: marriage 20. M 20
+    "10H 8H QH",  # M 30
+    "JH 9H 8C",  # S void in hearts: any trump. S 0
+    "AS JS 10S",  # S 20
+    "AD 9D 8D",  # S 30
+    "10D QD KD",  # nobody beats the 10D (A 10 K Q). S 40
+    "QC 10C JD",  # M must beat the QC: only 10C (its 7C is lower). M 40
+    "KS QS 9C",  # M leads; d cannot beat: any spade; S void: any trump. S 40
+    "JC 7C 7S",  # S 40 + last 10 = 50; the 7C lost to the JC: no seven component
+]
+
+
+@pytest.mark.parametrize(("game", "components", "units"), [
+    ("hra", [["hra", True, 1]], 1),  # P_S 110 > P_D 40, but H100 = 90 < 100: no silent hundred
+    ("kilo", [["kilo", False, 4]], -4),  # H100 = 90: kilo lost, 4, though P_S > P_D
+])
+def test_other_marriages_do_not_count_for_the_hundred(game: str, components: list[list[Any]],
+                                                      units: int) -> None:
+    st = table(DEAL_PAIRS, concede_plain=False)
+    bid(st, "JC", game, "9S 8S")
+    act(st, 0, "play", card="KC")
+    assert legal_cards(st) == ["AC", "10C"]
+    act(st, 1, "play", card="AC")
+    act(st, 2, "play", card="7D")
+    act(st, 1, "play", card="AH")
+    act(st, 2, "play", card="7H")
+    assert legal_cards(st) == ["KH", "QH"]
+    play(st, ["KH", *TRICKS_PAIRS[2:]])
+    r = result(st)
+    assert r["trick_winners"] == [1, 1, 1, 0, 0, 0, 0, 1, 0, 0]
+    assert r["card_points"] == [50, 40, 0] and r["marriages"] == [[0, "C", 40], [0, "H", 20]]
+    assert r["points"] == [110, 40]
+    assert r["components"] == components
+    assert r["units"] == units and r["deltas"] == [2 * units, -units, -units]
