@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from bot.rules import GAMES, IllegalMove
+from bot.rules import GAMES
 from tests.rules import harness
 from tests.rules.test_marias import deck_of
 
@@ -160,7 +160,8 @@ class Ref:
         if p == "trump":
             return [*({"type": "trump", "card": c} for c in r_canon(self.deck[0:7])), {"type": "trump_blind"}]
         if p == "declare":
-            return [{"type": "declare", "game": g} for g in r_declarable(hand, self.trump, self.tc, self.prev)]
+            games = r_declarable(hand, self.trump, self.tc, self.prev)
+            return [{"type": "declare", "game": g} for g in games]
         if p == "discard":
             assert self.contract is not None
             return [{"type": "discard", "card": c}
@@ -419,7 +420,7 @@ def _lockstep(seed: int, opts: dict[str, Any], stats: dict[str, int]) -> None:
     n_deals = 3 * o["rounds"]
     decks = [rng.sample(R_CARDS, 32) for _ in range(n_deals)]
     o = {**o, "decks": decks}
-    st = G.new_table(seats=3, options=o, seed=seed)
+    st: Any = G.new_table(seats=3, options=o, seed=seed)
     ref = Ref(o, o["dealer"], [d[:] for d in decks])
     total = 3 * o["buy_in"]
     step = 0
@@ -443,6 +444,10 @@ def _lockstep(seed: int, opts: dict[str, Any], stats: dict[str, int]) -> None:
         if ref.over:
             assert st.is_over() and spec["to_act"] == []
             break
+        if ref.phase == "play":  # what the plays showed (shown.py) never contradicts a real hand
+            for x, tops in st.shown_ceilings().items():
+                for c in ref.hands[x]:
+                    assert r_height(c, ref.trump is not None) <= tops.get(r_suit(c), 7), (x, c, tops)
         seat = ref.actor
         legal = ref.legal()
         assert st.legal_actions(seat) == legal
@@ -528,7 +533,8 @@ def table(deal: tuple[str, str, str, str], **opts: Any) -> Any:
 
 
 def act(st: Any, seat: int, kind: str, **kw: Any) -> list[dict[str, Any]]:
-    return st.apply(seat, {"type": kind, **kw})
+    events: list[dict[str, Any]] = st.apply(seat, {"type": kind, **kw})
+    return events
 
 
 def cards(text: str) -> list[str]:
@@ -563,7 +569,7 @@ def bid(st: Any, tc: str, game: str, talon: str, fleks: str = "pass pass") -> No
 
 
 def result(st: Any) -> dict[str, Any]:
-    r = st.view(None)["last_result"]
+    r: dict[str, Any] | None = st.view(None)["last_result"]
     assert r is not None
     return r
 
@@ -906,6 +912,27 @@ def test_hundred_reached_exactly(game: str, components: list[list[Any]], units: 
     assert r["units"] == 2 * units and r["deltas"] == [4 * units, -2 * units, -2 * units]
 
 
+@pytest.mark.parametrize(("game", "components", "units"), [
+    # the 7C spent on trick 9 (S void in diamonds: any trump), the 10C wins trick 10: still
+    # 60 card points (T9: 10D; T10: 10C + last 10), H100 = 100, but no seven
+    ("hra", [["hra", True, 2]], 2),
+    ("sedma", [["hra", True, 2], ["sedma", False, 2]], 0),  # Σ = 2 − 2 = 0: nothing moves
+    ("kilo", [["kilo", True, 4]], 4),
+    ("kilo_sedma", [["kilo", True, 4], ["sedma", False, 2]], 2),
+])
+def test_seven_played_before_trick_10(game: str, components: list[list[Any]], units: int) -> None:
+    st = table(DEAL_HUNDRED, concede_plain=False)
+    bid(st, "JC", game, "8H 9C", fleks="flek pass")
+    ev = play(st, [*TRICKS_HUNDRED[:8], "QD 10D 7C", "10C 8D JH"])
+    r = result(st)
+    assert r["card_points"] == [60, 30, 0] and r["points"] == [100, 30]
+    assert r["components"] == components
+    assert r["units"] == 2 * units and r["deltas"] == [4 * units, -2 * units, -2 * units]
+    (end,) = [e for e in ev if e["type"] == "deal_end"]
+    if units == 0:
+        assert end["payments"] == [] and st.stacks == [200, 200, 200]
+
+
 # Deal PAIRS (trump C by JC; S lays 9S 8S): S holds K Q of clubs and of hearts. 50 card points,
 # marriages 40 + 20: P_S = 110 but H100 = 50 + 40 = 90 (the 20 does not count for a hundred).
 DEAL_PAIRS = ("KC QC JC 9C 8C KH QH", "AS AD 10D 9S 8S",
@@ -946,3 +973,98 @@ def test_other_marriages_do_not_count_for_the_hundred(game: str, components: lis
     assert r["points"] == [110, 40]
     assert r["components"] == components
     assert r["units"] == units and r["deltas"] == [2 * units, -units, -units]
+
+
+# --------------------------------------------------------------- 3.5 flek, 3.6 concession, 4.2
+
+
+def test_flek_ladder_to_boty_alternates_and_doubles_everything() -> None:
+    st = table(DEAL_ALL, max_flek=4)
+    bid(st, "JC", "kilo_sedma", "8H 7H", fleks="")
+    steps = [(1, ["flek", "pass"], "pass", 0), (2, ["flek", "pass"], "flek", 1),
+             (0, ["re", "pass"], "re", 2), (1, ["flek", "pass"], "flek", 3), (0, ["re", "pass"], "re", 4)]
+    for seat, legal, call, level in steps:
+        assert st.to_act() == (seat,) and legal_cards(st) == legal
+        wrong = "re" if call == "flek" else ("flek" if call == "re" else "good")
+        harness.assert_refused(st, 3, seat, {"type": wrong})
+        act(st, seat, call)
+        assert st.view(None)["flek"] == level
+    # f = 4 = max_flek: the phase ended at once; the soloist leads
+    assert st.view(None)["phase"] == "play" and st.to_act() == (0,)
+    play(st, TRICKS_ALL)
+    # Σ = 12 (kilo 10 + sedma 2), h = 1, 2^4 = 16 → N = 192 ≤ 200: paid in full
+    r = result(st)
+    assert r["flek"] == 4 and r["units"] == 192 and r["deltas"] == [384, -192, -192]
+
+
+@pytest.mark.parametrize(("max_flek", "calls", "level"), [
+    (2, ["flek", "re"], 2),  # re reaches 2 = max: no defenders' turn after it
+    (1, ["pass", "flek"], 1),  # D2's flek reaches 1 = max: no re
+    (3, ["flek", "pass"], 1),  # the soloist passes: the phase ends
+    (3, ["flek", "re", "pass", "pass"], 2),  # both defenders pass after the re
+])
+def test_flek_phase_ends(max_flek: int, calls: list[str], level: int) -> None:
+    st = table(DEAL_ALL, max_flek=max_flek)
+    bid(st, "JC", "hra", "8H 7H", fleks=" ".join(calls))
+    v = st.view(None)
+    assert v["phase"] == "play" and v["flek"] == level and v["to_act"] == [0]
+
+
+def test_concession_only_for_an_unflekked_plain_hra() -> None:
+    # BETL's F with hearts named by its 7H: nothing sharp in its hand, 11 cards may be laid
+    st = table(DEAL_BETL, stake=3)
+    assert st.stacks == [600, 600, 600]  # buy_in defaults to 200 × stake
+    act(st, 0, "trump", card="7H")
+    assert legal_cards(st) == ["hra", "sedma", "betl", "durch"]  # 7H but no K Q of hearts
+    act(st, 0, "declare", game="hra")
+    assert legal_cards(st) == r_canon(cards("7S 8S 9S 8H 9H 7D 8D 9D 7C 8C 9C"))  # all but the tc
+    bid_rest = [(0, "discard", "9S"), (0, "discard", "9H"), (1, "good", None), (2, "good", None),
+                (1, "pass", None), (2, "pass", None)]
+    ev: list[dict[str, Any]] = []
+    for seat, kind, card in bid_rest:
+        ev += act(st, seat, kind, **({"card": card} if card else {}))
+    assert not [e for e in ev if e["type"] == "play"]
+    r = result(st)
+    # conceded hra: 1, hearts h = 2, f = 0 → N = 2; stake 3 → 6 jetons from each defender
+    assert r["conceded"] is True and r["components"] == [["hra", True, 1]] and r["trump"] == "H"
+    assert r["units"] == 2 and r["deltas"] == [12, -6, -6] and st.stacks == [612, 594, 594]
+    assert r["trick_winners"] == [] and r["points"] == [0, 0]
+    # NEXT: deals_played 1, dealer left(2) = 0, a new TRUMP phase for F = 1
+    v = st.view(None)
+    assert v["phase"] == "trump" and v["dealer"] == 0 and v["deals_played"] == 1 and v["to_act"] == [1]
+    # not conceded: a sedma, a betl, a flekked hra, or concede_plain off
+    for game, fleks, opts in (("sedma", "pass pass", {}), ("hra", "pass flek pass", {}),
+                              ("hra", "pass pass", {"concede_plain": False})):
+        st = table(DEAL_BETL, **opts)
+        bid(st, "7H", game, "9S 9H", fleks=fleks)
+        assert st.view(None)["phase"] == "play", (game, fleks, opts)
+    st = table(DEAL_BETL)
+    bid(st, "7H", "betl", "9S 9H")
+    assert st.view(None)["phase"] == "play"
+
+
+def test_payments_capped_by_the_defenders_stacks_then_the_session_ends() -> None:
+    st = table(DEAL_ALL, buy_in=20)
+    bid(st, "JC", "kilo_sedma", "8H 7H", fleks="flek re pass flek")  # f = 3 = tutti = max
+    ev = play(st, TRICKS_ALL)
+    # N = 12 × 8 = 96 > 20: D1 (1) pays min(96, 20) = 20, then D2 (2) min(96, 20) = 20
+    r = result(st)
+    assert r["units"] == 96 and r["deltas"] == [40, -20, -20] and st.stacks == [60, 0, 0]
+    # a stack (0) below the stake (1): the session ends; results stack − buy_in = 40, −20, −20,
+    # the two equal results share rank 2
+    v = st.view(None)
+    assert st.is_over() and v["phase"] == "session_end" and v["to_act"] == []
+    (end,) = [e for e in ev if e["type"] == "session_end"]
+    assert end["results"] == [40, -20, -20] and end["ranks"] == [1, 2, 2] and end["reason"] == "broke"
+
+
+def test_payments_capped_by_the_soloists_stack_first_d1_then_d2() -> None:
+    st = table(DEAL_PAIRS, buy_in=20, concede_plain=False)
+    bid(st, "JC", "kilo", "9S 8S", fleks="flek re flek")  # f = 3
+    ev = play(st, ["KC AC 7D", "AH 7H KH", *TRICKS_PAIRS[2:]])
+    # kilo lost: −4 × 8 = −32; S pays D1 min(32, 20) = 20, then D2 min(32, 0) = 0
+    r = result(st)
+    assert r["units"] == -32 and r["deltas"] == [-20, 20, 0] and st.stacks == [0, 40, 20]
+    (end,) = [e for e in ev if e["type"] == "session_end"]
+    # results −20, +20, 0: ranks 3, 1, 2
+    assert end["results"] == [-20, 20, 0] and end["ranks"] == [3, 1, 2] and end["reason"] == "broke"
