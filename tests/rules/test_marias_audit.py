@@ -120,6 +120,7 @@ class Ref:
         self.deals_played = 0
         self.decks = decks
         self.over = False
+        self.closing = False
         self.last: dict[str, Any] | None = None
         self.end: dict[str, Any] | None = None
         self.deal()
@@ -133,6 +134,7 @@ class Ref:
         self.f, self.m = f, m
         self.hands = {f: deck[0:7] + deck[17:22], m: deck[7:12] + deck[22:27], d: deck[12:17] + deck[27:32]}
         self.phase, self.actor = "trump", f
+        self.acted = False
         self.trump: str | None = None
         self.tc: str | None = None
         self.contract: str | None = None
@@ -176,6 +178,7 @@ class Ref:
     # ------------------------------------------------------------ transitions
     def apply(self, seat: int, a: dict[str, Any]) -> None:
         assert seat == self.actor
+        self.acted = True
         k = a["type"]
         hand = self.hands[seat]
         if k in ("trump", "trump_blind"):  # 3.1
@@ -335,12 +338,25 @@ class Ref:
         # 3.8 and 5
         self.deals_played += 1
         self.dealer = (self.dealer + 1) % 3
-        if self.deals_played == 3 * self.o["rounds"] or min(self.stacks) < self.o["stake"]:
-            self.over = True
-            results = [x - self.o["buy_in"] for x in self.stacks]
-            self.end = {"results": results, "ranks": [1 + sum(y > x for y in results) for x in results]}
+        if self.closing or self.deals_played == 3 * self.o["rounds"] or min(self.stacks) < self.o["stake"]:
+            self.finish()
         else:
             self.deal()
+
+    def finish(self) -> None:
+        """Section 5's end: results stack − buy_in, equal results share a rank."""
+        self.over = True
+        results = [x - self.o["buy_in"] for x in self.stacks]
+        self.end = {"results": results, "ranks": [1 + sum(y > x for y in results) for x in results]}
+
+    def close(self, now: bool) -> None:
+        """The host's close (5): at the end of this deal; at once (no jeton moved: settlement
+        happens only at a deal's end) with ``now`` or before anyone acted in the deal."""
+        if self.over:
+            return
+        self.closing = True
+        if now or not self.acted:
+            self.finish()
 
     # ------------------------------------------------------------ section 7
     def hand_view(self, seat: int) -> list[str]:
@@ -413,8 +429,10 @@ def _ref_view(ref: Ref) -> dict[str, Any]:
     }
 
 
-def _lockstep(seed: int, opts: dict[str, Any], stats: dict[str, int]) -> None:
-    """A whole session: engine and reference must agree at every step."""
+def _lockstep(seed: int, opts: dict[str, Any], stats: dict[str, int],
+              close_at: tuple[int, bool] | None = None) -> None:
+    """A whole session: engine and reference must agree at every step (``close_at``: the host
+    closes the table before that step, at once or not)."""
     rng = random.Random(seed)
     o = G.validate_options({**opts, "dealer": rng.randrange(3)})
     n_deals = 3 * o["rounds"]
@@ -448,6 +466,21 @@ def _lockstep(seed: int, opts: dict[str, Any], stats: dict[str, int]) -> None:
             for x, tops in st.shown_ceilings().items():
                 for c in ref.hands[x]:
                     assert r_height(c, ref.trump is not None) <= tops.get(r_suit(c), 7), (x, c, tops)
+        assert spec["closing"] == ref.closing
+        if close_at is not None and step == close_at[0]:
+            before = st.stacks[:]
+            ev = st.request_close(now=close_at[1])
+            ref.close(close_at[1])
+            assert st.stacks == before  # closing never moves a jeton by itself
+            if ref.over:
+                (se,) = [e for e in ev if e["type"] == "session_end"]
+                assert ref.end is not None and se["reason"] == "closed"
+                assert se["results"] == ref.end["results"] and se["ranks"] == ref.end["ranks"]
+                stats["closed_now"] += 1
+            else:
+                assert [e["type"] for e in ev] == ["closing"]
+                stats["closed_later"] += 1
+            continue
         seat = ref.actor
         legal = ref.legal()
         assert st.legal_actions(seat) == legal
@@ -485,6 +518,7 @@ def _lockstep(seed: int, opts: dict[str, Any], stats: dict[str, int]) -> None:
             assert ref.end is not None
             assert se["results"] == ref.end["results"] and se["ranks"] == ref.end["ranks"]
             stats["broke"] += se["reason"] == "broke"
+            assert se["reason"] != "closed" or ref.closing
 
 
 LOCKSTEP_OPTS = [
@@ -506,6 +540,17 @@ def test_lockstep_with_the_reference(seed: int) -> None:
     stats = _Counter()
     _lockstep(seed, LOCKSTEP_OPTS[seed % len(LOCKSTEP_OPTS)], stats)
     assert stats["deals"] > 0
+
+
+def test_lockstep_host_close() -> None:
+    """Section 5: a host close ends the session after the current deal, or at once (with ``now``,
+    or when nobody has acted in the deal yet) with no jeton moved by the abandoned deal."""
+    stats = _Counter()
+    for seed in range(200, 212):
+        rng = random.Random(seed)
+        _lockstep(seed, {"rounds": 2, "concede_plain": seed % 2 == 0},
+                  stats, (rng.randrange(1, 120), seed % 3 == 0))
+    assert stats["closed_now"] > 0 and stats["closed_later"] > 0
 
 
 def test_lockstep_covers_every_outcome() -> None:
