@@ -902,7 +902,7 @@ TRICKS_ALL = [
     ("kilo_sedma", [["kilo", True, 10], ["sedma", True, 2]], 12),
 ])
 def test_all_tricks_to_the_soloist(game: str, components: list[list[Any]], units: int) -> None:
-    st = table(DEAL_ALL, concede_plain=False)
+    st = table(DEAL_ALL, concede_plain=False, stake=2)
     bid(st, "JC", game, "8H 7H")
     assert st.view(None)["talon_trumps"] == 0 and st.view(None)["phase"] == "play"
     ev = play(st, TRICKS_ALL[:3])
@@ -914,8 +914,9 @@ def test_all_tricks_to_the_soloist(game: str, components: list[list[Any]], units
     assert r["trick_winners"] == [0] * 10 and r["card_points"] == [90, 0, 0]
     assert r["marriages"] == [[0, "C", 40], [1, "H", 20]] and r["points"] == [130, 20]
     assert r["components"] == components
-    # clubs: h = 1; f = 0; stake 1 → each defender pays Σ
-    assert r["units"] == units and r["deltas"] == [2 * units, -units, -units]
+    # clubs: h = 1; f = 0 → N = Σ units; stake 2 → each defender pays 2Σ jetons
+    assert r["units"] == units and r["deltas"] == [4 * units, -2 * units, -2 * units]
+    assert st.stacks == [400 + 4 * units, 400 - 2 * units, 400 - 2 * units]  # buy_in 200 × 2
 
 
 # Deal HUNDRED (trump C by JC; S lays 8H 9C: one trump): S takes 60 card points and its trump
@@ -976,6 +977,49 @@ def test_seven_played_before_trick_10(game: str, components: list[list[Any]], un
     (end,) = [e for e in ev if e["type"] == "deal_end"]
     if units == 0:
         assert end["payments"] == [] and st.stacks == [200, 200, 200]
+
+
+# Deal BEATEN (trump C by 7C; S lays KC QC): S and M follow every suit; d, void in each suit's
+# third round, trumps it and leads the next; in trick 10 d's 9C beats S's 7C and M's 8C.
+DEAL_BEATEN = ("7C AS 10S 7S AH 10H 7H", "AD 10D 7D KC QC",
+               "KS JS 9S KH JH 9H KD JD 9D 8C", "QS 8S QH 8H QD 8D AC 10C JC 9C")
+TRICKS_BEATEN = [
+    "AS 9S 8S",  # S 10
+    "10S JS QS",  # nobody beats the 10S: S 20
+    "7S KS JC",  # M must beat the 7S: KS; d void: any trump. d 0
+    "8H AH 9H",  # d leads; S must beat: AH (or 10H). S 30
+    "10H JH QH",  # S 40
+    "7H KH 10C",  # d trumps: 10
+    "8D AD 9D",  # S 50
+    "10D JD QD",  # S 60
+    "7D KD AC",  # d trumps: 20
+    "9C 7C 8C",  # d leads; neither 7C nor 8C beats the 9C: d 20 + last trick 10 = 30
+]
+
+
+@pytest.mark.parametrize(("game", "components", "units"), [
+    # card points: S 60; d 0 + 10 (10C) + 10 (AC) + last trick 10 = 30. P_S 60 > P_D 30: hra won,
+    # H100 = 60: base 1. The 7C went into trick 10 but lost it: no silent seven (4.1)...
+    ("hra", [["hra", True, 1]], 1),
+    # ...and an announced seven beaten in trick 10 is lost: Σ = 1 − 2 = −1
+    ("sedma", [["hra", True, 1], ["sedma", False, 2]], -1),
+])
+def test_seven_beaten_in_trick_10(game: str, components: list[list[Any]], units: int) -> None:
+    st = table(DEAL_BEATEN, concede_plain=False)
+    bid(st, "7C", game, "KC QC", fleks="flek re pass pass")  # f = 2
+    assert st.view(None)["talon_trumps"] == 2
+    play(st, TRICKS_BEATEN[:9])
+    act(st, 2, "play", card="9C")
+    assert legal_cards(st) == ["7C"] and st.to_act() == (0,)
+    act(st, 0, "play", card="7C")
+    assert legal_cards(st) == ["8C"]  # M kept its one trump by following every suit
+    act(st, 1, "play", card="8C")
+    r = result(st)
+    assert r["trick_winners"] == [0, 0, 2, 0, 0, 2, 0, 0, 2, 2]
+    assert r["card_points"] == [60, 0, 30] and r["points"] == [60, 30] and r["marriages"] == []
+    assert r["components"] == components
+    # clubs h = 1, f = 2 → N = 4Σ (the spec's example B, in clubs)
+    assert r["units"] == 4 * units and r["deltas"] == [8 * units, -4 * units, -4 * units]
 
 
 # Deal PAIRS (trump C by JC; S lays 9S 8S): S holds K Q of clubs and of hearts. 50 card points,
