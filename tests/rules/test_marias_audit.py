@@ -733,6 +733,18 @@ def test_bad_by_the_second_speaker_then_bad_over_betl_with_dealer_0() -> None:
     act(st, 0, "pass")
     v = st.view(None)
     assert v["phase"] == "play" and v["to_act"] == [1] and v["soloist"] == 1 and v["contract"] == "durch"
+    # S = 1 leads 10S; M = 2 holds only the 7S; d = 0 holds JS, which beats the 10S in natural
+    # order (A K Q J 10) and must be played: the durch is lost at trick 1 and play stops
+    act(st, 1, "play", card="10S")
+    assert legal_cards(st) == ["7S"]
+    act(st, 2, "play", card="7S")
+    assert legal_cards(st) == ["JS"]
+    ev = act(st, 0, "play", card="JS")
+    (end,) = [e for e in ev if e["type"] == "deal_end"]
+    # durch lost: −10 × 2^0 = −10; S pays D1 = left(1) = 2, then D2 = 0, 10 each
+    assert end["components"] == [["durch", False, 10]] and end["units"] == -10
+    assert end["deltas"] == [10, -20, 10] and end["payments"] == [[1, 2, 10], [1, 0, 10]]
+    assert end["trick_winners"] == [0] and harness.cards_in(end) == set()  # unplayed cards unseen
 
 
 # --------------------------------------------------------------- 2.1–2.3 ranking, winner, duties
