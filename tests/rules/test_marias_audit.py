@@ -432,7 +432,7 @@ def _ref_view(ref: Ref) -> dict[str, Any]:
 def _lockstep(seed: int, opts: dict[str, Any], stats: dict[str, int],
               close_at: tuple[int, bool] | None = None) -> None:
     """A whole session: engine and reference must agree at every step (``close_at``: the host
-    closes the table before that step, at once or not)."""
+    closes the table before that step, at once or not; step 0: right after the first deal)."""
     rng = random.Random(seed)
     o = G.validate_options({**opts, "dealer": rng.randrange(3)})
     n_deals = 3 * o["rounds"]
@@ -467,7 +467,7 @@ def _lockstep(seed: int, opts: dict[str, Any], stats: dict[str, int],
                 for c in ref.hands[x]:
                     assert r_height(c, ref.trump is not None) <= tops.get(r_suit(c), 7), (x, c, tops)
         assert spec["closing"] == ref.closing
-        if close_at is not None and step == close_at[0]:
+        if close_at is not None and (step == close_at[0] or (close_at[0] == 0 and ref.deals_played == 1)):
             before = st.stacks[:]
             ev = st.request_close(now=close_at[1])
             ref.close(close_at[1])
@@ -480,6 +480,7 @@ def _lockstep(seed: int, opts: dict[str, Any], stats: dict[str, int],
             else:
                 assert [e["type"] for e in ev] == ["closing"]
                 stats["closed_later"] += 1
+            close_at = None
             continue
         seat = ref.actor
         legal = ref.legal()
@@ -551,6 +552,10 @@ def test_lockstep_host_close() -> None:
         _lockstep(seed, {"rounds": 2, "concede_plain": seed % 2 == 0},
                   stats, (rng.randrange(1, 120), seed % 3 == 0))
     assert stats["closed_now"] > 0 and stats["closed_later"] > 0
+    # right after a deal's settlement nobody has acted in the new deal: the close is at once
+    stats = _Counter()
+    _lockstep(7, {"rounds": 2}, stats, (0, False))
+    assert stats["closed_now"] == 1 and stats["deals"] == 1
 
 
 def test_lockstep_covers_every_outcome() -> None:
