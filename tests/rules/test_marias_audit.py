@@ -17,7 +17,9 @@ Stacked decks are written out as (F's first seven, F's blind five, M's ten, d's 
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -393,6 +395,14 @@ def r_timeout(phase: str, legal: list[dict[str, Any]], trump: str | None) -> dic
     return legal[0]
 
 
+_CARD_JSON = re.compile(r'"((?:10|[AKQJ987])[SHDC])"')
+
+
+def cards_seen(obj: Any) -> set[str]:
+    """Every card code in a JSON-able object (``harness.cards_in``, faster: the lockstep's hot path)."""
+    return set(_CARD_JSON.findall(json.dumps(obj)))
+
+
 def _choose(rng: random.Random, legal: list[dict[str, Any]]) -> dict[str, Any]:
     kinds = [a["type"] for a in legal]
     if "good" in kinds:
@@ -457,7 +467,7 @@ def _lockstep(seed: int, opts: dict[str, Any], stats: dict[str, int],
                 assert v["talon"] == (ref.talon if x == ref.talon_seat else [])
             else:
                 assert v["hand"] == [] and v["talon"] == []
-            seen = harness.cards_in(v)
+            seen = cards_seen(v)
             assert seen <= ref.may_see(x), (x, sorted(seen - ref.may_see(x)))
         if ref.over:
             assert st.is_over() and spec["to_act"] == []
@@ -501,7 +511,7 @@ def _lockstep(seed: int, opts: dict[str, Any], stats: dict[str, int],
         ev = st.apply(seat, a)
         ref.apply(seat, a)
         # events are public (section 7): no card in them that everyone may not see
-        assert harness.cards_in(ev) <= public, sorted(harness.cards_in(ev) - public)
+        assert cards_seen(ev) <= public, sorted(cards_seen(ev) - public)
         ends = [e for e in ev if e["type"] == "deal_end"]
         if ends:
             (e,) = ends
