@@ -6,7 +6,8 @@ Two kinds of checks:
   lists, the duties of 2.3, the trick winner of 2.2, points and marriages of 2.4, the settlement
   of section 4, NEXT and the session end of 3.8/5), run in lockstep with the engine over a few
   hundred random stacked deals: every legal list, every view field it models, every deal result
-  and payment, and what each seat may see;
+  and payment, the timeouts of section 7, what each seat may see and what the events show,
+  the host's close of section 5, and that what the plays showed (``shown.py``) fits the hands;
 * hand-checked stacked deals for each rule, section by section: every expected number is
   computed by hand from the spec in the comments, never read back from the engine.
 
@@ -905,15 +906,15 @@ def test_betl_won_over_ten_tricks_with_flek_and_re() -> None:
 DEAL_ALL = ("AC 10C KC QC JC 9C 7C", "AS AD AH 8H 7H",
             "10S QS JS 9S 8S 10H KH QH 10D QD", "KS 7S JH 9H KD JD 9D 8D 7D 8C")
 TRICKS_ALL = [
-    "AC 9S 8C",  # M void in clubs and trumps: any card; d must follow with its 8C. S 10
+    "AC 9S 8C",  # M has no club (= no trump): any card; d must follow with its 8C. S 10
     "10C 8S 7D",  # S 20
     "KC JS 8D",  # KC led holding QC: S's trump marriage, 40
-    "QC QS 9D",  # the KC is gone: no marriage
-    "AS 10S KS",  # M's last spade 10S; d cannot beat: KS (its QS? none). S 40
+    "QC QS 9D",  # the KC is gone: no marriage; M's QS without the KS (d's): none
+    "AS 10S KS",  # M's last spade 10S; d cannot beat: KS or 7S (the QS was M's). S 40
     "AD 10D JD",  # S 60
     "AH KH 9H",  # M follows KH holding QH: M's marriage 20 (hearts). S 70
-    "JC QH 7S",
-    "9C QD KD",
+    "JC QH 7S",  # M has no club: any card (its KH is gone); d likewise
+    "9C QD KD",  # QD and KD in different hands: no marriage
     "7C 10H JH",  # S 80, + last trick 10 = 90; trick 10 won by S's 7 of trumps
 ]
 
