@@ -8,7 +8,9 @@ Readings of the spec made here (listed in the report as well):
 
 * ``bad`` is always legal in ``answer`` (a durch always exists above a suit contract or betl).
 * Trump and trump card are voided as soon as a seat says ``bad`` (the contract is dropped and
-  only betl/durch can follow), not only once the new contract is declared.
+  only betl/durch can follow), not only once the new contract is declared: section 3.4's
+  "trumps no longer exist" over section 7's "void once betl/durch is declared", which the spec
+  now words the same way.
 * The view's ``talon`` field (section 7's "Talon" row) shows the current talon to the seat that
   discarded it, and only to it; a talon taken by a ``bad`` is in that seat's hand.
 * ``card_points`` stay zero in betl/durch (no points there), marriages are suit-contract only.
