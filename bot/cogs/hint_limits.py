@@ -22,6 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
+from bot.bounded import keep_latest
 from bot.gate import Busy, MemberGate
 
 V = TypeVar("V")
@@ -52,10 +53,7 @@ class HintDesk(MemberGate, Generic[V]):
 
     def store(self, key: HintKey, value: V) -> None:
         """Keep ``value`` for ``key`` (the least recently used key goes past ``size``)."""
-        self._cache[key] = value
-        self._cache.move_to_end(key)
-        while len(self._cache) > self.size:
-            self._cache.popitem(last=False)
+        keep_latest(self._cache, key, value, self.size)
 
     def __len__(self) -> int:
         return len(self._cache)

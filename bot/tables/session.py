@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from bot.bounded import keep_latest
 from bot.rules.base import Event, IllegalMove
 from bot.store import tables as store
 from bot.tables import limits, settle
@@ -331,9 +332,7 @@ class TableSession:
         rt = self.rt
         rt.timers.set(self, None)
         rt.sessions.pop(self.id, None)
-        rt.ended[self.id] = self
-        while len(rt.ended) > KEEP_CLOSED:
-            rt.ended.popitem(last=False)
+        keep_latest(rt.ended, self.id, self, KEEP_CLOSED)
 
     # ------------------------------------------------------------------ events and the AI
 
