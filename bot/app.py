@@ -75,6 +75,9 @@ class TapisBot(commands.Bot):
         self.resumed_tables: list[Table] = []
         #: A shard process's forwarder of DM clicks to the shard that owns the table (``__main__``).
         self.forwarder: Forwarder | None = None
+        #: Set once ``setup_hook`` has resumed this process's open tables: a DM click forwarded by
+        #: another shard process waits for it (before, its table would look unknown).
+        self.tables_resumed = asyncio.Event()
         self._background: set[asyncio.Task[Any]] = set()
 
     async def guild_config(self, guild_id: int) -> Config:
@@ -101,6 +104,7 @@ class TapisBot(commands.Bot):
         self.resumed_tables = list(resumed) if isinstance(resumed, (list, tuple)) else []
         for table in self.resumed_tables:
             self.presenter.prime(table)  # before the AI moves: a restart does not DM everybody again
+        self.tables_resumed.set()
         log.info("resumed %s open table(s)", len(self.resumed_tables) if self.resumed_tables else resumed)
         await self.tournaments.resume_all()  # after the tables: a round's tables are live again
         self.tournament_ticker = asyncio.get_running_loop().create_task(self.tournaments.run())

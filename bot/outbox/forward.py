@@ -9,7 +9,9 @@ listening on its shards' channels on the connection that holds their locks, rebu
 interaction as an already deferred one and runs the usual handler: the move is applied under the
 table's lock with its version check (a replayed click is refused, nothing applied twice). NOTIFY is
 not durable: if the owner is down, the click is answered "restarting, try again" (no lock holder)
-or, if it dies in between, not at all, and the player clicks again.
+or, if it dies in between, not at all, and the player clicks again. An owner listens from the moment
+it holds its shards' locks, before its tables are replayed: a click heard then waits until they are
+(``RESUME_WAIT``), rather than finding its table unknown.
 
 Authenticated, and no token on the wire: any database role may NOTIFY or LISTEN, so every payload
 is sealed (``bot.signing``: HMAC-SHA256 under ``TAPIS_FORWARD_SECRET``, with a time and a nonce; a
@@ -72,6 +74,9 @@ PART_CHARS = 3_500
 ACK_TIMEOUT = 5.0
 #: Seconds the parts of an unfinished edit are kept (an edit whose last part never came is dropped).
 PARTS_LIFE = 30.0
+#: Seconds a click forwarded to a process still resuming its tables waits for them, before the
+#: player is told to try again (the click's token lives 15 minutes with the shard-0 process).
+RESUME_WAIT = 120.0
 #: Ids of the latest forwarded clicks an owner keeps (``Forwarder.received``; older ones are dropped).
 RECEIVED_KEEP = 256
 
@@ -338,10 +343,21 @@ class Forwarder:
         task.add_done_callback(self._tasks.discard)
 
     async def _answer(self, p: dict[str, Any]) -> None:
+        """Run a forwarded click, once this process has resumed its tables: this process listens
+        from the moment it holds its shards' locks, before its tables are replayed from the store,
+        and a click run earlier would find its table unknown (``RESUME_WAIT`` at most, then the
+        player is told to try again)."""
         self.received.append(p["id"])
         if len(self.received) > RECEIVED_KEEP:
             del self.received[:-RECEIVED_KEEP]
-        await self.bot.handle_component(rebuild(self.bot, p, self), p["custom_id"], p["values"])
+        interaction = rebuild(self.bot, p, self)
+        try:
+            await asyncio.wait_for(self.bot.tables_resumed.wait(), RESUME_WAIT)
+        except TimeoutError:
+            tr = await reader(self.bot, interaction)
+            await interaction.followup.send(f"⚠️ {tr._(RESTARTING)}", ephemeral=True)
+            return
+        await self.bot.handle_component(interaction, p["custom_id"], p["values"])
 
     async def _relay(self, p: dict[str, Any]) -> None:
         """An owner's follow-up for a click this process forwarded: sent with the kept token."""

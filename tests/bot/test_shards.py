@@ -296,3 +296,63 @@ async def test_identifies_take_turns_across_processes(sharded: ShardedStub, pg: 
     finally:
         await b.stop()
         await a.stop()
+
+
+async def test_a_click_forwarded_while_the_owner_resumes_waits_for_its_table(
+        sharded: ShardedStub, pg: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """B is killed mid-session; B2 takes shard 1's lock and LISTENs before it has replayed the
+    tables (its resume is held back here). A DM click forwarded to it in that window is neither
+    refused as "does not exist any more" nor lost: it is applied, once, when the table is back."""
+    from bot.tables import TableService
+
+    a, b = ShardRun(sharded, pg, (0,)), ShardRun(sharded, pg, (1,))
+    await a.start()
+    await b.start()
+    b2 = ShardRun(sharded, pg, (1,))
+    resume = asyncio.Event()
+    original = TableService.resume_all
+
+    async def held_back(self: TableService) -> Any:
+        await resume.wait()
+        return await original(self)
+
+    starting: asyncio.Task[Any] | None = None
+    try:
+        bea, bob, bil = members(sharded, sharded.g1, ("bea", "bob", "bil"))  # type: ignore[attr-defined]
+        humans = {u.id: u for u in (bea, bob, bil)}
+        table_id, _ = await open_in(sharded, sharded.g1.channels[0], bea, [bob, bil])  # type: ignore
+        await b.settle()
+        table = await b.tables.get(table_id)
+        version, user = table.version, humans[table.to_act_users()[0]]
+        dm = await sharded.wait_for(lambda: latest_dm_with_moves(sharded, user, table_id, version),
+                                    what="the DM with moves")
+        await b.kill()
+        monkeypatch.setattr(TableService, "resume_all", held_back)
+        starting = asyncio.create_task(b2.start())
+        for _ in range(500):  # B2 holds the lock and listens, its tables not back yet
+            if b2.bot is not None and b2.bot.forwarder is not None and 1 in await holders(pg, 2):
+                break
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.3)
+        assert not starting.done()
+        control = move_controls(dm, table_id, version)[0]
+        click = await click_control(sharded, dm, user, control, random.Random(1))
+        assert click.callback_type == 6  # deferred by shard 0 at once, forwarded to B2
+        await asyncio.sleep(0.5)
+        await a.settle()
+        assert "does not exist" not in click.text, click.text
+        resume.set()
+        await asyncio.wait_for(starting, 20)
+        await b2.settle()
+        await b2.bot.forwarder.idle()  # type: ignore[union-attr]
+        table = await b2.tables.get(table_id)
+        assert table is not None and table.version > version, click.text
+        actions = await b2.db.run(store.load_actions, table_id)  # type: ignore[union-attr]
+        assert [x.version for x in actions].count(version) == 1
+        assert not click.followups or "out of date" not in click.text
+    finally:
+        resume.set()
+        if starting is not None:
+            await asyncio.gather(starting, return_exceptions=True)
+        await b2.stop()
+        await a.stop()
