@@ -153,6 +153,26 @@ def _open_query(shards: tuple[tuple[int, ...], int] | None) -> tuple[str, list[A
     return sql + " ORDER BY id", params
 
 
+def open_seats_elsewhere(conn: sqlite3.Connection, user_id: int, shards: tuple[tuple[int, ...], int]) -> int:
+    """Open tables of the guilds *not* on ``shards = (ids, count)`` where ``user_id`` plays a seat
+    (not one they left, ``away``): the part of a member's open-table cap that other shard processes
+    hold. ``LIKE`` only narrows the rows read; each one's seats are then checked exactly."""
+    ids, count = shards
+    sql = (f"SELECT seats FROM tables WHERE status IN (?, ?) AND ((guild_id >> 22) % ?) NOT IN "
+           f"({', '.join('?' * len(ids))}) AND seats LIKE ? ESCAPE '\\'")
+    pattern = f'%"user\\_id":{int(user_id)}%'
+    found = 0
+    for row in conn.execute(sql, [*OPEN_STATUSES, count, *ids, pattern]).fetchall():
+        try:
+            seats = json.loads(row[0])
+        except ValueError:
+            continue
+        if isinstance(seats, list) and any(isinstance(seat, dict) and seat.get("user_id") == user_id
+                                           and not seat.get("away") for seat in seats):
+            found += 1
+    return found
+
+
 def load_open_tables(conn: sqlite3.Connection, shards: tuple[tuple[int, ...], int] | None = None
                      ) -> list[TableRow]:
     """Every lobby or playing table, oldest first (of some shards' guilds only: ``_open_query``)."""

@@ -2,8 +2,10 @@
 
 - Caps (``Config.tables_per_member|channel|guild``): open tables (lobby or playing) a member sits
   at — a seat they left (``away``) does not count, the AI finishes it — and that a channel or a
-  guild holds. Checked when a lobby is opened, when a member joins one and when they take back a
-  seat they left (``bot.tables.lobby._come_back``): leaving and coming back never passes the cap.
+  guild holds. A member's tables are counted on every server, those of other shard processes from
+  the store (``bot.store.tables.open_seats_elsewhere``). Checked when a lobby is opened, when a
+  member joins one and when they take back a seat they left (``bot.tables.lobby._come_back``):
+  leaving and coming back never passes the cap.
 - Deal cap (``Config.deal_cap``): only sessions with **no natural end** get one. Of every game's
   options, only Michigan's ``rotations = 0`` ("play until someone cannot ante") has none: Motz
   (``rotations`` 1–10, at most ``2n`` extra deals), Marias (``3 × rounds``), Maître (``tours``)
@@ -45,9 +47,10 @@ def sits_at(table: Table, user_id: int) -> bool:
 
 def cap_refusal(
     tables: Iterable[Table], config: Config, user_id: int, guild_id: int | None = None,
-    channel_id: int | None = None,
+    channel_id: int | None = None, elsewhere: int = 0,
 ) -> Msg | None:
-    """The refusal of one more open table for this member (and channel/guild, if given).
+    """The refusal of one more open table for this member (and channel/guild, if given);
+    ``elsewhere``: the member's open tables that other shard processes hold (``tables`` lacks them).
 
     A message id with its number and plural form (``bot.i18n`` is imported only then: the AI's
     worker processes import ``bot.tables`` and never refuse a table).
@@ -55,7 +58,7 @@ def cap_refusal(
     from bot.i18n.lazy import Amount, nmsg
 
     live = [t for t in tables if t.is_open]
-    mine = sum(1 for t in live if sits_at(t, user_id))
+    mine = sum(1 for t in live if sits_at(t, user_id)) + elsewhere
     if mine >= config.tables_per_member:
         return nmsg("You already sit at {n} open table (the limit is {limit}): finish or leave one first.",
                     "You already sit at {n} open tables (the limit is {limit}): finish or leave one first.",

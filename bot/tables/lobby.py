@@ -149,9 +149,10 @@ async def within_caps(rt: Runtime, table: Table, user_id: int, guild_id: int | N
     """Hold the caps' lock while the body commits one more open table or seat for ``user_id``,
     refused (``TableError``, ``limits.cap_refusal``'s words) if it would pass a cap."""
     config = await rt.config_for(table.guild_id)
+    elsewhere = 0 if rt.shards is None else await rt.db.run(store.open_seats_elsewhere, user_id, rt.shards)
     async with rt.caps:
         live = (s.table for s in rt.sessions.values())
-        refusal = limits.cap_refusal(live, config, user_id, guild_id, channel_id)
+        refusal = limits.cap_refusal(live, config, user_id, guild_id, channel_id, elsewhere)
         if refusal:
             raise TableError(refusal)
         yield

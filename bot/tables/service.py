@@ -100,9 +100,6 @@ class TableService:
     operation finds the table's session and runs on it (see the module docstring).
     """
 
-    #: ``(shard ids, shard count)`` of a shard process: it resumes only its guilds' tables.
-    shards: tuple[tuple[int, ...], int] | None = None
-
     def __init__(
         self,
         db: Store,
@@ -128,6 +125,16 @@ class TableService:
     @config.setter
     def config(self, config: Config) -> None:
         self.rt.config = config
+
+    @property
+    def shards(self) -> tuple[tuple[int, ...], int] | None:
+        """``(shard ids, shard count)`` of a shard process: it resumes only its guilds' tables, and
+        counts a member's tables of the other shards from the store (open-table cap)."""
+        return self.rt.shards
+
+    @shards.setter
+    def shards(self, shards: tuple[tuple[int, ...], int] | None) -> None:
+        self.rt.shards = shards
 
     @property
     def sessions(self) -> dict[int, TableSession]:

@@ -73,6 +73,9 @@ class Runtime:
     #: The configuration a guild's tables follow (its ``/settings`` caps over ``config``), set by
     #: the bot (issue 29); None: ``config`` for every guild.
     guild_config: Callable[[int], Awaitable[Config]] | None = None
+    #: ``(shard ids, shard count)`` of a shard process (``TableService.shards``): the other shards'
+    #: open tables are in the store only, and a member's cap counts them from there.
+    shards: tuple[tuple[int, ...], int] | None = None
 
     async def config_for(self, guild_id: int) -> Config:
         """The configuration ``guild_id``'s next table follows (read from the store each time)."""

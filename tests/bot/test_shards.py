@@ -356,3 +356,35 @@ async def test_a_click_forwarded_while_the_owner_resumes_waits_for_its_table(
             await asyncio.gather(starting, return_exceptions=True)
         await b2.stop()
         await a.stop()
+
+
+async def test_the_member_cap_counts_tables_on_every_shard(sharded: ShardedStub, pg: str) -> None:
+    """A member of two servers on two shard processes: with a cap of one open table, the second
+    server refuses their second table (nothing paid), as one process serving both would: the cap
+    counts every server's tables. Once the first one is gone, the second server opens hers."""
+    from dataclasses import replace
+
+    a, b = ShardRun(sharded, pg, (0,)), ShardRun(sharded, pg, (1,))
+    await a.start()
+    await b.start()
+    try:
+        for run in (a, b):
+            run.tables.config = replace(run.tables.config, tables_per_member=1)
+        ann, = members(sharded, sharded.g0, ("ann",))  # type: ignore[attr-defined]
+        sharded.g1.members.append(ann)  # type: ignore[attr-defined]
+        first = await sharded.slash("table new", ann, sharded.g0.channels[0], game=GAME)  # type: ignore
+        assert not first.ephemeral, first.text
+        balance = await b.ledger.balance(sharded.g1.id, ann.id)  # type: ignore[attr-defined]
+        second = await sharded.slash("table new", ann, sharded.g1.channels[0], game=GAME)  # type: ignore
+        assert second.ephemeral and "You already sit at 1 open table (the limit is 1)" in second.text, \
+            second.text
+        assert not await b.tables.tables_in_channel(sharded.g1.channels[0].id)  # type: ignore[attr-defined]
+        assert await b.ledger.balance(sharded.g1.id, ann.id) == balance  # type: ignore[attr-defined]
+        # her table on shard 0 ends (she leaves its lobby): shard 1 lets her open one now
+        [table] = await a.tables.tables_in_channel(sharded.g0.channels[0].id)  # type: ignore[attr-defined]
+        await a.tables.leave(table.id, ann.id)
+        third = await sharded.slash("table new", ann, sharded.g1.channels[0], game=GAME)  # type: ignore
+        assert not third.ephemeral, third.text
+    finally:
+        await b.stop()
+        await a.stop()

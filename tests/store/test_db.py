@@ -118,3 +118,36 @@ async def test_open_tables_of_some_shards_only(database):
         assert len(some) == 4
     finally:
         await db.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_open_seats_elsewhere_counts_a_members_seats_on_other_shards(database):
+    """The tables of the other shards' guilds where the member plays a seat: not one they left
+    (``away``), not a closed table, not another member whose id starts with theirs."""
+    from bot.store import tables as store
+
+    on = [(k << 22) for k in (4, 5)]  # shard 0 and shard 1 of 2
+    ann, other = 1234, 12345
+    db = await Database.open(database)
+    try:
+        def seed(conn: sqlite3.Connection) -> None:
+            def table(guild: int, seats: list[dict[str, object]], status: str = "lobby") -> None:
+                tid = store.insert_table(conn, guild_id=guild, channel_id=1, game="motz", options={},
+                                         raw_options={}, seats=seats, host_id=1, now=0.0)
+                store.update_table(conn, tid, 0.0, status=status)
+            seat = {"user_id": ann, "name": "Ann", "ai": False, "away": False}
+            table(on[1], [seat])
+            table(on[1], [dict(seat, away=True)], "playing")  # left mid-session: the AI's
+            table(on[1], [seat], "finished")
+            table(on[1], [dict(seat, user_id=other)])
+            table(on[0], [seat], "playing")  # this process's own shard: counted from memory
+            table(on[1], [{"user_id": None, "name": "AI 1", "ai": True}, dict(seat, name='50% "_\\')],
+                  "playing")
+
+        await db.transaction(seed)
+        assert await db.run(store.open_seats_elsewhere, ann, ((0,), 2)) == 2
+        assert await db.run(store.open_seats_elsewhere, other, ((0,), 2)) == 1
+        assert await db.run(store.open_seats_elsewhere, ann, ((1,), 2)) == 1
+        assert await db.run(store.open_seats_elsewhere, ann, ((0, 1), 2)) == 0
+    finally:
+        await db.close()
