@@ -144,6 +144,13 @@ class TapisBot(commands.Bot):
         process, ``bot.outbox.forward``): the outbox reaches the handlers only through here."""
         await handle_component(interaction, custom_id, values)
 
+    async def reread_person(self, user_id: int) -> None:
+        """Read a person's ``/language``, ``/cards`` and ``/preferences`` choices again: another shard
+        process stored a new one (``bot.outbox.forward``)."""
+        await self.languages.refresh(user_id)
+        await self.card_faces.refresh(user_id)
+        await self.preferences.refresh(user_id)
+
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         """Run ``coro`` in the background; its failure is logged, never lost."""
         task = asyncio.get_running_loop().create_task(coro)

@@ -32,6 +32,11 @@ REST budget, shared by every process and the limit at scale, on every forwarded 
   itself, one request of the shared budget.
 
 The 3-second rule is unchanged: shard 0 defers before anything else, the rest comes after.
+
+The same connection carries one more sealed notice: a person's ``/language``, ``/cards`` or
+``/preferences`` choice, which every process keeps in memory. The process that stored it sends
+``{"kind": "person"}`` on the bot's ``people`` channel (``people_channel``), and every process (the
+sender too) reads that person's rows again (``TapisBot.reread_person``).
 """
 
 from __future__ import annotations
@@ -84,6 +89,11 @@ RECEIVED_KEEP = 256
 def channel_name(space: int, shard: int) -> str:
     """The NOTIFY channel of a shard's owner (per lock space: NOTIFY is database-wide, like the locks)."""
     return f"tapis_{space}_shard_{shard}"
+
+
+def people_channel(space: int) -> str:
+    """The NOTIFY channel every process of the bot listens on for a person's changed choices."""
+    return f"tapis_{space}_people"
 
 
 def trim(interaction: discord.Interaction[TapisBot], custom_id: str, values: list[str] | None,
@@ -274,6 +284,19 @@ class Forwarder:
         conn = self.locks.connection
         for shard in self.plan.ids:
             await conn.add_listener(channel_name(self.locks.space, shard), self._on_notify)
+        await conn.add_listener(people_channel(self.locks.space), self._on_notify)
+        bot = self.bot
+        for store in (bot.languages, bot.card_faces, bot.preferences):
+            store.changed = self.person_changed
+
+    async def person_changed(self, user_id: int) -> None:
+        """Tell every process (this one too) that ``user_id`` stored a new choice (a failure is
+        logged: the choice is stored, other processes see it at their next start)."""
+        channel = people_channel(self.locks.space)
+        try:
+            await self._notify(channel, {"kind": "person", "user": str(user_id)})
+        except Exception:  # noqa: BLE001 - the choice itself is saved; never fail the command
+            log.warning("could not tell the other processes of user %s's new choice", user_id, exc_info=True)
 
     async def forward(self, interaction: discord.Interaction[TapisBot], custom_id: str, table_id: int,
                       values: list[str] | None) -> bool:
@@ -336,6 +359,11 @@ class Forwarder:
             work = self._answer(body)
         elif kind == "reply":
             work = self._relay(body)
+        elif kind == "person" and channel == people_channel(self.locks.space):
+            try:
+                work = self.bot.reread_person(int(body["user"]))
+            except (KeyError, TypeError, ValueError):
+                return
         else:
             return
         task = asyncio.get_running_loop().create_task(work)

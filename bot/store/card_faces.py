@@ -4,13 +4,15 @@ One ``card_faces`` row per person who chose (migration 0007), across servers, li
 ``/language`` choice. Read on every DM and click at a table, so kept in memory: ``load()`` reads
 every row once at start and a person without a row then costs no database read; a choice is
 written at once. Each writer sets only the columns it was given, so choosing the faces keeps
-the pack and the other way round, even when two choices race.
+the pack and the other way round, even when two choices race. Shard processes each keep their own
+copy: a choice is announced to the others (``changed``), which read that person's row again.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Awaitable, Callable
 
 from bot.rules.looks import FACES, PACK_PREFERENCES
 from bot.store.base import Store
@@ -39,6 +41,9 @@ class CardFaceStore:
         self.db = db
         self._users: dict[int, Choice] = {}
         self._loaded = False
+        #: Called with the user id after a choice is stored (shard processes: tells the others to
+        #: ``refresh``); None in a single process.
+        self.changed: Callable[[int], Awaitable[None]] | None = None
 
     async def load(self) -> int:
         """Read every person's row into memory (at start); returns how many."""
@@ -67,4 +72,11 @@ class CardFaceStore:
             raise ValueError(f"unknown pack preference {pack!r}")
         stored: Choice = await self.db.transaction(_write, user_id, faces, pack, time.time())
         self._users[user_id] = stored
+        if self.changed is not None:
+            await self.changed(user_id)
         return stored
+
+    async def refresh(self, user_id: int) -> None:
+        """Read ``user_id``'s choice again (another shard process stored a new one)."""
+        row = await self.db.fetchone("SELECT faces, pack FROM card_faces WHERE user_id = ?", (user_id,))
+        self._users[user_id] = (row[0], row[1]) if row else NO_CHOICE

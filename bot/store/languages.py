@@ -6,7 +6,9 @@ each, the latest ``TABLES_KEEP`` used kept (a table forgotten is read again at i
 ``/language`` choice is written at once. The client locale noted on every interaction is only a
 fallback for DMs sent outside an interaction, so it is written in batches (one transaction every
 ``flush_interval`` seconds, and at ``flush()`` on shutdown) instead of one commit per new player
-competing with the moves' commits.
+competing with the moves' commits. Shard processes each keep their own copy: a choice is announced
+to the others (``changed``, set by ``bot.outbox.forward``), which read that person's row again
+(``refresh``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import logging
 import sqlite3
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 
 from bot.bounded import keep_latest
 from bot.i18n.languages import SOURCE, choosable, language_of
@@ -63,6 +66,9 @@ class LanguageStore:
         self._loaded = False
         self._pending: dict[int, str] = {}  # user id -> client locale not yet written
         self._flusher: asyncio.Task[None] | None = None
+        #: Called with the user id after a ``/language`` choice is stored (shard processes: tells
+        #: the others to ``refresh``); None in a single process.
+        self.changed: Callable[[int], Awaitable[None]] | None = None
 
     async def load(self) -> int:
         """Read every person's row into memory (at start); returns how many."""
@@ -94,6 +100,17 @@ class LanguageStore:
         await self.user(user_id)
         await self.db.transaction(_write, _SET_LANGUAGE, user_id, language, time.time())
         self._users[user_id] = (language, self._users.get(user_id, (None, None))[1])
+        if self.changed is not None:
+            await self.changed(user_id)
+
+    async def refresh(self, user_id: int) -> None:
+        """Read ``user_id``'s choice again (another shard process stored a new one); the client
+        locale this process noted last is kept."""
+        row = await self.db.fetchone("SELECT language, client FROM user_languages WHERE user_id = ?",
+                                     (user_id,))
+        known = self._users.get(user_id)
+        client = known[1] if known is not None and known[1] is not None else (row[1] if row else None)
+        self._users[user_id] = (row[0] if row else None, client)
 
     async def note_client(self, user_id: int, locale: object) -> None:
         """Remember the Discord client locale of ``user_id``'s latest interaction (written in batches)."""

@@ -5,7 +5,8 @@
 (no hand DM; the player opens their hand with the table message's ephemeral **My hand** button,
 since a bot can only answer an interaction ephemerally). Read on every DM, so kept in memory
 after the first read (the latest ``KEEP`` people read; one forgotten is read again); each choice is
-written at once and sets only its own column.
+written at once and sets only its own column. Shard processes each keep their own copy: a choice is
+announced to the others (``changed``), which forget theirs (``refresh``) and read it again.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.bounded import keep_latest
@@ -44,6 +46,9 @@ class PreferenceStore:
     def __init__(self, db: Store) -> None:
         self.db = db
         self._cache: OrderedDict[int, Preferences] = OrderedDict()  # the latest KEEP people read
+        #: Called with the user id after a choice is stored (shard processes: tells the others to
+        #: ``refresh``); None in a single process.
+        self.changed: Callable[[int], Awaitable[None]] | None = None
 
     async def get(self, user_id: int) -> Preferences:
         """``user_id``'s preferences."""
@@ -65,6 +70,8 @@ class PreferenceStore:
         await self.db.transaction(_write, "reminders", user_id, 1 if on else 0, time.time())
         old = await self.get(user_id)
         self._keep(user_id, Preferences(on, old.hands))
+        if self.changed is not None:
+            await self.changed(user_id)
 
     async def set_hands(self, user_id: int, hands: str) -> None:
         """How ``user_id``'s hands reach them: ``"dm"`` or ``"channel"``; ``ValueError`` otherwise."""
@@ -73,6 +80,12 @@ class PreferenceStore:
         await self.db.transaction(_write, "hands", user_id, hands, time.time())
         old = await self.get(user_id)
         self._keep(user_id, Preferences(old.reminders, hands))
+        if self.changed is not None:
+            await self.changed(user_id)
+
+    async def refresh(self, user_id: int) -> None:
+        """Forget ``user_id``'s preferences (another shard process stored new ones): read again next."""
+        self._cache.pop(user_id, None)
 
     async def hands_by_dm(self, user_id: int) -> bool:
         """Whether a deal's hand is DM'd to ``user_id`` (the outbox presenter asks)."""

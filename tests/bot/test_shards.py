@@ -388,3 +388,38 @@ async def test_the_member_cap_counts_tables_on_every_shard(sharded: ShardedStub,
     finally:
         await b.stop()
         await a.stop()
+
+
+async def test_a_persons_choices_reach_every_shard_process(sharded: ShardedStub, pg: str) -> None:
+    """/language, /cards and /preferences are a person's, across servers, and each process keeps
+    them in memory: a choice made in a server of shard 1 is what shard 0's process reads next
+    (its DMs, its answers), even for a person it had already read."""
+    from bot.store.preferences import Preferences
+
+    a, b = ShardRun(sharded, pg, (0,)), ShardRun(sharded, pg, (1,))
+    await a.start()
+    await b.start()
+    try:
+        ann, = members(sharded, sharded.g0, ("ann",))  # type: ignore[attr-defined]
+        sharded.g1.members.append(ann)  # type: ignore[attr-defined]
+        shown = await sharded.slash("preferences", ann, sharded.g0.channels[0])  # type: ignore
+        assert "Hands: by DM" in shown.text, shown.text  # shard 0's process has read her choices
+        saved = await sharded.slash("preferences", ann, sharded.g1.channels[0], language="cs",  # type: ignore
+                                    hands="channel", reminders=False, faces="four_colour")
+        assert saved.ephemeral and await b.bot.languages.reader(ann.id, "en-US") == "cs"  # type: ignore
+
+        async def seen_by_a() -> bool:
+            bot = a.bot
+            return (await bot.languages.reader(ann.id, "en-US") == "cs"  # type: ignore[union-attr]
+                    and await bot.preferences.get(ann.id) == Preferences(False, "channel")  # type: ignore
+                    and (await bot.card_faces.get(ann.id))[0] == "four_colour")  # type: ignore[union-attr]
+
+        for _ in range(300):
+            if await seen_by_a():
+                break
+            await asyncio.sleep(0.01)
+        assert await seen_by_a()
+        assert not await a.bot.preferences.hands_by_dm(ann.id)  # type: ignore[union-attr]
+    finally:
+        await b.stop()
+        await a.stop()
