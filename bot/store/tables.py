@@ -153,6 +153,13 @@ def _open_query(shards: tuple[tuple[int, ...], int] | None) -> tuple[str, list[A
     return sql + " ORDER BY id", params
 
 
+def lock_member(conn: sqlite3.Connection, user_id: int) -> None:
+    """PostgreSQL: hold a lock on ``user_id`` until the caller's commit (a one-key advisory lock,
+    apart from the shard locks' two-key ones), so the cap checks of a member by several shard
+    processes run one after the other, each seeing what the one before committed."""
+    conn.execute("SELECT pg_advisory_xact_lock(?)", (int(user_id),))
+
+
 def open_seats_elsewhere(conn: sqlite3.Connection, user_id: int, shards: tuple[tuple[int, ...], int]) -> int:
     """Open tables of the guilds *not* on ``shards = (ids, count)`` where ``user_id`` plays a seat
     (not one they left, ``away``): the part of a member's open-table cap that other shard processes

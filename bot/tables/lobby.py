@@ -135,9 +135,13 @@ async def commit_within_caps(rt: Runtime, table: Table, tx: Callable[[sqlite3.Co
     One lock for the check and the change, so two requests at once cannot both pass a cap. The
     caps are the table's server's (``Runtime.config_for``: its ``/settings``, within the operator's).
     """
-    async with within_caps(rt, table, user_id, guild_id, channel_id):
+    async with within_caps(rt, table, user_id, guild_id, channel_id) as check:
+        def checked(conn: sqlite3.Connection) -> object:
+            check(conn)
+            return tx(conn)
+
         try:
-            await rt.db.transaction(tx)
+            await rt.db.transaction(checked)
         except InsufficientFunds as exc:
             raise short_of_jetons(exc.balance, table.buy_in) from None
         adopt()
@@ -145,17 +149,33 @@ async def commit_within_caps(rt: Runtime, table: Table, tx: Callable[[sqlite3.Co
 
 @asynccontextmanager
 async def within_caps(rt: Runtime, table: Table, user_id: int, guild_id: int | None = None,
-                      channel_id: int | None = None) -> AsyncIterator[None]:
+                      channel_id: int | None = None) -> AsyncIterator[Callable[[sqlite3.Connection], None]]:
     """Hold the caps' lock while the body commits one more open table or seat for ``user_id``,
-    refused (``TableError``, ``limits.cap_refusal``'s words) if it would pass a cap."""
+    refused (``TableError``, ``limits.cap_refusal``'s words) if it would pass a cap.
+
+    The body runs what it yields first in its transaction: on a shard process, the member's open
+    tables of the other shards are counted there, under a lock per member on PostgreSQL
+    (``store.lock_member``) that the other processes' checks take too, so two processes adding a
+    table for the same member at once cannot both pass the cap (on one process ``rt.caps`` does it)."""
     config = await rt.config_for(table.guild_id)
-    elsewhere = 0 if rt.shards is None else await rt.db.run(store.open_seats_elsewhere, user_id, rt.shards)
+    shards = rt.shards
     async with rt.caps:
-        live = (s.table for s in rt.sessions.values())
-        refusal = limits.cap_refusal(live, config, user_id, guild_id, channel_id, elsewhere)
+        live = [s.table for s in rt.sessions.values()]
+        refusal = limits.cap_refusal(live, config, user_id, guild_id, channel_id)
         if refusal:
             raise TableError(refusal)
-        yield
+
+        def check(conn: sqlite3.Connection) -> None:
+            if shards is None:
+                return
+            if rt.db.dialect == "postgresql":
+                store.lock_member(conn, user_id)
+            elsewhere = store.open_seats_elsewhere(conn, user_id, shards)
+            refusal = limits.cap_refusal(live, config, user_id, guild_id, channel_id, elsewhere)
+            if refusal:
+                raise TableError(refusal)
+
+        yield check
 
 
 async def join(s: TableSession, user_id: int, name: str, place: int | None = None) -> None:
@@ -220,8 +240,8 @@ async def _come_back(s: TableSession, user_id: int) -> list[Event]:
     seats = [replace(info) for info in table.seats]
     seats[seat].away = False
     seats[seat].timeouts_in_row = 0
-    async with within_caps(s.rt, table, user_id):
-        await s.save_seats(seats)
+    async with within_caps(s.rt, table, user_id) as check:
+        await s.save_seats(seats, check)
     return [{"type": "back", "seat": seat}]
 
 

@@ -262,17 +262,25 @@ class TableSession:
         self.behind = False
         rt.timers.set(self, table.deadline if table.status == "playing" else None)
 
-    async def save_seats(self, seats: list[SeatInfo]) -> None:
-        """Persist a seat change (no action, same version) and, during play, re-arm the deadline."""
+    async def save_seats(self, seats: list[SeatInfo],
+                         check: Callable[[sqlite3.Connection], None] | None = None) -> None:
+        """Persist a seat change (no action, same version) and, during play, re-arm the deadline;
+        ``check`` runs first in the transaction (a cap's: ``bot.tables.lobby.within_caps``)."""
         rt, table = self.rt, self.table
         now = rt.clock()
         deadline = None
         if table.status == "playing":
             deadline = self.next_deadline(table.to_act(), seats, None, now)
         messages = self._messages_to_write()
+
+        def tx(conn: sqlite3.Connection) -> None:
+            if check is not None:
+                check(conn)
+            store.update_table(conn, table.id, now, deadline=deadline,
+                               seats=[info.to_json() for info in seats], **messages)
+
         try:
-            await rt.db.transaction(store.update_table, table.id, now, deadline=deadline,
-                                    seats=[info.to_json() for info in seats], **messages)
+            await rt.db.transaction(tx)
         except BaseException:
             self.messages_unsaved = self.messages_unsaved or bool(messages)
             raise

@@ -423,3 +423,35 @@ async def test_a_persons_choices_reach_every_shard_process(sharded: ShardedStub,
     finally:
         await b.stop()
         await a.stop()
+
+
+async def test_the_member_cap_holds_when_two_shards_open_her_tables_at_once(
+        sharded: ShardedStub, pg: str) -> None:
+    """Two shard processes open a table for the same member at the same moment (cap one): one of
+    them is refused, as the second of two requests at once on one process is."""
+    from dataclasses import replace
+
+    from bot.tables import TableError
+
+    a, b = ShardRun(sharded, pg, (0,)), ShardRun(sharded, pg, (1,))
+    await a.start()
+    await b.start()
+    try:
+        for run in (a, b):
+            run.tables.config = replace(run.tables.config, tables_per_member=1)
+        ann, = members(sharded, sharded.g0, ("ann",))  # type: ignore[attr-defined]
+        g0, g1 = sharded.g0, sharded.g1  # type: ignore[attr-defined]
+        for attempt in range(5):
+            opened = await asyncio.gather(
+                a.tables.create(g0.id, g0.channels[0].id, ann.id, "Ann", GAME, {}),
+                b.tables.create(g1.id, g1.channels[0].id, ann.id, "Ann", GAME, {}), return_exceptions=True)
+            tables = [t for t in opened if not isinstance(t, BaseException)]
+            assert len(tables) == 1 and any(isinstance(t, TableError) for t in opened), (attempt, opened)
+            [table] = tables
+            await (a if table.guild_id == g0.id else b).tables.leave(table.id, ann.id)
+        for run in (a, b):
+            await run.settle()
+            assert await run.ledger.accounts_total() == 0
+    finally:
+        await b.stop()
+        await a.stop()
