@@ -298,12 +298,19 @@ async def test_identifies_take_turns_across_processes(sharded: ShardedStub, pg: 
         await a.stop()
 
 
+@pytest.mark.parametrize("too_long", [False, True])
 async def test_a_click_forwarded_while_the_owner_resumes_waits_for_its_table(
-        sharded: ShardedStub, pg: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        sharded: ShardedStub, pg: str, monkeypatch: pytest.MonkeyPatch, too_long: bool) -> None:
     """B is killed mid-session; B2 takes shard 1's lock and LISTENs before it has replayed the
     tables (its resume is held back here). A DM click forwarded to it in that window is neither
-    refused as "does not exist any more" nor lost: it is applied, once, when the table is back."""
+    refused as "does not exist any more" nor lost: it is applied, once, when the table is back; or,
+    if the resume takes longer than ``RESUME_WAIT``, the player is told to try again and nothing
+    is applied."""
+    from bot.outbox import forward
     from bot.tables import TableService
+
+    if too_long:
+        monkeypatch.setattr(forward, "RESUME_WAIT", 0.3)
 
     a, b = ShardRun(sharded, pg, (0,)), ShardRun(sharded, pg, (1,))
     await a.start()
@@ -341,12 +348,19 @@ async def test_a_click_forwarded_while_the_owner_resumes_waits_for_its_table(
         await asyncio.sleep(0.5)
         await a.settle()
         assert "does not exist" not in click.text, click.text
+        if too_long:
+            await sharded.wait_for(lambda: click.followups, what="the restarting notice")
+            assert "restarting" in click.text and click.last.ephemeral
         resume.set()
         await asyncio.wait_for(starting, 20)
         await b2.settle()
         await b2.bot.forwarder.idle()  # type: ignore[union-attr]
         table = await b2.tables.get(table_id)
-        assert table is not None and table.version > version, click.text
+        assert table is not None
+        if too_long:
+            assert table.version == version
+            return
+        assert table.version > version, click.text
         actions = await b2.db.run(store.load_actions, table_id)  # type: ignore[union-attr]
         assert [x.version for x in actions].count(version) == 1
         assert not click.followups or "out of date" not in click.text
