@@ -201,7 +201,12 @@ class TableSession:
         try:
             await rt.db.transaction(tx)
         except Exception:
-            if not await self.landed_anyway(version):
+            try:
+                landed = await self.landed_anyway(version, seat, action)
+            except TableError:  # another process's move holds this version: ours is stale
+                self.messages_unsaved = self.messages_unsaved or bool(messages)
+                raise
+            if not landed:
                 self.messages_unsaved = self.messages_unsaved or bool(messages)
                 raise
             assert table.state is not None  # rebuilt from the log, which holds this action
@@ -225,7 +230,8 @@ class TableSession:
             events += await self.auto_close()
         return events
 
-    async def landed_anyway(self, version: int) -> bool:
+    async def landed_anyway(self, version: int, seat: int | None = None,
+                            action: dict[str, Any] | None = None) -> bool:
         """After a failed commit of action ``version``: True if the log holds it all the same.
 
         A failure may come after the COMMIT (a lost acknowledgement, an error in the caller right
@@ -233,6 +239,11 @@ class TableSession:
         move would collide with the logged version. Then the table is rebuilt from its log and the
         change counts. If the log cannot even be read, the session is marked ``behind``: the next
         change rebuilds it first. False (the caller re-raises) when nothing was committed.
+
+        The log may also hold *another* move at that version (``seat``'s ``action`` was not the one
+        committed: another process held the table too, while a shard changed hands): the table is
+        rebuilt from the log all the same, and ours is refused as stale (``TableError``), never
+        taken for the one logged.
         """
         try:
             row = await self.rt.db.run(store.load_table, self.id)
@@ -241,13 +252,19 @@ class TableSession:
             return False
         if row is None or row.version <= version:
             return False
-        await self.reload_from_log()
+        logged = await self.reload_from_log()
+        if action is not None and (logged[version].seat != seat
+                                   or store.dumps(logged[version].action) != store.dumps(action)):
+            log.warning("table %s: action %s was another's in the log (two processes held the table); "
+                        "table rebuilt from its log, this one refused", self.id, version)
+            raise TableError(STALE)
         log.warning("table %s: a failure after COMMIT of action %s; table rebuilt from its log",
                     self.id, version)
         return True
 
-    async def reload_from_log(self) -> None:
-        """Make the table in memory what its stored row and action log say (``behind`` cleared)."""
+    async def reload_from_log(self) -> list[store.ActionRow]:
+        """Make the table in memory what its stored row and action log say (``behind`` cleared);
+        returns the log."""
         rt, table = self.rt, self.table
         row = await rt.db.run(store.load_table, table.id)
         actions = await rt.db.run(store.load_actions, table.id)
@@ -261,6 +278,7 @@ class TableSession:
         table.closing, table.closed_by = bool(closes), (closes[0].actor if closes else None)
         self.behind = False
         rt.timers.set(self, table.deadline if table.status == "playing" else None)
+        return actions
 
     async def save_seats(self, seats: list[SeatInfo],
                          check: Callable[[sqlite3.Connection], None] | None = None) -> None:

@@ -10,11 +10,17 @@ from __future__ import annotations
 
 import logging
 
+import pytest
+
 from bot.store import tables as store
+from bot.tables import TableError
 from bot.tables.replay import SessionLog, rebuild
-from tests.tables.conftest import BOB, HOST
+from tests.backends import BACKENDS
+from tests.tables.conftest import BOB, HOST, Harness
 from tests.tables.helpers import STAY, drive
 from tests.tables.test_play import started
+
+FOLD = {"type": "fold"}
 
 
 class AfterCommit(Exception):
@@ -170,3 +176,24 @@ async def test_a_deadline_after_an_unchecked_failure_plays_on_the_rebuilt_table(
         "SELECT actor FROM actions WHERE table_id = ? AND version > ? ORDER BY version", (t.id, version))]
     assert actors[0] == "timeout"
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_another_owners_move_at_the_same_version_is_not_taken_for_ours(h):
+    """Two services holding one table (two processes, while a shard changes hands): the other one
+    commits a move at this version first. Ours collides with it in the log; the log's move is not
+    taken for ours (the player would read "You played" a move they did not make): ours is refused
+    as stale and the table in memory is the log's."""
+    t = await started(h, HOST, BOB, deals=3)
+    other = await Harness(h.path, h.clock, h.config, h.games).open()
+    try:
+        await other.svc.resume_all()
+        user, version = t.to_act_users()[0], t.version
+        await other.svc.act(t.id, user, version, FOLD)  # the other owner's move lands first
+        with pytest.raises(TableError, match="out of date"):
+            await h.svc.act(t.id, user, version, STAY)
+        logged = await h.db.run(store.load_actions, t.id)
+        assert logged[version].action == FOLD
+        await assert_matches_log(h, t)
+    finally:
+        await other.close()
