@@ -378,14 +378,14 @@ class Forwarder:
         self.received.append(p["id"])
         if len(self.received) > RECEIVED_KEEP:
             del self.received[:-RECEIVED_KEEP]
-        interaction = rebuild(self.bot, p, self)
-        try:
+        try:  # (rebuilt after the wait: before its login this process does not know its own user)
             await asyncio.wait_for(self.bot.tables_resumed.wait(), RESUME_WAIT)
         except TimeoutError:
+            interaction = rebuild(self.bot, p, self)
             tr = await reader(self.bot, interaction)
             await interaction.followup.send(f"⚠️ {tr._(RESTARTING)}", ephemeral=True)
             return
-        await self.bot.handle_component(interaction, p["custom_id"], p["values"])
+        await self.bot.handle_component(rebuild(self.bot, p, self), p["custom_id"], p["values"])
 
     async def _relay(self, p: dict[str, Any]) -> None:
         """An owner's follow-up for a click this process forwarded: sent with the kept token."""
