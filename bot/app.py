@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.cogs.wallet", "bot.cogs.rules", "bot.cogs.table", "bot.cogs.admin", "bot.cogs.history",
               "bot.cogs.language", "bot.cogs.hint", "bot.cogs.cards", "bot.cogs.tournament",
-              "bot.cogs.review", "bot.cogs.settings", "bot.cogs.preferences")
+              "bot.cogs.review", "bot.cogs.settings", "bot.cogs.preferences", "bot.cogs.help")
 
 
 class TapisBot(commands.Bot):

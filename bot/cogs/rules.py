@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.cogs.common import GAME_CHOICES, game_or_error
 from bot.i18n import Translator, english
 from bot.rules.base import Game
-from bot.views.display import clip
+from bot.views.display import chunks, clip
 from bot.views.locale import reader
 
 if TYPE_CHECKING:
@@ -47,12 +47,7 @@ def rules_embed(game: Game, tr: Translator | None = None) -> discord.Embed:
     title = tr._("{game} — rules", game=tr._(game.title))
     embed = discord.Embed(title=title, description=clip(summary, 4096), colour=0x0EA5E9)
     embed.add_field(name=tr._("Players"), value=f"{game.min_seats}–{game.max_seats}", inline=True)
-    chunks = [""]
-    for line in option_lines(game, tr):
-        if len(chunks[-1]) + len(line) + 1 > 1024:
-            chunks.append("")
-        chunks[-1] += line + "\n"
-    for i, text in enumerate(c for c in chunks if c):
+    for i, text in enumerate(chunks(option_lines(game, tr))):
         embed.add_field(name=tr._("Options") if i == 0 else tr._("Options (cont.)"), value=text, inline=False)
     embed.set_footer(text=tr._('Set options with /table new game:… options:"key=value key=value"'))
     return embed

@@ -45,6 +45,18 @@ def clip(text: str, size: int) -> str:
     return text if len(text) <= size else text[: size - 1] + "…"
 
 
+def chunks(lines: Iterable[str], size: int = 1024) -> list[str]:
+    """``lines`` joined into as few texts of at most ``size`` characters as they fit in (an embed's
+    fields), none cut between lines; a line longer than ``size`` is clipped."""
+    out = [""]
+    for line in lines:
+        line = clip(line, size)
+        if out[-1] and len(out[-1]) + 1 + len(line) > size:
+            out.append("")
+        out[-1] += ("\n" if out[-1] else "") + line
+    return [text for text in out if text]
+
+
 def latest(lines: list[str], size: int) -> str:
     """The newest of ``lines`` (the last ones) joined, within ``size`` characters: older lines are
     left out first (a ``…`` line says so), never the latest move (cut itself only if alone too long)."""
