@@ -19,8 +19,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import logging
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.store.base import Store
 
 EXIT_CONFIG = 2
 log = logging.getLogger("bot")
@@ -83,7 +88,8 @@ async def run(config: object) -> int:
     lost = asyncio.Event()
     try:
         if plan is not None and is_postgres_url(config.database):  # type: ignore[attr-defined]
-            locks = ShardLocks(config.database, plan, on_lost=lost.set)  # type: ignore[attr-defined]
+            locks = ShardLocks(config.database, plan,  # type: ignore[attr-defined]
+                               on_lost=functools.partial(_locks_lost, db, lost))
             await locks.acquire()
         ledger = Ledger(db, config)  # type: ignore[arg-type]
         tables = TableService(db, ledger, config)  # type: ignore[arg-type]
@@ -123,6 +129,13 @@ def forward_secret(config: object) -> bytes | None:
     if config.shards is None or not is_postgres_url(config.database):  # type: ignore[attr-defined]
         return None
     return secret_from_env()
+
+
+def _locks_lost(db: Store, lost: asyncio.Event) -> None:
+    """The shard locks are gone: stop writing at once (another process may be resuming these
+    tables: ``bot.store.fence``), then stop the bot (``_stop_when``)."""
+    db.fence("this process lost its shard locks")
+    lost.set()
 
 
 async def _stop_when(lost: asyncio.Event, bot: object) -> None:

@@ -61,6 +61,10 @@ class Store(Protocol):
         """A read query's first row, or None."""
         ...
 
+    def fence(self, reason: str) -> None:
+        """Refuse every later transaction (``bot.store.fence``: the process lost its shard locks)."""
+        ...
+
     async def close(self) -> None:
         """Wait for queued work and close."""
         ...

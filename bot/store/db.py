@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiosqlite
 
+from bot.store.fence import WriteFence
 from bot.store.schema import (
     DIALECTS,
     MIGRATION_NAME,
@@ -149,7 +150,7 @@ def _migrate(conn: sqlite3.Connection) -> list[str]:
     return applied
 
 
-class Database:
+class Database(WriteFence):
     """One aiosqlite connection to the bot's SQLite file. Open with ``await Database.open(path)``.
 
     ``Database.open("postgresql://…")`` returns a ``bot.store.pg.PgDatabase`` instead: the same
@@ -214,8 +215,10 @@ class Database:
 
         It runs inside ``BEGIN IMMEDIATE … COMMIT`` (possibly grouped with other callers' work,
         each in its own savepoint) on the connection's thread. Any exception from ``fn`` undoes
-        all of ``fn``'s writes and propagates unchanged.
+        all of ``fn``'s writes and propagates unchanged; once fenced (``bot.store.fence``),
+        ``StoreFenced``.
         """
+        self.check_fence()
         if kwargs:
             fn = functools.partial(fn, **kwargs)
         if not self._jobs and not self.lock.locked() and (self._flusher is None or self._flusher.done()):

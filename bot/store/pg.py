@@ -44,6 +44,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from bot.store.fence import WriteFence
 from bot.store.schema import StoreError, check_version, migrations
 
 log = logging.getLogger(__name__)
@@ -152,7 +153,7 @@ class PgConnection:
         return PgCursor([], -1)
 
 
-class PgDatabase:
+class PgDatabase(WriteFence):
     """A pool of asyncpg connections with the API of the SQLite ``bot.store.db.Database``
     (``run``, ``transaction``, ``fetchone``, ``fetchall``, ``schema_version``, ``close``).
     Open with ``Database.open("postgresql://…")``."""
@@ -229,8 +230,10 @@ class PgDatabase:
         """Run ``fn(connection, *args, **kwargs)`` in one transaction; return its result.
 
         Any exception from ``fn`` rolls back all of its writes and propagates unchanged; a
-        deadlock or serialization failure runs ``fn`` again (``RETRIES`` runs in all).
+        deadlock or serialization failure runs ``fn`` again (``RETRIES`` runs in all). Once the
+        store is fenced (``bot.store.fence``), ``StoreFenced`` instead, and nothing is committed.
         """
+        self.check_fence()
         if kwargs:
             fn = functools.partial(fn, **kwargs)
         # Shielded: a cancelled caller must not cut the body off between two statements; its
@@ -242,7 +245,9 @@ class PgDatabase:
             async with self.pool.acquire() as conn:
                 try:
                     async with conn.transaction():
-                        return await self._in_thread(conn, fn, args)
+                        result = await self._in_thread(conn, fn, args)
+                        self.check_fence()  # fenced meanwhile: rolled back, never committed
+                        return result
                 except RETRYABLE:
                     if attempt == RETRIES:
                         raise
