@@ -6,6 +6,7 @@ more than the bound (each failed on the code before its bound).
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 from typing import Any
 
@@ -34,7 +35,9 @@ async def test_forwarded_clicks_received_stay_bounded(monkeypatch: pytest.Monkey
     async def handle_component(interaction: Any, custom_id: str, values: Any) -> None:
         handled.append(interaction.id)
 
-    bot = SimpleNamespace(handle_component=handle_component)
+    resumed = asyncio.Event()
+    resumed.set()  # the owner has resumed its tables
+    bot = SimpleNamespace(handle_component=handle_component, tables_resumed=resumed)
     owner = Forwarder(bot, SimpleNamespace(space=7), SimpleNamespace(ids=(1,), count=2), SECRET)  # type: ignore[arg-type]
     origin = Sealer(SECRET)
     channel = channel_name(7, 1)
