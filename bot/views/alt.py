@@ -170,11 +170,18 @@ def hand_alt(game: str, view: Mapping[str, Any], playable: Iterable[str] | None,
 
 
 def board_alt(title: str, rows: Iterable[Mapping[str, Any]], tr: Translator) -> str:
-    """A leaderboard image in words: its title and each row (rank, name, figure, sessions)."""
-    lines = [tr.n_("{rank}. {name}: {value}, {n} session", "{rank}. {name}: {value}, {n} sessions",
-                   int(r.get("games") or 0), rank=r.get("rank", i + 1), name=r.get("name", ""),
-                   value=r.get("shown") if r.get("shown") is not None else tr.number(int(r.get("jetons", 0))))
-             for i, r in enumerate(rows)]
+    """A leaderboard image in words: its title and each row (rank, name, figure, sessions); a
+    reference row (an AI level's rating, ``bot.views.yardsticks``) has no rank and no sessions."""
+    lines = []
+    for i, r in enumerate(rows):
+        value = r.get("shown") if r.get("shown") is not None else tr.number(int(r.get("jetons", 0)))
+        if r.get("reference"):
+            lines.append(tr._("{name} (a reference, not ranked): {value}", name=r.get("name", ""),
+                              value=value))
+            continue
+        lines.append(tr.n_("{rank}. {name}: {value}, {n} session", "{rank}. {name}: {value}, {n} sessions",
+                           int(r.get("games") or 0), rank=r.get("rank", i + 1), name=r.get("name", ""),
+                           value=value))
     body = "; ".join(lines) + "." if lines else tr._("Nobody yet.")
     return clip(tr._("{title}. {rows}", title=title, rows=body))
 

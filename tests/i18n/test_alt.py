@@ -68,3 +68,18 @@ def test_boards_and_profiles_in_words() -> None:
     cs = translator("cs")
     assert profile_alt("Statistiky — Ann", [("Mariáš", "3 hry\nrating 12")], cs) == (
         "Statistiky — Ann. Mariáš: 3 hry, rating 12.")
+
+
+def test_a_reference_line_is_neither_ranked_nor_counted_in_words() -> None:
+    """The rating board's AI levels (issue 32) stand between the players unranked: their alt text
+    gives no place and no session count, and the players keep their own places."""
+    from bot.store.boards import LevelRating
+    from bot.views.yardsticks import reference_row
+
+    en = translator("en")
+    rows = [{"rank": 1, "name": "ann", "value": 20.5, "shown": "20.5", "games": 4},
+            reference_row(LevelRating("strong", 18.25, 25.0, 2.0, 40), en),
+            {"rank": 2, "name": "bob", "value": 3.0, "shown": "3.0", "games": 2}]
+    text = board_alt("Marias", rows, en)
+    assert text == ("Marias. 1. ann: 20.5, 4 sessions; strong AI (a reference, not ranked): 18.2; "
+                    "2. bob: 3.0, 2 sessions."), text
