@@ -89,8 +89,8 @@ def hint(
 def _odds(move: HintMove, unit: str, tr: Any) -> str:
     if move.visits == 0:
         return tr._("not simulated")
-    pct = f"{100 * move.win_rate:.0f}%"
-    gain = f"{round(move.gain, 1) + 0.0:+.1f}"  # no "-0.0"
+    pct = tr.percent(move.win_rate)  # the reader's percent sign and decimal sign ("42 %", "+1,5")
+    gain = tr.signed_decimal(move.gain)  # no "-0.0"
     if unit == "points":
         return tr._("ahead in {pct} of simulated deals, {gain} points on average", pct=pct, gain=gain)
     if unit == "chance":  # Mus: the value is the chance to win the match, in percent
@@ -118,4 +118,4 @@ def hint_sentence(h: Hint, label: Callable[[Action], str], tr: Any = None) -> st
     if others:
         text += " " + tr._("Next best: {moves}.", moves="; ".join(others))
     return text + " " + tr._("(Estimates from {n} simulated deals, to the end of this deal.)",
-                             n=h.iterations)
+                             n=tr.number(h.iterations))

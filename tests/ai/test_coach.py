@@ -74,3 +74,27 @@ def test_a_forced_move_is_named_without_odds() -> None:
     advice = hint("motz", state, seat, random.Random(1))
     assert advice.iterations == 0 and advice.moves[0].action == legal[0]
     assert hint_sentence(advice, MOTZ.label) == f"**{MOTZ.label(legal[0])}** is your only move here."
+
+
+def test_the_odds_are_written_in_the_readers_numbers() -> None:
+    """Percentages, decimals and counts as the rest of Tapis writes them in each language (``42 %``,
+    ``+1,5``, ``1 234`` in French), not Python's English formatting."""
+    from bot.ai.coach import Hint, HintMove
+    from bot.i18n import translator
+
+    moves = (HintMove({"type": "stand"}, 0.4234, 1.53, 120), HintMove({"type": "pass"}, 0.3, -0.04, 80))
+    advice = Hint(moves, "jetons", 1234)
+
+    def label(action: dict[str, str]) -> str:
+        return action["type"]
+
+    english = hint_sentence(advice, label)
+    assert "ahead in 42% of simulated deals, +1.5 jetons" in english  # English as it always was
+    assert "+0.0 jetons" in english and "from 1234 simulated deals" in english  # no "-0.0"
+    fr = translator("fr")
+    french = hint_sentence(advice, label, fr)
+    assert f"{fr.percent(0.4234)} des donnes simulées, +1,5 jetons" in french, french
+    assert fr.percent(0.42) != "42%" and "1.5" not in french and "-0,0" not in french
+    assert fr.number(1234) in french and "1234" not in french
+    czech = hint_sentence(advice, label, translator("cs"))
+    assert "+1,5" in czech and "1.5" not in czech, czech
