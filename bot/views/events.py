@@ -33,8 +33,8 @@ async def add_events_field(
                 id=tid,
                 game=game_title(game, tr),
                 status=word,
-                paid=paid,
-                prize=prize,
+                paid=tr.number(paid),
+                prize=tr.number(prize),
             )
         )
     embed.add_field(name=tr._("Tournaments"), value="\n".join(lines)[:1024], inline=False)

@@ -147,3 +147,22 @@ def test_profile_and_replay_band_words_go_through_the_catalogue(monkeypatch: pyt
     hands_band("marias", ["Řehoř"], [["AS", "KH"], ["7C"]], pseudo)  # the second seat has no name
     neutral = ["Řehoř", "Mariáš", "Motz", "Michigan", "Kilo + sedma", "▲", "▼"]  # names, trend arrows
     assert drawn and _unmarked(drawn, neutral) == []
+
+
+async def test_the_tournaments_field_writes_jetons_in_the_readers_numbers() -> None:
+    """/stats and /history's Tournaments field: a buy-in and a prize are amounts, grouped as every
+    other amount (``1 500`` in French), not raw digits."""
+    import discord
+
+    from bot.views.events import add_events_field
+
+    class Rows:
+        async def fetchall(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+            return [(7, "marias", "finished", 1500, 12000)]
+
+    embed = discord.Embed()
+    await add_events_field(Rows(), embed, 1, 2, FR)  # type: ignore[arg-type]
+    [field] = embed.fields
+    expected = f"n°7 Marias — terminé : entrée {FR.number(1500)}, prix {FR.number(12000)}"
+    assert field.value == expected, field.value
+    assert FR.number(1500) != "1500"
