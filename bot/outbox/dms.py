@@ -39,6 +39,7 @@ from bot.views.locale import dm_tr
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
+    from bot.i18n import Translator
     from bot.outbox.presenter import Presenter
     from bot.outbox.source import TableSource
     from bot.tables.model import Table
@@ -299,17 +300,23 @@ class Dms:
         tr = await dm_tr(self.bot, job.user_id, table.id)
         note = tr._(REMINDER) if job.remind and table.deadline is not None else ""
         embed, view = hand_message(self.bot, table, job.seat, tr, note=note)
-        files: list[discord.File] = []
+        return embed, view, await self.hand_files(table, job.seat, tr, embed)
+
+    async def hand_files(self, table: Table, seat: int, tr: Translator,
+                         embed: discord.Embed) -> list[discord.File]:
+        """The seat's hand image as it is now (its alt text with it), shown in ``embed``; none without
+        images."""
         fn = render_fn("hand_image") if self.p.images else None
-        if fn is not None and table.state is not None:
-            seen = table.state.view(job.seat)
-            lit = playable(table, job.seat)
-            data = await self.p.image(table.id, job.seat, fn, table.game, seen, lit, tr)
-            if data is not None:
-                mine = table.status == "playing" and job.seat in table.state.to_act()
-                files.append(as_file(data, "hand.png", hand_alt(table.game, seen, lit, tr, mine)))
-                embed.set_image(url="attachment://hand.png")
-        return embed, view, files
+        if fn is None or table.state is None:
+            return []
+        seen = table.state.view(seat)
+        lit = playable(table, seat)
+        mine = table.status == "playing" and seat in table.state.to_act()  # as shown, before any await
+        data = await self.p.image(table.id, seat, fn, table.game, seen, lit, tr)
+        if data is None:
+            return []
+        embed.set_image(url="attachment://hand.png")
+        return [as_file(data, "hand.png", hand_alt(table.game, seen, lit, tr, mine))]
 
     def shown_key(self, table: Table, job: DmJob) -> tuple[int, int, str, int]:
         """What a DM built now would show: whose it is, the table's version and status, and how

@@ -488,10 +488,12 @@ class Presenter:
     async def answer_move(self, interaction: discord.Interaction[TapisBot], table: Table, seat: int,
                           note: str, tr: Translator) -> None:
         """After the service applied a player's move: their clicked message shows the new state
-        (``note`` above the turn), or, if that answer was lost, a DM does."""
+        (``note`` above the turn; a DM its new hand image, not the one before the move), or, if that
+        answer was lost, a DM does."""
         embed, view = hand_message(self.bot, table, seat, tr, note=note)
+        files = await self.dms.hand_files(table, seat, tr, embed) if interaction.guild_id is None else []
         try:
-            await update(interaction, embed=embed, view=view)
+            await update(interaction, embed=embed, view=view, **({"attachments": files} if files else {}))
         except discord.HTTPException as exc:  # the move is applied: their hand comes by DM instead
             log.warning("table %s: the answer to a move was lost (%s); sending a DM", table.id, exc)
             self.dms.answered_in_place(table, seat, interaction, shown=False)

@@ -55,3 +55,34 @@ async def test_every_attachment_of_a_pseudo_locale_session_is_described(
     for text in descriptions.values():
         assert text is not None and 0 < len(text) <= 1024
         assert text.startswith("⟦") and unmarked(text, names) is None, text
+
+
+async def test_a_move_played_from_a_dm_shows_the_hand_after_it(stub: DiscordStub, tapis: TapisRun,
+                                                                players: list[User]) -> None:
+    """The DM a player moved from is answered in place: its image and alt text are of the hand after
+    the move, not the hand before it (kept as a loose attachment saying "Your turn") until the next
+    prompt."""
+    from tests.bot.test_session import open_table
+    from tests.discord_stub.play import play_once
+
+    tapis.bot.presenter.images = True  # type: ignore[union-attr]
+    alice, bob, carol, _ = players
+    table_id, _ = await open_table(stub, alice, [bob, carol])
+    await tapis.settle()
+    users = {u.id: u for u in (alice, bob, carol)}
+    for step in range(6):
+        table = await tapis.tables.get(table_id)
+        assert table is not None
+        mover = users[table.to_act_users()[0]]
+        answer = await play_once(stub, tapis, table_id, mover, random.Random(step))
+        dm = stub.message(answer.message.id)  # type: ignore[union-attr]
+        assert dm.embeds[0].get("image") == {"url": "attachment://hand.png"}, dm.embeds[0]
+        [image] = dm.attachments
+        hand = dm.embeds[0]["description"].split("**")[1]  # the hand line: "A♥ 10♥ 7♥", "—" for none
+        count = 0 if hand == "—" else len(hand.split())
+        described = image.description or ""
+        assert (described == "Your hand: no cards.") if count == 0 else \
+            described.startswith(f"Your hand, {count} card"), (hand, described)
+        turn = "Your turn" in dm.text  # their turn again already (the next deal, say): the image says so too
+        assert turn == ("Your turn" in described or "Playable now" in described), (dm.text, described)
+        await tapis.settle()
