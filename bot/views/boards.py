@@ -217,11 +217,12 @@ async def profile_message(
     title = tr._("Statistics — {name}", name=safe_name(who.display_name))
     embed = discord.Embed(title=title, colour=0x8B5CF6)
     cards = []
+    other = None if who.id == interaction.user.id else safe_name(who.display_name)  # "Ann rates…", not "You"
     for g in games:
         g.favourite = await favourites(bot, guild_id, who.id, g.game)
         value = profile_field(g, tr)
         if g.score is not None:  # against the AI levels (issue 32)
-            line = standing(g.score, await ai_ratings(bot.db, guild_id, g.game, season), tr)
+            line = standing(g.score, await ai_ratings(bot.db, guild_id, g.game, season), tr, other)
             value += f"\n{line}" if line else ""
         value += accuracy_line(g.game, accuracy.get(g.game), tr)  # /review (issue 31)
         embed.add_field(name=_title(g.game, tr), value=value[:1024], inline=False)

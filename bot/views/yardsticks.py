@@ -57,21 +57,30 @@ def merged(
     return out + pending
 
 
-def standing(score: float, refs: Sequence[LevelRating], tr: Translator) -> str | None:
-    """Where a player's rating stands against the AI levels rated in the same game (``/stats``)."""
+def standing(score: float, refs: Sequence[LevelRating], tr: Translator,
+             name: str | None = None) -> str | None:
+    """Where a player's rating stands against the AI levels rated in the same game (``/stats``):
+    the reader's own ("You rate…"), or, with ``name``, another player's ("Ann rates…")."""
     if not refs:
         return None
     above = [r for r in refs if score > r.score]
     below = [r for r in refs if score <= r.score]
     if not above:
         low = min(below, key=lambda r: r.score)
-        return tr._("You rate below the {level} AI ({score}).", level=level_word(low.level, tr),
-                    score=tr.decimal(low.score))
+        words = {"level": level_word(low.level, tr), "score": tr.decimal(low.score)}
+        if name is not None:
+            return tr._("{name} rates below the {level} AI ({score}).", name=name, **words)
+        return tr._("You rate below the {level} AI ({score}).", **words)
     beaten = max(above, key=lambda r: r.score)
+    words = {"level": level_word(beaten.level, tr), "score": tr.decimal(beaten.score)}
     if not below:
-        return tr._("You rate above the {level} AI ({score}), the best AI rated here.",
-                    level=level_word(beaten.level, tr), score=tr.decimal(beaten.score))
+        if name is not None:
+            return tr._("{name} rates above the {level} AI ({score}), the best AI rated here.", name=name,
+                        **words)
+        return tr._("You rate above the {level} AI ({score}), the best AI rated here.", **words)
     next_up = min(below, key=lambda r: r.score)
-    return tr._("You rate above the {level} AI ({score}), below the {next} AI ({next_score}).",
-                level=level_word(beaten.level, tr), score=tr.decimal(beaten.score),
-                next=level_word(next_up.level, tr), next_score=tr.decimal(next_up.score))
+    words |= {"next": level_word(next_up.level, tr), "next_score": tr.decimal(next_up.score)}
+    if name is not None:
+        return tr._("{name} rates above the {level} AI ({score}), below the {next} AI ({next_score}).",
+                    name=name, **words)
+    return tr._("You rate above the {level} AI ({score}), below the {next} AI ({next_score}).", **words)

@@ -132,7 +132,10 @@ async def test_stats_is_a_profile_card(stub: DiscordStub, tapis: TapisRun, playe
     # where the rating stands against the AI level rated in the same game (issue 32)
     easy = await tapis.db.fetchone("SELECT score FROM ratings WHERE player = 'ai:easy' AND game = 'marias'")
     side = "above" if rating[0] > easy[0] else "below"
-    assert f"You rate {side} the easy AI ({easy[0]:.1f})" in field["value"]
+    assert f"alice rates {side} the easy AI ({easy[0]:.1f})" in field["value"]  # bob reads alice's card
+    assert "You rate" not in field["value"]
+    own = await stub.slash("stats", alice, stub.channel)
+    assert f"You rate {side} the easy AI ({easy[0]:.1f})" in own.last.embeds[0]["fields"][0]["value"]
     best = await tapis.db.fetchone(
         "SELECT MAX(result) FROM session_seats WHERE user_id = ?", (alice.id,))
     assert f"best {best[0]:+d}" in field["value"]

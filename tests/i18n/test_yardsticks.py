@@ -76,3 +76,16 @@ def test_twenty_ranked_rows_and_the_references_among_them() -> None:
     rows.insert(3, reference_row(STRONG, EN))
     full = Image.open(io.BytesIO(leaderboard_image(rows))).size[1]
     assert full == 64 + 21 * ROW_H + 16
+
+
+def test_the_stats_sentence_of_another_player_names_them() -> None:
+    """``/stats user:`` reads another player's card: the sentence is about them, not "You"."""
+    refs = [STRONG, EASY]
+    assert standing(18.0, refs, EN, "Ann") == "Ann rates above the strong AI (17.5), the best AI rated here."
+    assert standing(10.0, refs, EN, "Ann") == "Ann rates above the easy AI (8.2), below the strong AI (17.5)."
+    assert standing(1.0, refs, EN, "Ann") == "Ann rates below the easy AI (8.2)."
+    assert standing(10.0, refs, FR, "Ann") == ("La cote de Ann dépasse celle de l’IA facile (8,2), "
+                                               "sous celle de l’IA forte (17,5).")
+    assert standing(1.0, refs, CS, "Ann") == "Ann má hodnocení nižší než AI „snadná“ (8,2)."
+    assert standing(18.0, refs, translator("eu"), "Ann").startswith("Balorazioan, Ann AA ")
+    assert standing(10.0, refs, ES, "Ann").startswith("La puntuación de Ann supera a la IA fácil (8,2)")
