@@ -3,7 +3,7 @@
 Every board query is one indexed range scan: ``ratings_board`` (guild, game, season, human,
 score DESC) for ratings, ``stats_wins`` (guild, game, wins DESC) for wins. ``stats`` and the ratings
 hold only the sessions that count (``bot.tables.settle.counts``): a session closed early or coached
-is in the history (``sessions``, ``session_seats``) and nowhere here.
+is in the history (``sessions``, ``session_seats``) and nowhere here (nor is it a profile's best session).
 """
 
 from __future__ import annotations
@@ -139,7 +139,8 @@ def _profile(conn: sqlite3.Connection, guild_id: int, user_id: int) -> tuple[int
                 p.trend = p.score - (first[0] - Z * first[1])
         best = conn.execute(
             "SELECT ss.result, s.table_id FROM session_seats ss JOIN sessions s ON s.id = ss.session_id "
-            "WHERE ss.guild_id = ? AND ss.user_id = ? AND ss.game = ? ORDER BY ss.result DESC, s.id LIMIT 1",
+            "WHERE ss.guild_id = ? AND ss.user_id = ? AND ss.game = ? AND s.rated = 1 "  # one that counts
+            "ORDER BY ss.result DESC, s.id LIMIT 1",
             (guild_id, user_id, game),
         ).fetchone()
         if best is not None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.store.boards import RATING_BOARD_SQL, WINS_BOARD_SQL, rating_board, wins_board
@@ -62,5 +64,41 @@ async def test_rating_board_humans_by_score_from_the_index(database) -> None:
                                  (WALLETS_BOARD_SQL, (1, 10), "accounts_board")):
             plan = " ".join(r[3] for r in await db.fetchall("EXPLAIN QUERY PLAN " + sql, args))
             assert f"INDEX {index}" in plan and "TEMP B-TREE" not in plan
+    finally:
+        await db.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_the_profiles_best_session_is_one_that_counts(database) -> None:
+    """A session closed early or coached is in the history, not among the profile's figures: its
+    result is not the player's best session (issue 26: a host who ends at the first deal they led
+    must not show it off)."""
+    from bot.store.boards import profile
+    from bot.store.history import record_end_sync
+    from bot.store.ratings import SeatResult
+    from bot.store.stats import record_session_sync
+    from bot.store.tables import insert_table
+
+    db = await Database.open(database)
+    try:
+        def end(result: int, rated: bool) -> Any:
+            seats = [SeatResult(0, 7, None, "ann", result, result > 0),
+                     SeatResult(1, None, "easy", "AI 1", -result, result < 0)]
+
+            def tx(conn) -> None:
+                table_id = insert_table(conn, guild_id=1, channel_id=5, game="marias", options={},
+                                        raw_options={}, seats=[], host_id=7, now=0.0)
+                if rated:
+                    record_session_sync(conn, 1, "marias", [(7, result, result > 0)])
+                record_end_sync(conn, table_id=table_id, guild_id=1, channel_id=5, game="marias", seats=seats,
+                                now=float(table_id), rated=rated)
+            return tx
+
+        await db.transaction(end(12, True))
+        await db.transaction(end(300, False))  # closed at the first deal ann led, say
+        await db.transaction(end(-4, True))
+        _, [marias] = await profile(db, 1, 7)
+        assert (marias.sessions, marias.net) == (2, 8)
+        assert (marias.best, marias.best_table) == (12, 1)
     finally:
         await db.close()
