@@ -87,7 +87,8 @@ class Wallet(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction[TapisBot], game: str | None = None,
                           by: str = "jetons", season: app_commands.Range[int, 1] | None = None) -> None:
         guild_id = guild_only(interaction)
-        server = await self.bot.settings.for_guild(guild_id)  # public: the server's language, as its tables
+        # public: the server's language, as its tables (its /settings language, else Discord's)
+        server = await run_soon(interaction, self.bot.settings.for_guild(guild_id), ephemeral=False)
         tr = translator(table_language(server.language, interaction.guild_locale))
         if by != "jetons":
             from bot.views.boards import leaderboard_message
