@@ -491,7 +491,13 @@ class Presenter:
         (``note`` above the turn; a DM its new hand image, not the one before the move), or, if that
         answer was lost, a DM does."""
         embed, view = hand_message(self.bot, table, seat, tr, note=note)
-        files = await self.dms.hand_files(table, seat, tr, embed) if interaction.guild_id is None else []
+        files: list[discord.File] = []
+        if interaction.guild_id is None:  # a DM: its image too (a failed render leaves the text answer)
+            try:
+                files = await self.dms.hand_files(table, seat, tr, embed)
+            except Exception:
+                log.warning("table %s: the hand image of seat %s was not drawn", table.id, seat,
+                            exc_info=True)
         try:
             await update(interaction, embed=embed, view=view, **({"attachments": files} if files else {}))
         except discord.HTTPException as exc:  # the move is applied: their hand comes by DM instead
