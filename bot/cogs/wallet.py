@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.cogs.common import GAME_CHOICES, guild_only
 from bot.cogs.errors import UserError
 from bot.i18n import Translator, table_language, translator
+from bot.i18n.lazy import msg
 from bot.outbox.respond import NO_MENTIONS, run_soon, send
 from bot.rules import GAMES
 from bot.views.alt import board_alt
@@ -87,6 +88,9 @@ class Wallet(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction[TapisBot], game: str | None = None,
                           by: str = "jetons", season: app_commands.Range[int, 1] | None = None) -> None:
         guild_id = guild_only(interaction)
+        if season is not None and by != "rating":  # said, not silently ignored
+            raise UserError(msg("season: applies to by:rating only: ratings are kept per season, while "
+                                "jetons and sessions won count every season."))
         # public: the server's language, as its tables (its /settings language, else Discord's)
         server = await run_soon(interaction, self.bot.settings.for_guild(guild_id), ephemeral=False)
         tr = translator(table_language(server.language, interaction.guild_locale))
@@ -97,7 +101,7 @@ class Wallet(commands.Cog):
                 message = await run_soon(interaction, leaderboard_message(
                     self.bot, interaction, guild_id, game, by, season, tr), ephemeral=False)
             except ValueError as exc:
-                raise UserError(str(exc)) from None  # a message id: the refusal is in the asker's language
+                raise UserError(exc.args[0]) from None  # a message (id): the refusal in the asker's language
             await send(interaction, ephemeral=False, allowed_mentions=NO_MENTIONS, **message)
             return
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import N_, Translator, english
+from bot.i18n.lazy import msg
 from bot.rules import GAMES
 from bot.views.alt import board_alt, profile_alt
 from bot.views.display import safe_name
@@ -75,7 +76,11 @@ async def leaderboard_message(
     if by == "rating":
         if game is None:
             raise ValueError(NEED_GAME)
-        season = season or await current_season(bot.db, guild_id)
+        current = await current_season(bot.db, guild_id)
+        if season is not None and season > current:
+            raise ValueError(msg("There is no season {season} yet: this server is in season {current}.",
+                                 season=season, current=current))
+        season = season or current
         rated = await rating_board(bot.db, guild_id, game, season)
         title = tr._("Leaderboard — {game} rating · season {season}", game=_title(game, tr), season=season)
         refs = await ai_ratings(bot.db, guild_id, game, season) if rated else []

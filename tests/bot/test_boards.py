@@ -106,6 +106,11 @@ async def test_rating_and_wins_boards_and_seasons(stub: DiscordStub, tapis: Tapi
     assert "season 2" in fresh.text and "Nobody yet." in fresh.text
     old = await stub.slash("leaderboard", dave, stub.channel, game="marias", by="rating", season=1)
     assert old.text.splitlines()[1:] == lines[1:]
+    ahead = await stub.slash("leaderboard", dave, stub.channel, game="marias", by="rating", season=7)
+    assert ahead.ephemeral and "no season 7 yet" in ahead.text and "season 2" in ahead.text
+    for by in ("jetons", "wins"):  # a season is said to apply to ratings only, not silently ignored
+        ignored = await stub.slash("leaderboard", dave, stub.channel, game="marias", by=by, season=1)
+        assert ignored.ephemeral and "by:rating only" in ignored.text
     await marias_session(stub, tapis, [alice, bob])
     season2 = await tapis.db.fetchall("SELECT DISTINCT season FROM rating_changes ORDER BY season")
     assert [r[0] for r in season2] == [1, 2]
