@@ -5,12 +5,12 @@ GUILD_MEMBER_REMOVE (``TapisBot.on_raw_member_remove``) reaches only a connected
 kicked, banned or gone while the bot was down (a deploy, a crash) or re-identifying kept their seat,
 and at a correspondence table the others waited three missed deadlines (six days) for the AI to
 take it. So once connected, every human seated at an open table of a server this process serves is
-looked up (Discord's Get Guild Member, one request each under the global REST budget at refresh
-priority, so turn prompts go first), and one Discord answers "Unknown Member" for leaves every table
-of that server as a removal would (``TableService.member_gone``: a lobby seat refunded, a seat in
-play to the AI). Any other answer (a network fault, a 5xx, a 403) leaves the seat as it is: only a
-clear "not a member" removes anyone. Runs only with ``member_events`` (the operator chose that a
-removal counts), one check at a time.
+looked up (Discord's Get Guild Member, one request each under the global REST budget at its lowest
+priority, so turn prompts and table edits go first), and one Discord calls an "Unknown Member"
+leaves every table of that server as a removal would (``TableService.member_gone``: a lobby seat
+refunded, a seat in play to the AI). Any other answer (a network fault, a 5xx, a 403) leaves the
+seat as it is: only a clear "not a member" removes anyone. Runs only with ``member_events`` (the
+operator chose that a removal counts), one check at a time.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import aiohttp
 import discord
 
-from bot.outbox.budget import REFRESH
+from bot.outbox.budget import BACKGROUND
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -72,7 +72,7 @@ class MemberCheck:
             guild = self.bot.get_guild(guild_id)
             if guild is None:
                 continue
-            await self.bot.presenter.budget.take(REFRESH)
+            await self.bot.presenter.budget.take(BACKGROUND)
             try:
                 await guild.fetch_member(user_id)
                 continue

@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 
 PROMPT = 0  # a DM with the player's buttons: never skipped, goes first
 REFRESH = 1  # a table message edit: may wait, and then shows only the latest state
+BACKGROUND = 2  # housekeeping no player waits for (``bot.member_check``): only what is left over
 
 RATE = 45.0  # requests per second: Discord's 50 less a margin for commands and clock drift
 BURST = 10.0
@@ -49,7 +50,7 @@ class RestBudget:
         self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self.order = itertools.count()
         self.pump: asyncio.Task[None] | None = None
-        self.granted = [0, 0]  # per priority, for figures and tests
+        self.granted = [0, 0, 0]  # per priority, for figures and tests
 
     def _refill(self, now: float) -> None:
         if self.stamp is not None:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.outbox.budget import PROMPT, REFRESH, RestBudget
+from bot.outbox.budget import BACKGROUND, PROMPT, REFRESH, RestBudget
 from tests.bot.test_session import open_table
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.play import click_control, latest_dm_with_moves, move_controls
@@ -107,12 +107,13 @@ async def test_budget_serves_prompts_before_table_refreshes() -> None:
         order.append(name)
 
     await take("first", REFRESH)  # uses the only saved token
-    waiting = [asyncio.create_task(take(f"table {i}", REFRESH)) for i in range(3)]
+    waiting = [asyncio.create_task(take("member check", BACKGROUND))]
+    waiting += [asyncio.create_task(take(f"table {i}", REFRESH)) for i in range(3)]
     await asyncio.sleep(0)
     waiting.append(asyncio.create_task(take("prompt", PROMPT)))
     await asyncio.gather(*waiting)
-    assert order == ["first", "prompt", "table 0", "table 1", "table 2"]
-    assert budget.granted == [1, 4]
+    assert order == ["first", "prompt", "table 0", "table 1", "table 2", "member check"]
+    assert budget.granted == [1, 4, 1]
 
 
 async def test_tables_sharing_a_channel_take_turns_to_edit(stub: DiscordStub, tapis: TapisRun,
