@@ -62,7 +62,7 @@ from bot.tables.senas import Made, SenaRefused
 from bot.views import texts
 from bot.views.alt import table_alt
 from bot.views.components import table_view
-from bot.views.display import safe_name, table_embed
+from bot.views.display import player_name, safe_name, table_embed
 from bot.views.locale import load_table_tr, table_tr
 
 if TYPE_CHECKING:
@@ -452,8 +452,8 @@ class Presenter:
         fn = render_fn("table_image") if self.images else None
         if fn is None or table.state is None:
             return []
-        names = [s.name for s in table.seats]
         tr = await load_table_tr(self.bot, table.id)
+        names = [player_name(s.name, s.ai, tr) for s in table.seats]
         view = table.state.view(None)
         data = await self.image(table.id, None, fn, table.game, view, names, tr)
         alt = table_alt(table.game, table.id, view, names, tr, table.status)  # what it shows, in words

@@ -37,7 +37,7 @@ from bot.outbox.budget import REFRESH
 from bot.outbox.respond import NO_MENTIONS
 from bot.outbox.tokens import TOKEN_LIFE
 from bot.settings.model import threads_enabled as server_threads
-from bot.views.display import game_title, safe_name
+from bot.views.display import game_title, seat_name
 from bot.views.locale import load_table_tr
 
 if TYPE_CHECKING:
@@ -224,12 +224,12 @@ class Threads:
         if table.status == "lobby":
             return tr._("🃏 {table}: the lobby is open in {thread}, join there.", table=head, thread=thread)
         if table.status == "playing":
-            names = ", ".join(safe_name(s.name) for s in table.seats)
+            names = ", ".join(seat_name(table, i, tr) for i in range(len(table.seats)))
             return tr._("🃏 {table} is being played in {thread}: {players}.", table=head, thread=thread,
                         players=names)
         if table.status == "finished" and table.results is not None:
-            parts = [f"{safe_name(s.name)} {'+' if r > 0 else ''}{tr.number(r)}"
-                     for s, r in zip(table.seats, table.results, strict=False)]
+            parts = [f"{seat_name(table, i, tr)} {'+' if r > 0 else ''}{tr.number(r)}"
+                     for i, r in enumerate(table.results[:len(table.seats)])]
             return tr._("🏁 {table} is over ({thread}): {results}.", table=head, thread=thread,
                         results=" · ".join(parts))
         return tr._("🏁 {table} ended ({thread}).", table=head, thread=thread)

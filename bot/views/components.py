@@ -19,6 +19,7 @@ from bot.rules.mus.senas import name as sena_name
 from bot.tables.reactions import EMOTES
 from bot.tables.seats import free_places
 from bot.views import ids
+from bot.views.display import player_name
 from bot.views.moves import group_layout, layout
 from bot.views.vocab import move_kind
 
@@ -95,13 +96,13 @@ def host_choices(table: Table, tr: Translator) -> list[tuple[str, str]]:
     seated = list(zip(table.plan.places, table.seats, strict=False))
     for place, info in seated:
         if info.user_id != table.host_id:
-            out.append((tr._("Remove {name}", name=info.name), f"r.{place}.{_who(info)}"))
+            out.append((tr._("Remove {name}", name=_name(info, tr)), f"r.{place}.{_who(info)}"))
     for place, info in seated:
         if not info.ai and info.user_id is not None and info.user_id != table.host_id:
             out.append((tr._("Make {name} the host", name=info.name), f"h.{place}.{info.user_id}"))
     for place, info in seated:
         if move_choices(table, tr, place):
-            out.append((tr._("Move {name}…", name=info.name), f"p.{place}.{_who(info)}"))
+            out.append((tr._("Move {name}…", name=_name(info, tr)), f"p.{place}.{_who(info)}"))
     return out
 
 
@@ -112,7 +113,7 @@ def move_choices(table: Table, tr: Translator, place: int) -> list[tuple[str, st
         return []
     info = table.seats[table.plan.places.index(place)]
     free = set(seat_choices(table))
-    return [(tr._("Move {name} to seat {n}", name=info.name, n=to + 1), f"m.{place}.{_who(info)}.{to}")
+    return [(tr._("Move {name} to seat {n}", name=_name(info, tr), n=to + 1), f"m.{place}.{_who(info)}.{to}")
             for to in range(table.capacity) if to != place and (to in free or to in table.plan.places)]
 
 
@@ -125,6 +126,11 @@ def move_view(table: Table, place: int, tr: Translator | None = None) -> discord
                for label, value in move_choices(table, tr, place)]
     return _view([discord.ui.Select(custom_id=str(ids.ComponentId(table.id, table.version, "host")),
                                     placeholder=tr._("Choose a seat"), options=options[:MAX_OPTIONS])])
+
+
+def _name(info: SeatInfo, tr: Translator) -> str:
+    """Who sits at a seat, in the reader's words (an AI seat's "AI 2" in their language)."""
+    return player_name(info.name, info.ai, tr)
 
 
 def _who(info: SeatInfo) -> str:

@@ -98,10 +98,22 @@ def refusal_text(error: BaseException, tr: Translator) -> str:
     return tr._(str(error))
 
 
+#: The name an AI seat gets when it sits down (``bot.tables.lobby``, tournaments' rounds): "AI 3".
+AI_SEAT_NAME = re.compile(r"AI (\d+)")
+
+
+def player_name(name: str, ai: bool, tr: Translator | None = None) -> str:
+    """A seat's name as ``tr``'s reader says it: an AI seat's stored "AI 3" in their language ("IA 3"
+    in French); a person's name as it is (not escaped)."""
+    found = AI_SEAT_NAME.fullmatch(name) if ai else None
+    return (tr or english())._("AI {n}", n=found[1]) if found else name
+
+
 def seat_name(table: Table, seat: int, tr: Translator | None = None) -> str:
-    """The seat's player name, escaped for a message (``safe_name``)."""
+    """The seat's player name in the reader's words (``player_name``), escaped for a message."""
     try:
-        return safe_name(table.seats[seat].name)
+        info = table.seats[seat]
+        return safe_name(player_name(info.name, info.ai, tr))
     except (IndexError, AttributeError):
         return (tr or english())._("seat {n}", n=seat)
 
@@ -162,7 +174,7 @@ def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = 
         stack = f" — {tr.jetons(view['stacks'][i])}" if "stacks" in view and i < len(view["stacks"]) else ""
         arrow = "▶ " if i in to_act else ""
         marked = " · " + ", ".join(marks) if marks else ""
-        seats.append(f"{arrow}`{i + 1}.` **{safe_name(s.name)}**{stack}{marked}")
+        seats.append(f"{arrow}`{i + 1}.` **{seat_name(table, i, tr)}**{stack}{marked}")
     if table.status == "lobby":
         seats = lobby_seats(table, tr)
         n_min = game.min_seats if game else "?"
@@ -225,7 +237,7 @@ def lobby_seats(table: Table, tr: Translator) -> list[str]:
         info = sitting.get(place)
         if info is not None:
             mark = " · " + tr._("🤖 AI") if info.ai else ""
-            lines.append(f"`{place + 1}.` **{safe_name(info.name)}**{mark}")
+            lines.append(f"`{place + 1}.` **{safe_name(player_name(info.name, info.ai, tr))}**{mark}")
         elif place in kept:
             lines.append(f"`{place + 1}.` " + tr._("kept for <@{user}>", user=kept[place]))
         else:

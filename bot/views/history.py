@@ -28,7 +28,7 @@ from bot.outbox.respond import refuse
 from bot.rules import GAMES
 from bot.rules.looks import table_look
 from bot.views import ids
-from bot.views.display import clip, latest, safe_name
+from bot.views.display import clip, latest, player_name, safe_name
 from bot.views.scope import channel_visible, visible_channels
 
 if TYPE_CHECKING:
@@ -199,7 +199,8 @@ async def load_session(bot: TapisBot, guild_id: int, table_id: int, tr: Translat
             or row.seed is None):
         return None
     actions = await bot.db.run(store.load_actions, table_id)
-    names = [safe_name(s.get("name") or tr._("seat {n}", n=i)) for i, s in enumerate(row.seats)]  # as text
+    names = [safe_name(player_name(s.get("name") or tr._("seat {n}", n=i), bool(s.get("ai")), tr))
+             for i, s in enumerate(row.seats)]  # as text
     rules = GAMES[row.game]
     tr = tr.dressed(table_look(rules.pack_choices, row.options))  # its cards as the table named them
     deals = await asyncio.to_thread(  # a whole session's replay: off the event loop
