@@ -47,7 +47,8 @@ def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
     if last:
         s.line(t.word("Last deal"), 16, MUTED, gap=2)
         if last.get("cancelled"):
-            s.line(t.word("cancelled (nobody stood)"), 17, WHITE)
+            s.line(t.tr.p_("motz deal", "cancelled"), 17, WHITE, gap=2)
+            s.line(t.word("fewer than two players in"), 17, WHITE)
         else:
             for i, amount in enumerate(last.get("payouts") or []):
                 if amount:

@@ -20,8 +20,8 @@ SUMMARY = N_(
     "Each player gets four cards; while everybody says mus, players discard 1 to 4 cards and draw again. "
     "Then four lances are bet in turn: grande (highest cards), chica (lowest), pares (pairs, for those "
     "who hold them) and juego (31 or more; punto if nobody has it), with paso, envido, raises and órdago. "
-    "Bets are settled only at the end of the deal, lance by lance, and the first pair to 40 points wins "
-    "the game; an accepted órdago settles the game at once. "
+    "Bets are settled only at the end of the deal, lance by lance, and the first pair to 40 points (30 "
+    "with target=30) wins the game; an accepted órdago settles the game at once. "
     "Each match is won by the first pair to take the needed games, and its winners take the losers' stakes."
 )
 

@@ -1,0 +1,138 @@
+"""What players read about the rules (``/rules``: summaries and option help; the narration and the
+table images) says what the engines do, in every language."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from bot.i18n.catalog import read_catalog
+from bot.render import table_image
+from bot.render.canvas import Canvas
+from bot.rules import GAMES
+from bot.rules.base import Game, OptionSpec
+
+LANGS = ("fr", "es", "eu", "cs")
+NUMBER = re.compile(r"(?<![\w{])\d+(?![\w}])")
+#: The options the numbers of other options' help are counted in ("at least 20 antes").
+UNITS = ("ante", "ante_unit", "stake")
+
+
+CATALOGUES = {lang: read_catalog(lang) for lang in LANGS}
+
+
+def _visible(game: Game) -> list[OptionSpec]:
+    return [spec for spec in game.options if not spec.hidden]
+
+
+def _per_unit(game: Game) -> dict[str, Any]:
+    """The default options, with the stake-like options at 1 (so "20 antes" means 20)."""
+    out: dict[str, Any] = {}
+    for spec in game.options:
+        out[spec.name] = 1 if spec.name in UNITS else spec.resolve_default(out)
+    return out
+
+
+def _numbers(text: str) -> list[int]:
+    return [int(n) for n in NUMBER.findall(text)]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_summary_counts_the_players_and_cards_the_engine_has(name: str) -> None:
+    game = GAMES[name]
+    summary = game.summary
+    seats = re.search(r"for (\d+) to (\d+) players", summary)
+    if seats:
+        assert (int(seats[1]), int(seats[2])) == (game.min_seats, game.max_seats)
+    else:
+        words = {3: "three-player", 4: "two pairs"}
+        assert game.min_seats == game.max_seats and words[game.min_seats] in summary
+    decks = {int(n) for n in re.findall(r"(\d+)(?:-card| cards)", summary) if int(n) >= 30}
+    assert decks <= {len(game.deck)}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_number_an_option_help_states_agrees_with_the_option(name: str) -> None:
+    """A range "(3 to 6)" / "(3–8)" is the option's minimum and maximum, every other number of an
+    int option's help lies in its range, "at least N" is its minimum and "default N" its default
+    (counted in antes / units of stake), and a choice option's help names each of its choices."""
+    game = GAMES[name]
+    unit = _per_unit(game)
+    for spec in _visible(game):
+        text = spec.help
+        if spec.kind != "int":
+            continue
+        if spec.choices:
+            assert set(spec.choices) <= set(_numbers(text)), (spec.name, text)
+            continue
+        at_least = re.search(r"at least (\d+)", text)
+        if at_least:
+            assert spec.resolve_minimum(unit) == int(at_least[1]), (spec.name, text)
+        default = re.search(r"default (\d+)", text)
+        if default:
+            assert spec.resolve_default(unit) == int(default[1]), (spec.name, text)
+        stated = re.search(r"\((\d+) (?:to|–) (\d+)\)", text) or re.search(r"(\d+)–(\d+)", text)
+        if stated:
+            assert (int(stated[1]), int(stated[2])) == (spec.minimum, spec.maximum), (spec.name, text)
+        if at_least or default or callable(spec.minimum):
+            continue
+        for n in _numbers(text):
+            assert spec.minimum is None or n >= spec.minimum, (spec.name, text)
+            assert spec.maximum is None or n <= spec.maximum, (spec.name, text)
+
+
+def test_the_mus_summary_gives_every_game_target() -> None:
+    """The points that win a game are the ``target`` option: 40 by default, or 30."""
+    mus = GAMES["mus"]
+    target = next(spec for spec in mus.options if spec.name == "target")
+    summary = mus.summary
+    stated = re.search(r"first pair to (\d+) points", summary)
+    assert stated and int(stated[1]) == target.default
+    assert all(str(choice) in summary for choice in target.choices)
+
+
+def _rules_texts() -> list[str]:
+    out = []
+    for game in GAMES.values():
+        out.append(game.summary)
+        out += [spec.help for spec in _visible(game)]
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_translated_rules_state_no_number_the_english_does_not(lang: str) -> None:
+    """A translation of a summary or an option help may spell a number out ("trente-deux"), never
+    state another one."""
+    catalogue = CATALOGUES[lang]
+    for text in _rules_texts():
+        message = catalogue.get(text)
+        assert message is not None and message.string, text[:60]
+        assert set(_numbers(message.string)) <= set(_numbers(text)), (text[:60], message.string)
+
+
+def test_a_motz_deal_cancelled_with_one_player_in_is_not_shown_as_nobody_standing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spec 3.2: fewer than two active seats cancel the deal, also when one seat stood; the table
+    image says so as the narration does."""
+    motz = GAMES["motz"]
+    state = motz.new_table(4, motz.validate_options({"dealer": 0}), 7)
+    for kind in ("stand", "pass", "pass", "pass"):
+        seat = state.to_act()[0]
+        state.apply(seat, next(a for a in state.legal_actions(seat) if a["type"] == kind))
+        if state.view(None).get("last_result"):
+            break
+    view = state.view(None)
+    assert view["last_result"]["cancelled"]
+    drawn: list[str] = []
+    original = Canvas.text
+
+    def text(self: Canvas, xy, s, *args, **kwargs):  # type: ignore[no-untyped-def]
+        drawn.append(s)
+        return original(self, xy, s, *args, **kwargs)
+
+    monkeypatch.setattr(Canvas, "text", text)
+    table_image("motz", view, ["Anne", "Blaise", "Claude", "Denis"])
+    assert any("fewer than two" in s for s in drawn)
+    assert not any("nobody" in s for s in drawn)
