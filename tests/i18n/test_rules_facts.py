@@ -8,11 +8,13 @@ from typing import Any
 
 import pytest
 
-from bot.i18n.catalog import read_catalog
+from bot.i18n import translator
+from bot.i18n.catalog import read_catalog, read_template
 from bot.render import table_image
 from bot.render.canvas import Canvas
 from bot.rules import GAMES
 from bot.rules.base import Game, OptionSpec
+from bot.rules.vocabulary import COMMON
 
 LANGS = ("fr", "es", "eu", "cs")
 NUMBER = re.compile(r"(?<![\w{])\d+(?![\w}])")
@@ -110,6 +112,61 @@ def test_translated_rules_state_no_number_the_english_does_not(lang: str) -> Non
         message = catalogue.get(text)
         assert message is not None and message.string, text[:60]
         assert set(_numbers(message.string)) <= set(_numbers(text)), (text[:60], message.string)
+
+
+#: Each game's own words (bot/locales/GLOSSARY.md) and what a translation of a text naming one
+#: must contain, per language (a stem where the language declines it: Czech "hru", Spanish "envida").
+KEPT_WORDS: dict[str, dict[str, dict[str, str]]] = {
+    "mus": {
+        "pares": {"fr": "pares", "es": "pares", "cs": "pares", "eu": "pare"},
+        "juego": {"fr": "juego", "es": "juego", "cs": "juego", "eu": "joko"},
+        "envido": {"fr": "envido", "es": "envid", "cs": "envido", "eu": "enbido"},
+        "órdago": {"fr": "órdago", "es": "órdago", "cs": "órdag", "eu": "hordago"},
+        "grande": {"fr": "grande", "es": "grande", "cs": "grande", "eu": "handi"},
+        "chica": {"fr": "chica", "es": "chica", "cs": "chica", "eu": "txiki"},
+        "punto": {"fr": "punto", "es": "punto", "cs": "punto", "eu": "puntu"},
+        "mano": {"fr": "mano", "es": "mano", "cs": "mano", "eu": "esku"},
+        "quiero": {"fr": "quiero", "es": "quier", "cs": "quiero", "eu": "iduki"},
+        "paso": {"fr": "paso", "es": "pas", "cs": "paso", "eu": "paso"},
+    },
+    "marias": {word: {"cs": stem} for word, stem in (
+        ("hra", "hr"), ("sedma", "sedm"), ("kilo", "kilo"), ("betl", "betl"), ("durch", "durch"),
+        ("flek", "flek"), ("talon", "talon"))},
+    "maitre": {word: {lang: word for lang in LANGS} for word in (
+        "Coffre", "Maître", "manche", "Majeure", "Mineure", "couleur", "valeur", "tête", "maîtrise")},
+    "motz": {word: {lang: word for lang in LANGS} for word in ("bête", "muet")},
+}
+
+
+@pytest.mark.parametrize("game", sorted(KEPT_WORDS))
+def test_each_language_names_the_game_in_its_own_words(game: str) -> None:
+    template = read_template()
+    sources = (f"bot/rules/{game}/", f"bot/render/games/{game}.py")
+    wrong = []
+    for message in template:
+        if not message.id or not any(f.startswith(sources) for f, _ in message.locations):
+            continue
+        msgid = message.id if isinstance(message.id, str) else message.id[0]
+        for word, stems in KEPT_WORDS[game].items():
+            if not re.search(rf"(?<!\w){re.escape(word)}(?!\w)", msgid, re.IGNORECASE):
+                continue
+            for lang, stem in stems.items():
+                found = CATALOGUES[lang].get(message.id, context=message.context)
+                assert found is not None
+                text = found.string if isinstance(found.string, str) else found.string[0]
+                if stem.lower() not in text.lower():
+                    wrong.append((lang, word, msgid, text))
+    assert wrong == []
+
+
+def test_the_maitre_muet_suit_is_named_as_the_maitre_names_it() -> None:
+    """The view field ``muet`` is the Maître's silent suit in valeur mode (only its view has it),
+    kept as "muet" everywhere, as its table image writes it ("muet ♠"), not Motz's blind hand."""
+    assert not any("muet" in GAMES[g].new_table(GAMES[g].default_seats, GAMES[g].validate_options({}), 1)
+                   .view(0) for g in GAMES if g != "maitre")
+    for lang in LANGS:
+        assert COMMON.view_field("muet", translator(lang)) == "muet"
+        assert translator(lang)._("muet {suit}", suit="♠") == "muet ♠"
 
 
 def test_a_motz_deal_cancelled_with_one_player_in_is_not_shown_as_nobody_standing(
