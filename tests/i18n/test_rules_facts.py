@@ -195,3 +195,36 @@ def test_a_motz_deal_cancelled_with_one_player_in_is_not_shown_as_nobody_standin
     table_image("motz", view, ["Anne", "Blaise", "Claude", "Denis"])
     assert any("fewer than two" in s for s in drawn)
     assert not any("nobody" in s for s in drawn)
+
+
+#: A summary tells the default rules; where a table option changes a rule it states, it names the
+#: option ("target=30", "fine_cap", "spare_hand=dealer_option"), and so does every translation.
+OPTIONS_NAMED = {"mus": ("target",), "motz": ("fine_cap",), "michigan": ("spare_hand",)}
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONS_NAMED))
+def test_a_summary_names_the_options_that_change_what_it_says(name: str) -> None:
+    game = GAMES[name]
+    options = {spec.name: spec for spec in game.options}
+    for option in OPTIONS_NAMED[name]:
+        assert option in options and option in game.summary
+        for lang in LANGS:
+            assert option in CATALOGUES[lang].get(game.summary).string, (lang, option)
+    spare = options["spare_hand"] if name == "michigan" else None
+    if spare is not None:
+        assert all(choice in game.summary for choice in spare.choices if choice != spare.default)
+
+
+def test_the_maitre_leader_may_not_discard_as_its_summary_says() -> None:
+    """Spec 3.3: the lead is a play ("No discard"); a follower may discard."""
+    maitre = GAMES["maitre"]
+    state = maitre.new_table(3, maitre.validate_options({"dealer": 0}), 3)
+    while state.view(None)["phase"] != "play":
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    leader = state.to_act()[0]
+    assert {a["type"] for a in state.legal_actions(leader)} == {"play"}
+    state.apply(leader, state.legal_actions(leader)[0])
+    follower = state.to_act()[0]
+    assert "discard" in {a["type"] for a in state.legal_actions(follower)}
+    assert "anyone but the leader may discard" in maitre.summary

@@ -19,7 +19,7 @@ SUMMARY = (
     "Each manche one player is the Maître: he hides two cards in his Coffre, secretly making one suit "
     "positive (Majeure) and one negative (Mineure), and announces a contract of 50 to 100% valued cards. "
     "The second card of a trick sets its mode (couleur, valeur or tête); a pair or a run of three wins "
-    "the trick, and anyone may discard instead of playing. "
+    "the trick, and anyone but the leader may discard instead of playing. "
     "The Maître must meet his contract and beat the other players' total by more than 15 points; "
     "failing twice eliminates him. The best non-eliminated player wins the pot."
 )

@@ -104,7 +104,8 @@ def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str |
 SUMMARY = (
     "Michigan is a stops game for 3 to 8 players: four pay cards (A♥ K♣ Q♦ J♠) each carry a pool "
     "fed by antes, the dealer paying double. "
-    "All 52 cards are dealt, plus a dead hand nobody uses. "
+    "All 52 cards are dealt among the players and a dead hand, which nobody uses unless "
+    "spare_hand=dealer_option. "
     "The leader plays the lowest card of a suit of their choice; whoever holds the next card up "
     "must play it, until an ace or a card nobody can follow (a stop). "
     "Playing a card matching a pay card wins its pool; the stopper leads again in another suit. "

@@ -99,7 +99,7 @@ SUMMARY = N_(
     "The jack of trump is highest, then the other jack of the same colour, then A K Q 10 9 8 7; you must "
     "follow suit, else trump, else discard. "
     "Three tricks take the whole pot, two tricks take it minus the one-trick player's stakes, and every "
-    "player in who takes no trick pays a fine equal to the pot into the next one."
+    "player in who takes no trick pays a fine equal to the pot (at most fine_cap, if set) into the next one."
 )
 
 
