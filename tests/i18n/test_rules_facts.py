@@ -234,3 +234,24 @@ def test_the_maitre_leader_may_not_discard_as_its_summary_says() -> None:
     follower = state.to_act()[0]
     assert "discard" in {a["type"] for a in state.legal_actions(follower)}
     assert "anyone but the leader may discard" in maitre.summary
+
+
+#: The reasons each engine ends a session with (its ``session_end`` event's ``reason``).
+END_REASONS = {"motz": ("complete", "extra_limit", "broke", "closed"),
+               "michigan": ("closed", "broke", "rotations")}
+
+
+@pytest.mark.parametrize("name", sorted(END_REASONS))
+@pytest.mark.parametrize("lang", ("en", *LANGS))
+def test_a_session_end_gives_its_reason_in_words_not_the_engines_identifier(name: str, lang: str) -> None:
+    """Michigan said "Session over (rotations)", "(broke)" in English, and Basque read "broke" as a
+    player left without jetons, where the rule is a player who cannot pay the ante (spec 5.2)."""
+    game, tr = GAMES[name], translator(lang)
+    lines = {reason: game.narrate({"type": "session_end", "reason": reason, "results": [0, 0, 0],
+                                   "split": [0, 0, 0]}, lambda s: f"P{s}", tr) or ""
+             for reason in END_REASONS[name]}
+    for reason, line in lines.items():
+        assert f"({reason})" not in line, line
+    assert len(set(lines.values())) == len(lines)
+    if lang == "eu":
+        assert "aurre-apustua ordaindu" in lines["broke"]

@@ -34,8 +34,8 @@ def label(action: Action, tr: Text = PLAIN) -> str:
 
 def _reason(reason: str, tr: Text) -> str:
     return {
-        "closed": tr.p_("michigan end", "closed"), "broke": tr.p_("michigan end", "broke"),
-        "rotations": tr.p_("michigan end", "rotations"),
+        "closed": tr._("the host closed the table"), "broke": tr._("a player cannot pay the ante"),
+        "rotations": tr.p_("michigan end", "every hand is played"),
     }.get(reason, reason)
 
 
