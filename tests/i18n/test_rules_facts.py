@@ -130,9 +130,9 @@ KEPT_WORDS: dict[str, dict[str, dict[str, str]]] = {
         "paso": {"fr": "paso", "es": "pas", "cs": "paso", "eu": "paso"},
         "lances": {"fr": "lances", "es": "lances", "cs": "lances", "eu": "jokaldi"},
     },
-    "marias": {word: {"cs": stem} for word, stem in (
-        ("hra", "hr"), ("sedma", "sedm"), ("kilo", "kilo"), ("betl", "betl"), ("durch", "durch"),
-        ("flek", "flek"), ("talon", "talon"))},
+    "marias": {word: {"fr": word, "es": "talón" if word == "talon" else word, "eu": word, "cs": stem}
+               for word, stem in (("hra", "hr"), ("sedma", "sedm"), ("kilo", "kilo"), ("betl", "betl"),
+                                  ("durch", "durch"), ("flek", "flek"), ("talon", "talon"))},
     "maitre": {word: {lang: word for lang in LANGS} for word in (
         "Coffre", "Maître", "manche", "Majeure", "Mineure", "couleur", "valeur", "tête", "maîtrise")},
     "motz": {word: {lang: word for lang in LANGS} for word in ("bête", "muet")},
