@@ -255,3 +255,20 @@ def test_a_session_end_gives_its_reason_in_words_not_the_engines_identifier(name
     assert len(set(lines.values())) == len(lines)
     if lang == "eu":
         assert "aurre-apustua ordaindu" in lines["broke"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_numbers_counted_in_one_unit_keep_it_in_translation(lang: str) -> None:
+    """"at least 20 antes; default 100 antes": a translation that drops the second unit ("100 par
+    défaut") reads as 100 jetons, a different buy-in as soon as the ante is not 1."""
+    unit = re.compile(r"(?<![\w{])(\d+) ([^\W\d]+(?:-\w+)?)")
+    for text in _rules_texts():
+        english = unit.findall(text)
+        units = [word for _, word in english]
+        repeated = [n for n, word in english if units.count(word) > 1 and word not in ("to", "or", "and")]
+        if not repeated:
+            continue
+        translated = CATALOGUES[lang].get(text).string
+        after = dict(unit.findall(translated))
+        assert all(n in after for n in repeated), (translated, repeated)
+        assert len({after[n] for n in repeated}) == 1, (translated, repeated)
