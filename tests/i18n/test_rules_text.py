@@ -63,6 +63,8 @@ def test_motz_in_french_with_the_seed_words() -> None:
         "Passer", "Jouer", "Prendre le muet"]
     assert motz.label({"type": "play", "card": "KS"}, fr) == "Jouer R♠"
     assert motz.label({"type": "play", "card": "KS"}) == "Play K♠"
+    # 2-1 split (spec 4): the one-trick seat's stake comes back, whichever trick it took
+    assert "moins la mise du joueur qui a fait l'autre levée" in fr._(motz.summary)
 
 
 def test_marias_in_czech_keeps_the_marias_words() -> None:
