@@ -82,6 +82,10 @@ def test_marias_in_czech_keeps_the_marias_words() -> None:
     assert marias.label({"type": "trump", "card": "10H"}, cs) == "Trumfy ♥ (10♥)"
     assert [marias.label({"type": t}, cs) for t in ("good", "bad", "flek")] == ["Dobrý", "Špatný", "Flek"]
     assert marias.label({"type": "trump", "card": "10H"}) == "Trump ♥ (10♥)"
+    # a Marias contract is a "hra" in Czech (no contract: "bez hry"), not the Maître's "závazek"
+    assert marias.vocabulary.view_field("contract", cs) == "hra" and cs.p_("marias", "Contract") == "Hra"
+    assert marias.contract_name(None, cs) == "bez hry"
+    assert GAMES["maitre"].vocabulary.view_field("contract", cs) == "závazek"
 
 
 def test_michigan_pay_cards_in_french_and_spanish() -> None:

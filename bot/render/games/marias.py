@@ -57,7 +57,7 @@ def _centre(t: TableCtx, v: dict[str, Any]) -> None:
 def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
     s = t.side
     contract = v.get("contract")
-    s.kv(t.word("Contract"), contract_name(contract, t.tr) if contract else "—", GOLD, size=22)
+    s.kv(t.tr.p_("marias", "Contract"), contract_name(contract, t.tr) if contract else "—", GOLD, size=22)
     if v.get("soloist") is not None:
         s.kv(t.word("Soloist"), t.name(v.get("soloist")))
     flek = v.get("flek") or 0

@@ -174,7 +174,8 @@ def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str |
 VOCABULARY = Vocabulary(
     phases={"flek": NP_("phase", "Flek"), "answer": NP_("phase", "Answer")},
     view_fields={
-        "card_points": NP_("view field", "card points"), "flek": NP_("view field", "flek"),
+        "card_points": NP_("view field", "card points"), "contract": NP_("marias view field", "contract"),
+        "flek": NP_("view field", "flek"),
         "soloist": NP_("view field", "soloist"), "talon": NP_("view field", "talon"),
         "talon_trumps": NP_("view field", "talon trumps"), "trump_card": NP_("view field", "trump card"),
     },
