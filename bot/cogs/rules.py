@@ -36,7 +36,13 @@ def option_lines(game: Game, tr: Translator | None = None) -> list[str]:
             if lo is not None or spec.maximum is not None:
                 hi = spec.maximum
                 bounds = f" ({lo if lo is not None else '…'}–{hi if hi is not None else '…'})"
-        out.append(f"`{spec.name}={default}`{bounds} — {tr._(spec.help)}")
+        if default is None:  # an unset option ("empty" in its help): nothing to write after "="
+            shown = spec.name
+        elif isinstance(default, bool):
+            shown = f"{spec.name}={'on' if default else 'off'}"  # as the options are written
+        else:
+            shown = f"{spec.name}={default}"
+        out.append(f"`{shown}`{bounds} — {tr._(spec.help)}")
     return out
 
 

@@ -135,6 +135,7 @@ async def test_mus_opened_in_spanish_in_an_english_server(stub: DiscordStub, tap
 #: What may stand outside the pseudo-locale's markers in a Discord text.
 _ALLOWED = [
     r"<@\d+>", r"#\d+", r"\b\w+=\S+",  # mentions, table numbers, options as typed (key=value)
+    r"`[a-z_]+`",  # an unset option's name in /rules, as typed (its help says what "empty" means)
     r"\((?:[\w.]+/)+[\w.]+\)",  # an option's choices, as typed: (dead/dealer_option)
     r"\b(?:duples|medias|par|juego|punto)\b",  # Mus hand readings (notation, see rules/mus/text.py)
 ]

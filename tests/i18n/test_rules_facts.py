@@ -272,3 +272,21 @@ def test_numbers_counted_in_one_unit_keep_it_in_translation(lang: str) -> None:
         after = dict(unit.findall(translated))
         assert all(n in after for n in repeated), (translated, repeated)
         assert len({after[n] for n in repeated}) == 1, (translated, repeated)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_defaults_rules_prints_are_written_as_a_host_writes_options(name: str) -> None:
+    """``/rules`` printed ``fine_cap=None`` and ``hints=False``, which no host can type back (an
+    unset option is left out: "empty = …" in its help); every printed ``key=value`` now reads back
+    as the game's default."""
+    from bot.cogs.options import check_options, parse_options
+    from bot.cogs.rules import option_lines
+
+    game = GAMES[name]
+    defaults = game.validate_options({})
+    written = [re.match(r"`([^`]+)`", line)[1] for line in option_lines(game)]  # type: ignore[index]
+    assert not any(word in line for line in written for word in ("None", "True", "False"))
+    pairs = " ".join(w for w in written if "=" in w)
+    options = check_options(game, {}, parse_options(pairs, game))
+    assert {k: options[k] for k in defaults} == defaults
+    assert all(defaults[w] is None for w in written if "=" not in w)
