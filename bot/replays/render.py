@@ -18,6 +18,7 @@ from bot.rules.looks import table_look
 from bot.store.tables import ActionRow, TableRow
 from bot.tables.deals import Deal, deals_of
 from bot.tables.replay import SessionLog
+from bot.views.display import player_name
 
 
 @dataclass(frozen=True)
@@ -39,8 +40,10 @@ class Replay:
 
 
 def seat_names(row: TableRow, tr: Translator) -> list[str]:
-    """The names drawn on the frames: each seat's name, else "seat n" in ``tr``'s language."""
-    return [str(s.get("name") or tr._("seat {n}", n=i)) for i, s in enumerate(row.seats)]
+    """The names drawn on the frames: each seat's name (an AI seat's in ``tr``'s language), else
+    "seat n" in it."""
+    return [player_name(str(s.get("name") or tr._("seat {n}", n=i)), bool(s.get("ai")), tr)
+            for i, s in enumerate(row.seats)]
 
 
 def render(row: TableRow, actions: list[ActionRow], number: int, reveal: bool, fmt: str,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from bot.i18n import translator
+from bot.replays.render import seat_names
+from bot.store.tables import TableRow
 from bot.views.display import player_name
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.tapis import TapisRun
@@ -30,3 +32,9 @@ async def test_a_french_table_shows_its_ai_seats_in_french(stub: DiscordStub, ta
     await stub.click(lobby, alice, custom_id=next(c for c in lobby.custom_ids() if c.endswith(":start")))
     await tapis.settle()
     assert "IA 1" in lobby.text and "AI 1" not in lobby.text
+
+
+def test_a_replay_draws_an_ai_seat_in_the_readers_language() -> None:
+    seats = [{"user_id": 1, "name": "ann"}, {"user_id": None, "name": "AI 1", "ai": True}, {}]
+    row = TableRow(1, 2, 3, None, {}, "michigan", {}, {}, 7, seats, 1, "finished", 9, None, 0.0, 0.0)
+    assert seat_names(row, translator("fr")) == ["ann", "IA 1", "place 2"]
