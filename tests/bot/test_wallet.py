@@ -46,7 +46,8 @@ async def test_rules_and_stats(stub: DiscordStub, tapis: TapisRun, players: list
         inter = await stub.slash("rules", players[0], stub.channel, game=name)
         assert inter.ephemeral and game.title in inter.text
         shown = [s.name for s in game.options if not s.hidden]
-        assert all(f"`{opt}=" in inter.text for opt in shown), name
+        # each option with its default (an unset one alone: `fine_cap`)
+        assert all(f"`{opt}=" in inter.text or f"`{opt}`" in inter.text for opt in shown), name
         assert "`decks=" not in inter.text
     stats = await stub.slash("stats", players[0], stub.channel)
     assert "No finished session" in stats.text
