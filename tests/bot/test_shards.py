@@ -47,6 +47,14 @@ async def open_in(stub: ShardedStub, channel: Channel, host: User, guests: list[
     return table_id, lobby
 
 
+async def table_in_g1(stub: ShardedStub) -> tuple[int, dict[int, User], Message]:
+    """A table of bea (host), bob and bil opened and started in the first channel of g1 (shard 1's
+    server): its id, its players by id, its lobby message."""
+    bea, bob, bil = members(stub, stub.g1, ("bea", "bob", "bil"))  # type: ignore[attr-defined]
+    table_id, lobby = await open_in(stub, stub.g1.channels[0], bea, [bob, bil])  # type: ignore[attr-defined]
+    return table_id, {u.id: u for u in (bea, bob, bil)}, lobby
+
+
 def seen_by(run: ShardRun) -> list[int]:
     """Interaction ids this bot received (a listener on its client)."""
     ids: list[int] = []
@@ -88,9 +96,7 @@ async def test_a_second_process_for_a_held_shard_waits_then_takes_over(sharded: 
     await b.start()
     b2 = ShardRun(sharded, pg, (1,))
     try:
-        bea, bob, bil = members(sharded, sharded.g1, ("bea", "bob", "bil"))  # type: ignore[attr-defined]
-        humans = {u.id: u for u in (bea, bob, bil)}
-        table_id, lobby = await open_in(sharded, sharded.g1.channels[0], bea, [bob, bil])  # type: ignore
+        table_id, humans, lobby = await table_in_g1(sharded)
         rng = random.Random(5)
         for _ in range(3):
             await b.settle()
@@ -209,9 +215,7 @@ async def test_dm_click_for_another_process_table_is_forwarded_and_applied_once(
     await a.start()
     await b.start()
     try:
-        bea, bob, bil = members(sharded, sharded.g1, ("bea", "bob", "bil"))  # type: ignore[attr-defined]
-        humans = {u.id: u for u in (bea, bob, bil)}
-        table_id, _ = await open_in(sharded, sharded.g1.channels[0], bea, [bob, bil])  # type: ignore
+        table_id, humans, _ = await table_in_g1(sharded)
         await b.settle()
         table = await b.tables.get(table_id)
         version, user = table.version, humans[table.to_act_users()[0]]
@@ -325,9 +329,7 @@ async def test_a_click_forwarded_while_the_owner_resumes_waits_for_its_table(
 
     starting: asyncio.Task[Any] | None = None
     try:
-        bea, bob, bil = members(sharded, sharded.g1, ("bea", "bob", "bil"))  # type: ignore[attr-defined]
-        humans = {u.id: u for u in (bea, bob, bil)}
-        table_id, _ = await open_in(sharded, sharded.g1.channels[0], bea, [bob, bil])  # type: ignore
+        table_id, humans, _ = await table_in_g1(sharded)
         await b.settle()
         table = await b.tables.get(table_id)
         version, user = table.version, humans[table.to_act_users()[0]]
