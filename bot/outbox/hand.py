@@ -19,7 +19,7 @@ from bot.rules.mus.senas import partner
 from bot.rules.mus.state import MusState
 from bot.tables.senas import Made
 from bot.views.components import moves_view
-from bot.views.display import hand_embed, safe_name
+from bot.views.display import hand_embed, seat_name
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -53,7 +53,7 @@ def sena_lines(table: Table, seen: list[Made], seat: int, tr: Translator) -> lis
     """One line per seña ``seat`` saw with the current hands: its partner's, or an opponent's caught."""
     out = []
     for made in seen:
-        who = safe_name(table.name_of(made.seat))
+        who = seat_name(table, made.seat, tr)
         what = tr._(sena_name(made.sena))
         how = tr._(sena_gesture(made.sena))
         if made.seat == partner(seat):

@@ -62,7 +62,7 @@ from bot.tables.senas import Made, SenaRefused
 from bot.views import texts
 from bot.views.alt import table_alt
 from bot.views.components import table_view
-from bot.views.display import player_name, safe_name, table_embed
+from bot.views.display import player_name, safe_name, seat_name, table_embed
 from bot.views.locale import load_table_tr, table_tr
 
 if TYPE_CHECKING:
@@ -158,7 +158,7 @@ class Presenter:
 
     def _narrate(self, table: Table, event: dict[str, Any], tr: Translator) -> str | None:
         try:
-            return table.rules.narrate(event, lambda seat: safe_name(table.name_of(seat)), tr)
+            return table.rules.narrate(event, lambda seat: seat_name(table, seat, tr), tr)
         except Exception:
             log.warning("narrate failed for %s event %r", table.game, event.get("type"), exc_info=True)
             return None

@@ -31,7 +31,16 @@ async def test_a_french_table_shows_its_ai_seats_in_french(stub: DiscordStub, ta
     assert "IA 1" in lobby.text and "AI 1" not in lobby.text
     await stub.click(lobby, alice, custom_id=next(c for c in lobby.custom_ids() if c.endswith(":start")))
     await tapis.settle()
-    assert "IA 1" in lobby.text and "AI 1" not in lobby.text
+    table = (await tapis.tables.tables_in_channel(stub.channel.id))[0]
+    for _ in range(30):  # until the AI's own moves are narrated (it plays as soon as it is its turn)
+        if "Derniers coups" in lobby.text and "IA 1 " in lobby.text.split("Derniers coups")[1]:
+            break
+        user = next(u for u in (alice, bob) if u.id in table.to_act_users())
+        seat = table.seat_of(user.id)
+        await tapis.tables.act(table.id, user.id, table.version, table.state.legal_actions(seat)[0])
+        await tapis.settle()
+    assert "IA 1 " in lobby.text.split("Derniers coups")[1]  # "IA 1 entame 6♥."
+    assert "AI 1" not in lobby.text
 
 
 def test_a_replay_draws_an_ai_seat_in_the_readers_language() -> None:
