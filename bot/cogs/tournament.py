@@ -27,6 +27,7 @@ from bot.render.standings import standings_image
 from bot.tournaments.model import CANCELLED, CLUB, FINISHED, SWISS, Tournament
 from bot.tournaments.standings import Standing
 from bot.views.alt import clip
+from bot.views.display import signed
 from bot.views.locale import reader
 from bot.views.texts import fit
 
@@ -53,7 +54,6 @@ def standings_text(t: Tournament, rows: list[Standing], tr: Translator, markdown
             else tr.n_("{n} table won", "{n} tables won", s.wins)
         )
         gone = tr._(" (withdrawn)") if s.withdrawn else ""
-        signed = f"{s.net:+d}"
         lines.append(
             tr._(
                 "{rank}. {name}{gone}: {points} pts, {second}, {sessions}, net {net}",
@@ -63,7 +63,7 @@ def standings_text(t: Tournament, rows: list[Standing], tr: Translator, markdown
                 points=s.points,
                 second=second,
                 sessions=tr.n_("{n} session", "{n} sessions", s.sessions),
-                net=signed,
+                net=signed(s.net, tr),  # the reader's digits: "+1 500" in French
             )
         )
     return "\n".join(lines) or tr._("Nobody has played yet")

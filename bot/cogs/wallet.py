@@ -23,7 +23,7 @@ from bot.outbox.respond import NO_MENTIONS, run_soon, send
 from bot.rules import GAMES
 from bot.views.alt import board_alt
 from bot.views.boards import display_name
-from bot.views.display import safe_name
+from bot.views.display import safe_name, signed
 from bot.views.locale import reader
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ class Wallet(commands.Cog):
         else:
             title = tr._("Leaderboard — jetons")
         ranks = [r["rank"] for r in image_rows]
-        lines = [f"`{rank:>2}.` <@{uid}> — {_signed(value, tr) if game else tr.number(value)}"
+        lines = [f"`{rank:>2}.` <@{uid}> — {signed(value, tr) if game else tr.number(value)}"
                  for rank, (uid, value) in zip(ranks, rows, strict=True)]
         embed = discord.Embed(title=title, description="\n".join(lines) or tr._("Nobody yet."),
                               colour=0xEAB308)
@@ -153,10 +153,6 @@ class Wallet(commands.Cog):
         message = await run_soon(interaction, profile_message(self.bot, interaction, guild_id, who, tr))
         await add_events_field(self.bot.db, message["embed"], guild_id, who.id, tr)
         await send(interaction, ephemeral=True, **message)
-
-
-def _signed(value: int, tr: Translator) -> str:
-    return ("+" if value >= 0 else "-") + tr.number(abs(value))
 
 
 async def setup(bot: TapisBot) -> None:

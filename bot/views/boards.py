@@ -14,7 +14,7 @@ from bot.i18n import N_, Translator, english
 from bot.i18n.lazy import msg
 from bot.rules import GAMES
 from bot.views.alt import board_alt, profile_alt
-from bot.views.display import safe_name
+from bot.views.display import safe_name, signed
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -166,14 +166,14 @@ def profile_field(g: Any, tr: Translator) -> str:
     value = " · ".join((
         tr.n_("{n} session played", "{n} sessions played", g.sessions),
         tr.n_("{n} won ({rate})", "{n} won ({rate})", g.wins, rate=tr.percent(rate)),
-        tr.n_("{signed} jeton", "{signed} jetons", abs(g.net), signed=_signed(g.net, tr)),
+        tr.n_("{signed} jeton", "{signed} jetons", abs(g.net), signed=signed(g.net, tr)),
     ))
     if g.score is not None:
         trend = f" {tr.signed_decimal(g.trend)}" if g.trend is not None else ""
         value += "\n" + tr._("rating {score}{trend} (μ {mu} ± {sigma})", score=tr.decimal(g.score),
                              trend=trend, mu=tr.decimal(g.mu), sigma=tr.decimal(g.sigma))
     if g.best is not None:
-        value += "\n" + tr._("best {best} (table #{table})", best=_signed(g.best, tr), table=g.best_table)
+        value += "\n" + tr._("best {best} (table #{table})", best=signed(g.best, tr), table=g.best_table)
     if g.favourite:
         value += "\n" + tr._("favourite: {favourite}", favourite=favourite_name(g.game, g.favourite, tr))
     return value
@@ -195,11 +195,6 @@ def accuracy_line(game: str, mine: GameAccuracy | None, tr: Translator) -> str:
         text += " " + tr._("(AI levels: {levels})", levels=", ".join(
             f"{level_word(level, tr)} {tr.percent(value / 100.0)}" for level, value in levels))
     return "\n" + text
-
-
-def _signed(value: int, tr: Translator) -> str:
-    """``+12`` / ``-3`` / ``+0`` with the language's digits (as ``{:+d}`` wrote it in English)."""
-    return ("+" if value >= 0 else "-") + tr.number(abs(value))
 
 
 async def profile_message(

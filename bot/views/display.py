@@ -45,6 +45,12 @@ def clip(text: str, size: int) -> str:
     return text if len(text) <= size else text[: size - 1] + "…"
 
 
+def signed(value: int, tr: Translator) -> str:
+    """``+12`` / ``-3`` / ``+0`` with the language's digits (as ``{:+d}`` wrote it in English): a
+    jeton result."""
+    return ("+" if value >= 0 else "-") + tr.number(abs(value))
+
+
 def chunks(lines: Iterable[str], size: int = 1024) -> list[str]:
     """``lines`` joined into as few texts of at most ``size`` characters as they fit in (an embed's
     fields), none cut between lines; a line longer than ``size`` is clipped."""

@@ -28,7 +28,7 @@ from bot.outbox.respond import refuse
 from bot.rules import GAMES
 from bot.rules.looks import table_look
 from bot.views import ids
-from bot.views.display import clip, latest, player_name, safe_name
+from bot.views.display import clip, latest, player_name, safe_name, signed
 from bot.views.scope import channel_visible, visible_channels
 
 if TYPE_CHECKING:
@@ -70,11 +70,6 @@ def ordinal(n: int, tr: Translator) -> str:
     if n == 3:
         return tr.p_("ordinal", "3rd")
     return tr.p_("ordinal", "{n}th", n=tr.number(n))
-
-
-def signed(value: int, tr: Translator) -> str:
-    """``+12`` / ``-3`` / ``+0`` with the language's digits (as ``{:+d}`` wrote it in English)."""
-    return ("+" if value >= 0 else "-") + tr.number(abs(value))
 
 
 def game_title(game: str, tr: Translator) -> str:

@@ -110,3 +110,18 @@ async def test_a_final_shared_by_every_entrant_still_names_its_winners(stub: Dis
     text = finals[0]
     assert len(text) <= 2000 and "Winner: p00" in text and "Prizes: p00" in text and text.endswith(", ….")
     assert await pool_balance(tapis, tid, stub.guild.id) == 0 and await ledger_total(tapis) == 0
+
+
+def test_the_standings_write_the_net_in_the_readers_digits() -> None:
+    from types import SimpleNamespace
+
+    from bot.cogs.tournament import standings_text
+    from bot.i18n import translator
+    from bot.tournaments.standings import Standing
+
+    rows = [Standing(1, "ann", points=4, net=1500, sessions=2, wins=2, rank=1),
+            Standing(2, "bob", points=0, net=-1500, sessions=2, rank=2)]
+    club = SimpleNamespace(format="club")
+    french = standings_text(club, rows, translator("fr"))  # type: ignore[arg-type]
+    assert "+1\u202f500" in french and "-1\u202f500" in french
+    assert "+1500" in standings_text(club, rows, translator("en"))  # type: ignore[arg-type]
