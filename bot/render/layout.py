@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.render.canvas import MUTED, WHITE, Canvas, Colour
-from bot.render.fonts import font
+from bot.render.fonts import fit, font, text_width
 from bot.render.text import czech_sign
 from bot.rules.base import PLAIN, Text
 from bot.rules.cards import SUIT_SYMBOLS
@@ -58,6 +58,9 @@ class Sidebar:
         """``label`` in muted ink, ``value`` bold after it."""
         if not self.room(size):
             return
+        # a long label ("Soberako eskuaren eskaintza") is shortened so that its value stays in view
+        room = max(self.width // 2, self.width - text_width(value, size, True) - 6)
+        label = fit(label, size - 2, room)
         lw = self.c.draw.textlength(label + " ", font=font(size - 2))
         self.c.text((self.x, self.y + 2), label, size - 2, MUTED)
         self.c.text((self.x + lw, self.y), value, size, fill, bold=True, max_width=int(self.width - lw))

@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.render.canvas import FELT_INNER, FELT_RIM, GOLD, MUTED, PANEL, PLATE, WHITE, Canvas, Colour
 from bot.render.cards import undressed
-from bot.render.fonts import font
+from bot.render.fonts import font, text_width
 from bot.render.games import LAYOUTS
 from bot.render.layout import (
     HEIGHT,
@@ -82,14 +82,33 @@ def draw_plate(t: TableCtx, seat: int, plate: Plate) -> None:
     c.text((x0 + 8, y0 + 9), t.name(seat), 22, MUTED if plate.dim else WHITE, bold=True,
            max_width=int(name_w))
     stacks = v.get("stacks") or []
-    if seat < len(stacks):
+    stack = t.tr.number(stacks[seat]) if seat < len(stacks) else ""
+    count = f"×{plate.hidden}" if plate.hidden else ""
+    size, backs_x, most = stack_row(x0, stack, count)
+    if stack:
         c.chip(x0 + 17, y0 + 46, 8)
-        c.text((x0 + 30, y0 + 47), t.tr.number(stacks[seat]), 21, GOLD, bold=True, anchor="lm")
+        c.text((x0 + 30, y0 + 47), stack, size, GOLD, bold=True, anchor="lm",
+               max_width=int(backs_x - x0 - 36))
     if plate.hidden:
-        end = c.backs(plate.hidden, x0 + PLATE_W - 86, y0 + 34, 16, 6, most=6)
-        c.text((end + 3, y0 + 46), f"×{plate.hidden}", 16, WHITE, anchor="lm")
+        end = c.backs(plate.hidden, backs_x, y0 + 34, 16, 6, most=most)
+        c.text((end + 3, y0 + 46), count, 16, WHITE, anchor="lm")
     if plate.line:
         c.text((x0 + 8, y0 + 61), plate.line, 17, plate.line_colour, max_width=PLATE_W - 14)
+
+
+def stack_row(x0: float, stack: str, count: str) -> tuple[int, float, int]:
+    """``(size, backs_x, most)`` for a plate's second line: the stack's font size, where the
+    hidden hand's backs start and how many are drawn, so that a wide stack (1,000,000 jetons)
+    never runs under the backs and the ``×n`` count stays on the plate."""
+    backs_x = x0 + PLATE_W - 86
+    if not count:
+        return 21, x0 + PLATE_W - 8 + 6, 6
+    right = x0 + PLATE_W - 6 - text_width(count, 16) - 3  # where the last back must end
+    for size in (21, 19, 17, 15):
+        start = max(backs_x, x0 + 30 + text_width(stack, size, True) + 6)
+        if start + 16 <= right:
+            return size, start, min(6, 1 + int(right - start - 16) // 6)
+    return 15, right - 16, 1
 
 
 def table_image(game: str, view: dict[str, Any], names: list[str], tr: Text = PLAIN) -> bytes:

@@ -1,0 +1,107 @@
+"""Images at their extremes: 1,000,000 jetons, 32-character names, the longest language (Basque,
+Czech). Each text drawn is recorded (after its ellipsis) and its box measured against its room."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from bot.i18n import Translator
+from bot.render.canvas import Canvas
+from bot.render.layout import PLATE_W, SIDEBAR_X, WIDTH
+from bot.render.table import table_image
+from bot.render.text import text_mask
+from tests.render.samples import SAMPLES, VARIANTS
+
+MILLION = 1_000_000
+LONG_NAMES = ["W" * 32, "M" * 32, "Ẅ" * 32, "**bold** __u__ `code` [x](y) ~~s", "W" * 32, "M" * 32]
+
+
+@dataclass
+class Drawn:
+    """One text as drawn: its box ``(left, top, right, bottom)`` and the string after fitting."""
+
+    text: str
+    box: tuple[int, int, int, int]
+    xy: tuple[float, float]
+    size: int
+    anchor: str
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Drawn]]:
+    """Every text drawn on a ``Canvas`` while the test runs."""
+    from bot.render.fonts import fit
+
+    out: list[Drawn] = []
+    original = Canvas.text
+
+    def record(self: Canvas, xy: tuple[float, float], s: str, size: int, fill: Any = None,
+               bold: bool = False, anchor: str = "la", max_width: int | None = None) -> None:
+        shown = fit(s, size, max_width, bold) if max_width is not None else s
+        if shown:
+            mask, dx, dy = text_mask(shown, size, bold, anchor)
+            x, y = round(xy[0]) + dx, round(xy[1]) + dy
+            out.append(Drawn(shown, (x, y, x + mask.width, y + mask.height), xy, size, anchor))
+        if fill is None:
+            original(self, xy, s, size, bold=bold, anchor=anchor, max_width=max_width)
+        else:
+            original(self, xy, s, size, fill, bold, anchor, max_width)
+
+    monkeypatch.setattr(Canvas, "text", record)
+    yield out
+
+
+def extreme(game: str, variant: bool) -> dict[str, Any]:
+    """A sample view of ``game`` with every stack and the pot at a million jetons."""
+    view = copy.deepcopy(VARIANTS[game][0] if variant else SAMPLES[game])
+    view["stacks"] = [MILLION] * len(view["stacks"])
+    if isinstance(view.get("pot"), int):
+        view["pot"] = MILLION
+    return view
+
+
+CASES = [(g, v, lang) for g in sorted(SAMPLES) for v in (False, True) for lang in ("eu", "cs", "fr")]
+
+
+@pytest.mark.parametrize(("game", "variant", "lang"), CASES)
+def test_sidebar_text_stays_in_its_panel(game: str, variant: bool, lang: str, drawn: list[Drawn]) -> None:
+    """No sidebar text runs off the panel (a long Basque label once pushed its value off the image)."""
+    view = extreme(game, variant)
+    table_image(game, view, LONG_NAMES[: len(view["stacks"])], Translator(lang))
+    side = [d for d in drawn if d.xy[0] >= SIDEBAR_X]
+    assert side
+    for d in side:
+        assert d.box[2] <= WIDTH - 6, f"{d.text!r} ends at {d.box[2]}, past the panel"
+
+
+@pytest.mark.parametrize(("game", "variant", "lang"), CASES)
+def test_stack_clears_the_hidden_backs(game: str, variant: bool, lang: str, drawn: list[Drawn],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A million-jeton stack ends before the plate's card backs, and the ``×n`` count stays on the plate."""
+    backs: list[tuple[float, float]] = []
+    original = Canvas.backs
+
+    def record(self: Canvas, count: int, x: float, y: float, width: int, step: int, most: int = 6) -> float:
+        backs.append((x, y))
+        return original(self, count, x, y, width, step, most)
+
+    monkeypatch.setattr(Canvas, "backs", record)
+    view = extreme(game, variant)
+    tr = Translator(lang)
+    table_image(game, view, LONG_NAMES[: len(view["stacks"])], tr)
+    million = tr.number(MILLION)
+    stacks = [d for d in drawn if d.anchor == "lm" and million.startswith(d.text.rstrip("…"))
+              and d.xy[0] < SIDEBAR_X - 100 and d.size <= 21]
+    counts = [d for d in drawn if d.text.startswith("×")]
+    assert len(counts) == len(backs)
+    for x, y in backs:  # the plate's stack is 13 px below its backs' top, its count 12 px
+        stack = next(d for d in stacks if abs(d.xy[1] - (y + 13)) < 1 and 0 < x - d.xy[0] < PLATE_W)
+        assert stack.box[2] + 2 <= x, f"{stack.text!r} runs under the backs"
+        assert stack.text == million, "the stack lost digits"
+        count = next(d for d in counts if abs(d.xy[1] - (y + 12)) < 1 and 0 < d.xy[0] - x < PLATE_W)
+        assert count.box[2] <= stack.xy[0] - 30 + PLATE_W, f"{count.text!r} falls off the plate"
