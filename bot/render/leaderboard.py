@@ -39,7 +39,9 @@ def leaderboard_image(rows: list[dict[str, Any]], title: str | None = None, colu
         c.text((WIDTH / 2, TOP + ROW_H / 2), tr._("Nobody has played yet"), 20, MUTED, anchor="mm")
         return c.png()
     top = max(1, max(abs(_value(r)) for r in rows))
-    bar_x, bar_w = 330, 200
+    bar_x = 330
+    widest = max((text_width(_shown(r, tr), 21, True) for r in rows if not r.get("reference")), default=0)
+    bar_w = max(60, min(200, WIDTH - 110 - widest - 12 - bar_x))  # bars end before the figures
     for i, row in enumerate(rows):
         y = TOP + i * ROW_H
         if row.get("reference"):
@@ -60,8 +62,7 @@ def leaderboard_image(rows: list[dict[str, Any]], title: str | None = None, colu
         if length:
             c.draw.rounded_rectangle((bar_x, y + 13, bar_x + length, y + ROW_H - 15), radius=6,
                                      fill=BAR if jetons >= 0 else BAR_NEG)
-        shown = str(row["shown"]) if "shown" in row else _grouped(int(jetons), tr)
-        c.text((WIDTH - 110, y + ROW_H / 2), shown, 21, GOLD, bold=True, anchor="rm")
+        c.text((WIDTH - 110, y + ROW_H / 2), _shown(row, tr), 21, GOLD, bold=True, anchor="rm")
         c.text((WIDTH - 20, y + ROW_H / 2), str(row.get("games", 0)), 19, WHITE, anchor="rm")
     return c.png()
 
@@ -88,6 +89,11 @@ def _reference(c: Canvas, y: int, row: dict[str, Any]) -> None:
     shown = str(row.get("shown", ""))
     c.draw.rectangle((WIDTH - 120 - text_width(shown, 19), mid - 13, WIDTH - 100, mid + 13), fill=PANEL)
     c.text((WIDTH - 110, mid), shown, 19, REFERENCE, anchor="rm")
+
+
+def _shown(row: dict[str, Any], tr: Text) -> str:
+    """A row's figure as written: its ``shown`` text, else its jetons grouped in ``tr``'s way."""
+    return str(row["shown"]) if "shown" in row else _grouped(int(_value(row)), tr)
 
 
 def _value(row: dict[str, Any]) -> float:

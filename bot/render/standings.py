@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.render.canvas import GOLD, MUTED, PANEL, WHITE, Canvas
+from bot.render.fonts import text_width
 from bot.render.leaderboard import MEDALS, _grouped
 from bot.rules.base import PLAIN, Text
 from bot.tournaments.standings import Standing
@@ -23,8 +24,12 @@ def standings_image(rows: Sequence[Standing], title: str, swiss: bool, tr: Text 
     c = Canvas(WIDTH, TOP + max(1, len(rows)) * ROW_H + 16, PANEL)
     c.text((20, 14), title, 26, GOLD, bold=True, max_width=WIDTH - 40)
     heads = (tr._("points"), tr._("Buchholz") if swiss else tr._("wins"), tr._("sessions"), tr._("net"))
-    for x, head in zip(COLUMNS, heads, strict=True):
+    cells = [(str(s.points), str(s.buchholz if swiss else s.wins), str(s.sessions), _grouped(s.net, tr))
+             for s in rows]
+    columns = _columns(heads, cells)
+    for x, head in zip(columns, heads, strict=True):
         c.text((x, 66), head, 15, MUTED, anchor="rm")
+    name_w = min(340, columns[0] - _width(heads[0], [row[0] for row in cells], False) - 70)
     for i, s in enumerate(rows):
         y = TOP + i * ROW_H
         mid = y + ROW_H / 2
@@ -35,9 +40,24 @@ def standings_image(rows: Sequence[Standing], title: str, swiss: bool, tr: Text 
             c.chip(32, mid, 13, fill=medal, label=str(s.rank), size=14, ink=(30, 30, 30))
         else:
             c.text((32, mid), str(s.rank), 18, MUTED, bold=True, anchor="mm")
-        c.text((58, mid), s.name, 19, MUTED if s.withdrawn else WHITE, bold=True, anchor="lm", max_width=340)
-        second = s.buchholz if swiss else s.wins
-        for x, value in zip(COLUMNS[:3], (s.points, second, s.sessions), strict=True):
-            c.text((x, mid), str(value), 19, WHITE, anchor="rm")
-        c.text((COLUMNS[3], mid), _grouped(s.net, tr), 19, GOLD, bold=True, anchor="rm")
+        c.text((58, mid), s.name, 19, MUTED if s.withdrawn else WHITE, bold=True, anchor="lm",
+               max_width=name_w)
+        for x, value in zip(columns[:3], cells[i][:3], strict=True):
+            c.text((x, mid), value, 19, WHITE, anchor="rm")
+        c.text((columns[3], mid), cells[i][3], 19, GOLD, bold=True, anchor="rm")
     return c.png()
+
+
+def _width(head: str, values: Sequence[str], bold: bool) -> int:
+    """The width a column needs: its heading's and its widest value's."""
+    return max([text_width(head, 15)] + [text_width(v, 19, bold) for v in values])
+
+
+def _columns(heads: Sequence[str], cells: Sequence[Sequence[str]]) -> list[int]:
+    """The columns' right edges: :data:`COLUMNS`, each moved left as far as the column after it needs
+    (a net of -1,000,000 would otherwise run into the sessions)."""
+    edges = list(COLUMNS)
+    for k in range(len(edges) - 2, -1, -1):
+        need = _width(heads[k + 1], [row[k + 1] for row in cells], k + 1 == 3)
+        edges[k] = min(edges[k], edges[k + 1] - need - 16)
+    return edges

@@ -105,3 +105,51 @@ def test_stack_clears_the_hidden_backs(game: str, variant: bool, lang: str, draw
         assert stack.text == million, "the stack lost digits"
         count = next(d for d in counts if abs(d.xy[1] - (y + 12)) < 1 and 0 < d.xy[0] - x < PLATE_W)
         assert count.box[2] <= stack.xy[0] - 30 + PLATE_W, f"{count.text!r} falls off the plate"
+
+
+def overlapping(texts: list[Drawn]) -> list[tuple[str, str]]:
+    """Pairs of drawn texts whose boxes meet."""
+    return [(a.text, b.text) for i, a in enumerate(texts) for b in texts[i + 1:]
+            if a.box[0] < b.box[2] and b.box[0] < a.box[2] and a.box[1] < b.box[3] and b.box[1] < a.box[3]]
+
+
+@pytest.mark.parametrize("lang", ["eu", "cs", "fr", "en"])
+@pytest.mark.parametrize("swiss", [True, False])
+def test_standings_columns_never_meet(lang: str, swiss: bool, drawn: list[Drawn]) -> None:
+    """A net of -1,000,000 and long names at 128 entrants: no two texts of a row overlap."""
+    from bot.render.standings import standings_image
+    from bot.tournaments.standings import Standing
+
+    rows = [Standing(entrant=i, name=LONG_NAMES[i % 6], points=254, buchholz=32_512, net=-MILLION,
+                     sessions=127, wins=127, rank=i + 1) for i in range(128)]
+    standings_image(rows, "Txapelketa", swiss, Translator(lang))
+    assert not overlapping(drawn)
+
+
+@pytest.mark.parametrize("lang", ["eu", "cs", "fr", "en"])
+def test_leaderboard_bars_end_before_the_figures(lang: str, drawn: list[Drawn],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bar of -1,000,000 jetons ends before its figure begins (it ran under '-1 0…')."""
+    from PIL import ImageDraw
+
+    from bot.render.leaderboard import leaderboard_image
+
+    bars: list[tuple[float, float]] = []  # (right end, middle y)
+    original = ImageDraw.ImageDraw.rounded_rectangle
+
+    def record(self: ImageDraw.ImageDraw, xy: Any, *args: Any, **kwargs: Any) -> None:
+        bars.append((xy[2], (xy[1] + xy[3]) / 2))
+        original(self, xy, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "rounded_rectangle", record)
+    tr = Translator(lang)
+    rows = [{"name": LONG_NAMES[i % 6], "jetons": MILLION * (-1 if i % 2 else 1), "games": 999, "rank": i + 1}
+            for i in range(20)]
+    leaderboard_image(rows, tr=tr)
+    assert len(bars) == 20
+    figures = [d for d in drawn if d.text.lstrip("-") == tr.number(MILLION)]
+    assert len(figures) == 20
+    for right, mid in bars:
+        figure = next(d for d in figures if d.box[1] < mid < d.box[3])
+        assert right + 4 <= figure.box[0], f"the bar runs under {figure.text!r}"
+    assert not overlapping(drawn)
