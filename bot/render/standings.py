@@ -18,10 +18,12 @@ COLUMNS = (470, 560, 640, 740)  # right edges: points, tie-break, sessions, net
 
 
 def standings_image(rows: Sequence[Standing], title: str, swiss: bool, tr: Text = PLAIN) -> bytes:
-    """PNG of the standings (at most ``MAX_ROWS`` lines); the second column is Buchholz in a Swiss,
-    tables won in a club night."""
-    rows = list(rows)[:MAX_ROWS]
-    c = Canvas(WIDTH, TOP + max(1, len(rows)) * ROW_H + 16, PANEL)
+    """PNG of the standings (at most ``MAX_ROWS`` lines, then how many more); the second column is
+    Buchholz in a Swiss, tables won in a club night."""
+    rows = list(rows)
+    more = max(0, len(rows) - MAX_ROWS)  # entrants past the image's rows: said on a last line
+    rows = rows[:MAX_ROWS]
+    c = Canvas(WIDTH, TOP + (max(1, len(rows)) + (1 if more else 0)) * ROW_H + 16, PANEL)
     c.text((20, 14), title, 26, GOLD, bold=True, max_width=WIDTH - 40)
     heads = (tr._("points"), tr._("Buchholz") if swiss else tr._("wins"), tr._("sessions"), tr._("net"))
     cells = [(str(s.points), str(s.buchholz if swiss else s.wins), str(s.sessions), _grouped(s.net, tr))
@@ -45,6 +47,10 @@ def standings_image(rows: Sequence[Standing], title: str, swiss: bool, tr: Text 
         for x, value in zip(columns[:3], cells[i][:3], strict=True):
             c.text((x, mid), value, 19, WHITE, anchor="rm")
         c.text((columns[3], mid), cells[i][3], 19, GOLD, bold=True, anchor="rm")
+    if more:
+        c.text((58, TOP + len(rows) * ROW_H + ROW_H / 2),
+               tr.n_("… and {n} more entrant", "… and {n} more entrants", more),
+               18, MUTED, anchor="lm", max_width=WIDTH - 80)
     return c.png()
 
 

@@ -153,3 +153,22 @@ def test_leaderboard_bars_end_before_the_figures(lang: str, drawn: list[Drawn],
         figure = next(d for d in figures if d.box[1] < mid < d.box[3])
         assert right + 4 <= figure.box[0], f"the bar runs under {figure.text!r}"
     assert not overlapping(drawn)
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "… and 104 more entrants"),
+                                             ("cs", "… a 104 dalších účastníků"),
+                                             ("eu", "… eta beste 104 parte-hartzaile")])
+def test_standings_say_how_many_entrants_are_left_out(lang: str, words: str, drawn: list[Drawn]) -> None:
+    """128 entrants: the image shows the first rows and then says how many more there are, in its
+    language, on the image (it ended at the 24th row without a sign)."""
+    from bot.render.standings import MAX_ROWS, ROW_H, TOP, standings_image
+    from bot.tournaments.standings import Standing
+    from tests.render.test_api import size_of
+
+    rows = [Standing(entrant=i, name=f"p{i}", rank=i + 1) for i in range(128)]
+    png = standings_image(rows, "Txapelketa", True, Translator(lang))
+    line = next(d for d in drawn if d.text == words)
+    assert line.box[3] <= size_of(png)[1] and line.box[1] >= TOP + MAX_ROWS * ROW_H
+    drawn.clear()
+    standings_image(rows[:MAX_ROWS], "Txapelketa", True, Translator(lang))
+    assert not [d for d in drawn if d.text.startswith("…")]
