@@ -172,3 +172,38 @@ def test_standings_say_how_many_entrants_are_left_out(lang: str, words: str, dra
     drawn.clear()
     standings_image(rows[:MAX_ROWS], "Txapelketa", True, Translator(lang))
     assert not [d for d in drawn if d.text.startswith("…")]
+
+
+@pytest.mark.parametrize("lang", ["eu", "cs", "fr", "en"])
+@pytest.mark.parametrize("pool", [1_000, 100_000, MILLION])
+def test_michigan_pools_never_meet(lang: str, pool: int, drawn: list[Drawn]) -> None:
+    """The four boodle pools under their cards: no two overlap (a pool of 1 000 ran into the next)."""
+    view = copy.deepcopy(SAMPLES["michigan"])
+    view["pot"] = [pool] * 4
+    table_image("michigan", view, LONG_NAMES, Translator(lang))
+    tr = Translator(lang)
+    pools = [d for d in drawn if d.text.rstrip("…") and tr.number(pool).startswith(d.text.rstrip("…"))
+             and 250 < d.xy[1] < 330 and d.xy[0] < SIDEBAR_X]
+    assert len(pools) == 4
+    assert not overlapping([Drawn(d.text, (d.box[0] - 2, *d.box[1:]), d.xy, d.size, d.anchor) for d in pools])
+    if pool < MILLION:
+        assert all(d.text == tr.number(pool) for d in pools), "a pool lost digits"
+
+
+@pytest.mark.parametrize("lang", ["eu", "cs", "fr", "es", "en"])
+def test_mus_bet_pill_holds_its_label(lang: str, drawn: list[Drawn], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pending bet's pill is as wide as its words ('apustua 39 · B taldea' ran past it in Basque)."""
+    pills: list[tuple[float, float, float, float]] = []
+    original = Canvas.panel
+
+    def record(self: Canvas, box: tuple[float, float, float, float], *args: Any, **kwargs: Any) -> None:
+        pills.append(box)
+        original(self, box, *args, **kwargs)
+
+    monkeypatch.setattr(Canvas, "panel", record)
+    view = copy.deepcopy(SAMPLES["mus"])
+    view["bet"] = {"total": 39, "held": 38, "team": 1}
+    table_image("mus", view, LONG_NAMES[:4], Translator(lang))
+    label = next(d for d in drawn if d.anchor == "mm" and "39" in d.text and d.size == 17)
+    pill = next(b for b in pills if b[1] <= label.xy[1] <= b[3] and b[0] < label.xy[0] < b[2])
+    assert pill[0] + 6 <= label.box[0] and label.box[2] <= pill[2] - 6, (label.text, pill, label.box)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, RED, WHITE
+from bot.render.fonts import text_width
 from bot.render.games.common import french_key, per_seat
 from bot.render.layout import CX, CY, TableCtx
 from bot.render.words import deltas_text
@@ -41,8 +42,15 @@ def _boodle(t: TableCtx, pools: list[int]) -> None:
     for k, code in enumerate(BOODLE):
         x = x0 + k * (BOODLE_W + gap)
         t.c.layout_card(code, x, y, BOODLE_W)
-        t.c.chip(x + 8, y + h + 13, 7)
-        t.c.text((x + 18, y + h + 13), t.tr.number(pools[k]), 18, GOLD, bold=True, anchor="lm")
+        amount = t.tr.number(pools[k])
+        if text_width(amount, 18, True) <= BOODLE_W + gap - 19:  # up to the next card's chip
+            t.c.chip(x + 8, y + h + 13, 7)
+            t.c.text((x + 18, y + h + 13), amount, 18, GOLD, bold=True, anchor="lm")
+            continue
+        # a wide pool (10 000 jetons) drops its chip and shrinks, centred under its card
+        room = BOODLE_W + gap - 4
+        size = next((z for z in (16, 14, 12, 11) if text_width(amount, z, True) <= room), 10)
+        t.c.text((x + BOODLE_W / 2, y + h + 13), amount, size, GOLD, bold=True, anchor="mm", max_width=room)
 
 
 def _played(t: TableCtx, seat: int, cards: list[str]) -> None:

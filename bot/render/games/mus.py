@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, WHITE
+from bot.render.fonts import text_width
 from bot.render.games.common import per_seat
 from bot.render.layout import CX, CY, PLATE_H, TableCtx
 from bot.rules.cards import SPANISH_SUITS
@@ -84,7 +85,8 @@ def _scoreboard(t: TableCtx, v: dict[str, Any]) -> None:
         team = bet.get("team")
         label = t.word("bet {total} · team {team}", total=bet.get("total"),
                        team="AB"[team] if team in (0, 1) else "?")
-        c.panel((CX - 80, CY + 46, CX + 80, CY + 74), fill=(60, 40, 10), outline=GOLD, radius=12)
+        half = max(80, text_width(label, 17, True) / 2 + 12)  # "apustua 2 · A taldea" is wider than 160
+        c.panel((CX - half, CY + 46, CX + half, CY + 74), fill=(60, 40, 10), outline=GOLD, radius=12)
         c.text((CX, CY + 60), label, 17, GOLD, bold=True, anchor="mm")
 
 
