@@ -207,3 +207,27 @@ def test_mus_bet_pill_holds_its_label(lang: str, drawn: list[Drawn], monkeypatch
     label = next(d for d in drawn if d.anchor == "mm" and "39" in d.text and d.size == 17)
     pill = next(b for b in pills if b[1] <= label.xy[1] <= b[3] and b[0] < label.xy[0] < b[2])
     assert pill[0] + 6 <= label.box[0] and label.box[2] <= pill[2] - 6, (label.text, pill, label.box)
+
+
+@pytest.mark.parametrize("lang", ["eu", "cs", "fr", "en"])
+@pytest.mark.parametrize("seats", [3, 4, 5, 6])
+def test_maitre_last_player_line_clears_the_plates(lang: str, seats: int, drawn: list[Drawn],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """'last: <32-letter name>' under the trick stays off every plate (it ran over the lower ones)."""
+    plates: list[tuple[float, float, float, float]] = []
+    original = Canvas.panel
+
+    def record(self: Canvas, box: tuple[float, float, float, float], *args: Any, **kwargs: Any) -> None:
+        plates.append(box)
+        original(self, box, *args, **kwargs)
+
+    monkeypatch.setattr(Canvas, "panel", record)
+    view = copy.deepcopy(SAMPLES["maitre"])
+    for key in ("stacks", "hand_counts", "discard_counts", "tricks_won", "points", "strikes"):
+        view[key] = [0] * seats
+    view.update(won_cards=[[]] * seats, eliminated=[False] * seats, last_player=1, to_act=[0], dealer=0)
+    table_image("maitre", view, ["M" * 32] * seats, Translator(lang))
+    line = next(d for d in drawn if d.anchor == "mt" and "M" * 8 in d.text)
+    clash = [p for p in plates[1:] if p[0] < line.box[2] and line.box[0] < p[2]
+             and p[1] < line.box[3] and line.box[1] < p[3]]
+    assert not clash, (line.text, line.box, clash)

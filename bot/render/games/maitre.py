@@ -69,7 +69,9 @@ def _trick(t: TableCtx, v: dict[str, Any]) -> None:
                      bold=True)
     last = v.get("last_player")
     if last is not None:
-        t.c.text((CX, y0 + h + 26), t.word("last: {who}", who=t.name(last)), 15, MUTED, anchor="mt")
+        # between the plates of a six-seat ring's lower seats (a 32-letter name ran over them)
+        t.c.text((CX, y0 + h + 26), t.word("last: {who}", who=t.name(last)), 15, MUTED, anchor="mt",
+                 max_width=240)
 
 
 def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
