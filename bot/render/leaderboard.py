@@ -63,7 +63,7 @@ def leaderboard_image(rows: list[dict[str, Any]], title: str | None = None, colu
             c.draw.rounded_rectangle((bar_x, y + 13, bar_x + length, y + ROW_H - 15), radius=6,
                                      fill=BAR if jetons >= 0 else BAR_NEG)
         c.text((WIDTH - 110, y + ROW_H / 2), _shown(row, tr), 21, GOLD, bold=True, anchor="rm")
-        c.text((WIDTH - 20, y + ROW_H / 2), str(row.get("games", 0)), 19, WHITE, anchor="rm")
+        c.text((WIDTH - 20, y + ROW_H / 2), _grouped(int(row.get("games", 0)), tr), 19, WHITE, anchor="rm")
     return c.png()
 
 

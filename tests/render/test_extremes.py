@@ -231,3 +231,13 @@ def test_maitre_last_player_line_clears_the_plates(lang: str, seats: int, drawn:
     clash = [p for p in plates[1:] if p[0] < line.box[2] and line.box[0] < p[2]
              and p[1] < line.box[3] and line.box[1] < p[3]]
     assert not clash, (line.text, line.box, clash)
+
+
+@pytest.mark.parametrize(("lang", "games"), [("cs", "12 345"), ("fr", "12 345"), ("en", "12345")])
+def test_leaderboard_sessions_in_the_readers_digits(lang: str, games: str, drawn: list[Drawn]) -> None:
+    """A row's session count is grouped as the reader writes numbers (it was a bare '12345')."""
+    from bot.render.leaderboard import leaderboard_image
+
+    leaderboard_image([{"name": "Ana", "jetons": 5, "games": 12345}], tr=Translator(lang))
+    assert any(d.text.replace("\u00a0", " ").replace("\u202f", " ") == games for d in drawn), \
+        [d.text for d in drawn]
