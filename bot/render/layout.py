@@ -9,6 +9,7 @@ part. Nothing here imports ``table`` or ``games``, so the three import one way:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,6 +109,12 @@ class TableCtx:
         if seat is None:
             return "—"
         return self.names[seat] if 0 <= seat < len(self.names) else self.tr._("Seat {n}", n=seat + 1)
+
+    def named(self, seat: int | None, text: Callable[[str], str], size: int, width: int) -> str:
+        """``text(name)`` with the seat's name shortened (an ellipsis) so that the whole fits in
+        ``width`` pixels at ``size``: the figure after a 32-letter name stays in view."""
+        rest = text_width(text(""), size)
+        return text(fit(self.name(seat), size, max(width // 3, width - rest)))
 
     def seat_xy(self, seat: int) -> tuple[float, float]:
         """Centre of a seat's plate: seat 0 at the bottom, then clockwise.

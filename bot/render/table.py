@@ -49,7 +49,9 @@ def draw_header(t: TableCtx, game: str) -> None:
         phase += " · " + t.word("deal {n}", n=deal + 1)
     if v.get("closing"):
         phase += " · " + t.word("closing")
-    s.line(phase, 19, WHITE, gap=4)
+    # the last deal of a long session ("Konec sezení · rozdání 200") shrinks rather than lose its number
+    size = next((z for z in (19, 18, 17, 16) if text_width(phase, z) <= s.width), 15)
+    s.line(phase, size, WHITE, gap=4 + 19 - size)
     acting = list(v.get("to_act") or [])
     if acting:
         s.line("▶ " + ", ".join(t.name(i) for i in acting), 20, GOLD, bold=True, gap=8)

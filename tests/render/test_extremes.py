@@ -241,3 +241,28 @@ def test_leaderboard_sessions_in_the_readers_digits(lang: str, games: str, drawn
     leaderboard_image([{"name": "Ana", "jetons": 5, "games": 12345}], tr=Translator(lang))
     assert any(d.text.replace("\u00a0", " ").replace("\u202f", " ") == games for d in drawn), \
         [d.text for d in drawn]
+
+
+@pytest.mark.parametrize("lang", ["eu", "cs", "fr", "es"])
+def test_motz_last_deal_lines_keep_their_amounts(lang: str, drawn: list[Drawn]) -> None:
+    """'<32-letter name> +1 000 000' and '<name> fined 20' in the sidebar: the name is shortened, the
+    amount stays (the line was cut inside the name, and the amounts were lost)."""
+    view = copy.deepcopy(VARIANTS["motz"][0])
+    view["last_result"] = {"cancelled": False, "trick_winners": [0, 3, 5],
+                           "payouts": [MILLION, 0, 0, 0, 0, 10], "fines": [0, MILLION, 20, 0, 0, 0]}
+    tr = Translator(lang)
+    table_image("motz", view, ["Ẅ" * 32] * 6, tr)
+    side = [d.text for d in drawn if d.xy[0] >= SIDEBAR_X]
+    for amount in (f"+{tr.number(MILLION)}", "+10", tr.number(MILLION), "20"):
+        assert any(amount in line and "…" in line for line in side), (amount, side)
+
+
+@pytest.mark.parametrize("lang", ["eu", "cs", "fr", "es", "en"])
+def test_header_keeps_the_deal_number_late_in_a_session(lang: str, drawn: list[Drawn]) -> None:
+    """The 200th deal's header line is written whole (it lost its number in Czech and Basque)."""
+    view = copy.deepcopy(VARIANTS["maitre"][0])
+    view.update(phase="play", deal=199)
+    tr = Translator(lang)
+    table_image("maitre", view, ["Ẅ" * 32] * 6, tr)
+    assert any("200" in d.text and "…" not in d.text for d in drawn if d.xy[0] >= SIDEBAR_X), \
+        [d.text for d in drawn if d.xy[0] >= SIDEBAR_X][:3]

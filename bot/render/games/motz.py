@@ -52,10 +52,20 @@ def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
         else:
             for i, amount in enumerate(last.get("payouts") or []):
                 if amount:
-                    s.line(f"{t.name(i)} +{t.tr.number(amount)}", 17, GOLD)
+                    won = f" +{t.tr.number(amount)}"
+
+                    def paid(who: str, won: str = won) -> str:
+                        return who + won
+
+                    s.line(t.named(i, paid, 17, s.width), 17, GOLD)
             for i, amount in enumerate(last.get("fines") or []):
                 if amount:
-                    s.line(t.word("{who} fined {amount}", who=t.name(i), amount=t.tr.number(amount)), 17, RED)
+                    fine = t.tr.number(amount)
+
+                    def fined(who: str, fine: str = fine) -> str:
+                        return t.word("{who} fined {amount}", who=who, amount=fine)
+
+                    s.line(t.named(i, fined, 17, s.width), 17, RED)
 
 
 def _declared(said: str, t: TableCtx) -> str:
