@@ -110,11 +110,12 @@ class TableCtx:
             return "—"
         return self.names[seat] if 0 <= seat < len(self.names) else self.tr._("Seat {n}", n=seat + 1)
 
-    def named(self, seat: int | None, text: Callable[[str], str], size: int, width: int) -> str:
+    def named(self, seat: int | None, text: Callable[[str], str], size: int, width: int,
+              bold: bool = False) -> str:
         """``text(name)`` with the seat's name shortened (an ellipsis) so that the whole fits in
         ``width`` pixels at ``size``: the figure after a 32-letter name stays in view."""
-        rest = text_width(text(""), size)
-        return text(fit(self.name(seat), size, max(width // 3, width - rest)))
+        rest = text_width(text(""), size, bold)
+        return text(fit(self.name(seat), size, max(width // 6, width - rest), bold))
 
     def seat_xy(self, seat: int) -> tuple[float, float]:
         """Centre of a seat's plate: seat 0 at the bottom, then clockwise.

@@ -266,3 +266,20 @@ def test_header_keeps_the_deal_number_late_in_a_session(lang: str, drawn: list[D
     table_image("maitre", view, ["Ẅ" * 32] * 6, tr)
     assert any("200" in d.text and "…" not in d.text for d in drawn if d.xy[0] >= SIDEBAR_X), \
         [d.text for d in drawn if d.xy[0] >= SIDEBAR_X][:3]
+
+
+@pytest.mark.parametrize("lang", ["eu", "cs", "fr", "es"])
+@pytest.mark.parametrize("game", ["marias", "michigan"])
+def test_last_deal_winner_line_keeps_its_words(game: str, lang: str, drawn: list[Drawn]) -> None:
+    """Marias' '<contract> by <name>' and Michigan's '<name> went out' with a 32-letter name: the
+    name is shortened and the rest of the sentence stays (it was cut inside the name)."""
+    view = copy.deepcopy(SAMPLES[game])
+    tr = Translator(lang)
+    table_image(game, view, ["Ẅ" * 32] * len(view["stacks"]), tr)
+    side = [d.text for d in drawn if d.xy[0] >= SIDEBAR_X]
+    if game == "marias":
+        whole = tr._("{game} by {who}", game="", who="@").split("@")
+    else:
+        whole = tr._("{who} went out", who="@").split("@")
+    tail = max(whole, key=len).strip()[-6:]
+    assert any("…" in text and tail in text for text in side), (tail, side)

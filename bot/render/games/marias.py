@@ -79,7 +79,11 @@ def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
         s.gap(2)
         s.line(t.word("Last deal"), 16, MUTED, gap=2)
         name = contract_name(last.get("contract"), t.tr)
-        s.line(t.word("{game} by {who}", game=name, who=t.name(last.get("soloist"))), 17, WHITE)
+
+        def by(who: str) -> str:
+            return t.word("{game} by {who}", game=name, who=who)
+
+        s.line(t.named(last.get("soloist"), by, 17, s.width), 17, WHITE)
         s.line(deltas_text(t.names, last.get("deltas") or [], t.tr), 16, GOLD)
 
 

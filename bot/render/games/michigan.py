@@ -82,7 +82,14 @@ def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
     if last:
         s.gap(4)
         s.line(t.word("Last hand"), 16, MUTED, gap=2)
-        s.line(t.word("{who} went out", who=t.name(last.get("winner"))), 17, GOLD, bold=True)
+
+        def out(who: str) -> str:
+            return t.word("{who} went out", who=who)
+
+        # Basque's sentence is long: the size goes down until a shortened name fits beside it
+        size = next((z for z in (17, 16, 15) if text_width(out(""), z, True) + 40 <= s.width), 14)
+        line = t.named(last.get("winner"), out, size, s.width, bold=True)
+        s.line(line, size, GOLD, bold=True, gap=21 - size)
         s.line(deltas_text(t.names, last.get("payments") or [], t.tr), 16, WHITE)
         for card, seat, amount in (last.get("boodle_hits") or [])[:4]:
             s.line(f"{t.tr.card(card)} → {t.name(seat)} {t.tr.number(amount)}", 16, WHITE)
