@@ -257,8 +257,7 @@ async def add_ai(s: TableSession, user_id: int, level: int | str = DEFAULT_LEVEL
         place = first_free(free_places(table.plan, table.capacity))
         if place is None:
             raise table_full(table.capacity)
-        n_ai = sum(1 for info in table.seats if info.ai)
-        seat = SeatInfo(None, f"AI {n_ai + 1}", ai=True, level=level)
+        seat = SeatInfo(None, _free_ai_name(table.seats), ai=True, level=level)
         seats, places, index = insert_at(table.seats, table.plan.places, seat, place)
         plan = replace(table.plan, places=places)
         now = rt.clock()
@@ -271,6 +270,15 @@ async def add_ai(s: TableSession, user_id: int, level: int | str = DEFAULT_LEVEL
         await rt.db.transaction(tx)
         table.seats, table.plan = seats, plan
     await s.notify([{"type": "lobby", "what": "add_ai", "seat": index}])
+
+
+def _free_ai_name(seats: Sequence[SeatInfo]) -> str:
+    """The first "AI n" no seat is called yet (a removed AI's number may come back, never twice)."""
+    taken = {info.name for info in seats}
+    n = 1
+    while f"AI {n}" in taken:
+        n += 1
+    return f"AI {n}"
 
 
 def _lobby_host(table: Table, user_id: int, refusal: str) -> None:
