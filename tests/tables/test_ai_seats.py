@@ -90,3 +90,56 @@ async def test_a_player_back_during_the_search_of_their_seat_moves_once(h, monke
                                (t.id, version))
     assert [(r[0], r[1]) for r in rows][:1] == [(bob, "player")]
     assert sum(1 for r in rows if r[0] == bob) == 1
+
+
+async def test_a_restart_during_a_search_plays_that_move_once_after_the_restart(h, monkeypatch):
+    import asyncio
+
+    import bot.tables.autoplay as autoplay
+
+    searching = asyncio.Event()
+
+    async def forever(fn, *args, **kwargs):
+        searching.set()
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(h.svc.ai, "run", forever)
+    monkeypatch.setattr(autoplay, "searches", lambda policy: True)
+    t = await h.svc.create(G, CH, HOST, "Ann", "high", {"players": 3, "deals": 1, "dealer": 0})
+    await h.svc.add_ai(t.id, HOST)
+    await h.svc.add_ai(t.id, HOST)
+    await h.svc.start(t.id, HOST)
+    await asyncio.wait_for(searching.wait(), 5)
+    version = t.version
+    monkeypatch.undo()
+    await h.reopen()
+    await h.svc.resume_all()
+    t = await h.svc.get(t.id)
+    await drive(h, t)
+    sql = "SELECT version, seat FROM actions WHERE table_id = ? ORDER BY version"
+    rows = await h.db.fetchall(sql, (t.id,))
+    assert [r[0] for r in rows] == list(range(len(rows))) and len(rows) > version
+    assert t.status == "finished" and await h.total() == 0
+
+
+async def test_a_table_left_to_its_ai_seats_ends_and_pays_every_stack_to_an_account(h):
+    t = await h.svc.create(G, CH, HOST, "Ann", "high", {"players": 3, "deals": 50, "dealer": 0})
+    await h.svc.add_ai(t.id, HOST)
+    await h.svc.add_ai(t.id, HOST)
+    await h.svc.start(t.id, HOST)
+    await h.idle()
+    await h.svc.act(t.id, HOST, t.version, {"type": "stay"})
+    await h.svc.leave(t.id, HOST)
+    await h.idle()
+    assert t.status == "finished" and t.version < 50
+    assert await h.escrow(t.id) == 0 and await h.total() == 0
+
+
+async def test_a_seated_table_of_ai_seats_alone_ends(h):
+    from bot.tables.model import SeatInfo
+
+    seats = [SeatInfo(None, f"AI {i + 1}", ai=True) for i in range(3)]
+    t = await h.svc.open_seated(G, CH, -1, "high", {"deals": 50}, seats)
+    await h.idle()
+    assert t.status == "finished" and t.version < 50
+    assert await h.escrow(t.id) == 0 and await h.total() == 0
