@@ -121,8 +121,10 @@ class Tables(commands.Cog):
     async def join(self, interaction: discord.Interaction[TapisBot], table: int | None = None) -> None:
         t = await resolve_table(self.bot, interaction, table)
         user = interaction.user
+        back = t.status == "playing"  # a seat left mid-session taken back: no buy-in
         await run_soon(interaction, self.service.join(t.id, user.id, user.display_name))
-        await send(interaction, texts.joined(t.id, t.buy_in, await reader(self.bot, interaction)))
+        tr = await reader(self.bot, interaction)
+        await send(interaction, texts.came_back(t.id, tr) if back else texts.joined(t.id, t.buy_in, tr))
 
     @table.command(name="leave", description="Leave a table (the AI plays your seat if the game is on)")
     @app_commands.describe(table=TABLE_ARG)

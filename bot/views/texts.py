@@ -27,6 +27,11 @@ def joined(table_id: int, buy_in: int, tr: Translator) -> str:
     return tr._("You joined table #{id}.", id=table_id)
 
 
+def came_back(table_id: int, tr: Translator) -> str:
+    """The answer to a player taking back the seat they left mid-session (no buy-in is taken)."""
+    return tr._("You are back at table #{id}: you play your seat again.", id=table_id)
+
+
 def starts(table_id: int, tr: Translator) -> str:
     return tr._("Table #{id} starts: hands come by DM (or use **My hand**).", id=table_id)
 

@@ -48,7 +48,7 @@ async def test_coming_back_to_a_seat_left_mid_session_is_within_the_member_cap(
         ids.append((table.id, channel))
     (first, room), *rest = ids
     back = await stub.slash("table join", alice, room, table=first)
-    assert "joined" in back.text, back.text
+    assert "You are back" in back.text, back.text
     for table_id, channel in rest:
         refused(await stub.slash("table join", alice, channel, table=table_id),
                 "You already sit at 1 open table (the limit is 1)")
