@@ -81,6 +81,8 @@ class Dms:
         rec = self.p.record(table.id)
         seen = rec.seen
         for seat, info in enumerate(table.seats):
+            if info.away:  # the AI plays it: once back, the player is prompted afresh
+                seen.pop(seat, None)
             if info.user_id is None or info.ai or info.away or info.dm_closed:
                 continue
             view = table.state.view(seat)

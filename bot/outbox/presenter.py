@@ -203,7 +203,7 @@ class Presenter:
         to_act = set(table.state.to_act()) if table.status == "playing" else set()
         seen = self.record(table.id).seen
         for seat, info in enumerate(table.seats):
-            if info.user_id is not None and not info.ai and seat not in seen:
+            if info.user_id is not None and not info.ai and not info.away and seat not in seen:
                 seen[seat] = (table.state.view(seat).get("deal"), seat in to_act)
                 if seat in to_act and not info.away and not info.dm_closed \
                         and table.extra_messages.get(dm_version_key(info.user_id)) != table.version:
