@@ -71,10 +71,12 @@ async def test_a_move_played_from_a_dm_shows_the_hand_after_it(stub: DiscordStub
     await tapis.settle()
     users = {u.id: u for u in (alice, bob, carol)}
     for step in range(6):
+        await tapis.settle()  # the mover's DM prompt is out (else play_once falls back to My hand)
         table = await tapis.tables.get(table_id)
         assert table is not None
         mover = users[table.to_act_users()[0]]
         answer = await play_once(stub, tapis, table_id, mover, random.Random(step))
+        assert not answer.message.ephemeral, "the move was played from My hand, not from the DM"  # type: ignore
         dm = stub.message(answer.message.id)  # type: ignore[union-attr]
         assert dm.embeds[0].get("image") == {"url": "attachment://hand.png"}, dm.embeds[0]
         [image] = dm.attachments
