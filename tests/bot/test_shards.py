@@ -374,18 +374,25 @@ async def test_a_click_forwarded_while_the_owner_resumes_waits_for_its_table(
         await a.stop()
 
 
+async def capped_at_one(stub: ShardedStub, pg: str) -> tuple[ShardRun, ShardRun]:
+    """Shard 0's and shard 1's processes, started, each letting a member sit at one open table."""
+    from dataclasses import replace
+
+    a, b = ShardRun(stub, pg, (0,)), ShardRun(stub, pg, (1,))
+    await a.start()
+    await b.start()
+    for run in (a, b):
+        run.tables.config = replace(run.tables.config, tables_per_member=1)
+    return a, b
+
+
 async def test_the_member_cap_counts_tables_on_every_shard(sharded: ShardedStub, pg: str) -> None:
     """A member of two servers on two shard processes: with a cap of one open table, the second
     server refuses their second table (nothing paid), as one process serving both would: the cap
     counts every server's tables. Once the first one is gone, the second server opens hers."""
-    from dataclasses import replace
 
-    a, b = ShardRun(sharded, pg, (0,)), ShardRun(sharded, pg, (1,))
-    await a.start()
-    await b.start()
+    a, b = await capped_at_one(sharded, pg)
     try:
-        for run in (a, b):
-            run.tables.config = replace(run.tables.config, tables_per_member=1)
         ann, = members(sharded, sharded.g0, ("ann",))  # type: ignore[attr-defined]
         sharded.g1.members.append(ann)  # type: ignore[attr-defined]
         first = await sharded.slash("table new", ann, sharded.g0.channels[0], game=GAME)  # type: ignore
@@ -445,16 +452,11 @@ async def test_the_member_cap_holds_when_two_shards_open_her_tables_at_once(
         sharded: ShardedStub, pg: str) -> None:
     """Two shard processes open a table for the same member at the same moment (cap one): one of
     them is refused, as the second of two requests at once on one process is."""
-    from dataclasses import replace
 
     from bot.tables import TableError
 
-    a, b = ShardRun(sharded, pg, (0,)), ShardRun(sharded, pg, (1,))
-    await a.start()
-    await b.start()
+    a, b = await capped_at_one(sharded, pg)
     try:
-        for run in (a, b):
-            run.tables.config = replace(run.tables.config, tables_per_member=1)
         ann, = members(sharded, sharded.g0, ("ann",))  # type: ignore[attr-defined]
         g0, g1 = sharded.g0, sharded.g1  # type: ignore[attr-defined]
         for attempt in range(5):

@@ -56,6 +56,20 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Drawn]]:
     yield out
 
 
+@pytest.fixture
+def panels(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[float, float, float, float]]]:
+    """The box of every panel (plate, pill) drawn on a ``Canvas`` while the test runs."""
+    out: list[tuple[float, float, float, float]] = []
+    original = Canvas.panel
+
+    def record(self: Canvas, box: tuple[float, float, float, float], *args: Any, **kwargs: Any) -> None:
+        out.append(box)
+        original(self, box, *args, **kwargs)
+
+    monkeypatch.setattr(Canvas, "panel", record)
+    yield out
+
+
 def extreme(game: str, variant: bool) -> dict[str, Any]:
     """A sample view of ``game`` with every stack and the pot at a million jetons."""
     view = copy.deepcopy(VARIANTS[game][0] if variant else SAMPLES[game])
@@ -191,16 +205,10 @@ def test_michigan_pools_never_meet(lang: str, pool: int, drawn: list[Drawn]) -> 
 
 
 @pytest.mark.parametrize("lang", ["eu", "cs", "fr", "es", "en"])
-def test_mus_bet_pill_holds_its_label(lang: str, drawn: list[Drawn], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_mus_bet_pill_holds_its_label(lang: str, drawn: list[Drawn],
+                                      panels: list[tuple[float, float, float, float]]) -> None:
     """The pending bet's pill is as wide as its words ('apustua 39 · B taldea' ran past it in Basque)."""
-    pills: list[tuple[float, float, float, float]] = []
-    original = Canvas.panel
-
-    def record(self: Canvas, box: tuple[float, float, float, float], *args: Any, **kwargs: Any) -> None:
-        pills.append(box)
-        original(self, box, *args, **kwargs)
-
-    monkeypatch.setattr(Canvas, "panel", record)
+    pills = panels
     view = copy.deepcopy(SAMPLES["mus"])
     view["bet"] = {"total": 39, "held": 38, "team": 1}
     table_image("mus", view, LONG_NAMES[:4], Translator(lang))
@@ -212,16 +220,9 @@ def test_mus_bet_pill_holds_its_label(lang: str, drawn: list[Drawn], monkeypatch
 @pytest.mark.parametrize("lang", ["eu", "cs", "fr", "en"])
 @pytest.mark.parametrize("seats", [3, 4, 5, 6])
 def test_maitre_last_player_line_clears_the_plates(lang: str, seats: int, drawn: list[Drawn],
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+                                                   panels: list[tuple[float, float, float, float]]) -> None:
     """'last: <32-letter name>' under the trick stays off every plate (it ran over the lower ones)."""
-    plates: list[tuple[float, float, float, float]] = []
-    original = Canvas.panel
-
-    def record(self: Canvas, box: tuple[float, float, float, float], *args: Any, **kwargs: Any) -> None:
-        plates.append(box)
-        original(self, box, *args, **kwargs)
-
-    monkeypatch.setattr(Canvas, "panel", record)
+    plates = panels
     view = copy.deepcopy(SAMPLES["maitre"])
     for key in ("stacks", "hand_counts", "discard_counts", "tricks_won", "points", "strikes"):
         view[key] = [0] * seats
