@@ -126,8 +126,7 @@ class TapisBot(commands.Bot):
         log.info("connected as %s (%s) to %d guild(s)", self.user, getattr(self.user, "id", "?"),
                  len(self.guilds))
         self.spawn(self.presenter.refresh_open_tables())
-        if self.config.member_events:  # removals missed while the bot was not listening
-            self.spawn(self.member_check.run())
+        self.spawn(self.member_check.run())  # removals missed while not listening (member_events)
 
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         """A member left the server (or was removed): they leave every table of that server they sit at.
