@@ -12,16 +12,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.tables.pace import table_pace
+from bot.views.display import timestamp
 
 if TYPE_CHECKING:
     from bot.config import Config
     from bot.i18n import Translator
     from bot.tables.model import Table
-
-
-def timestamp(at: float, style: str = "R") -> str:
-    """A Discord timestamp markup (``R``: relative, e.g. "in 5 minutes")."""
-    return f"<t:{int(at)}:{style}>"
 
 
 def _last_chance(table: Table, seats: list[int], away_after: int) -> list[int]:

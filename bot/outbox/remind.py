@@ -13,7 +13,7 @@ import discord
 from bot.i18n import N_, Translator
 from bot.outbox.budget import PROMPT, RestBudget
 from bot.outbox.threads import where
-from bot.views.display import game_title
+from bot.views.display import game_title, timestamp
 from bot.views.locale import load_table_tr
 from bot.views.mine import message_link
 
@@ -32,7 +32,7 @@ def reminder_text(table: Table, user_id: int, tr: Translator) -> str:
     """The channel reminder for ``user_id`` at ``table`` (which has a deadline and a message)."""
     assert table.deadline is not None
     mention = f"<@{user_id}>"
-    when = f"<t:{int(table.deadline)}:R>"
+    when = timestamp(table.deadline)
     return tr._(CHANNEL_REMINDER, mention=mention, game=game_title(table.game, tr), id=table.id, when=when,
                 link=message_link(table) or "")
 

@@ -226,10 +226,16 @@ def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = 
     return embed
 
 
+def timestamp(at: float, style: str = "R") -> str:
+    """A Discord timestamp markup, shown by each reader's client in their language and time zone
+    (``R``: relative, "in 5 minutes"; ``d``: a date)."""
+    return f"<t:{int(at)}:{style}>"
+
+
 def lobby_clock(deadline: float, tr: Translator) -> str:
     """When an unstarted lobby closes (``bot.tables.autoplay.expire_lobby``), as a Discord timestamp
     each reader's client shows in their language and time zone."""
-    when = f"<t:{int(deadline)}:R>"
+    when = timestamp(deadline)
     return tr._("⏳ Unless the game starts, the lobby closes {when} and every buy-in is refunded.", when=when)
 
 

@@ -28,7 +28,7 @@ from bot.outbox.respond import refuse
 from bot.rules import GAMES
 from bot.rules.looks import table_look
 from bot.views import ids
-from bot.views.display import clip, latest, player_name, safe_name, signed
+from bot.views.display import clip, latest, player_name, safe_name, signed, timestamp
 from bot.views.scope import channel_visible, visible_channels
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ def session_line(s: Any, tr: Translator, accuracy: float | None = None) -> str:
     """One finished session of a history page (with the player's accuracy once reviewed: /review)."""
     result = tr.n_("**{signed}** jeton", "**{signed}** jetons", abs(s.result), signed=signed(s.result, tr))
     place = tr._("{place} of {seats}", place=ordinal(s.place, tr), seats=tr.number(s.seats))
-    line = f"**#{s.table_id}** {game_title(s.game, tr)} · <t:{int(s.ended_at)}:d> · {result} · {place}"
+    line = f"**#{s.table_id}** {game_title(s.game, tr)} · {timestamp(s.ended_at, 'd')} · {result} · {place}"
     if accuracy is not None:
         line += " · " + tr._("accuracy {accuracy}", accuracy=tr.percent(accuracy / 100.0))
     return line

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from bot.i18n import Translator
-from bot.views.display import game_title, seat_name
+from bot.views.display import game_title, seat_name, timestamp
 
 if TYPE_CHECKING:
     from bot.tables.model import Table
@@ -34,7 +34,7 @@ def message_link(table: Table) -> str | None:
 def _line(table: Table, user_id: int, tr: Translator) -> str:
     seat = table.seat_of(user_id)
     head = tr._("**{game} #{id}**", game=game_title(table.game, tr), id=table.id)
-    when = f"<t:{int(table.deadline)}:R>" if table.deadline is not None else ""
+    when = timestamp(table.deadline) if table.deadline is not None else ""
     if table.status == "lobby":
         state = tr._("in the lobby")
     elif seat is not None and table.seats[seat].away:
