@@ -135,8 +135,12 @@ class Wallet(commands.Cog):
 
         played = await sessions_played(self.bot.db, guild_id, [uid for uid, _ in rows], game)
         ranks = places([value for _, value in rows])  # equal jetons share a place
-        image_rows = [{"rank": rank, "name": display_name(interaction, uid, tr), "jetons": value,
-                       "games": played.get(uid, 0)} for rank, (uid, value) in zip(ranks, rows, strict=True)]
+        image_rows: list[dict[str, Any]] = [
+            {"rank": rank, "name": display_name(interaction, uid, tr), "jetons": value,
+             "games": played.get(uid, 0)} for rank, (uid, value) in zip(ranks, rows, strict=True)]
+        if game is not None:  # a game's board ranks net jetons won: signed, as the embed writes them
+            for row in image_rows:
+                row["shown"] = signed(row["jetons"], tr)
         png = await asyncio.to_thread(functools.partial(leaderboard_image, image_rows, tr=tr))
         return png, image_rows
 
