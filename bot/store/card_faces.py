@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable
 
 from bot.rules.looks import FACES, PACK_PREFERENCES
+from bot.store.announced import AnnouncesChanges
 from bot.store.base import Store
 
 #: (faces or None, pack preference or None): what a person chose; None for what they did not.
@@ -34,16 +34,13 @@ def _write(conn: sqlite3.Connection, uid: int, faces: str | None, pack: str | No
     return (row[0], row[1])
 
 
-class CardFaceStore:
+class CardFaceStore(AnnouncesChanges):
     """The ``card_faces`` rows, with a read cache."""
 
     def __init__(self, db: Store) -> None:
         self.db = db
         self._users: dict[int, Choice] = {}
         self._loaded = False
-        #: Called with the user id after a choice is stored (shard processes: tells the others to
-        #: ``refresh``); None in a single process.
-        self.changed: Callable[[int], Awaitable[None]] | None = None
 
     async def load(self) -> int:
         """Read every person's row into memory (at start); returns how many."""
@@ -72,8 +69,7 @@ class CardFaceStore:
             raise ValueError(f"unknown pack preference {pack!r}")
         stored: Choice = await self.db.transaction(_write, user_id, faces, pack, time.time())
         self._users[user_id] = stored
-        if self.changed is not None:
-            await self.changed(user_id)
+        await self.announce(user_id)
         return stored
 
     async def refresh(self, user_id: int) -> None:

@@ -19,10 +19,10 @@ import logging
 import sqlite3
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
 
 from bot.bounded import keep_latest
 from bot.i18n.languages import SOURCE, choosable, language_of
+from bot.store.announced import AnnouncesChanges
 from bot.store.base import Store
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ def _set_table(conn: sqlite3.Connection, tid: int, lang: str) -> None:
     conn.execute("INSERT INTO table_languages (table_id, language) VALUES (?, ?)", (tid, lang))
 
 
-class LanguageStore:
+class LanguageStore(AnnouncesChanges):
     """The ``user_languages`` and ``table_languages`` rows, with a read cache."""
 
     def __init__(self, db: Store, flush_interval: float = 5.0) -> None:
@@ -66,9 +66,6 @@ class LanguageStore:
         self._loaded = False
         self._pending: dict[int, str] = {}  # user id -> client locale not yet written
         self._flusher: asyncio.Task[None] | None = None
-        #: Called with the user id after a ``/language`` choice is stored (shard processes: tells
-        #: the others to ``refresh``); None in a single process.
-        self.changed: Callable[[int], Awaitable[None]] | None = None
 
     async def load(self) -> int:
         """Read every person's row into memory (at start); returns how many."""
@@ -100,8 +97,7 @@ class LanguageStore:
         await self.user(user_id)
         await self.db.transaction(_write, _SET_LANGUAGE, user_id, language, time.time())
         self._users[user_id] = (language, self._users.get(user_id, (None, None))[1])
-        if self.changed is not None:
-            await self.changed(user_id)
+        await self.announce(user_id)
 
     async def refresh(self, user_id: int) -> None:
         """Read ``user_id``'s choice again (another shard process stored a new one); the client

@@ -14,10 +14,10 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.bounded import keep_latest
+from bot.store.announced import AnnouncesChanges
 from bot.store.base import Store
 
 HANDS = ("dm", "channel")
@@ -40,15 +40,12 @@ def _write(conn: sqlite3.Connection, column: str, user_id: int, value: object, n
                  "updated_at = excluded.updated_at", (user_id, value, now))
 
 
-class PreferenceStore:
+class PreferenceStore(AnnouncesChanges):
     """The ``user_preferences`` rows, with a read cache."""
 
     def __init__(self, db: Store) -> None:
         self.db = db
         self._cache: OrderedDict[int, Preferences] = OrderedDict()  # the latest KEEP people read
-        #: Called with the user id after a choice is stored (shard processes: tells the others to
-        #: ``refresh``); None in a single process.
-        self.changed: Callable[[int], Awaitable[None]] | None = None
 
     async def get(self, user_id: int) -> Preferences:
         """``user_id``'s preferences."""
@@ -70,8 +67,7 @@ class PreferenceStore:
         await self.db.transaction(_write, "reminders", user_id, 1 if on else 0, time.time())
         old = await self.get(user_id)
         self._keep(user_id, Preferences(on, old.hands))
-        if self.changed is not None:
-            await self.changed(user_id)
+        await self.announce(user_id)
 
     async def set_hands(self, user_id: int, hands: str) -> None:
         """How ``user_id``'s hands reach them: ``"dm"`` or ``"channel"``; ``ValueError`` otherwise."""
@@ -80,8 +76,7 @@ class PreferenceStore:
         await self.db.transaction(_write, "hands", user_id, hands, time.time())
         old = await self.get(user_id)
         self._keep(user_id, Preferences(old.reminders, hands))
-        if self.changed is not None:
-            await self.changed(user_id)
+        await self.announce(user_id)
 
     async def refresh(self, user_id: int) -> None:
         """Forget ``user_id``'s preferences (another shard process stored new ones): read again next."""
