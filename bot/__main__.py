@@ -12,7 +12,9 @@ not a database, a PostgreSQL server that cannot be reached, a schema newer than 
 shard process without its forwarding secret prints one line on stderr and exits with code 2.
 ``python -m bot play GAME [--seats N] …`` plays a session in the terminal against AI seats
 instead (no Discord, no token; see ``bot/play.py``). ``python -m bot admin rebuild-ratings``
-recomputes every rating from the action logs (see ``bot/maintenance.py``).
+recomputes every rating from the action logs (see ``bot/maintenance.py``). ``python -m bot invite``
+prints the link that adds the bot to a server with the permissions its tables need
+(``bot/permissions.py``).
 """
 
 from __future__ import annotations
@@ -154,6 +156,12 @@ def main(argv: list[str] | None = None) -> int:
         from bot.maintenance import main as admin_main
 
         return admin_main(argv[1:])
+    if argv[:1] == ["invite"]:
+        import os
+
+        from bot.permissions import invite_main
+
+        return invite_main(argv[1:], os.environ.get("DISCORD_TOKEN"))
     from bot.config import ConfigError, load_config
 
     args = parse_args(argv)

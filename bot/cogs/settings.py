@@ -314,6 +314,26 @@ def _check_place(server: ServerSettings, interaction: discord.Interaction[TapisB
     raise UserError(msg("Tables cannot be opened in this channel. Open one in: {places}.", places=places))
 
 
+def _check_permissions(interaction: discord.Interaction[TapisBot], channel_id: int | None) -> None:
+    """Refuse a table where the bot lacks a permission a table needs (``bot.permissions``): read
+    from the interaction where it opens there, else from the cache (unknown there: not refused)."""
+    from bot.permissions import refusal
+
+    channel: object
+    if channel_id is None or channel_id == interaction.channel_id:
+        perms, channel = interaction.app_permissions, interaction.channel
+    else:
+        guild = interaction.guild
+        channel = guild.get_channel_or_thread(channel_id) if guild is not None else None
+        me = guild.me if guild is not None else None
+        if me is None or not isinstance(channel, (discord.abc.GuildChannel, discord.Thread)):
+            return
+        perms = channel.permissions_for(me)
+    refused = refusal(perms, thread=isinstance(channel, discord.Thread))
+    if refused is not None:
+        raise UserError(refused)
+
+
 async def opening(bot: TapisBot, interaction: discord.Interaction[TapisBot], game: Game,
                   raw: dict[str, Any], language: str | None, *, channel_id: int | None = None,
                   again: bool = False) -> Opening:
@@ -323,7 +343,8 @@ async def opening(bot: TapisBot, interaction: discord.Interaction[TapisBot], gam
 
     Refused, with the same message for all three: a member without the opener role, a table outside
     the allowed channels (``channel_id``: where it opens, by default the interaction's channel; Play
-    again opens in the finished table's), options the game refuses. Hints the server does not allow
+    again opens in the finished table's), a channel where the bot lacks a permission a table needs
+    (``bot.permissions``), options the game refuses. Hints the server does not allow
     are refused when the host typed them; with ``again`` (Play again: nobody typed them now) they are
     turned off instead, so that a session can still be played again under the server's new rule.
 
@@ -335,6 +356,7 @@ async def opening(bot: TapisBot, interaction: discord.Interaction[TapisBot], gam
     server = await bot.settings.for_guild(interaction.guild_id)
     _check_opener(server, interaction)
     _check_place(server, interaction, channel_id)
+    _check_permissions(interaction, channel_id)
     defaults = {**bot.config.options_for(game.name), **server.options_for(game.name)}
     options = check_options(game, defaults, raw)
     if options.get("hints") and not server.hints:

@@ -29,7 +29,7 @@ class Msg:
     """A message id and its parameters, rendered in a reader's language by ``render(tr)``.
 
     Parameters that are themselves ``Msg`` are rendered in the same language first, an
-    ``Amount`` with the language's digit grouping.
+    ``Amount`` with the language's digit grouping, a ``Listed`` as its items joined with commas.
     ``plural`` and ``n`` select a plural form (``n`` is passed to the text as ``{n}``).
     """
 
@@ -40,7 +40,8 @@ class Msg:
     context: str | None = None
 
     def render(self, tr: Text) -> str:
-        params = {k: v.render(tr) if isinstance(v, (Msg, Amount)) else v for k, v in self.params.items()}
+        params = {k: v.render(tr) if isinstance(v, (Msg, Amount, Listed)) else v
+                  for k, v in self.params.items()}
         if self.plural is not None and self.n is not None:
             if self.context is not None:
                 return tr.np_(self.context, self.msgid, self.plural, self.n, **params)
@@ -65,6 +66,19 @@ class Amount:
 
     def __str__(self) -> str:
         return str(self.value)
+
+
+@dataclass(frozen=True)
+class Listed:
+    """Messages in a ``Msg``, each rendered in the reader's language, joined with commas."""
+
+    items: tuple[Msg, ...]
+
+    def render(self, tr: Text) -> str:
+        return ", ".join(item.render(tr) for item in self.items)
+
+    def __str__(self) -> str:
+        return self.render(PLAIN)
 
 
 def msg(msgid: str, /, **params: Any) -> Msg:

@@ -18,12 +18,13 @@ from dataclasses import replace
 import pytest
 
 from tests.discord_stub import DiscordStub, User
-from tests.discord_stub.model import Message
+from tests.discord_stub.model import TABLE_PERMISSIONS, Message
 from tests.discord_stub.play import play_session
 from tests.discord_stub.tapis import TEST_CONFIG, TapisRun
 
-#: Create Public Threads and Send Messages in Threads, as Discord sends them in ``app_permissions``.
-THREAD_PERMISSIONS = str((1 << 35) | (1 << 38) | (1 << 11) | (1 << 10))
+#: Create Public Threads beside what a table needs (Send Messages in Threads among it), as Discord
+#: sends them in ``app_permissions``.
+THREAD_PERMISSIONS = str((1 << 35) | TABLE_PERMISSIONS)
 SHORT = "rotations=1 max_extra_deals=0"
 THREADS_ROUTE = "/channels/{cid}/messages/{mid}/threads"
 MESSAGE_ROUTE = "/channels/{cid}/messages/{mid}"
@@ -140,7 +141,7 @@ async def test_refused_thread_creation_leaves_the_table_in_the_channel(
 async def test_no_permission_no_thread_request(
         stub: DiscordStub, run: TapisRun, players: list[User], caplog: pytest.LogCaptureFixture) -> None:
     alice = players[0]
-    stub.app_permissions = "0"
+    stub.app_permissions = str(TABLE_PERMISSIONS)  # a table's, not Create Public Threads
     await stub.slash("table new", alice, stub.channel, game="motz", players=3)
     await run.settle()
     assert stub.calls_to("POST", THREADS_ROUTE) == []

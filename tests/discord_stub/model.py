@@ -13,6 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 EPHEMERAL = 64
+#: View Channel, Send Messages, Embed Links, Attach Files, Read Message History, Send Messages in
+#: Threads (what a table needs of its channel or thread, ``bot.permissions``; Discord's defaults for
+#: @everyone include them): the stand-in's default for the bot and for @everyone. Not Create Public
+#: Threads: a thread per table is what tests of threads grant.
+TABLE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 38)
 _ids = itertools.count(1_100_000_000_000_000_000)
 TIMESTAMP = "2024-01-01T00:00:00.000000+00:00"
 
@@ -86,8 +91,9 @@ class Guild:
     locale: str = "en-US"  # the server's language: "preferred_locale", the interactions' "guild_locale"
     roles: dict[int, str] = field(default_factory=dict)  # role id -> name, besides @everyone
     member_roles: dict[int, list[int]] = field(default_factory=dict)  # user id -> role ids
-    #: @everyone's permissions (View Channel and Send Messages; tests add others, e.g. threads').
-    everyone: int = 3072
+    #: @everyone's permissions (what a table needs, ``TABLE_PERMISSIONS``; tests add others, e.g.
+    #: Create Public Threads).
+    everyone: int = TABLE_PERMISSIONS
 
     def member_payload(self, user: User) -> dict[str, Any]:
         perms = (1 << 3) if user.id in self.admins or user.id == self.owner_id else 0

@@ -21,6 +21,7 @@ from aiohttp import web
 from tests.discord_stub import schema
 from tests.discord_stub.model import (
     EPHEMERAL,
+    TABLE_PERMISSIONS,
     Attachment,
     Call,
     Channel,
@@ -88,8 +89,9 @@ class StubServer:
         self.rate_limits: RateLimits | None = None  # set to enforce Discord's rate limits
         self.invalid_expected = False  # a test that sends invalid bodies on purpose sets this
         self.echo_messages = True
-        #: The bot's permissions in the interactions' channel (``app_permissions``, a decimal string).
-        self.app_permissions = "0"
+        #: The bot's permissions in the interactions' channel (``app_permissions``, a decimal string):
+        #: by default what a table needs (``TABLE_PERMISSIONS``), not Create Public Threads.
+        self.app_permissions = str(TABLE_PERMISSIONS)
         #: ``(status, code, message)`` every thread creation gets, e.g. (403, 50013, "Missing Permissions").
         self.refuse_threads: tuple[int, int, str] | None = None
         self.ws: web.WebSocketResponse | None = None
