@@ -55,6 +55,23 @@ class Sidebar:
         self.c.text((self.x, self.y), text, size, fill, bold, max_width=self.width)
         self.y += size + gap
 
+    def wrapped(self, parts: list[str], size: int = 16, fill: Colour = WHITE, gap: int = 4,
+                most: int = 8) -> None:
+        """``parts`` written one after another, separated by commas, over as many lines as they need
+        (at most ``most``; the last one cut with "…"): a part is never split between two lines."""
+        lines: list[str] = []
+        for i, part in enumerate(parts):
+            piece = part + ("," if i < len(parts) - 1 else "")
+            joined = f"{lines[-1]} {piece}" if lines else piece
+            if lines and text_width(joined, size) <= self.width:
+                lines[-1] = joined
+            else:
+                lines.append(piece)
+        if len(lines) > most:
+            lines[most - 1:] = [" ".join(lines[most - 1:])]
+        for line in lines:
+            self.line(line, size, fill, gap=gap)
+
     def kv(self, label: str, value: str, fill: Colour = WHITE, size: int = 20) -> None:
         """``label`` in muted ink, ``value`` bold after it."""
         if not self.room(size):

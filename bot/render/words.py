@@ -23,10 +23,10 @@ def signed(value: int, tr: Text) -> str:
     return ("+" if value > 0 else "-" if value < 0 else "") + tr.number(abs(value))
 
 
-def deltas_text(names: list[str], deltas: list[int], tr: Text) -> str:
-    """``"Ann +20, Bob -10"`` for the non-zero deltas (or "no change")."""
-    parts = [f"{names[i]} {signed(d, tr)}" for i, d in enumerate(deltas) if d]
-    return ", ".join(parts) or tr._("no change")
+def deltas_parts(names: list[str], deltas: list[int], tr: Text) -> list[str]:
+    """``["Ann +20", "Bob -10"]`` for the non-zero deltas (or ``["no change"]``)."""
+    return [f"{names[i]} {signed(d, tr)}" for i, d in enumerate(deltas) if d] or [tr._("no change")]
+
 
 
 def decimal(value: float, tr: Text, digits: int = 1) -> str:

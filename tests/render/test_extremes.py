@@ -284,3 +284,20 @@ def test_last_deal_winner_line_keeps_its_words(game: str, lang: str, drawn: list
         whole = tr._("{who} went out", who="@").split("@")
     tail = max(whole, key=len).strip()[-6:]
     assert any("…" in text and tail in text for text in side), (tail, side)
+
+
+@pytest.mark.parametrize("lang", ["eu", "cs", "fr", "es", "en"])
+def test_michigan_last_hand_shows_every_payment(lang: str, drawn: list[Drawn]) -> None:
+    """Six seats' payments of the last hand, each "<name> <amount>" whole, over as many sidebar lines
+    as they need (one line showed "Marguerite -2, Esperanza -…" and lost four of them)."""
+    view = copy.deepcopy(SAMPLES["michigan"])
+    names = ["Marguerite", "Bartholomew", "Esperanza", "Jean-Baptiste", "Maximilien", "Wenceslas"]
+    tr = Translator(lang)
+    table_image("michigan", view, names, tr)
+    side = [d for d in drawn if d.xy[0] >= SIDEBAR_X]
+    paid = [f"{names[i]} {'+' if p > 0 else '-'}{tr.number(abs(p))}"
+            for i, p in enumerate(view["last_result"]["payments"]) if p]
+    assert len(paid) == 5
+    for part in paid:
+        assert any(part in d.text for d in side), (part, [d.text for d in side])
+    assert all(d.box[2] <= WIDTH - 6 for d in side)

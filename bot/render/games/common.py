@@ -27,16 +27,6 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
-def signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value)
-
-
-def deltas_text(names: Sequence[str], deltas: Sequence[int]) -> str:
-    """``"Ann +20, Bob -10"`` for the non-zero deltas (or ``"no change"``)."""
-    parts = [f"{names[i]} {signed(d)}" for i, d in enumerate(deltas) if d]
-    return ", ".join(parts) or "no change"
-
-
 def french_key(order: Sequence[str]):
     """Sort key: suits S H D C, then ranks in ``order`` (first = first shown)."""
     pos = {r: i for i, r in enumerate(order)}

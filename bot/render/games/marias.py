@@ -7,7 +7,7 @@ from typing import Any
 from bot.render.canvas import GOLD, MUTED, RED, WHITE
 from bot.render.games.common import french_key, per_seat
 from bot.render.layout import CX, CY, TableCtx
-from bot.render.words import deltas_text
+from bot.render.words import deltas_parts
 from bot.rules.looks import CZECH
 from bot.rules.marias.text import contract as contract_name
 from bot.rules.marias.text import flek_name
@@ -84,7 +84,7 @@ def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
             return t.word("{game} by {who}", game=name, who=who)
 
         s.line(t.named(last.get("soloist"), by, 17, s.width), 17, WHITE)
-        s.line(deltas_text(t.names, last.get("deltas") or [], t.tr), 16, GOLD)
+        s.wrapped(deltas_parts(t.names, last.get("deltas") or [], t.tr), 16, GOLD)
 
 
 def _reds(t: TableCtx) -> tuple[str, ...]:

@@ -8,7 +8,7 @@ from bot.render.canvas import GOLD, MUTED, RED, WHITE
 from bot.render.fonts import text_width
 from bot.render.games.common import french_key, per_seat
 from bot.render.layout import CX, CY, TableCtx
-from bot.render.words import deltas_text
+from bot.render.words import deltas_parts
 from bot.rules.cards import SUIT_SYMBOLS
 
 BOODLE = ("AH", "KC", "QD", "JS")  # the order of the view's ``pot`` list
@@ -90,7 +90,7 @@ def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
         size = next((z for z in (17, 16, 15) if text_width(out(""), z, True) + 40 <= s.width), 14)
         line = t.named(last.get("winner"), out, size, s.width, bold=True)
         s.line(line, size, GOLD, bold=True, gap=21 - size)
-        s.line(deltas_text(t.names, last.get("payments") or [], t.tr), 16, WHITE)
+        s.wrapped(deltas_parts(t.names, last.get("payments") or [], t.tr), 16, WHITE)
         for card, seat, amount in (last.get("boodle_hits") or [])[:4]:
             s.line(f"{t.tr.card(card)} → {t.name(seat)} {t.tr.number(amount)}", 16, WHITE)
 
