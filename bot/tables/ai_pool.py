@@ -13,19 +13,26 @@ filled every default worker thread and starved the event loop of the GIL, so ima
   watches, then ``/hint`` searches (``Priority.HINT``), then ``/review``'s (``Priority.REVIEW``,
   issue 31), FIFO within each; so a table's own AI move never waits behind a burst of hints or a
   review (at most behind the one already running);
-- a worker process that dies (``BrokenProcessPool``) is replaced on the next search.
+- the priority of a waiter may change while it waits (``urgent`` given as a callable): a table
+  whose human comes back while its search waits is served as a present one's from then on;
+- each worker is a *lane* of its own (a one-worker executor), so a worker that fails takes no
+  other search with it. A worker process that dies (``BrokenProcessPool``) is replaced and the
+  search tried once more; a search that outlives its ``timeout`` (a hung search: a bug, a
+  pathological position, a stuck process) is abandoned, its worker process killed and its lane
+  replaced, and ``SearchTimeout`` raised: its slot of the budget is free again at the deadline.
+  A thread lane (tests) cannot be killed: its hung thread is abandoned, the lane gets a new one.
+  ``deadline_for`` gives a search of a time budget its timeout (the budget plus ``SEARCH_GRACE``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import heapq
 import itertools
 import logging
 import multiprocessing
 import random
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from enum import IntEnum
 from typing import Any, TypeVar
@@ -36,6 +43,20 @@ from bot.rules.base import Action, State
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+#: Seconds a search may run past its own time budget before it counts as hung (``deadline_for``).
+#: Generous: it also covers starting a new worker process and pickling under a loaded machine; a
+#: search within its budget never comes near it, a hung one frees its worker after it.
+SEARCH_GRACE = 30.0
+
+
+def deadline_for(budget_ms: float) -> float:
+    """The timeout, in seconds, of a search whose time budget is ``budget_ms``."""
+    return max(0.0, budget_ms) / 1000.0 + SEARCH_GRACE
+
+
+class SearchTimeout(Exception):
+    """A search outlived its timeout: it was abandoned and its worker replaced (``AiPool.run``)."""
 
 
 def search_move(game: str, level: int | str, view: dict[str, Any], legal: list[Action],
@@ -66,12 +87,19 @@ def priority_of(urgent: bool, priority: Priority | None) -> Priority:
     return Priority.PRESENT if urgent else Priority.TABLE
 
 
+Urgency = bool | Callable[[], bool]
+
+
 class Budget:
-    """A counting gate with priorities (``Priority``): lower first, each FIFO."""
+    """A counting gate with priorities (``Priority``): lower first, each FIFO.
+
+    A waiter's priority is read again each time a slot is handed over, so an ``urgent`` given as a
+    callable (a table where a human may come back) moves up while it waits.
+    """
 
     def __init__(self, slots: int):
         self.free = slots
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._waiting: list[tuple[int, Callable[[], int], asyncio.Future[None]]] = []
         self._order = itertools.count()
 
     @property
@@ -79,14 +107,19 @@ class Budget:
         """Callers waiting for a slot."""
         return sum(1 for _, _, fut in self._waiting if not fut.done())
 
-    async def acquire(self, urgent: bool = False, priority: Priority | None = None) -> None:
-        """Wait for a slot (give it back with ``release``); ``priority`` (else ``urgent``) orders
-        the waiters."""
+    async def acquire(self, urgent: Urgency = False, priority: Priority | None = None) -> None:
+        """Wait for a slot (give it back with ``release``); ``priority`` (else ``urgent``, a bool or
+        a callable read whenever a slot is handed over) orders the waiters."""
         if self.free > 0 and not self.waiting:
             self.free -= 1
             return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (int(priority_of(urgent, priority)), next(self._order), fut))
+
+        def rank() -> int:
+            now = urgent() if callable(urgent) else urgent
+            return int(priority_of(now, priority))
+
+        self._waiting.append((next(self._order), rank, fut))
         try:
             await fut
         except asyncio.CancelledError:
@@ -95,17 +128,28 @@ class Budget:
             raise
 
     def release(self) -> None:
-        """Hand the slot to the first waiter, or free it."""
-        while self._waiting:
-            _, _, fut = heapq.heappop(self._waiting)
-            if not fut.done():
-                fut.set_result(None)
-                return
+        """Hand the slot to the first waiter by its priority now, or free it."""
+        self._waiting = [w for w in self._waiting if not w[2].done()]
+        if self._waiting:
+            first = min(self._waiting, key=_rank_of)
+            self._waiting.remove(first)
+            first[2].set_result(None)
+            return
         self.free += 1
 
 
+def _rank_of(waiter: tuple[int, Callable[[], int], asyncio.Future[None]]) -> tuple[int, int]:
+    order, rank, _ = waiter
+    try:
+        return rank(), order
+    except Exception:  # a failing urgency check must not stop the pool: served as the least urgent
+        log.exception("an AI waiter's priority could not be read")
+        return len(Priority), order
+
+
 class AiPool:
-    """The bot's strong-AI executor: ``await pool.run(fn, *args, urgent=...)``; ``close()`` at exit."""
+    """The bot's strong-AI executor: ``await pool.run(fn, *args, urgent=..., timeout=...)``;
+    ``close()`` at exit."""
 
     def __init__(self, workers: int = 1, kind: str = "process"):
         if kind not in ("process", "thread"):
@@ -113,41 +157,80 @@ class AiPool:
         self.workers = max(1, int(workers))
         self.kind = kind
         self.budget = Budget(self.workers)
-        self._executor: Executor | None = None
+        #: One one-worker executor per lane (None until its first search, or after it was dropped).
+        self._lanes: list[Executor | None] = [None] * self.workers
+        #: The last search given to each lane (still running if its caller gave up on it).
+        self._work: list[Future[Any] | None] = [None] * self.workers
+        self._free = list(range(self.workers))
 
-    def _pool(self) -> Executor:
-        if self._executor is None:
+    def _pool(self, lane: int) -> Executor:
+        executor = self._lanes[lane]
+        if executor is None:
             if self.kind == "thread":
-                self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="tapis-ai")
+                executor = ThreadPoolExecutor(1, thread_name_prefix=f"tapis-ai-{lane}")
             else:
                 # forkserver: workers start from a clean process, never from a fork of the bot's
                 # threads (aiosqlite, the gateway keep-alive) that may hold a lock.
                 ctx = multiprocessing.get_context("forkserver")
                 ctx.set_forkserver_preload(["bot.tables.ai_pool"])
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=ctx)
-        return self._executor
+                executor = ProcessPoolExecutor(1, mp_context=ctx)
+            self._lanes[lane] = executor
+        return executor
 
-    async def run(self, fn: Callable[..., T], *args: Any, urgent: bool = False,
-                  priority: Priority | None = None) -> T:
-        """Run ``fn(*args)`` on the executor once the budget allows (``priority``, else ``urgent``:
-        see ``Priority``); its result (or exception)."""
+    async def run(self, fn: Callable[..., T], *args: Any, urgent: Urgency = False,
+                  priority: Priority | None = None, timeout: float | None = None) -> T:
+        """Run ``fn(*args)`` on a worker once the budget allows (``priority``, else ``urgent``:
+        see ``Priority`` and ``Budget``); its result (or exception). ``timeout``: seconds the search
+        may take once started (its retry after a worker died included), else ``SearchTimeout``
+        and its worker is killed and replaced."""
         await self.budget.acquire(urgent, priority)
+        lane = self._free.pop()
         try:
             loop = asyncio.get_running_loop()
+            end = None if timeout is None else loop.time() + timeout
             try:
-                return await loop.run_in_executor(self._pool(), fn, *args)
+                return await self._attempt(lane, end, fn, *args)
             except BrokenProcessPool:
-                log.warning("an AI worker process died; starting a new pool")
-                self._drop()
-                return await loop.run_in_executor(self._pool(), fn, *args)
+                log.warning("an AI worker process died; starting a new one")
+                self._drop(lane)
+                return await self._attempt(lane, end, fn, *args)
         finally:
+            self._free.append(lane)
             self.budget.release()
 
-    def _drop(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+    async def _attempt(self, lane: int, end: float | None, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        work: Future[T] = self._pool(lane).submit(fn, *args)
+        self._work[lane] = work
+        if end is None:
+            return await asyncio.wrap_future(work)
+        left = max(0.0, end - loop.time())
+        waiter = asyncio.wrap_future(work)
+        try:
+            done, _ = await asyncio.wait({waiter}, timeout=left)
+        except asyncio.CancelledError:
+            waiter.cancel()
+            raise
+        if done:
+            return done.pop().result()
+        log.warning("an AI search outlived its deadline (%.1f s); its worker is replaced", left)
+        self._drop(lane, kill=True)
+        raise SearchTimeout(f"no result within {left:.1f} s")
+
+    def _drop(self, lane: int, kill: bool = False) -> None:
+        """Forget a lane's executor (the next search starts a new one); ``kill``: end its process
+        now, a search under way with it (a thread cannot be killed: it is left to itself)."""
+        executor, self._lanes[lane] = self._lanes[lane], None
+        self._work[lane] = None
+        if executor is None:
+            return
+        if kill and isinstance(executor, ProcessPoolExecutor):
+            for process in list((getattr(executor, "_processes", None) or {}).values()):
+                process.kill()
+        executor.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
-        """Stop the workers (running searches are abandoned; their drivers are cancelled anyway)."""
-        self._drop()
+        """Stop the workers: a search still running is abandoned and its process killed (its
+        driver was cancelled; a hung one would otherwise keep the bot's process from exiting)."""
+        for lane, work in enumerate(self._work):
+            self._drop(lane, kill=work is not None and not work.done())

@@ -3,8 +3,11 @@
 Functions of one ``TableSession`` (``bot.tables.session``; it starts the driver, ``kick``). AI
 moves are chosen with an rng seeded from ``(seed, version, seat)`` and committed through
 ``TableSession.commit`` like any other action; a strong AI searches outside the table's lock on the
-AI pool (``bot.tables.ai_pool``). A transient store fault (``bot.tables.heal``) in the driver or a
-deadline is retried with backoff.
+AI pool (``bot.tables.ai_pool``), within a hard deadline (its budget plus
+``bot.tables.ai_pool.SEARCH_GRACE``), at a priority read again while it waits (a human who comes
+back hurries it). A transient store fault (``bot.tables.heal``) in the driver or a deadline is
+retried with backoff; any other error of the driver is retried ``DRIVER_RETRIES`` times with
+backoff, then the seat plays its timeout move (``drive``): an AI turn never stalls the table.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from bot.ai.levels import FALLBACK, policy_for, stand_in
 from bot.ai.policy import Policy, decide, searches
 from bot.rules.base import Action, Event, State
 from bot.tables import heal, reminders
-from bot.tables.ai_pool import search_move
+from bot.tables.ai_pool import SearchTimeout, deadline_for, search_move
 from bot.tables.errors import TableError
 from bot.tables.model import Table
 from bot.tables.pace import table_pace
@@ -29,6 +32,10 @@ if TYPE_CHECKING:
     from bot.tables.session import TableSession
 
 log = logging.getLogger(__name__)
+
+#: Tries of an AI move again after an error that is not a transient store fault (with backoff,
+#: ``bot.tables.heal.delay``), before the seat plays its timeout move instead.
+DRIVER_RETRIES = 3
 
 
 class AiJob(NamedTuple):
@@ -109,32 +116,54 @@ async def expire_lobby(s: TableSession) -> None:
 async def drive(s: TableSession) -> None:
     """Play every AI/away seat to act, one move per ``ai_delay``, through the same commit path.
 
-    A transient store fault is retried with backoff (one WARNING per run of failures).
+    A transient store fault is retried with backoff (one WARNING per run of failures). Any other
+    error is retried ``DRIVER_RETRIES`` times with backoff (one ERROR with its traceback), then
+    the seat plays its timeout move; if even that fails, the driver stops and the table's alarm
+    wakes it again later (``retry_later``). All within this one task: never two drivers.
     """
     table = s.table
-    failures = 0
+    failures = broken = 0
     while True:
         await asyncio.sleep(s.rt.config.ai_delay)
         try:
-            more = await drive_once(s)
+            more = await drive_once(s, fallback=broken > DRIVER_RETRIES)
         except Exception as exc:
-            if not heal.is_transient(exc):
-                raise
-            failures += 1
-            if failures == 1:
-                log.warning("table %s: AI move hit %s: %s; retrying with backoff", table.id,
-                            type(exc).__name__, exc)
-            await asyncio.sleep(heal.delay(failures))
+            if heal.is_transient(exc):
+                failures += 1
+                if failures == 1:
+                    log.warning("table %s: AI move hit %s: %s; retrying with backoff", table.id,
+                                type(exc).__name__, exc)
+                await asyncio.sleep(heal.delay(failures))
+                continue
+            broken += 1
+            if broken > DRIVER_RETRIES + 1:  # the timeout move failed too
+                log.error("table %s: the AI driver stops: even the timeout move failed; "
+                          "retrying later", table.id, exc_info=True)
+                retry_later(s)
+                return
+            if broken == 1:
+                log.exception("table %s: AI move failed; retrying with backoff, then the timeout "
+                              "move", table.id)
+            await asyncio.sleep(heal.delay(broken))
             continue
-        if failures:
-            log.info("table %s: the AI driver works again after %d failure(s)", table.id, failures)
-            failures = 0
+        if failures or broken:
+            log.info("table %s: the AI driver works again after %d failure(s)", table.id,
+                     failures + broken)
+            failures = broken = 0
         if not more:
             return
 
 
-async def drive_once(s: TableSession) -> bool:
-    """Choose and commit one AI move; False once no AI-played seat is to act."""
+def retry_later(s: TableSession) -> None:
+    """Wake the table through its alarm after the longest backoff (``on_deadline`` kicks the
+    driver again), keeping an earlier deadline."""
+    retry_at = s.rt.clock() + heal.MAX_DELAY
+    s.rt.timers.set(s, retry_at if s.alarm is None else min(s.alarm, retry_at))
+
+
+async def drive_once(s: TableSession, fallback: bool = False) -> bool:
+    """Choose and commit one AI move; False once no AI-played seat is to act. ``fallback``: play
+    the seat's timeout move without asking the AI (``drive``, after repeated errors)."""
     table = s.table
     async with s.lock:
         if s.behind:  # a commit failed unchecked: the log first (``TableSession.landed_anyway``)
@@ -144,8 +173,16 @@ async def drive_once(s: TableSession) -> bool:
         seat = table.autoplay_seat()
         if seat is None:
             return False
-        version = table.version
-        job = ai_job(table, seat)
+        if fallback:
+            assert table.state is not None
+            log.warning("table %s: the AI failed repeatedly; playing the timeout move", table.id)
+            events = await s.commit(seat, table.state.timeout_action(seat), "ai")
+        else:
+            version = table.version
+            job = ai_job(table, seat)
+    if fallback:
+        await s.notify(events)
+        return True
     action = await ai_choice(s, seat, job)  # outside the lock: a search takes time
     async with s.lock:
         if (table.status != "playing" or table.version != version or seat not in table.to_act()
@@ -193,10 +230,17 @@ async def ai_choice(s: TableSession, seat: int, job: AiJob) -> Action:
     policy, level, view, legal, rng, clone, fallback, known = job
     try:
         if clone is not None:
-            urgent = any(info.human and not info.away for info in table.seats)
+            # read while the search waits: a human coming back (or leaving) moves it in the queue
+            def urgent() -> bool:
+                return any(info.human and not info.away for info in table.seats)
+
+            budget_ms = float(getattr(policy, "budget_ms", 0.0) or 0.0)
             return await s.rt.ai.run(search_move, table.game, level, view, legal, rng, clone, known,
-                                      urgent=urgent)
+                                     urgent=urgent, timeout=deadline_for(budget_ms))
         return decide(policy, view, legal, rng)
+    except SearchTimeout:
+        log.warning("table %s: the AI search of seat %s hung; playing the timeout move", table.id, seat)
+        return fallback
     except Exception:
         log.exception("table %s: AI policy failed; playing the timeout move", table.id)
         return fallback
