@@ -7,7 +7,9 @@ runs on a clone of the state on the bot's AI pool (``bot.tables.ai_pool``), behi
 own AI move (``Priority.HINT``), so the event loop and the tables keep their pace; if a move is
 played meanwhile, the player is asked to try again rather than shown stale advice. One search in
 flight per player and a cooldown after it; advice already given at this table, version and seat
-is served again from a bounded cache without a search (``bot.cogs.hint_limits``).
+is served again from a bounded cache without a search (``bot.cogs.hint_limits``). A search that
+hangs is given up at its deadline (``hint_timeout``), so it never holds a worker of the pool that
+the tables' own AI moves need.
 """
 
 from __future__ import annotations
@@ -21,18 +23,27 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ai.coach import Hint, hint, hint_sentence
+from bot.ai.levels import HINT
 from bot.cogs.common import open_tables, resolve_table, table_autocomplete
 from bot.cogs.errors import UserError
 from bot.cogs.hint_limits import HintBusy, HintDesk
 from bot.i18n import Msg, msg, nmsg
 from bot.outbox.respond import run_soon, send
-from bot.tables.ai_pool import Priority
+from bot.tables.ai_pool import Priority, SearchTimeout, deadline_for
+from bot.views import texts
 from bot.views.locale import at_table, reader
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
 
 TABLE_ARG = "Table number (default: your table in this channel)"
+
+
+def hint_timeout() -> float:
+    """A hint's hard deadline on the AI pool: its two searches at most (``bot.ai.coach.hint``) and
+    the pool's grace."""
+    assert HINT.search is not None
+    return deadline_for(2 * HINT.search.budget_ms)
 
 
 class Hints(commands.Cog):
@@ -75,8 +86,11 @@ class Hints(commands.Cog):
                 raise UserError(busy_message(busy)) from None
             try:
                 rng = random.Random(f"{t.seed}:{version}:{seat}:hint")
-                work = self.bot.tables.ai.run(hint, t.game, state.clone(), seat, rng, priority=Priority.HINT)
+                work = self.bot.tables.ai.run(hint, t.game, state.clone(), seat, rng, priority=Priority.HINT,
+                                              timeout=hint_timeout())
                 advice = await run_soon(interaction, work)
+            except SearchTimeout:  # the pool logged it; the player may ask again
+                raise UserError(msg(texts.GENERIC_ERROR)) from None
             finally:
                 self.desk.release(user_id)
             if t.version != version:

@@ -163,3 +163,32 @@ async def test_the_pool_runs_a_tables_move_before_queued_hints() -> None:
         assert order == ["running", "table-present", "table", *(f"hint-{i}" for i in range(12))]
     finally:
         pool.close()
+
+
+async def test_a_hung_hint_is_given_up_at_its_deadline_and_frees_the_pool(
+        stub: DiscordStub, tapis: TapisRun, players: list[User], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint whose search never ends: at its deadline the player gets an answer (the generic
+    error) and the pool's one worker is free again for the tables' own AI moves."""
+    import bot.tables.ai_pool as ai_pool
+
+    alice, bob = players[:2]
+    table_id, _ = await open_table(stub, alice, [bob], ai=1, options="hints=on")
+    await tapis.settle()
+    service = tapis.tables
+    service.ai.close()
+    service.ai = AiPool(1, kind="thread")
+    coach = BlockingCoach()  # never released while the test looks: a hung search
+    cog = tapis.bot.get_cog("Hints")  # type: ignore[union-attr]
+    monkeypatch.setattr(sys.modules[type(cog).__module__], "hint", coach)
+    monkeypatch.setattr(ai_pool, "SEARCH_GRACE", 0.3, raising=False)
+    table = await service.get(table_id)
+    [seat] = table.state.to_act()
+    mover = {table.seat_of(u.id): u for u in (alice, bob)}[seat]
+    try:
+        asked = await stub.slash("hint", mover, stub.channel, wait=False)
+        await stub.wait_for(lambda: answered(asked), what="an answer to the hung hint")
+        assert asked.ephemeral and "strong AI would play" not in asked.text, asked.text
+        assert await asyncio.wait_for(service.ai.run(str, "a table's move"), 10) == "a table's move"
+        assert service.ai.budget.free == 1 and coach.calls == 1
+    finally:
+        coach.release.set()
