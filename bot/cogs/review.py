@@ -15,7 +15,9 @@ stored (``bot.store.reviews``), so asking again costs no search. One review in f
 at most ``review_queue`` bot-wide (the same review asked by two players is computed once): see
 ``Reviews.admit``. A stored review's answer is still drawn (its pictures), so its answers pass
 ``Reviews.answers`` (``bot.gate.MemberGate``): one per member at a time, ``ANSWER_COOLDOWN``
-seconds between a member's, at most ``ANSWER_CAPACITY`` drawn at once bot-wide.
+seconds between a member's, at most ``ANSWER_CAPACITY`` drawn at once bot-wide. A decision's
+search that hangs is given up at its deadline (``bot.tables.ai_pool.deadline_for``) and the review
+fails, rather than holding a worker of the pool the tables need.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from bot.review.estimate import Estimate, estimate
 from bot.review.points import Plan, plan_for, view_at
 from bot.review.text import decision_line, grade_name, progress_text, summary, unit_name
 from bot.rules import GAMES
-from bot.tables.ai_pool import Priority
+from bot.tables.ai_pool import Priority, deadline_for
 from bot.views.display import safe_name
 from bot.views.history import MAX_ID, game_title
 from bot.views.locale import reader
@@ -235,7 +237,8 @@ class Reviews(commands.Cog):
             rng = rng_for(str(row.id), p, seat)
             if p.choices > 1:
                 out.append(await pool.run(estimate, row.game, p.state, seat, p.played, rng, per_decision,
-                                          self.cap, priority=Priority.REVIEW))
+                                          self.cap, priority=Priority.REVIEW,
+                                          timeout=deadline_for(per_decision)))
             else:
                 out.append(estimate(row.game, p.state, seat, p.played, rng, 0.0, 1))
             nxt = plan.points[i + 1].deal if i + 1 < len(plan.points) else deals + 1

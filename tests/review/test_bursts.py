@@ -336,3 +336,41 @@ async def test_a_stored_review_is_drawn_once_at_a_time_per_member_with_a_cooldow
     assert BUSY_QUEUE in busy.text
     await until(lambda: all(ended(i) for i in pair), "the answer drawn")
     assert not cog.answers.running
+
+
+async def test_a_hung_decision_search_fails_the_review_at_its_deadline_and_frees_the_pool(
+        stub: DiscordStub, tapis: TapisRun, players: list[User], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A decision's search that never ends: at its deadline the review fails (its usual answer) and
+    the pool's one worker is free again for the tables' AI moves."""
+    import sys
+    import threading
+
+    import bot.tables.ai_pool as ai_pool
+    from bot.tables.ai_pool import AiPool
+
+    alice, bob = players[:2]
+    table_id = await finished_table(stub, tapis, alice, [bob], ai=1)
+    cog: Any = tapis.bot.get_cog("Reviews")  # type: ignore[union-attr]
+    cog.budget_ms = 100.0
+    tapis.tables.ai.close()
+    tapis.tables.ai = AiPool(1, kind="thread")
+    module = sys.modules[type(cog).__module__]
+    real, stop, hung = module.estimate, threading.Event(), []
+
+    def estimate(*args: Any) -> Any:
+        if args[5] == 0.0:  # a forced move, valued inline without a search
+            return real(*args)
+        hung.append(args)
+        stop.wait(60)  # hung (released when the test ends)
+
+    monkeypatch.setattr(module, "estimate", estimate)
+    monkeypatch.setattr(ai_pool, "SEARCH_GRACE", 0.3, raising=False)
+    try:
+        inter = await stub.slash("review", alice, stub.channel, table=table_id)
+        await stub.wait_for(lambda: ended(inter), what="the review's failure")
+        assert "failed: try again later" in inter.text, inter.text
+        assert len(hung) == 1 and tapis.tables.ai.budget.free == 1
+        await tapis.settle()
+        assert quiet(cog)
+    finally:
+        stop.set()
