@@ -38,7 +38,9 @@ Conventions the Discord layer relies on:
   lock, on the bot's AI pool (``bot.tables.ai_pool``); the move is committed only if the table
   has not moved on meanwhile.
 - A transient store fault (``bot.tables.heal``) in the AI driver or a deadline is retried with
-  backoff, one WARNING per run of failures; a table never stays stuck until a restart.
+  backoff, one WARNING per run of failures; a table never stays stuck until a restart. Any other
+  error of the AI driver is retried a few times, then the seat plays its timeout move, and so does
+  a search past its hard deadline (``bot.tables.autoplay``).
 - Resuming: each stored table is rebuilt on its own. One that cannot be (undecodable row, unknown
   game, a log that no longer replays) is voided in one transaction: every account gets back what
   it paid into the escrow (``settle.void``), with one WARNING. Downtime never counts against a

@@ -72,7 +72,7 @@ async def test_a_hung_search_is_abandoned_and_its_seat_plays_the_timeout_move(th
 
     monkeypatch.setattr(autoplay, "searches", lambda policy: True)
     monkeypatch.setattr(autoplay, "search_move", search)
-    monkeypatch.setattr(ai_pool, "SEARCH_GRACE", 0.2, raising=False)
+    monkeypatch.setattr(ai_pool, "SEARCH_GRACE", 0.5, raising=False)
     try:
         t = await _table(h, deals=1, dealer=0)  # seat 1, an AI, leads
         await h.svc.start(t.id, HOST)
@@ -93,7 +93,8 @@ async def test_a_hung_worker_process_is_killed_and_the_pool_serves_the_next_sear
     pool = AiPool(1)
     try:
         note = tmp_path / "pid"
-        hung = asyncio.create_task(pool.run(hang, str(note), timeout=3.0))
+        await asyncio.wait_for(pool.run(os.getpid), 60)  # the worker is up: its start is not timed
+        hung = asyncio.create_task(pool.run(hang, str(note), timeout=5.0))
         behind = asyncio.create_task(pool.run(os.getpid))
         with pytest.raises(ai_pool.SearchTimeout):
             await asyncio.wait_for(hung, 30)
@@ -219,7 +220,7 @@ async def test_a_search_queued_while_nobody_watched_moves_up_when_a_human_comes_
     await asyncio.sleep(0)
     await h.svc.act(t.id, HOST, t.version, STAY)
     await h.svc.leave(t.id, HOST)  # before the driver looks: its search is queued as nobody's
-    for _ in range(200):
+    for _ in range(1000):
         if pool.budget.waiting == 2:
             break
         await asyncio.sleep(0.01)
