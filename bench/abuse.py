@@ -80,7 +80,7 @@ async def serve_bot(port: int, db_path: str, args: argparse.Namespace) -> None:
         if line == "start":
             lags.clear()
         playing = [t for t in run.tables.tables.values() if t.status == "playing"]
-        workers = getattr(run.tables.ai._executor, "_processes", None) or {}
+        workers = run.tables.ai.worker_pids()
         print(json.dumps({"cpu": time.process_time(), "ai_cpu": sum(map(proc_cpu, workers)), "lag": lags,
                           "playing": len(playing),
                           "versions": sum(t.version for t in run.tables.tables.values())}), flush=True)

@@ -229,6 +229,12 @@ class AiPool:
                 process.kill()
         executor.shutdown(wait=False, cancel_futures=True)
 
+    def worker_pids(self) -> list[int]:
+        """The process ids of the live worker processes (none for thread lanes): benchmarks read
+        their CPU time."""
+        return [pid for executor in self._lanes if isinstance(executor, ProcessPoolExecutor)
+                for pid in (getattr(executor, "_processes", None) or {})]
+
     def close(self) -> None:
         """Stop the workers: a search still running is abandoned and its process killed (its
         driver was cancelled; a hung one would otherwise keep the bot's process from exiting)."""

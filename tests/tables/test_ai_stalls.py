@@ -124,10 +124,12 @@ async def test_closing_the_pool_ends_a_search_its_caller_gave_up(tmp_path):
                 break
             await asyncio.sleep(0.05)
         pid = int(note.read_text())
+        assert pool.worker_pids() == [pid]
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
         pool.close()
+        assert pool.worker_pids() == []
         for _ in range(100):
             if gone(pid):
                 break
