@@ -167,7 +167,7 @@ class AiPool:
         executor = self._lanes[lane]
         if executor is None:
             if self.kind == "thread":
-                executor = ThreadPoolExecutor(1, thread_name_prefix=f"tapis-ai-{lane}")
+                executor = ThreadPoolExecutor(1, thread_name_prefix="tapis-ai")
             else:
                 # forkserver: workers start from a clean process, never from a fork of the bot's
                 # threads (aiosqlite, the gateway keep-alive) that may hold a lock.
