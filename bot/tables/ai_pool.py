@@ -213,9 +213,10 @@ class AiPool:
             raise
         if done:
             return done.pop().result()
-        log.warning("an AI search outlived its deadline (%.1f s); its worker is replaced", left)
+        log.warning("an AI search (%s) outlived its deadline; its worker is killed and replaced",
+                    getattr(fn, "__name__", "?"))
         self._drop(lane, kill=True)
-        raise SearchTimeout(f"no result within {left:.1f} s")
+        raise SearchTimeout(f"{getattr(fn, '__name__', '?')}: no result by its deadline")
 
     def _drop(self, lane: int, kill: bool = False) -> None:
         """Forget a lane's executor (the next search starts a new one); ``kill``: end its process
