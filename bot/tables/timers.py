@@ -7,7 +7,10 @@ A new, earlier alarm wakes the sleeping task so it re-arms. A table owed a remin
 deadline (a correspondence table: ``bot.tables.reminders``) is woken at the reminder's time first.
 
 A transient store fault while firing (``bot.tables.heal``) re-arms that table's alarm with
-backoff and logs one WARNING per run of failures: a timer is never dropped by a passing fault.
+backoff and logs one WARNING per run of failures: a timer is never dropped by a passing fault. Any
+other error is logged once (ERROR, with its traceback) and re-armed with the same backoff: a
+deadline that failed once is tried again (never in a tight loop, at most every ``heal.MAX_DELAY``
+seconds), so a table waiting on an absent player still reaches the timeout and the AI's takeover.
 """
 
 from __future__ import annotations
@@ -78,11 +81,10 @@ class DeadlineScheduler:
             try:
                 await self.fire(session)
             except Exception as exc:
-                if not heal.is_transient(exc):
-                    session.timer_failures = 0
-                    log.exception("timer of table %s failed", session.id)
-                else:
-                    self._retry(session, exc)
+                transient = heal.is_transient(exc)
+                if not transient and not session.timer_failures:
+                    log.exception("timer of table %s failed; retrying with backoff", session.id)
+                self._retry(session, exc, warn=transient)
             else:
                 if session.timer_failures:
                     session.timer_failures = 0
@@ -90,11 +92,12 @@ class DeadlineScheduler:
             fired += 1
         return fired
 
-    def _retry(self, session: TableSession, exc: BaseException) -> None:
-        """Re-arm an alarm whose firing hit a transient fault, after a growing delay."""
+    def _retry(self, session: TableSession, exc: BaseException, warn: bool = True) -> None:
+        """Re-arm an alarm whose firing failed, after a growing delay (``warn``: the WARNING of a
+        transient fault, the first of a run)."""
         n = session.timer_failures = session.timer_failures + 1
         wait = heal.delay(n)
-        if n == 1:
+        if n == 1 and warn:
             log.warning("timer of table %s hit %s: %s; retrying with backoff", session.id,
                         type(exc).__name__, exc)
         retry_at = self.clock() + wait

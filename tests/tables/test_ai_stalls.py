@@ -232,3 +232,29 @@ async def test_a_search_queued_while_nobody_watched_moves_up_when_a_human_comes_
     await asyncio.wait_for(other, 10)
     await asyncio.wait_for(h.idle(), 10)
     assert order[:2] == ["table", "other"]
+
+
+async def test_a_deadline_stopped_by_an_error_is_tried_again(h, monkeypatch):
+    """The timeout move of an absent player fails once with a bug: the deadline is re-armed with
+    backoff (not dropped), and the next try plays it: the table does not wait for ever."""
+    import bot.store.tables as store_tables
+    from tests.tables.test_play import started
+
+    real, failed = store_tables.append_action, []
+
+    def once(conn, table_id, version, seat, action, actor, now):
+        if actor == "timeout" and not failed:
+            failed.append(version)
+            raise RuntimeError("planted")
+        return real(conn, table_id, version, seat, action, actor, now)
+
+    t = await started(h, HOST, 200, deals=2)
+    monkeypatch.setattr(store_tables, "append_action", once)
+    h.clock.t = t.deadline
+    await h.svc.fire_due_timers()
+    assert failed == [0] and t.version == 0
+    retry_at = h.svc.sessions[t.id].alarm
+    assert retry_at is not None and h.clock.t < retry_at <= h.clock.t + heal.MAX_DELAY
+    h.clock.t = retry_at
+    await h.svc.fire_due_timers()
+    assert t.version == 1 and any(e["type"] == "timeout" for e in h.events[-1][1])
