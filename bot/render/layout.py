@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.render.canvas import MUTED, WHITE, Canvas, Colour
-from bot.render.fonts import fit, font, text_width
+from bot.render.fonts import fit, font, readable, text_width
 from bot.render.text import czech_sign
 from bot.rules.base import PLAIN, Text
 from bot.rules.cards import SUIT_SYMBOLS
@@ -125,7 +125,8 @@ class TableCtx:
     def name(self, seat: int | None) -> str:
         if seat is None:
             return "—"
-        return self.names[seat] if 0 <= seat < len(self.names) else self.tr._("Seat {n}", n=seat + 1)
+        missing = self.tr._("Seat {n}", n=seat + 1)  # also for a name with nothing drawable
+        return readable(self.names[seat], missing) if 0 <= seat < len(self.names) else missing
 
     def named(self, seat: int | None, text: Callable[[str], str], size: int, width: int,
               bold: bool = False) -> str:

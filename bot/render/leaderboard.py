@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, PANEL, WHITE, Canvas
-from bot.render.fonts import fit, text_width
+from bot.render.fonts import fit, readable, text_width
 from bot.rules.base import PLAIN, Text
 
 WIDTH = 720
@@ -55,7 +55,7 @@ def leaderboard_image(rows: list[dict[str, Any]], title: str | None = None, colu
             c.chip(34, y + ROW_H / 2, 14, fill=medal, label=str(rank), size=15, ink=(30, 30, 30))
         else:
             c.text((34, y + ROW_H / 2), str(rank), 19, MUTED, bold=True, anchor="mm")
-        c.text((62, y + ROW_H / 2), str(row.get("name", "?")), 21, WHITE, bold=True, anchor="lm",
+        c.text((62, y + ROW_H / 2), readable(str(row.get("name", "?"))), 21, WHITE, bold=True, anchor="lm",
                max_width=bar_x - 72)
         jetons = _value(row)
         length = round(bar_w * abs(jetons) / top)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, PANEL, RED, WHITE, Canvas
-from bot.render.fonts import text_width
+from bot.render.fonts import readable, text_width
 from bot.render.words import decimal, percent, signed, signed_decimal
 from bot.rules.base import PLAIN, Text
 
@@ -28,7 +28,7 @@ def profile_image(name: str, season: int, games: list[dict[str, Any]], tr: Text 
     games = list(games)[:MAX_GAMES]
     height = TOP + max(1, len(games)) * BLOCK_H + 12
     c = Canvas(WIDTH, height, PANEL)
-    c.text((20, 16), name, 30, GOLD, bold=True, max_width=WIDTH - 200)
+    c.text((20, 16), readable(name), 30, GOLD, bold=True, max_width=WIDTH - 200)
     c.text((WIDTH - 20, 28), tr._("season {season}", season=tr.number(season)), 17, MUTED, anchor="ra")
     if not games:
         c.text((WIDTH / 2, TOP + 40), tr._("No finished session yet."), 20, MUTED, anchor="mm")

@@ -20,6 +20,7 @@ from typing import Any
 from PIL import GifImagePlugin, Image, ImageChops
 
 from bot.render.canvas import GOLD, PANEL, WHITE, Canvas
+from bot.render.fonts import readable
 from bot.render.palette import palette_image
 from bot.render.table import HEIGHT, WIDTH, table_canvas
 from bot.rules import is_spanish
@@ -52,7 +53,8 @@ def hands_band(game: str, names: Sequence[str], hands: Sequence[Sequence[str]],
     for seat, hand in enumerate(hands):
         x = 16 + (seat % 2) * half
         y = 34 + (seat // 2) * BAND_ROW
-        name = str(names[seat]) if seat < len(names) else tr._("seat {n}", n=seat)
+        missing = tr._("seat {n}", n=seat)
+        name = readable(str(names[seat]), missing) if seat < len(names) else missing
         c.text((x, y + 4), name, 17, WHITE, bold=True, max_width=110)
         c.card_row(list(hand), x + 118, y, CARD_W, half - 150, is_spanish(game))
     return _on_palette(c.img)

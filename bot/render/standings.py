@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.render.canvas import GOLD, MUTED, PANEL, WHITE, Canvas
-from bot.render.fonts import text_width
+from bot.render.fonts import readable, text_width
 from bot.render.leaderboard import MEDALS, _grouped
 from bot.rules.base import PLAIN, Text
 from bot.tournaments.standings import Standing
@@ -42,7 +42,7 @@ def standings_image(rows: Sequence[Standing], title: str, swiss: bool, tr: Text 
             c.chip(32, mid, 13, fill=medal, label=str(s.rank), size=14, ink=(30, 30, 30))
         else:
             c.text((32, mid), str(s.rank), 18, MUTED, bold=True, anchor="mm")
-        c.text((58, mid), s.name, 19, MUTED if s.withdrawn else WHITE, bold=True, anchor="lm",
+        c.text((58, mid), readable(s.name), 19, MUTED if s.withdrawn else WHITE, bold=True, anchor="lm",
                max_width=name_w)
         for x, value in zip(columns[:3], cells[i][:3], strict=True):
             c.text((x, mid), value, 19, WHITE, anchor="rm")
