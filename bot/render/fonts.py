@@ -215,7 +215,9 @@ def drawable(text: str, bold: bool = False) -> str:
 def readable(name: str, fallback: str = "?", bold: bool = False) -> str:
     """``name`` as an image shows it: ``fallback`` when nothing of it would be drawn (a name all in
     characters no shipped face has, or all invisible)."""
-    return name if drawable(name, bold).strip() else fallback
+    shown = drawable(name, bold)
+    visible = any(unicodedata.category(ch)[0] not in "CZM" and not _invisible(ord(ch)) for ch in shown)
+    return name if visible else fallback
 
 
 def rtl(parts: tuple[tuple[int, str], ...]) -> bool:

@@ -76,5 +76,22 @@ def test_threads_give_the_same_images() -> None:
 
 
 def test_fonts_shipped_with_licence() -> None:
+    """Every shipped font (DejaVu and the fallback faces) has its licence beside it, and both are
+    package data (pyproject's patterns for every package)."""
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    from bot.render.fonts import FALLBACKS
+
     assert REGULAR.is_file() and BOLD.is_file()
-    assert any(p.name.startswith("LICENSE") for p in FONT_DIR.iterdir())
+    assert all(path.is_file() and path.parent == FONT_DIR for path in FALLBACKS)
+    licences = [p.name.removeprefix("LICENSE-").removesuffix(".txt") for p in FONT_DIR.glob("LICENSE-*.txt")]
+    fonts = sorted(FONT_DIR.glob("*.ttf"))
+    assert {REGULAR, BOLD, *FALLBACKS} == set(fonts)
+    for path in fonts:
+        assert any(path.name.startswith(stem) for stem in licences), f"{path.name} has no licence"
+    patterns = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())[
+        "tool"]["setuptools"]["package-data"]["*"]
+    for path in [*fonts, *FONT_DIR.glob("LICENSE-*")]:
+        assert any(fnmatch.fnmatch(path.name, p) for p in patterns), f"{path.name} is not package data"
