@@ -14,7 +14,7 @@ for them), and drops the TrueType hinting (FreeType's autohinter draws the picto
 text sizes): 3.2 MB become about 1.1 MB. Symbola's licence allows it: "Fonts are free for any
 use; they may be opened, edited, modified, regenerated, packaged and redistributed."
 
-Needs fontTools (a dependency of the bot: ``bot.render.fonts`` reads the fonts' coverage with it).
+Needs fontTools (``pip install -e .[test]``; the bot itself reads the fonts without it).
 """
 
 from __future__ import annotations

@@ -36,13 +36,16 @@ leaderboard's "?" (what each image shows for a missing name).
 
 A FreeType face must not be used by two threads at once, so each thread gets its own font objects
 (rendering runs in ``asyncio.to_thread``); a fallback face is opened on a thread the first time
-that thread draws a character of it, at that size. The character maps are read once per process
-(fontTools), lazily.
+that thread draws a character of it, at that size. The character maps are read once per process,
+lazily, straight from the files' ``cmap`` tables (:func:`cmap_ranges`: a few ranges per font,
+where a parser building glyph names, fontTools', left 10-15 MB more in the process).
 """
 
 from __future__ import annotations
 
 import functools
+import mmap
+import struct
 import threading
 import unicodedata
 from bisect import bisect_right
@@ -81,22 +84,25 @@ def face(index: int, size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 # ---------------------------------------------------------------------- coverage
 class Coverage:
-    """The characters a font file has (its best Unicode character map), as sorted ranges."""
+    """The characters a font file has, as sorted ranges of code points."""
 
-    def __init__(self, codepoints: list[int]):
+    def __init__(self, ranges: list[tuple[int, int]]):
         starts: list[int] = []
         ends: list[int] = []
-        for cp in sorted(codepoints):
-            if ends and cp == ends[-1] + 1:
-                ends[-1] = cp
+        for first, last in sorted(ranges):
+            if ends and first <= ends[-1] + 1:
+                ends[-1] = max(ends[-1], last)
             else:
-                starts.append(cp)
-                ends.append(cp)
+                starts.append(first)
+                ends.append(last)
         self.starts, self.ends = starts, ends
 
     def __contains__(self, cp: int) -> bool:
         i = bisect_right(self.starts, cp) - 1
         return i >= 0 and cp <= self.ends[i]
+
+    def __len__(self) -> int:
+        return sum(last - first + 1 for first, last in zip(self.starts, self.ends, strict=True))
 
 
 _coverage_lock = threading.Lock()
@@ -104,12 +110,55 @@ _coverage_lock = threading.Lock()
 
 @functools.cache
 def coverage(path: Path) -> Coverage:
-    """The characters of the font at ``path``, read once per process."""
-    with _coverage_lock:
-        from fontTools.ttLib import TTFont
+    """The characters of the font at ``path`` (its Unicode character map), read once per process."""
+    with _coverage_lock, open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        return Coverage(cmap_ranges(data))
 
-        with TTFont(str(path), lazy=True) as f:
-            return Coverage(list(f.getBestCmap()))
+
+#: The Unicode subtables of a ``cmap``, best first: (platform, encoding, format).
+_SUBTABLES = ((3, 10, 12), (0, 6, 12), (0, 4, 12), (3, 1, 4), (0, 3, 4), (0, 2, 4), (0, 1, 4), (0, 0, 4))
+
+
+def cmap_ranges(data: bytes | mmap.mmap) -> list[tuple[int, int]]:
+    """The code points a TrueType/OpenType font maps to a glyph (not to .notdef), as inclusive
+    ranges, from its best Unicode ``cmap`` subtable (format 12, the full range, else format 4,
+    the BMP: the two the OpenType specification requires of Unicode fonts)."""
+    tables = {data[12 + 16 * i:16 + 16 * i]: struct.unpack_from(">L", data, 20 + 16 * i)[0]
+              for i in range(struct.unpack_from(">H", data, 4)[0])}
+    cmap = tables[b"cmap"]
+    found: dict[tuple[int, int, int], int] = {}
+    for i in range(struct.unpack_from(">H", data, cmap + 2)[0]):
+        platform, encoding, offset = struct.unpack_from(">HHL", data, cmap + 4 + 8 * i)
+        fmt = struct.unpack_from(">H", data, cmap + offset)[0]
+        found.setdefault((platform, encoding, fmt), cmap + offset)
+    best = next((found[key] for key in _SUBTABLES if key in found), None)
+    if best is None:
+        raise ValueError("no Unicode cmap subtable of format 4 or 12")
+    if struct.unpack_from(">H", data, best)[0] == 12:
+        groups = struct.unpack_from(">L", data, best + 12)[0]
+        out = []
+        for first, last, glyph in struct.iter_unpack(">LLL", data[best + 16:best + 16 + 12 * groups]):
+            if glyph == 0:  # the group's first code point is .notdef's
+                first += 1
+            if first <= last:
+                out.append((first, last))
+        return out
+    segments = struct.unpack_from(">H", data, best + 6)[0] // 2
+    ends = struct.unpack_from(f">{segments}H", data, best + 14)
+    starts = struct.unpack_from(f">{segments}H", data, best + 16 + 2 * segments)
+    deltas = struct.unpack_from(f">{segments}h", data, best + 16 + 4 * segments)
+    range_offsets_at = best + 16 + 6 * segments
+    range_offsets = struct.unpack_from(f">{segments}H", data, range_offsets_at)
+    out = []
+    for i, (first, last, delta, range_offset) in enumerate(zip(starts, ends, deltas, range_offsets,
+                                                               strict=True)):
+        last = min(last, 0xFFFE)  # the final 0xFFFF segment maps nothing
+        if range_offset == 0:
+            out.extend((c, c) for c in range(first, last + 1) if (c + delta) & 0xFFFF)
+            continue
+        glyphs = struct.unpack_from(f">{last - first + 1}H", data, range_offsets_at + 2 * i + range_offset)
+        out.extend((c, c) for c, glyph in zip(range(first, last + 1), glyphs, strict=True) if glyph)
+    return out
 
 
 def _chain(bold: bool) -> tuple[Path, ...]:
@@ -167,13 +216,14 @@ def _runs(text: str, bold: bool) -> tuple[tuple[int, str], ...] | None:
             joined = True
             continue
         if category in _MARKS or category == "Cf" or ch == ZWJ:
-            if not joined and _has(current, cp, bold):
+            if not joined and current is not None and _has(current, cp, bold):
                 _append(out, current, ch)
             continue
-        if joined:  # the next component of a joiner sequence: left out, with its marks
+        if joined:
             joined = False
-            current = None
-            continue
+            if category == "So":  # the next component of a joiner sequence: left out, with its marks
+                current = None
+                continue
         if category == "Cc":
             current = None
             continue
@@ -181,7 +231,7 @@ def _runs(text: str, bold: bool) -> tuple[tuple[int, str], ...] | None:
             out.append([SIGN, ch])
             current, base_symbol = SIGN, False
             continue
-        if category == "Zs" and _has(current, cp, bold):
+        if category == "Zs" and current is not None and _has(current, cp, bold):
             _append(out, current, ch)  # a space stays in the run it is in
             base_symbol = False
             continue
@@ -194,9 +244,9 @@ def _runs(text: str, bold: bool) -> tuple[tuple[int, str], ...] | None:
     return tuple((int(f), str(s)) for f, s in out)
 
 
-def _has(index: int | None, cp: int, bold: bool) -> bool:
-    """Whether face ``index`` of the chain has ``cp`` (no for a left-out cluster or a sign)."""
-    return index is not None and index != SIGN and cp in coverage(_chain(bold)[index])
+def _has(index: int, cp: int, bold: bool) -> bool:
+    """Whether face ``index`` of the chain has ``cp`` (no for a sign)."""
+    return index != SIGN and cp in coverage(_chain(bold)[index])
 
 
 def _append(out: list[list[int | str]], index: int, ch: str) -> None:

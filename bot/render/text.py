@@ -72,7 +72,7 @@ def _with_runs(parts: tuple[tuple[int, str], ...], size: int, bold: bool,
     for i, s in parts:
         if i > 0:
             _, top, _, bottom = face(i, size, bold).getbbox(s, anchor="ls")
-            above, below = max(above, -top - ascent), max(below, bottom - descent)
+            above, below = max(above, int(-top) - ascent), max(below, int(bottom) - descent)
     line = ascent + descent
     h = line + above + below
     baseline = ascent + above

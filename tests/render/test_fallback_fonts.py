@@ -209,3 +209,16 @@ def test_an_undrawable_name_shows_the_seat() -> None:
     names = [UNASSIGNED * 4, *NAMES[game][1:]]
     seat = ["Seat 1", *NAMES[game][1:]]
     assert table_image(game, SAMPLES[game], names) == table_image(game, SAMPLES[game], seat)
+
+
+def test_character_maps_read_as_fonttools_reads_them() -> None:
+    """bot.render.fonts reads each shipped font's cmap itself (formats 4 and 12): the characters it
+    finds are exactly fontTools' best cmap, less what maps to .notdef."""
+    ttlib = pytest.importorskip("fontTools.ttLib")
+    from bot.render.fonts import FONT_DIR, coverage
+
+    for path in sorted(FONT_DIR.glob("*.ttf")):
+        with ttlib.TTFont(str(path), lazy=True) as f:
+            expected = {cp for cp, glyph in f.getBestCmap().items() if glyph != ".notdef"}
+        found = coverage(path)
+        assert len(found) == len(expected) and all(cp in found for cp in expected), path.name
