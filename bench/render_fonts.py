@@ -4,7 +4,8 @@ Renders one image of each kind (table, hand, leaderboard, standings, decision re
 profile) with Latin names first (DejaVu only: the warm baseline), then the same images with
 names DejaVu lacks (emoji, CJK, Hangul, a ZWJ sequence, a flag), and prints the process's RSS
 after each step and the time of the second pass (character maps read, fallback faces opened on
-this thread at each size used). ``--root`` renders with another checkout's ``bot``, e.g. the
+this thread at each size used), then the same images on a second thread (which opens its own
+faces, as each worker of ``asyncio.to_thread`` does). ``--root`` renders with another checkout's ``bot``, e.g. the
 commit before the chain, where the same names are drawn as boxes.
 
     python bench/render_fonts.py [--root ../other-checkout]
@@ -81,9 +82,16 @@ def main() -> None:
     other = rss_mb()
     every_kind(OTHER)
     t3 = time.perf_counter()
+    import threading
+
+    worker = threading.Thread(target=every_kind, args=(OTHER,))
+    worker.start()
+    worker.join()
+    thread = rss_mb()
     print(f"RSS after import {start:.1f} MB; after every kind, Latin names {latin:.1f} MB ({t1 - t0:.2f} s); "
           f"then with emoji/CJK/Hangul names {other:.1f} MB (+{other - latin:.1f} MB, {t2 - t1:.2f} s); "
-          f"again, warm: {t3 - t2:.2f} s; font files' pages in RSS {font_pages_mb():.1f} MB")
+          f"again, warm: {t3 - t2:.2f} s; on a second thread (its own faces) {thread:.1f} MB "
+          f"(+{thread - other:.1f} MB); font files' pages in RSS {font_pages_mb():.1f} MB")
 
 
 if __name__ == "__main__":
