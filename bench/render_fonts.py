@@ -5,8 +5,8 @@ profile) with Latin names first (DejaVu only: the warm baseline), then the same 
 names DejaVu lacks (emoji, CJK, Hangul, a ZWJ sequence, a flag), and prints the process's RSS
 after each step and the time of the second pass (character maps read, fallback faces opened on
 this thread at each size used), then the same images on a second thread (which opens its own
-faces, as each worker of ``asyncio.to_thread`` does). ``--root`` renders with another checkout's ``bot``, e.g. the
-commit before the chain, where the same names are drawn as boxes.
+faces, as each worker of ``asyncio.to_thread`` does). ``--root`` renders with another checkout's
+``bot``, e.g. the commit before the chain, where the same names are drawn as boxes.
 
     python bench/render_fonts.py [--root ../other-checkout]
 """

@@ -222,3 +222,43 @@ def test_character_maps_read_as_fonttools_reads_them() -> None:
             expected = {cp for cp, glyph in f.getBestCmap().items() if glyph != ".notdef"}
         found = coverage(path)
         assert len(found) == len(expected) and all(cp in found for cp in expected), path.name
+
+
+def test_basic_layout_draws_the_chain_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without Raqm (Pillow's basic layout) the runs are drawn the same way, left to right: no box,
+    widths as drawn, fit to width."""
+    import threading
+
+    from bot.render import fonts, text
+
+    truetype = ImageFont.truetype
+
+    def basic(path: str, size: int) -> ImageFont.FreeTypeFont:
+        return truetype(path, size, layout_engine=ImageFont.Layout.BASIC)
+
+    def run() -> None:  # a fresh thread: its own faces, all opened with the basic layout
+        for name, _ in CASES.values():
+            mask, _, _ = text_mask(name, 18)
+            assert tofu(mask, 18) == 0, name
+            box = mask.getbbox()
+            assert box is not None and text_width(name, 18) - 3 <= box[2] <= text_width(name, 18) + 2
+            shown = fit(name * 4, 18, 90)
+            assert text_width(shown, 18) <= 90
+        assert fonts.face(1, 18).layout_engine == ImageFont.Layout.BASIC
+
+    monkeypatch.setattr(fonts.ImageFont, "truetype", basic)
+    monkeypatch.setattr(text, "_cache", {})
+    fit.cache_clear()
+    errors: list[BaseException] = []
+    worker = threading.Thread(target=lambda: _catch(run, errors))
+    worker.start()
+    worker.join()
+    fit.cache_clear()
+    assert not errors, errors
+
+
+def _catch(job: Any, errors: list[BaseException]) -> None:
+    try:
+        job()
+    except BaseException as exc:  # handed to the test's thread
+        errors.append(exc)
