@@ -96,8 +96,9 @@ def together(monkeypatch: pytest.MonkeyPatch, n: int) -> None:
     monkeypatch.setattr(reviews, "load", load)
 
 
-async def until(predicate: Callable[[], Any], what: str, timeout: float = 10.0) -> None:
-    """Wait (polling the event loop) until ``predicate()`` holds."""
+async def until(predicate: Callable[[], Any], what: str, timeout: float = 60.0) -> None:
+    """Wait (polling the event loop) until ``predicate()`` holds (a wait, not a measure of speed: a
+    loaded machine draws a review's pictures slowly, and 10 s once ran out beside other work)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not predicate():
