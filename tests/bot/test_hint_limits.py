@@ -41,8 +41,10 @@ def answered(inter: Interaction) -> str:
     return inter.text if inter.original is not None or inter.followups else ""
 
 
-async def test_a_hint_flood_is_limited_and_cached(stub: DiscordStub, tapis: TapisRun, players: list[User],
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+async def hinted_table(stub: DiscordStub, tapis: TapisRun, players: list[User],
+                       monkeypatch: pytest.MonkeyPatch) -> tuple[int, Any, Any, BlockingCoach, User]:
+    """A table of two players and an AI with hints on, its AI pool one thread, its coach a
+    ``BlockingCoach``: ``(table id, service, the Hints cog, coach, the player to act)``."""
     alice, bob = players[:2]
     table_id, _ = await open_table(stub, alice, [bob], ai=1, options="hints=on")
     await tapis.settle()
@@ -53,11 +55,19 @@ async def test_a_hint_flood_is_limited_and_cached(stub: DiscordStub, tapis: Tapi
     cog = tapis.bot.get_cog("Hints")  # type: ignore[union-attr]
     # the extension's module as the bot loaded it (discord.py executes it afresh)
     monkeypatch.setattr(sys.modules[type(cog).__module__], "hint", coach)
+    table = await service.get(table_id)
+    [seat] = table.state.to_act()
+    return table_id, service, cog, coach, {table.seat_of(u.id): u for u in (alice, bob)}[seat]
+
+
+async def test_a_hint_flood_is_limited_and_cached(stub: DiscordStub, tapis: TapisRun, players: list[User],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    alice, bob = players[:2]
+    table_id, service, cog, coach, mover = await hinted_table(stub, tapis, players, monkeypatch)
     now = [1000.0]
     cog.desk.clock = lambda: now[0]
     table = await service.get(table_id)
-    [seat] = table.state.to_act()
-    mover = {table.seat_of(u.id): u for u in (alice, bob)}[seat]
+    seat = table.seat_of(mover.id)
 
     try:
         first = await stub.slash("hint", mover, stub.channel, wait=False)
@@ -171,19 +181,9 @@ async def test_a_hung_hint_is_given_up_at_its_deadline_and_frees_the_pool(
     error) and the pool's one worker is free again for the tables' own AI moves."""
     import bot.tables.ai_pool as ai_pool
 
-    alice, bob = players[:2]
-    table_id, _ = await open_table(stub, alice, [bob], ai=1, options="hints=on")
-    await tapis.settle()
-    service = tapis.tables
-    service.ai.close()
-    service.ai = AiPool(1, kind="thread")
-    coach = BlockingCoach()  # never released while the test looks: a hung search
-    cog = tapis.bot.get_cog("Hints")  # type: ignore[union-attr]
-    monkeypatch.setattr(sys.modules[type(cog).__module__], "hint", coach)
+    _, service, _, coach, mover = await hinted_table(stub, tapis, players, monkeypatch)
+    # the coach is never released while the test looks: a hung search
     monkeypatch.setattr(ai_pool, "SEARCH_GRACE", 0.3, raising=False)
-    table = await service.get(table_id)
-    [seat] = table.state.to_act()
-    mover = {table.seat_of(u.id): u for u in (alice, bob)}[seat]
     try:
         asked = await stub.slash("hint", mover, stub.channel, wait=False)
         await stub.wait_for(lambda: answered(asked), what="an answer to the hung hint")
