@@ -115,6 +115,11 @@ class Tables(commands.Cog):
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self.bot.presenter.channel_deleted(payload.thread_id)
 
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was kicked (or the server deleted): its tables there go on by DM and close."""
+        await self.bot.presenter.guild_gone(guild.id)
+
     @table.command(name="join", description="Sit down at a table (moves the buy-in to the table)")
     @app_commands.describe(table=TABLE_ARG)
     @app_commands.autocomplete(table=table_autocomplete)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.i18n import Translator, english
+from bot.i18n import N_, Translator, english
 from bot.outbox.clock import seat_clock
 from bot.rules.mus.senas import gesture as sena_gesture
 from bot.rules.mus.senas import name as sena_name
@@ -24,6 +24,11 @@ from bot.views.display import hand_embed, seat_name
 if TYPE_CHECKING:
     from bot.app import TapisBot
     from bot.tables.model import Table
+
+#: The note of a session whose channel Tapis can no longer use (deleted, access or a permission taken
+#: away, the bot removed from the server: ``Presenter._channel_gone``).
+CHANNEL_LOST = N_("⚠️ Tapis can no longer show this table in its channel: the game goes on here, and "
+                  "the table ends after this deal.")
 
 
 def place_names(bot: TapisBot, table: Table, tr: Translator | None = None) -> tuple[str, str]:
@@ -39,6 +44,8 @@ def hand_message(bot: TapisBot, table: Table, seat: int, tr: Translator,
     """The seat's hand message in ``tr``'s language: its embed and its moves (None when it has none)."""
     guild, channel = place_names(bot, table, tr)
     clock = seat_clock(table, seat, bot.config, tr)
+    if table.status == "playing" and channel_lost(bot, table):
+        note = "\n".join(x for x in (note, tr._(CHANNEL_LOST)) if x)
     offered: list[str] = []
     if isinstance(table.state, MusState) and table.options.get("senas"):  # Mus señas (option)
         book = table.senas
@@ -47,6 +54,13 @@ def hand_message(bot: TapisBot, table: Table, seat: int, tr: Translator,
         offered = book.offered(table, seat)
     embed = hand_embed(table, seat, guild, channel, note=note, tr=tr, clock=clock)
     return embed, moves_view(table, seat, tr, senas=offered)
+
+
+def channel_lost(bot: TapisBot, table: Table) -> bool:
+    """Whether the presenter found the table's channel out of reach (it is no longer edited)."""
+    presenter = getattr(bot, "presenter", None)
+    rec = presenter.records.get(table.id) if presenter is not None else None
+    return rec is not None and rec.unreachable
 
 
 def sena_lines(table: Table, seen: list[Made], seat: int, tr: Translator) -> list[str]:

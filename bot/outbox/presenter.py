@@ -24,9 +24,12 @@ one per ``edit_interval`` in that channel.
 Memory stays flat: everything kept about one table is one ``TableRecord`` (its log, what its
 message shows, its editor and DM tasks, its clicks...); once a closed table's final message is
 sent and its DM task is done, the record is dropped (``release``) and all of it with it.
-A table whose channel was deleted or became unreachable (404/10003, 403/50001) is no longer
-edited (one WARNING); its play goes on by DM and the service is asked to close it at the end of
-the deal.
+A table whose channel was deleted or became unreachable (404/10003, 403/50001), or whose message
+Discord refuses for a permission taken away (403/50013: Send Messages, Embed Links, Attach Files), is
+no longer edited (one WARNING, no request there any more: not its line, not its thread); its players
+get a DM saying the game goes on by DM and ends after this deal, and the service is asked to close it
+then. The same happens to every table of a server the bot is removed from (GUILD_DELETE), without a
+refused request first. A table in a thread falls back to its channel first (``bot.outbox.threads``).
 """
 
 from __future__ import annotations
@@ -74,6 +77,11 @@ log = logging.getLogger(__name__)
 DRAIN = 5.0
 #: Discord's codes for a channel the bot can no longer reach: deleted, or access taken away.
 CHANNEL_GONE = {10003, 50001}
+#: Discord's code for a permission the table message needs taken away mid-session (Send Messages,
+#: Embed Links, Attach Files…): treated as the channel out of reach (``OUT_OF_REACH``).
+MISSING_PERMISSIONS = 50013
+#: What makes the table's channel (or thread) unusable for its message.
+OUT_OF_REACH = CHANNEL_GONE | {MISSING_PERMISSIONS}
 
 
 class Presenter:
@@ -287,8 +295,9 @@ class Presenter:
     async def _close_thread(self, table_id: int) -> None:
         """An ended table's channel line shows its result and its thread is archived (if it has one)."""
         table = await self.table(table_id)
-        if table is None or thread_of(table) is None:
-            return
+        rec = self.records.get(table_id)
+        if table is None or thread_of(table) is None or (rec is not None and rec.unreachable):
+            return  # no thread, or its channel is out of reach: nothing to archive there
         try:
             await self.threads.close(table)
         except Exception:
@@ -408,12 +417,12 @@ class Presenter:
                 new = await channel.send(embed=payload["embed"], view=view, **with_files)
                 await self.tables.set_message(table_id, new.id)
         except discord.HTTPException as exc:
-            if exc.code in CHANNEL_GONE and where(table) != table.channel_id:
+            if exc.code in OUT_OF_REACH and where(table) != table.channel_id:
                 await self.threads.lost(table, f"{exc.status} {exc.code}")  # back to the channel
             elif exc.code == THREAD_ARCHIVED and where(table) != table.channel_id:
                 if await self.threads.unarchive(table):
                     self.mark_dirty(table_id)
-            elif exc.code in CHANNEL_GONE:
+            elif exc.code in OUT_OF_REACH:
                 await self._channel_gone(table, f"{exc.status} {exc.code}")
             else:
                 log.warning("table %s: message edit failed: %s", table_id, exc)
@@ -441,12 +450,32 @@ class Presenter:
         rec.unreachable = True
         log.warning("table %s: channel %s is unreachable (%s); no more edits there, play goes on by DM "
                     "and the table closes at the end of the deal", table.id, table.channel_id, why)
+        self._tell_players(table, rec)
         if not table.is_open or table.closing:
             return
         from bot.tables.errors import TableError
 
         with contextlib.suppress(TableError):
             await self.tables.end(table.id, 0, True, now=False)  # as a server admin who is not seated
+
+    def _tell_players(self, table: Table, rec: TableRecord) -> None:
+        """Every seated player of a session whose channel is out of reach gets a DM at once: their hand,
+        saying that the game goes on there and ends after this deal (``bot.outbox.hand.CHANNEL_LOST``;
+        the hand's next DMs and **My hand** say it too)."""
+        if table.status != "playing" or table.state is None:
+            return
+        for seat, info in enumerate(table.seats):
+            if info.user_id is not None and not info.ai and not info.away and not info.dm_closed:
+                rec.dm_shown.pop(seat, None)  # the same state, but a new note: not skipped
+                self.dms.queue(table.id, DmJob(seat, info.user_id))
+
+    async def guild_gone(self, guild_id: int) -> None:
+        """The bot was removed from a server (GUILD_DELETE): its open tables there are out of reach at
+        once, without a request refused first (play goes on by DM, each closes at the end of its deal;
+        a lobby is cancelled and refunded)."""
+        for table in await self.tables.open_tables():
+            if table.guild_id == guild_id:
+                await self._channel_gone(table, "the bot was removed from the server")
 
     async def _table_files(self, table: Table) -> list[discord.File]:
         fn = render_fn("table_image") if self.images else None

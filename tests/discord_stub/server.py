@@ -48,6 +48,11 @@ def reply(data: Any = None, status: int = 200, headers: dict[str, str] | None = 
     return web.Response(body=json.dumps(data), status=status, content_type=JSON, headers=headers)
 
 
+#: The messages of the JSON error codes the stand-in answers a refused channel with.
+REFUSALS = {10003: "Unknown Channel", 50001: "Missing Access", 50013: "Missing Permissions"}
+MANAGE_THREADS = 1 << 34
+
+
 def error(status: int, code: int, message: str) -> web.Response:
     return reply({"code": code, "message": message}, status)
 
@@ -182,9 +187,30 @@ class StubServer:
         self.channels[thread.id] = thread
         return thread
 
-    def lose_channel(self, channel: Channel, status: int = 404) -> None:
-        """From now on, sends and edits in ``channel`` fail: 404/10003 (deleted) or 403/50001 (no access)."""
-        channel.gone = (404, 10003, "Unknown Channel") if status == 404 else (403, 50001, "Missing Access")
+    def lose_channel(self, channel: Channel, status: int = 404, code: int | None = None) -> None:
+        """From now on, sends and edits in ``channel`` fail: 404/10003 (deleted), 403/50001 (no access:
+        View Channel taken away, the channel made private, the bot removed from the server) or, with
+        ``code=50013``, 403/50013 (a permission such as Send Messages, Embed Links or Attach Files taken
+        away), in Discord's error shape (``{"code", "message"}``)."""
+        code = code if code is not None else (10003 if status == 404 else 50001)
+        channel.gone = (status, code, REFUSALS[code])
+
+    def restore_channel(self, channel: Channel) -> None:
+        """The bot may use ``channel`` again (a permission given back, the bot invited again)."""
+        channel.gone = None
+
+    async def remove_bot(self, guild: Guild) -> None:
+        """The bot is kicked from ``guild``: GUILD_DELETE (not ``unavailable``), and every request to the
+        guild's channels and threads now gets 403/50001 Missing Access."""
+        for channel in self.channels.values():
+            if channel.guild_id == guild.id:
+                self.lose_channel(channel, 403)
+        await self.dispatch("GUILD_DELETE", {"id": str(guild.id)})
+
+    def lock_thread(self, thread: Channel) -> None:
+        """A moderator locks and archives ``thread``: only Manage Threads may open it again (the bot
+        has not), and its messages cannot be edited while it is archived."""
+        thread.archived = thread.locked = True
 
     def add_user(self, name: str, guild: Guild | None = None, admin: bool = False) -> User:
         user = User(snowflake(), name)
@@ -452,6 +478,9 @@ class StubServer:
         if channel.gone is not None:
             return error(*channel.gone)
         body = request[BODY] or {}
+        if channel.kind == 11 and channel.locked and body.get("archived") is False \
+                and not int(self.app_permissions) & MANAGE_THREADS:
+            return error(403, 50013, REFUSALS[50013])  # a locked thread: only Manage Threads reopens it
         if channel.kind == 11:
             channel.archived = bool(body.get("archived", channel.archived))
             channel.locked = bool(body.get("locked", channel.locked))
