@@ -128,6 +128,7 @@ async def test_a_locked_thread_brings_the_table_back_to_the_channel(
     table_id, line = await open_in_thread(stub, threaded, alice, bob)
     thread = stub.channels[line.id]
     stub.lock_thread(thread)
+    assert threaded.bot is not None
     threaded.bot.presenter.table_tokens.life = 0  # Start's token is older than 14 minutes: the channel's
     await play_to_the_end(stub, threaded, table_id, [alice, bob])
     table = await threaded.tables.get(table_id)
@@ -218,3 +219,22 @@ async def test_a_table_message_deleted_by_hand_is_posted_again_once(
     again = [m for m in stub.messages(stub.channel) if not m.deleted]
     assert [m.id for m in again] == [table.message_id]
     assert "The session is over." in again[0].text
+
+
+async def test_a_thread_archived_for_inactivity_is_reopened_and_the_table_stays_there(
+        stub: DiscordStub, threaded: TapisRun, players: list[User]) -> None:
+    """Discord archives the table's thread after a long pause (unlocked): the refused edit (50083)
+    reopens it, once, and the table goes on in its thread (checked right as it was)."""
+    alice, bob, _, _ = players
+    table_id, line = await open_in_thread(stub, threaded, alice, bob)
+    thread = stub.channels[line.id]
+    thread.archived = True
+    assert threaded.bot is not None
+    threaded.bot.presenter.table_tokens.life = 0  # Start's token is spent: the channel's edits
+    since = len(stub.calls)
+    await some_moves(stub, threaded, table_id, [alice, bob], 1)
+    table = await threaded.tables.get(table_id)
+    assert table is not None and table.extra_messages["thread"] == thread.id and not thread.archived
+    reopen = [c.json for c in stub.calls[since:] if c.method == "PATCH" and c.route == "/channels/{cid}"]
+    assert reopen == [{"archived": False}]
+    assert table.message_id != line.id and f"version {table.version}" in stub.message(table.message_id).text
