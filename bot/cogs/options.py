@@ -9,6 +9,7 @@ refused before it is read, and reading is linear in its length.
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +63,10 @@ def parse_options(text: str | None, game: Game) -> dict[str, Any]:
         name = name.lower()
         if name not in specs:
             known = ", ".join(specs) or "—"
+            close = difflib.get_close_matches(name, list(specs), n=1)
+            if close:  # a typo: name the option meant first
+                raise UserError(msg("{game} has no option {name}: did you mean {close}? Options: {known}.",
+                                    game=game.title, name=echo(name), close=f"`{close[0]}`", known=known))
             raise UserError(msg("{game} has no option {name}. Options: {known}.", game=game.title,
                                 name=echo(name), known=known))
         if name in out:

@@ -46,13 +46,19 @@ def option_lines(game: Game, tr: Translator | None = None) -> list[str]:
     return out
 
 
+def seat_range(game: Game) -> str:
+    """"3–6", or "4" where the number of players is fixed."""
+    low, high = game.min_seats, game.max_seats
+    return str(low) if low == high else f"{low}–{high}"
+
+
 def rules_embed(game: Game, tr: Translator | None = None) -> discord.Embed:
     """The /rules answer: the game's summary and its options, in the reader's language."""
     tr = tr or english()
     summary = tr._(game.summary) if game.summary else ""
     title = tr._("{game} — rules", game=tr._(game.title))
     embed = discord.Embed(title=title, description=clip(summary, 4096), colour=0x0EA5E9)
-    embed.add_field(name=tr._("Players"), value=f"{game.min_seats}–{game.max_seats}", inline=True)
+    embed.add_field(name=tr._("Players"), value=seat_range(game), inline=True)
     for i, text in enumerate(chunks(option_lines(game, tr))):
         embed.add_field(name=tr._("Options") if i == 0 else tr._("Options (cont.)"), value=text, inline=False)
     embed.set_footer(text=tr._('Set options with /table new game:… options:"key=value key=value"'))

@@ -40,6 +40,8 @@ from bot.settings.model import (
     bounds,
     parse,
     setting,
+    table_pace_default,
+    threads_enabled,
 )
 from bot.store.settings import OPERATOR
 from bot.views.locale import reader
@@ -47,6 +49,7 @@ from bot.views.texts import fit
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
+    from bot.config import Config
     from bot.store.settings import Change
 
 #: Changes listed per page of ``/settings log`` (each line is cut to fit: 10 lines < 2,000 characters).
@@ -99,12 +102,17 @@ def shown(key: str, value: Any, tr: Translator) -> str:
     return str(value)
 
 
-def _current(server: ServerSettings, key: str) -> Any:
-    """The effective value of ``key`` (for ``show``)."""
+def _current(server: ServerSettings, key: str, config: Config) -> Any:
+    """The effective value of ``key`` (for ``show``): a pace or threads the server left to the
+    operator is shown as the operator's (``normal``, ``on``), not as a bare "default"."""
     if key.startswith(OPTIONS_PREFIX):
         return server.options_for(key[len(OPTIONS_PREFIX):])
     if key == "channels":
         return sorted(server.places)
+    if key == "pace":
+        return table_pace_default(server, config.default_pace)
+    if key == "threads":
+        return threads_enabled(server, config.table_threads)
     return getattr(server, key)
 
 
@@ -126,7 +134,7 @@ class Settings(commands.Cog):
         server = await store.for_guild(guild_id)
         lines = []
         for key in SETTINGS:
-            value = shown(key, _current(server, key), tr)
+            value = shown(key, _current(server, key, self.bot.config), tr)
             mark = "" if key in stored else " · " + tr._("default")
             lines.append(fit(f"**{key}**: {value}{mark}", 200))
         embed = discord.Embed(title=tr._("Tapis settings of this server"),

@@ -136,10 +136,11 @@ class Tables(commands.Cog):
     @app_commands.autocomplete(table=table_autocomplete)
     async def leave(self, interaction: discord.Interaction[TapisBot], table: int | None = None) -> None:
         t = await resolve_table(self.bot, interaction, table, any_channel=True)
-        in_lobby = t.status == "lobby"
-        await run_soon(interaction, self.service.leave(t.id, interaction.user.id))
+        user_id = interaction.user.id
+        in_lobby, hosted = t.status == "lobby", t.host_id == user_id  # before the leave changes them
+        await run_soon(interaction, self.service.leave(t.id, user_id))
         tr = await reader(self.bot, interaction)
-        await send(interaction, tr._(texts.LEFT_LOBBY if in_lobby else texts.LEFT_PLAYING))
+        await send(interaction, texts.left(in_lobby, hosted, await self.service.get(t.id), tr))
 
     @table.command(name="start", description="Start the game (host only)")
     @app_commands.describe(table=TABLE_ARG)

@@ -25,6 +25,7 @@ from bot.views.alt import board_alt
 from bot.views.boards import display_name
 from bot.views.display import safe_name, signed
 from bot.views.locale import reader
+from bot.views.texts import nobody_yet
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -117,7 +118,7 @@ class Wallet(commands.Cog):
         ranks = [r["rank"] for r in image_rows]
         lines = [f"`{rank:>2}.` <@{uid}> — {signed(value, tr) if game else tr.number(value)}"
                  for rank, (uid, value) in zip(ranks, rows, strict=True)]
-        embed = discord.Embed(title=title, description="\n".join(lines) or tr._("Nobody yet."),
+        embed = discord.Embed(title=title, description="\n".join(lines) or nobody_yet(tr),
                               colour=0xEAB308)
         embed.set_image(url="attachment://leaderboard.png")
         await send(interaction, embed=embed, ephemeral=False,

@@ -132,11 +132,13 @@ def table_full(capacity: int) -> TableError:
 
 
 def short_of_jetons(balance: int, buy_in: int) -> TableError:
-    """Not enough jetons for the buy-in: the balance in the reader's plural form, numbers grouped."""
+    """Not enough jetons for the buy-in: the balance in the reader's plural form, numbers grouped, and
+    where more come from (a newcomer's first question)."""
     lazy = _lazy()
-    return TableError(lazy.nmsg("Not enough jetons: you have {n} jeton, the buy-in is {buy_in}.",
-                                "Not enough jetons: you have {n} jetons, the buy-in is {buy_in}.", balance,
-                                buy_in=lazy.Amount(buy_in)))
+    return TableError(lazy.nmsg(
+        "Not enough jetons: you have {n} jeton, the buy-in is {buy_in}. `/daily` adds more each day.",
+        "Not enough jetons: you have {n} jetons, the buy-in is {buy_in}. `/daily` adds more each day.",
+        balance, buy_in=lazy.Amount(buy_in)))
 
 
 def needs_players(title: str, minimum: int, seated: int) -> TableError:

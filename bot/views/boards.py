@@ -15,6 +15,7 @@ from bot.i18n.lazy import msg
 from bot.rules import GAMES
 from bot.views.alt import board_alt, profile_alt
 from bot.views.display import safe_name, signed
+from bot.views.texts import no_session_yet, nobody_yet
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -115,7 +116,7 @@ async def leaderboard_message(
         by_word = tr.p_("leaderboard by", "wins")
     image_title = f"{_title(game, tr)} · {by_word}"
     png = await asyncio.to_thread(functools.partial(leaderboard_image, rows, image_title, columns, tr=tr))
-    embed = discord.Embed(title=title, description="\n".join(lines) or tr._("Nobody yet."), colour=0xEAB308)
+    embed = discord.Embed(title=title, description="\n".join(lines) or nobody_yet(tr), colour=0xEAB308)
     embed.set_image(url="attachment://leaderboard.png")
     return {"embed": embed, "file": discord.File(io.BytesIO(png), "leaderboard.png",
                                                  description=board_alt(title, rows, tr))}
@@ -241,7 +242,7 @@ async def profile_message(
             }
         )
     if not games:
-        embed.description = tr._("No finished session yet.")
+        embed.description = no_session_yet(tr, who.id == interaction.user.id)
         return {"embed": embed}
     png = await asyncio.to_thread(functools.partial(profile_image, who.display_name, season, cards, tr=tr))
     embed.set_image(url="attachment://profile.png")

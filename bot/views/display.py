@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.ai.levels import LOBBY
 from bot.i18n import Translator, english
 from bot.render.words import phase_name
 from bot.rules import GAMES, is_spanish
@@ -18,6 +19,7 @@ from bot.rules.cards import JOKERS
 from bot.views.vocab import view_field, view_value
 
 if TYPE_CHECKING:
+    from bot.rules.base import Game
     from bot.tables import Table
 
 COLOUR = {"lobby": 0x3B82F6, "playing": 0x16A34A, "finished": 0x6B7280, "cancelled": 0x6B7280}
@@ -160,7 +162,6 @@ def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = 
     """The channel message of a table: status, seats, stacks, pot, whose turn (and ``clock``, its
     deadline: ``bot.outbox.clock``), the latest quick ``reactions``, last events."""
     tr = tr or english()
-    game = GAMES.get(table.game)
     title = tr._("{game} · table #{id}", game=game_title(table.game, tr), id=table.id)
     embed = discord.Embed(title=title, colour=COLOUR.get(table.status, 0x6B7280))
     state = table.state
@@ -183,12 +184,7 @@ def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = 
         seats.append(f"{arrow}`{i + 1}.` **{seat_name(table, i, tr)}**{stack}{marked}")
     if table.status == "lobby":
         seats = lobby_seats(table, tr)
-        n_min = game.min_seats if game else "?"
-        n_max = game.max_seats if game else "?"
-        embed.description = tr._(
-            "Waiting for players ({seated} seated, {low}–{high}). The host <@{host}> starts the game.\n"
-            "Options: {options}", seated=len(table.seats), low=n_min, high=n_max, host=table.host_id,
-            options=_options_text(table, tr))
+        embed.description = lobby_text(table, tr)
         if table.deadline is not None:
             embed.description += "\n" + lobby_clock(table.deadline, tr)
     elif table.status == "playing":
@@ -224,6 +220,32 @@ def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = 
         embed.add_field(name=tr._("Last moves"), value=latest(lines, 1024), inline=False)
     embed.set_footer(text=tr._("table {id} · version {version}", id=table.id, version=table.version))
     return embed
+
+
+def players_text(game: Game, tr: Translator) -> str:
+    """How many play ``game``: "3–6 players", or "4 players" where the number is fixed."""
+    if game.min_seats == game.max_seats:
+        return tr.n_("{n} player", "{n} players", game.min_seats)
+    return tr._("{low}–{high} players", low=game.min_seats, high=game.max_seats)
+
+
+def lobby_text(table: Table, tr: Translator) -> str:
+    """A lobby's description for someone who never saw one: who may sit, what to press, the buy-in,
+    how the host fills seats with the AI (if the server lets any level sit) and starts; the options."""
+    game = GAMES.get(table.game)
+    players = players_text(game, tr) if game else "?"
+    join = tr._("Waiting for players ({seated} seated, {players}): press **{join}** to sit down, with a "
+                "buy-in of {buy_in}.", seated=len(table.seats), players=players, join=tr._("Join"),
+                buy_in=tr.jetons(table.buy_in))
+    ai = [tr._(button.label) for level, button, _ in LOBBY
+          if table.plan.ai_levels is None or level in table.plan.ai_levels]
+    if ai:
+        host = tr._("The host <@{host}> may fill free seats with **{ai}**, then presses **{start}**.",
+                    host=table.host_id, ai=ai[0], start=tr._("Start"))
+    else:
+        host = tr._("The host <@{host}> presses **{start}** once everyone is seated.", host=table.host_id,
+                    start=tr._("Start"))
+    return "\n".join([join, host, tr._("Options: {options}", options=_options_text(table, tr))])
 
 
 def timestamp(at: float, style: str = "R") -> str:
@@ -308,7 +330,7 @@ def hand_embed(table: Table, seat: int, guild: str, channel: str, note: str = ""
     if extra:
         embed.add_field(name=tr._("Table"), value=clip(extra, 1024), inline=False)
     if table.status != "playing":
-        turn = tr._("The session is over.")
+        turn = tr._("The session is over.") + " " + tr._("`/history` shows its deals, `/stats` your record.")
     elif seat in to_act:
         turn = tr._("**Your turn.** Choose a move below.")
         if clock:
@@ -317,7 +339,9 @@ def hand_embed(table: Table, seat: int, guild: str, channel: str, note: str = ""
         turn = tr._("Waiting for {who}.", who=", ".join(seat_name(table, s, tr) for s in to_act))
     embed.add_field(name=tr._("Turn"), value=clip(turn if not note else f"{note}\n{turn}", 1024),
                     inline=False)
-    embed.set_footer(text=tr._("table {id} · version {version}", id=table.id, version=table.version))
+    footer = tr._("table {id} · version {version}", id=table.id, version=table.version)
+    rules = tr._("How to play: /rules")  # for a newcomer to the game
+    embed.set_footer(text=f"{footer} · {rules}")
     return embed
 
 

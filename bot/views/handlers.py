@@ -223,9 +223,10 @@ async def _join(interaction: discord.Interaction[TapisBot], table: Table, cid: i
 
 async def _leave(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,
                  tr: Translator) -> None:
-    in_lobby = table.status == "lobby"
-    await run_soon(interaction, interaction.client.tables.leave(table.id, interaction.user.id))
-    await send(interaction, tr._(texts.LEFT_LOBBY if in_lobby else texts.LEFT_PLAYING))
+    tables, user_id = interaction.client.tables, interaction.user.id
+    in_lobby, hosted = table.status == "lobby", table.host_id == user_id  # before the leave changes them
+    await run_soon(interaction, tables.leave(table.id, user_id))
+    await send(interaction, texts.left(in_lobby, hosted, await tables.get(table.id), tr))
 
 
 async def _add_ai(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,

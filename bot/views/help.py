@@ -16,7 +16,7 @@ import discord
 from bot.i18n import N_, Translator
 from bot.i18n.slash import translate_command_text
 from bot.rules import GAMES
-from bot.views.display import chunks, clip, game_title
+from bot.views.display import chunks, clip, game_title, players_text
 
 #: Sections of the command list, by top-level command name, in the order shown.
 SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -58,9 +58,14 @@ def help_embed(commands: Iterable[CommandText], tr: Translator, locale: str) -> 
         "press **{join}** and the host presses **{start}** (the AI can fill empty seats). Your cards "
         "come by direct message; if your DMs are closed, use the table's **{my_hand}** button. "
         "`{rules}` explains a game and its table options.", new=new, rules=rules, join=tr._("Join"),
-        start=tr._("Start"), my_hand=tr._("My hand")), 4096)
-    games = [tr._("**{game}**: {low}–{high} players", game=game_title(name, tr), low=game.min_seats,
-                  high=game.max_seats) for name, game in GAMES.items()]
+        start=tr._("Start"), my_hand=tr._("My hand")) + "\n\n" + tr._(
+        "You get jetons in each server: `{balance}` shows yours, `{daily}` adds more each day. Server "
+        "managers: `{show}` lists this server's settings (where tables may open, their language, the "
+        "grants…) and `{set}` changes one.", balance=shown_name("balance", locale),
+        daily=shown_name("daily", locale), show=shown_name("settings show", locale),
+        set=shown_name("settings set", locale)), 4096)
+    games = [tr._("**{game}**: {players}", game=game_title(name, tr), players=players_text(game, tr))
+             for name, game in GAMES.items()]
     embed.add_field(name=tr._("Games"), value=clip("\n".join(games), 1024), inline=False)
     for title in [t for t, _ in SECTIONS] + [MORE]:
         lines = [f"`{shown_name(c.name, locale)}` — {tr._(c.description)}"

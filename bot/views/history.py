@@ -30,6 +30,7 @@ from bot.rules.looks import table_look
 from bot.views import ids
 from bot.views.display import clip, latest, player_name, safe_name, signed, timestamp
 from bot.views.scope import channel_visible, visible_channels
+from bot.views.texts import no_session_yet
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -158,7 +159,7 @@ async def page_message(bot: TapisBot, guild_id: int, user_id: int, who: str, gam
 
     reviewed = await session_accuracy(bot.db, user_id, [s.table_id for s in lines])
     text = [session_line(s, tr, reviewed.get(s.table_id)) for s in lines]
-    embed = discord.Embed(title=title, description="\n".join(text) or tr._("No finished session yet."),
+    embed = discord.Embed(title=title, description="\n".join(text) or no_session_yet(tr, viewer == user_id),
                           colour=0x0EA5E9)
     footer = tr._("Page {page} of {pages}", page=tr.number(page + 1), pages=tr.number(pages))
     embed.set_footer(text=f"{footer} · {tr.n_('{n} session', '{n} sessions', total)}")

@@ -63,7 +63,8 @@ def mine_text(tables: Iterable[Table], user_id: int, tr: Translator) -> str:
     seated = sorted((t for t in tables if t.is_open and t.seat_of(user_id) is not None),
                     key=lambda t: _order(t, user_id))
     if not seated:
-        return tr._("You are not seated at any open table in this server.")
+        return tr._("You are not seated at any open table in this server. Open one with `/table new`, "
+                    "or press **{join}** on a lobby.", join=tr._("Join"))
     lines: list[str] = []
     size = 0
     for i, table in enumerate(seated):

@@ -103,7 +103,7 @@ async def play_again(interaction: discord.Interaction[TapisBot], cid: ids.Compon
     await post_lobby(interaction, table)
     notes = adapted(old, table, tr)
     if deferred or not interaction.response.is_done():  # (a click in a thread: the channel got it)
-        notes = [texts.joined(table.id, table.buy_in, tr), *notes]
+        notes = [texts.joined(table.id, table.buy_in, tr, host=True), *notes]
     if notes:
         await send(interaction, "\n".join(notes))
     return None

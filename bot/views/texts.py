@@ -6,7 +6,12 @@ issue 14 can translate them here). Functions take the few values a sentence name
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from bot.i18n import N_, Translator
+
+if TYPE_CHECKING:
+    from bot.tables import Table
 
 #: Discord's limit for a message's content.
 MAX_CONTENT = 2000
@@ -21,10 +26,35 @@ LEFT_LOBBY = N_("You left the table; your buy-in is back in your wallet.")
 LEFT_PLAYING = N_("You left: the AI plays your seat to the end and your final stack comes back to you.")
 
 
-def joined(table_id: int, buy_in: int, tr: Translator) -> str:
+def joined(table_id: int, buy_in: int, tr: Translator, host: bool = False) -> str:
+    """The answer to sitting down in a lobby: the buy-in taken, and (to a guest) what happens next."""
     if buy_in:
-        return tr._("You joined table #{id} (buy-in {jetons}).", id=table_id, jetons=tr.jetons(buy_in))
-    return tr._("You joined table #{id}.", id=table_id)
+        text = tr._("You joined table #{id} (buy-in {jetons}).", id=table_id, jetons=tr.jetons(buy_in))
+    else:
+        text = tr._("You joined table #{id}.", id=table_id)
+    if host:
+        return text
+    return text + " " + tr._("The game begins when the host presses **{start}**.", start=tr._("Start"))
+
+
+def left(in_lobby: bool, hosted: bool, after: Table | None, tr: Translator) -> str:
+    """The answer to leaving a table (``in_lobby``, ``hosted``: as it was; ``after``: as it is now): at
+    play, the AI takes the seat; in a lobby, the buy-in is back, and a host who leaves is told what
+    became of the table: closed when nobody else sat, else who hosts it now."""
+    if not in_lobby:
+        return tr._(LEFT_PLAYING)
+    if not hosted or after is None:
+        return tr._(LEFT_LOBBY)
+    if after.status == "cancelled":
+        return tr._("You left and nobody else was seated, so table #{id} is closed; your buy-in is back "
+                    "in your wallet.", id=after.id)
+    from bot.views.display import seat_name
+
+    seat = after.seat_of(after.host_id)
+    if seat is None:
+        return tr._(LEFT_LOBBY)
+    return tr._("You left the table; your buy-in is back in your wallet. {who} hosts table #{id} now.",
+                who=seat_name(after, seat, tr), id=after.id)
 
 
 def came_back(table_id: int, tr: Translator) -> str:
@@ -34,6 +64,18 @@ def came_back(table_id: int, tr: Translator) -> str:
 
 def starts(table_id: int, tr: Translator) -> str:
     return tr._("Table #{id} starts: hands come by DM (or use **My hand**).", id=table_id)
+
+
+def no_session_yet(tr: Translator, own: bool) -> str:
+    """An empty ``/stats`` or ``/history``: for the asker's own, where a first session starts."""
+    if own:
+        return tr._("No finished session yet. Open a table with `/table new` to play your first.")
+    return tr._("No finished session yet.")
+
+
+def nobody_yet(tr: Translator) -> str:
+    """An empty leaderboard, and how to get on it."""
+    return tr._("Nobody yet. Open a table with `/table new` to be the first.")
 
 
 def not_seated(table_id: int, tr: Translator) -> str:

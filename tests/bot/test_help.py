@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.cogs.help import tree_commands
 from bot.i18n import translator
 from bot.rules import GAMES
+from bot.views.display import players_text
 from bot.views.help import MORE, SECTIONS, CommandText, help_embed, section_of
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.tapis import TapisRun
@@ -22,7 +23,7 @@ async def test_help_lists_every_command_and_game(stub: DiscordStub, tapis: Tapis
     for command in commands:  # every command the bot has, with its description
         assert f"`/{command.name}` — {command.description}" in text, command.name
     for game in GAMES.values():
-        assert f"**{game.title}**: {game.min_seats}–{game.max_seats} players" in text
+        assert f"**{game.title}**: {players_text(game, translator('en'))}" in text
     assert all(section_of(c.name) != MORE for c in commands)  # each has its section
 
 

@@ -76,7 +76,8 @@ async def test_motz_in_a_french_server(stub: DiscordStub, tapis: TapisRun, playe
     table_id, lobby = await open_lobby(stub, alice, [bob, carol], 1, "motz", buy_in=200)
     assert "En attente de joueurs" in lobby.text or "Donne 1" in lobby.text
     replies = [i for i in stub.interactions.values() if i.user is bob and i.type == 3]
-    assert replies and replies[0].text == f"Te has unido a la mesa #{table_id} (entrada 200 fichas)."
+    assert replies and replies[0].text == (f"Te has unido a la mesa #{table_id} (entrada 200 fichas). "
+                                           "La partida empieza cuando el anfitrión pulsa **Empezar**.")
     await tapis.settle()
     assert labels(lobby)[:3] == ["Ma main", "Quitter", "Réagir…"]  # then the reactions' emotes
     assert lobby.embeds[0]["title"] == f"Motz · table #{table_id}"
