@@ -60,7 +60,8 @@ LOG_LINE = 190
 def _check_admin(interaction: discord.Interaction[TapisBot]) -> int:
     guild_id = guild_only(interaction)
     if not is_admin(interaction):
-        raise UserError(msg("Only members with the Manage Server permission may change Tapis's settings."))
+        raise UserError(msg("Only members with the Manage Server permission may see or change Tapis's "
+                            "settings."))
     return guild_id
 
 
