@@ -222,18 +222,21 @@ def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = 
     return embed
 
 
-def players_text(game: Game, tr: Translator) -> str:
-    """How many play ``game``: "3–6 players", or "4 players" where the number is fixed."""
-    if game.min_seats == game.max_seats:
-        return tr.n_("{n} player", "{n} players", game.min_seats)
-    return tr._("{low}–{high} players", low=game.min_seats, high=game.max_seats)
+def players_text(game: Game, tr: Translator, seats: int | None = None) -> str:
+    """How many play ``game``: "3–6 players", or "4 players" where the number is fixed; at a table of
+    ``seats`` seats, from the game's least to that ("3–4 players" at a Motz table of 4)."""
+    low = game.min_seats
+    high = game.max_seats if seats is None else max(low, min(seats, game.max_seats))
+    if low == high:
+        return tr.n_("{n} player", "{n} players", low)
+    return tr._("{low}–{high} players", low=low, high=high)
 
 
 def lobby_text(table: Table, tr: Translator) -> str:
     """A lobby's description for someone who never saw one: who may sit, what to press, the buy-in,
     how the host fills seats with the AI (if the server lets any level sit) and starts; the options."""
     game = GAMES.get(table.game)
-    players = players_text(game, tr) if game else "?"
+    players = players_text(game, tr, table.capacity) if game else "?"
     join = tr._("Waiting for players ({seated} seated, {players}): press **{join}** to sit down, with a "
                 "buy-in of {buy_in}.", seated=len(table.seats), players=players, join=tr._("Join"),
                 buy_in=tr.jetons(table.buy_in))

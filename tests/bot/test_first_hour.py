@@ -17,8 +17,12 @@ async def test_a_lobby_says_what_to_press_the_buy_in_and_how_the_ai_fills_seats(
     await stub.slash("table new", alice, stub.channel, game="motz")
     await tapis.settle()
     motz = stub.messages(stub.channel)[-1].text
-    assert "(1 seated, 3–6 players): press **Join** to sit down, with a buy-in of 100 jetons." in motz, motz
+    # Motz is played by 3 to 6; this table has its default 4 seats, and 3 may start it
+    assert "(1 seated, 3–4 players): press **Join** to sit down, with a buy-in of 100 jetons." in motz, motz
     assert "may fill free seats with **Add AI**, then presses **Start**." in motz
+    await stub.slash("table new", players[2], stub.channel, game="motz", players=6)
+    await tapis.settle()
+    assert "(1 seated, 3–6 players)" in stub.messages(stub.channel)[-1].text
     await stub.slash("table new", bob, stub.channel, game="mus", language="fr")
     await tapis.settle()
     mus = stub.messages(stub.channel)[-1].text
@@ -30,7 +34,8 @@ async def test_a_lobby_says_what_to_press_the_buy_in_and_how_the_ai_fills_seats(
 def test_a_lobby_where_no_ai_may_sit_does_not_offer_it() -> None:
     from bot.views.display import lobby_text
 
-    table = NS(game="marias", seats=[object()], buy_in=2500, host_id=7, options={}, plan=NS(ai_levels=()))
+    table = NS(game="marias", seats=[object()], capacity=3, buy_in=2500, host_id=7, options={},
+               plan=NS(ai_levels=()))
     text = lobby_text(table, translator("cs"))  # type: ignore[arg-type]
     assert "(sedí 1, 3 hráči): přisedněte tlačítkem **Přisednout**, vklad je 2\u00a0500 žetonů." in text, text
     assert "Zakladatel <@7> stiskne **Začít**, až budou všichni sedět." in text and "AI" not in text
