@@ -1,11 +1,12 @@
 """Crash anywhere: never losing a game or a jeton, never applying anything twice.
 
 For each game, a reference run plays a short real session (the game's shortest options, two human
-seats played by a deterministic chooser, easy AI seats, a fixed seed) from its lobby to its end,
-recording the store's transactions and the statements of each. Each crash run plays the same session
-on a fresh store and kills the service at sampled points: right after a transaction's COMMIT, or
-inside one after its first k statements (the action row written but not the table row, the payout
-and the end's rows but not the status…: the store rolls it back, and nothing of it may remain).
+seats played by a deterministic chooser, one of whom leaves early on, easy AI seats, a fixed seed)
+from its lobby to its end, recording the store's transactions and the statements of each. Each
+crash run plays the same session on a fresh store and kills the service at sampled points: right
+after a transaction's COMMIT, or inside one after its first k statements (the action row written but
+not the table row, the payout and the end's rows but not the status…: the store rolls it back, and
+nothing of it may remain).
 Killed is what a ``kill -9`` leaves: the store is fenced at once (nothing commits after it, not even
 work under way), the timers and AI drivers are dropped, nothing is written on the way out (no
 ``TableService.close``). A new service then opens the same store, resumes, and the session is played
@@ -34,7 +35,7 @@ from bot.rules import GAME_MODULES, GAMES
 from bot.store import tables as store
 from bot.store.base import Store
 from bot.tables import lobby
-from bot.tables.model import Table
+from bot.tables.model import SeatInfo, Table
 from bot.tables.replay import SessionLog, apply_logged
 from tests.backends import BACKENDS, database_target
 from tests.tables.conftest import BOB, CH, HOST, Clock, G, Harness
@@ -43,6 +44,8 @@ from tests.tables.conftest import BOB, CH, HOST, Clock, G, Harness
 SEED = 20_261_207
 #: Human seats (played by ``choose``); the rest of the game's least seats are easy AI seats.
 HUMANS = ((HOST, "Ann"), (BOB, "Bob"))
+#: Bob leaves once this many actions are logged (the AI plays his seat on: ``TableSession.save_seats``).
+LEAVE_AT = 3
 #: Random crash points per game and backend, beside the chosen ones (``crash_points``).
 RANDOM_POINTS = {"sqlite": 2, "postgresql": 0}
 #: Tables whose rows a session's end writes (compared without their generated ids).
@@ -233,7 +236,9 @@ async def play(h: Harness, game: str, seats: int, rec: Recorder | None) -> int:
                 await h.svc.add_ai(t.id, HOST, level="easy")
             else:
                 await h.svc.start(t.id, HOST)
-        elif t.status == "playing":
+        elif t.version >= LEAVE_AT and not bob(t).away:
+            await h.svc.leave(t.id, BOB)  # the AI plays the seat on; its final stack is still Bob's
+        else:
             users = t.to_act_users()
             assert users, f"nobody to act at version {t.version} of {game}"
             seat = t.seat_of(users[0])
@@ -241,6 +246,11 @@ async def play(h: Harness, game: str, seats: int, rec: Recorder | None) -> int:
             action = choose(game, t.version, seat, t.state.legal_actions(seat))
             await h.svc.act(t.id, users[0], t.version, action)
     raise AssertionError(f"{game}: the session did not end")
+
+
+def bob(t: Table) -> SeatInfo:
+    """Bob's seat (the human who leaves mid-session)."""
+    return next(info for info in t.seats if info.user_id == BOB)
 
 
 @dataclass
@@ -314,6 +324,9 @@ def crash_points(game: str, rec: Recorder, ref: Outcome, randoms: int) -> list[t
         Point(last, rec.sizes[last] - 1, "the payout and the end's rows written, not the status"),
         Point(last, None, "right after the last action"),
     ]
+    leave = next(i for i, name in enumerate(names) if "save_seats" in name)
+    points += [Point(leave, ALL, "inside a player's leaving"),
+               Point(leave, None, "right after a player left")]
     turn = GAME_MODULES.index(game)  # the lobby is the same code for every game: shared out among them
     points += [Point(tx, None, "after a lobby commit")
                for tx in range(start) if tx % len(GAME_MODULES) == turn]
