@@ -15,6 +15,7 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.errors import TapisTree
+from bot.i18n import commands as command_ids
 from bot.i18n.slash import CatalogueTranslator
 from bot.member_check import MemberCheck
 from bot.outbox.budget import budget_for
@@ -121,6 +122,7 @@ class TapisBot(commands.Bot):
             synced = await self.tree.sync()
         where = f" to guild {guild_id}" if guild_id else ""
         log.info("synced %d application command(s)%s", len(synced), where)
+        command_ids.learn(mentionable(synced))  # texts mention the commands from now on
 
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d guild(s)", self.user, getattr(self.user, "id", "?"),
@@ -183,3 +185,20 @@ class TapisBot(commands.Bot):
         except Exception:
             log.warning("could not write the noted client locales at shutdown", exc_info=True)
         await super().close()
+
+
+def mentionable(synced: list[discord.app_commands.AppCommand]) -> dict[str, int]:
+    """Every full command name Discord can mention (``"daily"``, ``"table new"``, not the group
+    ``"table"``) -> the id of its top-level command, from what the sync returned."""
+    out: dict[str, int] = {}
+
+    def walk(name: str, options: list[Any], top: int) -> None:
+        groups = [o for o in options if isinstance(o, discord.app_commands.AppCommandGroup)]
+        if not groups:
+            out[name] = top
+        for group in groups:
+            walk(f"{name} {group.name}", group.options, top)
+
+    for cmd in synced:
+        walk(cmd.name, cmd.options, cmd.id)
+    return out

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.backends import database_target
+
+
+@pytest.fixture(autouse=True)
+def _no_command_ids() -> Iterator[None]:
+    """Each test starts knowing no slash-command id (a bot's sync teaches them: texts then mention
+    the commands), and leaves none behind for the next."""
+    from bot.i18n import commands
+
+    commands.forget()
+    yield
+    commands.forget()
 
 
 @pytest.fixture

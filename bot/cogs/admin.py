@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.cogs.common import describe_table, guild_only, is_admin
 from bot.cogs.errors import UserError
 from bot.i18n import Translator, msg
+from bot.i18n.commands import command
 from bot.outbox.respond import run_soon, send
 from bot.store.ledger import Mismatch
 from bot.views.locale import reader
@@ -40,7 +41,8 @@ class Admin(commands.Cog):
         """Only server managers, whatever the server's Integrations settings let through."""
         guild_only(interaction)
         if not is_admin(interaction):
-            raise UserError(msg("Only a server manager (Manage Server permission) can use /admin."))
+            raise UserError(msg("Only a server manager (Manage Server permission) can use {admin}.",
+                                admin=command("admin")))
         return True
 
     @admin.command(name="tables", description="Open tables in this server")
@@ -84,7 +86,8 @@ class Admin(commands.Cog):
         season = await self.bot.db.transaction(start_season_sync, guild_id, time.time())
         await interaction.response.send_message(
             tr._("Season {season} has started: every rating starts afresh. Season {old}'s ratings are "
-                 "archived (`/leaderboard by:rating season:{old}`).", season=season, old=season - 1),
+                 "archived ({leaderboard} `by:rating season:{old}`).", season=season, old=season - 1,
+                 leaderboard=command("leaderboard")),
             ephemeral=True)
 
 

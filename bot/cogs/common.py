@@ -9,6 +9,7 @@ from discord import app_commands
 
 from bot.cogs.errors import UserError
 from bot.i18n import Translator, english, msg
+from bot.i18n.commands import command
 from bot.rules import GAMES
 from bot.rules.base import Game
 from bot.views import texts
@@ -67,7 +68,8 @@ async def resolve_table(bot: TapisBot, interaction: discord.Interaction[TapisBot
         return table
     tables = await open_tables(bot, interaction.channel_id or 0)
     if not tables:
-        raise UserError(msg("There is no open table in this channel. Start one with `/table new`."))
+        raise UserError(msg("There is no open table in this channel. Start one with {table_new}.",
+                            table_new=command("table new")))
     return tables[0]
 
 

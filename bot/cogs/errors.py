@@ -92,7 +92,7 @@ class TapisTree(app_commands.CommandTree["TapisBot"]):
         text = user_message(error, tr)
         if text is None:
             log.error("command /%s failed", command, exc_info=error)
-            text = tr._(GENERIC_ERROR)
+            text = GENERIC_ERROR.render(tr)
         try:
             await send(interaction, f"⚠️ {text}", ephemeral=True)
         except discord.HTTPException:

@@ -28,6 +28,7 @@ from bot.cogs.common import open_tables, resolve_table, table_autocomplete
 from bot.cogs.errors import UserError
 from bot.cogs.hint_limits import HintBusy, HintDesk
 from bot.i18n import Msg, msg, nmsg
+from bot.i18n.commands import command
 from bot.outbox.respond import run_soon, send
 from bot.tables.ai_pool import Priority, SearchTimeout, deadline_for
 from bot.views import texts
@@ -70,7 +71,8 @@ class Hints(commands.Cog):
             raise UserError(msg("You are not seated at table #{id}.", id=t.id))
         if not t.options.get("hints"):
             raise UserError(msg("Hints are off at table #{id}: the host allows them when opening the "
-                                "table (`/table new … options:hints=on`).", id=t.id))
+                                "table ({table_new} `… options:hints=on`).", id=t.id,
+                                table_new=command("table new")))
         state = t.state
         if t.status != "playing" or state is None or state.is_over():
             raise UserError(msg("Table #{id} is not being played.", id=t.id))
@@ -90,7 +92,7 @@ class Hints(commands.Cog):
                                               timeout=hint_timeout())
                 advice = await run_soon(interaction, work)
             except SearchTimeout:  # the pool logged it; the player may ask again
-                raise UserError(msg(texts.GENERIC_ERROR)) from None
+                raise UserError(texts.GENERIC_ERROR) from None
             finally:
                 self.desk.release(user_id)
             if t.version != version:

@@ -28,6 +28,7 @@ from bot.cogs.common import guild_only, is_admin
 from bot.cogs.errors import UserError
 from bot.cogs.options import parse_options
 from bot.i18n import NATIVE_NAMES, Translator, msg
+from bot.i18n.commands import command
 from bot.i18n.languages import LANGUAGES
 from bot.outbox.respond import run_soon, send
 from bot.rules import GAMES
@@ -303,7 +304,7 @@ def _check_opener(server: ServerSettings, interaction: discord.Interaction[Tapis
         return
     if role is None and guild is not None:
         raise UserError(msg("The role that may open tables here no longer exists: ask an admin to "
-                            "change /settings opener_role."))
+                            "change {settings_set} `opener_role`.", settings_set=command("settings set")))
     mention = f"<@&{server.opener_role}>"
     raise UserError(msg("Only members with the role {role} may open tables on this server.", role=mention))
 
@@ -318,7 +319,7 @@ def _check_place(server: ServerSettings, interaction: discord.Interaction[TapisB
     live = sorted(p for p in server.places if guild is None or guild.get_channel(p) is not None)
     if not live:  # every listed channel was deleted since: say so rather than list dead links
         raise UserError(msg("The channels where tables may be opened no longer exist: ask an admin to "
-                            "change /settings channels."))
+                            "change {settings_set} `channels`.", settings_set=command("settings set")))
     places = ", ".join(f"<#{p}>" for p in live)
     raise UserError(msg("Tables cannot be opened in this channel. Open one in: {places}.", places=places))
 

@@ -22,6 +22,7 @@ from bot.cogs.errors import UserError
 from bot.cogs.options import MAX_BUY_IN, parse_options
 from bot.cogs.settings import opening
 from bot.i18n import Translator, msg, table_language, translator
+from bot.i18n.commands import command
 from bot.outbox.respond import run_soon, send
 from bot.render.standings import standings_image
 from bot.tournaments.model import CANCELLED, CLUB, FINISHED, SWISS, Tournament
@@ -123,7 +124,8 @@ class Tournaments(commands.Cog):
         open_now = self.service.open_in(guild_id)
         if not open_now:
             raise UserError(
-                msg("There is no open tournament in this server. Create one with `/tournament create`.")
+                msg("There is no open tournament in this server. Create one with {tournament_create}.",
+                    tournament_create=command("tournament create"))
             )
         return open_now[0]
 
@@ -183,7 +185,8 @@ class Tournaments(commands.Cog):
         when = (
             tr._("It starts <t:{at}:R> (<t:{at}:f>).", at=int(t.starts_at))
             if t.starts_at is not None
-            else tr._("The host starts it with `/tournament start`.")
+            else tr._("The host starts it with {tournament_start}.",
+                      tournament_start=command("tournament start"))
         )
         fee = (
             tr._("Buy-in: {n} jetons into the prize pool.", n=t.buy_in)
@@ -194,8 +197,9 @@ class Tournaments(commands.Cog):
             interaction,
             tr._(
                 "Tournament #{id}: {game}, {format}, {rounds} rounds. {fee} {when} "
-                "Join with `/tournament join`.",
+                "Join with {tournament_join}.",
                 id=t.id,
+                tournament_join=command("tournament join"),
                 game=tr._(rules.title),
                 format=format_name(t.format, tr),
                 rounds=t.rounds,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.i18n.commands import command
 from bot.tables.pace import table_pace
 from bot.views.display import timestamp
 
@@ -53,7 +54,8 @@ def seat_clock(table: Table, seat: int, config: Config, tr: Translator) -> str:
     when = timestamp(table.deadline)
     if _last_chance(table, [seat], pace.away_after):
         return tr._("⏰ Your deadline: {when}. If you miss it, the timeout move is played for you and the AI "
-                    "takes your seat (come back with /table join).", when=when)
+                    "takes your seat (come back with {table_join}).", when=when,
+                    table_join=command("table join"))
     return tr.n_("⏰ Your deadline: {when}. Then the timeout move is played for you; after {n} missed "
                  "deadline in a row the AI takes your seat.",
                  "⏰ Your deadline: {when}. Then the timeout move is played for you; after {n} missed "

@@ -7,9 +7,9 @@ one registry, ``TableService.sessions``; the lobby, the AI driver and deadlines,
 are functions of a session in ``lobby.py``, ``autoplay.py`` and ``resume.py``.
 """
 
-from bot.tables.errors import STALE, TableError
+from bot.tables.errors import STALE, TableError, stale
 from bot.tables.model import SeatInfo, Table
 from bot.tables.service import Listener, TableService
 from bot.tables.session import TableSession
 
-__all__ = ["STALE", "Listener", "SeatInfo", "Table", "TableError", "TableService", "TableSession"]
+__all__ = ["STALE", "Listener", "SeatInfo", "Table", "TableError", "TableService", "TableSession", "stale"]

@@ -27,8 +27,9 @@ def N_(text: str) -> str:
 
 
 # The fixed refusals of the table service, each written once: the service raises ``TableError``
-# with one of these, the Discord layer shows ``tr._(it)``.
-STALE = N_("Those buttons are out of date: the table has moved on. Use the latest message or /hand.")
+# with one of these, the Discord layer shows ``tr._(it)``; ``STALE`` names ``/hand`` (``{hand}``): it is
+# raised and shown as ``stale()``.
+STALE = N_("Those buttons are out of date: the table has moved on. Use the latest message or {hand}.")
 CLOSED = N_("This table is closed.")
 ALREADY_SEATED = N_("You are already seated at this table.")
 ALREADY_STARTED = N_("This game has already started; wait for the next one.")
@@ -115,6 +116,18 @@ def _lazy() -> Any:
     return lazy
 
 
+def _command(name: str) -> Any:
+    """``bot.i18n.commands.command(name)``: the command's mention, or its plain form."""
+    from bot.i18n.commands import command
+
+    return command(name)
+
+
+def stale() -> TableError:
+    """The buttons were out of date (``STALE``, naming ``/hand``)."""
+    return TableError(_lazy().Msg(STALE, {"hand": _command("hand")}))
+
+
 def no_table(table_id: int) -> TableError:
     """There is no table #12."""
     return TableError(_lazy().msg("There is no table #{id}.", id=table_id))
@@ -136,9 +149,9 @@ def short_of_jetons(balance: int, buy_in: int) -> TableError:
     where more come from (a newcomer's first question)."""
     lazy = _lazy()
     return TableError(lazy.nmsg(
-        "Not enough jetons: you have {n} jeton, the buy-in is {buy_in}. `/daily` adds more each day.",
-        "Not enough jetons: you have {n} jetons, the buy-in is {buy_in}. `/daily` adds more each day.",
-        balance, buy_in=lazy.Amount(buy_in)))
+        "Not enough jetons: you have {n} jeton, the buy-in is {buy_in}. {daily} adds more each day.",
+        "Not enough jetons: you have {n} jetons, the buy-in is {buy_in}. {daily} adds more each day.",
+        balance, buy_in=lazy.Amount(buy_in), daily=_command("daily")))
 
 
 def needs_players(title: str, minimum: int, seated: int) -> TableError:

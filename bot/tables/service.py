@@ -79,9 +79,9 @@ from bot.tables.errors import (
     NOT_PLAYING,
     NOT_SEATED,
     NOT_YOUR_TURN,
-    STALE,
     TableError,
     no_table,
+    stale,
 )
 from bot.tables.model import FINAL_SHOWN, SeatInfo, Table
 from bot.tables.replay import close_action
@@ -330,7 +330,7 @@ class TableService:
                 raise TableError(NOT_PLAYING if table.status == "lobby" else
                                  GAME_OVER)
             if version != table.version:
-                raise TableError(STALE)
+                raise stale()
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError(NOT_SEATED)

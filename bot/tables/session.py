@@ -29,7 +29,7 @@ from bot.rules.base import Event, IllegalMove
 from bot.store import tables as store
 from bot.tables import limits, settle
 from bot.tables.autoplay import drive
-from bot.tables.errors import NOT_PLAYING, STALE, TableError, illegal
+from bot.tables.errors import NOT_PLAYING, TableError, illegal, stale
 from bot.tables.length import session_end
 from bot.tables.model import FINAL_SHOWN, SeatInfo, Table
 from bot.tables.pace import table_pace
@@ -170,7 +170,7 @@ class TableSession:
             known = table.version
             await self.reload_from_log()
             if table.version != known:
-                raise TableError(STALE)  # the move was chosen for the table as memory had it
+                raise stale()  # the move was chosen for the table as memory had it
         assert table.state is not None
         seats = table.seats if seats is None else seats
         state = table.state.clone()
@@ -257,7 +257,7 @@ class TableSession:
                                    or store.dumps(logged[version].action) != store.dumps(action)):
             log.warning("table %s: action %s was another's in the log (two processes held the table); "
                         "table rebuilt from its log, this one refused", self.id, version)
-            raise TableError(STALE)
+            raise stale()
         log.warning("table %s: a failure after COMMIT of action %s; table rebuilt from its log",
                     self.id, version)
         return True

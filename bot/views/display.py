@@ -13,6 +13,7 @@ import discord
 
 from bot.ai.levels import LOBBY
 from bot.i18n import Translator, english
+from bot.i18n.commands import command
 from bot.render.words import phase_name
 from bot.rules import GAMES, is_spanish
 from bot.rules.cards import JOKERS
@@ -333,7 +334,9 @@ def hand_embed(table: Table, seat: int, guild: str, channel: str, note: str = ""
     if extra:
         embed.add_field(name=tr._("Table"), value=clip(extra, 1024), inline=False)
     if table.status != "playing":
-        turn = tr._("The session is over.") + " " + tr._("`/history` shows its deals, `/stats` your record.")
+        turn = tr._("The session is over.") + " " + tr._(
+            "{history} shows its deals, {stats} your record.", history=command("history"),
+            stats=command("stats"))
     elif seat in to_act:
         turn = tr._("**Your turn.** Choose a move below.")
         if clock:

@@ -29,7 +29,7 @@ import discord
 from bot.ai.levels import lobby_choice
 from bot.i18n import N_, Translator, english, msg
 from bot.outbox.respond import answer_lost, refuse, run_soon, send, update
-from bot.tables.errors import STALE, TableError  # one wording for a stale click, service and handler alike
+from bot.tables.errors import TableError, stale  # one wording for a stale click, service and handler alike
 from bot.tables.reactions import emote_of
 from bot.views import ids, texts
 from bot.views.components import moves_view
@@ -142,7 +142,7 @@ async def handle_component(interaction: discord.Interaction[TapisBot], custom_id
         log.exception("component %s failed (user %s)", custom_id[:100], interaction.user.id)
         if not interaction.response.is_done():
             with contextlib.suppress(discord.HTTPException):
-                await refuse(interaction, (await _reader(interaction))._(texts.GENERIC_ERROR))
+                await refuse(interaction, texts.GENERIC_ERROR.render(await _reader(interaction)))
 
 
 async def _reader(interaction: discord.Interaction[TapisBot]) -> Translator:
@@ -261,7 +261,7 @@ async def _react(interaction: discord.Interaction[TapisBot], table: Table, value
     if seat is None:
         return await refuse(interaction, tr._("Only the players seated at this table may react."))
     if table.status != "playing":
-        return await refuse(interaction, tr._(STALE))
+        return await refuse(interaction, stale().render(tr))
     wait = interaction.client.presenter.reaction_gate.admit(interaction.user.id)
     if wait is not None:
         return await refuse(interaction, tr._("You are reacting too fast: try again in {seconds} s.",
@@ -282,7 +282,7 @@ async def _sena(interaction: discord.Interaction[TapisBot], table: Table, cid: i
     if seat != int(cid.arg):
         return await refuse(interaction, tr._("These moves belong to another player."))
     if cid.version != table.version:  # an earlier message's select: the table moved on since
-        return await refuse(interaction, tr._(STALE))
+        return await refuse(interaction, stale().render(tr))
     await interaction.client.presenter.make_sena(interaction, table, seat, values[0][:20], tr)
 
 
@@ -321,7 +321,7 @@ async def _mover(interaction: discord.Interaction[TapisBot], table: Table, cid: 
         await refuse(interaction, tr._("These moves belong to another player."))
         return None
     if cid.version != table.version or table.state is None or table.status != "playing":
-        await refuse(interaction, tr._(STALE))
+        await refuse(interaction, stale().render(tr))
         return None
     return seat
 

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import N_, Translator
+from bot.i18n import N_, Translator, msg
+from bot.i18n.commands import command
 from bot.outbox.respond import refuse
 from bot.rules import GAMES
 from bot.rules.looks import table_look
@@ -55,9 +56,9 @@ SELECT = 25  # options in one select menu (Discord's limit)
 
 #: Refusals of a history click (message ids, translated in the clicker's language).
 BAD = N_("This control is not valid.")
-GONE_PAGE = N_("That page does not exist any more: run /history again.")
+GONE_PAGE = msg("That page does not exist any more: run {history} again.", history=command("history"))
 NO_SESSION = N_("Table #{table} has no finished session in this server.")
-STALE = N_("This list is out of date: run /history again.")
+STALE = msg("This list is out of date: run {history} again.", history=command("history"))
 NO_DEAL = N_("That deal does not exist.")
 LOG_MISSING = N_("The log of table #{table} does not replay; it cannot be shown.")
 
@@ -273,7 +274,7 @@ async def handle(interaction: discord.Interaction[TapisBot], cid: ids.ComponentI
         _, total = await user_sessions(bot.db, guild_id, user_id, game, limit=1, up_to=upto,
                                        channels=channels, viewer=viewer)
         if cid.version * PAGE >= max(total, 1):
-            return await refuse(interaction, tr._(GONE_PAGE))
+            return await refuse(interaction, GONE_PAGE.render(tr))
         who = who_name(interaction, user_id, tr)
         await interaction.response.edit_message(
             **await page_message(bot, guild_id, user_id, who, game, cid.version, upto, tr, viewer, channels))
@@ -307,7 +308,7 @@ async def handle(interaction: discord.Interaction[TapisBot], cid: ids.ComponentI
         await interaction.response.edit_message(**session_message(row, names, deals, arg, back, tr))
         return
     if cid.version != row.version:
-        return await refuse(interaction, tr._(STALE))
+        return await refuse(interaction, STALE.render(tr))
     number = value
     chosen = next((d for d in deals if d.number == number), None)
     if chosen is None:

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from bot.i18n import Translator
+from bot.i18n.commands import command
 from bot.views.display import game_title, seat_name, timestamp
 
 if TYPE_CHECKING:
@@ -38,7 +39,8 @@ def _line(table: Table, user_id: int, tr: Translator) -> str:
     if table.status == "lobby":
         state = tr._("in the lobby")
     elif seat is not None and table.seats[seat].away:
-        state = tr._("you are away: the AI plays your seat (/table join to come back)")
+        state = tr._("you are away: the AI plays your seat ({table_join} to come back)",
+                      table_join=command("table join"))
     elif seat is not None and seat in table.waiting_seats() and when:
         state = tr._("**your turn**, deadline {when}", when=when)
     else:
@@ -63,8 +65,8 @@ def mine_text(tables: Iterable[Table], user_id: int, tr: Translator) -> str:
     seated = sorted((t for t in tables if t.is_open and t.seat_of(user_id) is not None),
                     key=lambda t: _order(t, user_id))
     if not seated:
-        return tr._("You are not seated at any open table in this server. Open one with `/table new`, "
-                    "or press **{join}** on a lobby.", join=tr._("Join"))
+        return tr._("You are not seated at any open table in this server. Open one with {table_new}, "
+                    "or press **{join}** on a lobby.", join=tr._("Join"), table_new=command("table new"))
     lines: list[str] = []
     size = 0
     for i, table in enumerate(seated):

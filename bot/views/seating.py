@@ -93,7 +93,7 @@ async def play_again(interaction: discord.Interaction[TapisBot], cid: ids.Compon
         table, opened = await run_soon(interaction, bot.tables.play_again(old, user.id, user.display_name,
                                                                           admit(interaction, old)))
     except UserError as exc:  # the server's settings refuse this table, in /table new's words
-        return await refuse(interaction, user_message(exc, tr) or tr._(texts.GENERIC_ERROR))
+        return await refuse(interaction, user_message(exc, tr) or texts.GENERIC_ERROR.render(tr))
     if not opened:
         return await send(interaction, texts.joined(table.id, table.buy_in, tr))
     language = await bot.languages.table(old.id)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.i18n import N_, Translator
+from bot.i18n import N_, Translator, msg
+from bot.i18n.commands import command
 
 if TYPE_CHECKING:
     from bot.tables import Table
@@ -18,9 +19,11 @@ MAX_CONTENT = 2000
 #: How much of what a user typed a refusal may quote back.
 ECHO_CHARS = 40
 
-#: Fixed sentences: message ids, translated where shown (``tr._(texts.GENERIC_ERROR)``).
-GENERIC_ERROR = N_(
-    "Something went wrong. Please try again (check `/table status` first if you were playing).")
+#: Fixed sentences: message ids, translated where shown (``tr._(texts.LEFT_LOBBY)``); one naming a
+#: command is a ``Msg`` (``texts.GENERIC_ERROR.render(tr)``: the command's mention once known).
+GENERIC_ERROR = msg(
+    "Something went wrong. Please try again (check {table_status} first if you were playing).",
+    table_status=command("table status"))
 NO_LONGER_IN_USE = N_("This button is no longer in use.")
 LEFT_LOBBY = N_("You left the table; your buy-in is back in your wallet.")
 LEFT_PLAYING = N_("You left: the AI plays your seat to the end and your final stack comes back to you.")
@@ -69,13 +72,14 @@ def starts(table_id: int, tr: Translator) -> str:
 def no_session_yet(tr: Translator, own: bool) -> str:
     """An empty ``/stats`` or ``/history``: for the asker's own, where a first session starts."""
     if own:
-        return tr._("No finished session yet. Open a table with `/table new` to play your first.")
+        return tr._("No finished session yet. Open a table with {table_new} to play your first.",
+                    table_new=command("table new"))
     return tr._("No finished session yet.")
 
 
 def nobody_yet(tr: Translator) -> str:
     """An empty leaderboard, and how to get on it."""
-    return tr._("Nobody yet. Open a table with `/table new` to be the first.")
+    return tr._("Nobody yet. Open a table with {table_new} to be the first.", table_new=command("table new"))
 
 
 def not_seated(table_id: int, tr: Translator) -> str:

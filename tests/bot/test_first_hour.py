@@ -46,24 +46,26 @@ async def test_too_few_jetons_says_where_more_come_from(stub: DiscordStub, tapis
     alice, bob = players[:2]
     refused = await stub.slash("table new", alice, stub.channel, game="motz", buy_in=5000)
     assert refused.ephemeral and refused.text == (
-        "⚠️ Not enough jetons: you have 1000 jetons, the buy-in is 5000. `/daily` adds more each day.")
+        f"⚠️ Not enough jetons: you have 1000 jetons, the buy-in is 5000. {stub.mention('daily')} adds more "
+        "each day.")
     bob.locale = "es-ES"
     refused = await stub.slash("table new", bob, stub.channel, game="motz", buy_in=5000)
-    assert "`/daily` añade más cada día." in refused.text, refused.text
+    assert f"{stub.mention('daily')} añade más cada día." in refused.text, refused.text
 
 
 async def test_empty_stats_history_and_boards_point_to_a_first_table(stub: DiscordStub, tapis: TapisRun,
                                                                     players: list[User]) -> None:
     alice, bob = players[:2]
-    first = "No finished session yet. Open a table with `/table new` to play your first."
+    new = stub.mention("table new")  # </table new:id>: one click puts the command in the message box
+    first = f"No finished session yet. Open a table with {new} to play your first."
     assert first in (await stub.slash("stats", alice, stub.channel)).text
     assert first in (await stub.slash("history", alice, stub.channel)).text
     theirs = (await stub.slash("stats", alice, stub.channel, user=bob)).text
     assert "No finished session yet." in theirs and "/table new" not in theirs  # not bob's next step
     wins = (await stub.slash("leaderboard", alice, stub.channel, by="wins")).text
-    assert "Nobody yet. Open a table with `/table new` to be the first." in wins, wins
+    assert f"Nobody yet. Open a table with {new} to be the first." in wins, wins
     alice.locale = "fr"
-    assert "Ouvrez une table avec `/table new`" in (await stub.slash("stats", alice, stub.channel)).text
+    assert f"Ouvrez une table avec {new}" in (await stub.slash("stats", alice, stub.channel)).text
 
 
 async def test_help_tells_jetons_and_server_managers_where_to_start(stub: DiscordStub, tapis: TapisRun,
@@ -125,8 +127,9 @@ async def test_the_hand_dm_points_to_the_rules_and_the_last_one_to_history(
     await play_session(stub, tapis, 1, {alice.id: alice, bob.id: bob}, random.Random(3))
     await tapis.settle()
     last = stub.dms(alice)[-1].text
-    assert "The session is over. `/history` shows its deals, `/stats` your record." in last, last
-    assert "`/history` montre ses donnes, `/stats` votre bilan." in stub.dms(bob)[-1].text
+    history, stats = stub.mention("history"), stub.mention("stats")  # an embed field's value: mentions
+    assert f"The session is over. {history} shows its deals, {stats} your record." in last, last
+    assert f"{history} montre ses donnes, {stats} votre bilan." in stub.dms(bob)[-1].text
 
 
 async def test_settings_show_names_the_default_pace_and_threads(stub: DiscordStub, tapis: TapisRun,
@@ -145,8 +148,8 @@ async def test_table_mine_with_no_table_says_how_to_sit_down(stub: DiscordStub, 
                                                              players: list[User]) -> None:
     alice = players[0]
     assert (await stub.slash("table mine", alice, stub.channel)).text == (
-        "You are not seated at any open table in this server. Open one with `/table new`, or press "
-        "**Join** on a lobby.")
+        f"You are not seated at any open table in this server. Open one with {stub.mention('table new')}, "
+        "or press **Join** on a lobby.")
     alice.locale = "cs"
     assert "stiskněte **Přisednout** u čekajícího stolu." in (await stub.slash("table mine", alice,
                                                                                stub.channel)).text

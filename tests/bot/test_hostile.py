@@ -6,7 +6,6 @@ import asyncio
 from dataclasses import replace
 
 from bot.store import tables as store
-from bot.tables import STALE
 from tests.bot.test_session import GAME, open_table
 from tests.discord_stub import DiscordStub, Interaction, Message, User
 from tests.discord_stub.play import latest_dm_with_moves, move_controls
@@ -45,6 +44,8 @@ async def test_clicks_that_must_not_apply(stub: DiscordStub, tapis: TapisRun, pl
     other = next(u for u in humans if u is not user)
     control = move_controls(dm, table_id, (await tapis.tables.get(table_id)).version)[0]
     before = await snapshot(tapis, stub, table_id, humans)
+    stale = ("Those buttons are out of date: the table has moved on. Use the latest message or "
+             f"{stub.mention('hand')}.")  # /hand as a mention: the bot synced its commands
 
     refused(await stub.click(dm, other, custom_id=control["custom_id"]), "another player")
     refused(await stub.click(dm, dave, custom_id=control["custom_id"]), "not seated")
@@ -55,7 +56,7 @@ async def test_clicks_that_must_not_apply(stub: DiscordStub, tapis: TapisRun, pl
         (f"tapis:{table_id}:{version}:fold", "not valid"),
         (f"tapis:{table_id + 1000}:0:join", "does not exist"),
         ("tapis:not-an-id", "not valid"),
-        (f"tapis:{table_id}:{version + 5}:mv:{seat}.0", STALE),  # one wording, handler or service
+        (f"tapis:{table_id}:{version + 5}:mv:{seat}.0", stale),  # one wording, handler or service
     ]
     for cid, words in forged:
         refused(await stub.click(dm, user, custom_id=cid), words)
@@ -71,7 +72,7 @@ async def test_clicks_that_must_not_apply(stub: DiscordStub, tapis: TapisRun, pl
         stub.click(dm, user, custom_id=control["custom_id"]),
         stub.click(dm, user, custom_id=control["custom_id"]))
     assert sorted([first.callback_type, second.callback_type]) == [4, 7]
-    refused(first if first.callback_type == 4 else second, STALE)
+    refused(first if first.callback_type == 4 else second, stale)
     await tapis.settle()
     actions = await tapis.db.run(store.load_actions, table_id)
     assert [a.seat for a in actions if a.version == version] == [seat]
@@ -79,7 +80,7 @@ async def test_clicks_that_must_not_apply(stub: DiscordStub, tapis: TapisRun, pl
 
     # Replaying the old click later: refused, nothing applied.
     after = await snapshot(tapis, stub, table_id, humans)
-    refused(await stub.click(dm, user, custom_id=control["custom_id"]), STALE)
+    refused(await stub.click(dm, user, custom_id=control["custom_id"]), stale)
     assert await snapshot(tapis, stub, table_id, humans) == after
     assert after[3] == 0
 

@@ -74,7 +74,7 @@ async def test_not_enough_jetons_in_each_czech_plural_form(
     answer = await stub.slash("table new", alice, stub.channel, game="motz", buy_in=2500)
     # Czech groups thousands with a no-break space (Babel's cs locale)
     assert answer.ephemeral and answer.text == (
-        f"⚠️ Nemáte dost žetonů: {said}, vklad je 2\xa0500. `/daily` přidá další každý den.")
+        f"⚠️ Nemáte dost žetonů: {said}, vklad je 2\xa0500. {stub.mention('daily')} přidá další každý den.")
     assert await tapis.ledger.balance(stub.guild.id, alice.id) == left
 
 
@@ -102,5 +102,6 @@ async def test_refusals_with_numbers_go_through_the_catalogue(stub: DiscordStub,
     assert texts == [
         "⚠️ ⟦⟦Motz⟧ needs at least 3 players; 1 seated. Wait for more players or add AI seats.⟧",
         "⚠️ ⟦This table is full (3 seats).⟧",
-        "⚠️ ⟦Not enough jetons: you have 3 jetons, the buy-in is 100. `/daily` adds more each day.⟧",
+        f"⚠️ ⟦Not enough jetons: you have 3 jetons, the buy-in is 100. {stub.mention('daily')} adds more each "
+        "day.⟧",
     ]

@@ -357,10 +357,13 @@ class StubServer:
                       "verify_key": "0" * 64, "flags": 0})
 
     async def _sync(self, request: web.Request) -> web.Response:
+        """Bulk overwrite: as Discord, a command already there by that name keeps its id."""
         gid = request.match_info.get("gid")
+        before = {c["name"]: c["id"] for c in self.commands.get(int(gid) if gid else None, [])}
         out = []
         for cmd in request[BODY] or []:
-            out.append({**cmd, "id": str(snowflake()), "application_id": str(self.app_id), "version": "1",
+            cid = before.get(cmd["name"]) or str(snowflake())
+            out.append({**cmd, "id": cid, "application_id": str(self.app_id), "version": "1",
                         "type": cmd.get("type", 1), "default_member_permissions": None,
                         **({"guild_id": gid} if gid else {})})
         self.commands[int(gid) if gid else None] = out

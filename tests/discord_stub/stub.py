@@ -175,6 +175,11 @@ class DiscordStub(StubServer):
         raise AssertionError(f"no command /{name} was synced (synced: "
                              f"{sorted(c['name'] for cs in self.commands.values() for c in cs)})")
 
+    def mention(self, name: str) -> str:
+        """How a text mentions the synced command ``name`` ("table new"): ``</table new:<its id>>``,
+        with the id this stand-in gave the top-level command at the bot's sync."""
+        return f"</{name}:{self._find_command(name.split()[0])['id']}>"
+
     # ------------------------------------------------------------------ looking things up
 
     def messages(self, channel: Channel | int) -> list[Message]:
