@@ -111,6 +111,8 @@ class TapisBot(commands.Bot):
         self.tournament_ticker = asyncio.get_running_loop().create_task(self.tournaments.run())
         if self.sync_commands:
             await self._sync()
+        else:
+            await self._read_command_ids()
 
     async def _sync(self) -> None:
         guild_id = self.config.dev_guild_id
@@ -123,6 +125,18 @@ class TapisBot(commands.Bot):
         where = f" to guild {guild_id}" if guild_id else ""
         log.info("synced %d application command(s)%s", len(synced), where)
         command_ids.learn(mentionable(synced))  # texts mention the commands from now on
+
+    async def _read_command_ids(self) -> None:
+        """A bot that does not sync (another process does) reads the commands' ids once, so that its
+        texts mention them too; without them they name the commands as plain text."""
+        guild_id = self.config.dev_guild_id
+        try:
+            found = await self.tree.fetch_commands(guild=discord.Object(id=guild_id) if guild_id else None)
+        except discord.HTTPException:
+            log.warning("could not read the application commands: texts name them as plain text",
+                        exc_info=True)
+            return
+        command_ids.learn(mentionable(found))
 
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d guild(s)", self.user, getattr(self.user, "id", "?"),

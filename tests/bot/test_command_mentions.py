@@ -5,6 +5,7 @@ no mention (embed titles, footers, field names, labels, image descriptions), the
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from bot.i18n import commands
@@ -85,3 +86,21 @@ async def test_a_session_mentions_commands_only_where_discord_renders_them(
     sent = list(stub.store.values())
     assert any(m.attachments for m in sent)
     assert [t for m in sent for t in unrendered(m) if "</" in t] == []
+
+
+async def test_a_process_that_does_not_sync_reads_the_ids(stub: DiscordStub, tapis: TapisRun,
+                                                          players: list[User], tmp_path: Path) -> None:
+    """Another process synced the commands (``tapis``); this one only reads them (GET, once)."""
+    synced = commands.known()
+    commands.forget()
+    other = TapisRun(stub, tmp_path / "other.db", sync=False)
+    puts = len(stub.calls_to("PUT", "/applications/{app}/commands"))
+    assert puts == 1 and synced  # tapis's sync
+    await other.start()
+    try:
+        assert commands.known() == synced
+        assert len(stub.calls_to("PUT", "/applications/{app}/commands")) == puts  # no second sync
+        nothing = await stub.slash("table status", players[0], stub.channel)
+        assert nothing.text.endswith(f"Start one with </table new:{synced_id(stub, 'table')}>."), nothing.text
+    finally:
+        await other.stop()

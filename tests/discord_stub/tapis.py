@@ -36,8 +36,10 @@ class TapisRun:
 
     def __init__(self, stub: DiscordStub, db_path: Path, config: Config | None = None,
                  edit_interval: float = 0.02, images: bool = False,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, sync: bool = True) -> None:
         self.stub = stub
+        #: Whether the bot syncs its commands at start (else it reads their ids: another process syncs).
+        self.sync = sync
         #: The table service's clock (deadlines, reminders) in every process of this run; None: time.time.
         self.clock = clock
         self.config = replace(config or TEST_CONFIG, database=str(db_path))
@@ -64,7 +66,7 @@ class TapisRun:
         service = (TableService(self.db, ledger, self.config) if self.clock is None
                    else TableService(self.db, ledger, self.config, clock=self.clock))
         self.bot = TapisBot(self.config, self.db, ledger, service, edit_interval=self.edit_interval,
-                            guild_ready_timeout=0.05)
+                            sync_commands=self.sync, guild_ready_timeout=0.05)
         self.bot.presenter.images = self.images
         self._task = await connect(self.bot, self.stub)
         assert not self.bot.failed_extensions, self.bot.failed_extensions
