@@ -1,4 +1,6 @@
-"""Maintenance commands: ``python -m bot admin rebuild-ratings [--config PATH] [--database PATH|URL]``.
+"""Maintenance commands: ``python -m bot admin rebuild-ratings [--config PATH] [--database PATH|URL]``
+and ``python -m bot admin copy-to-postgres SQLITE_PATH POSTGRES_URL`` (``bot/store/copy.py``: a
+club's SQLite database carried over to an empty PostgreSQL database, in one transaction).
 
 ``rebuild-ratings`` recomputes every rating from the logs: each finished session's final stacks
 come from replaying its action log through the engine (``bot.tables.replay.rebuild``), its seats
@@ -197,7 +199,14 @@ def main(argv: list[str]) -> int:
                          help="TOML config file (for the database)")
     rebuild.add_argument("--database", metavar="PATH", default=None,
                          help="SQLite file or postgresql:// URL (overrides the config)")
+    copy = sub.add_parser("copy-to-postgres", help="copy a stopped bot's SQLite database into an empty "
+                                                    "PostgreSQL database")
+    copy.add_argument("sqlite_path", metavar="SQLITE_PATH", help="the bot's SQLite file (the bot stopped)")
+    copy.add_argument("postgres_url", metavar="POSTGRES_URL",
+                      help="postgresql://user:pw@host:5432/db (an empty database)")
     args = parser.parse_args(argv)
+    if args.command == "copy-to-postgres":
+        return copy_main(args.sqlite_path, args.postgres_url)
     path = args.database
     if path is None:
         from bot.config import ConfigError, load_config
@@ -225,3 +234,29 @@ def main(argv: list[str]) -> int:
         text += f"; {len(report.mismatched)} differ from the recorded results: {list(report.mismatched)}"
     print(text)
     return 1 if report.skipped or report.mismatched else 0
+
+
+def copy_main(sqlite_path: str, url: str) -> int:
+    """``copy-to-postgres``: 0 once committed, 2 if refused before writing, 1 if rolled back."""
+    from bot.store.copy import CopyFailed, CopyRefused, copy_to_postgres
+    from bot.store.db import is_postgres_url
+
+    if not is_postgres_url(url):
+        print(f"tapis: {url!r} is not a postgresql:// URL", file=sys.stderr)
+        return 2
+    try:
+        report = asyncio.run(copy_to_postgres(sqlite_path, url))
+    except CopyRefused as exc:
+        print(f"tapis: {exc}", file=sys.stderr)
+        return 2
+    except CopyFailed as exc:
+        print(f"tapis: copy rolled back, nothing written: {exc}", file=sys.stderr)
+        return 1
+    for warning in report.warnings:
+        print(f"tapis: warning: {warning}", file=sys.stderr)
+    width = max((len(t) for t in report.rows), default=0)
+    for table, n in report.rows.items():
+        print(f"  {table:<{width}}  {n:>9}")
+    print(f"copied {sum(report.rows.values())} rows of {len(report.rows)} tables in {report.seconds:.1f} s; "
+          "set database to the PostgreSQL URL and start the bot")
+    return 0
