@@ -12,7 +12,8 @@ not a database, a PostgreSQL server that cannot be reached, a schema newer than 
 shard process without its forwarding secret prints one line on stderr and exits with code 2.
 ``python -m bot play GAME [--seats N] …`` plays a session in the terminal against AI seats
 instead (no Discord, no token; see ``bot/play.py``). ``python -m bot admin rebuild-ratings``
-recomputes every rating from the action logs (see ``bot/maintenance.py``). ``python -m bot invite``
+recomputes every rating from the action logs and ``python -m bot admin copy-to-postgres`` carries an
+SQLite club over to PostgreSQL (see ``bot/maintenance.py``). ``python -m bot invite``
 prints the link that adds the bot to a server with the permissions its tables need
 (``bot/permissions.py``).
 """

@@ -377,6 +377,7 @@ async def _copy_tables(src: sqlite3.Connection, conn: asyncpg.Connection, source
     for table in reversed(order):  # the migrations' own rows (rest_budget) make way for the source's
         if seeded.get(table):
             await conn.execute(f'DELETE FROM "{table}"')
+    keys = await _drop_foreign_keys(conn)
     for table in order:
         if table not in source_tables:
             continue
@@ -393,3 +394,21 @@ async def _copy_tables(src: sqlite3.Connection, conn: asyncpg.Connection, source
         report.rows[table] = n
         if after_table is not None:
             await after_table(table)
+    for table, name, definition in keys:  # each checked in one pass, in the same transaction
+        await conn.execute(f'ALTER TABLE "{table}" ADD CONSTRAINT "{name}" {definition}')
+    for table in order:  # fresh statistics for the checks' queries
+        await conn.execute(f'ANALYZE "{table}"')
+
+
+async def _drop_foreign_keys(conn: asyncpg.Connection) -> list[tuple[str, str, str]]:
+    """Drop the target's foreign keys for the load (a check per row is most of a COPY's time);
+    ``[(table, name, definition)]`` to add them back, which checks every row at once."""
+    rows = await conn.fetch(
+        "SELECT cl.relname AS table, c.conname AS name, pg_get_constraintdef(c.oid) AS definition "
+        "FROM pg_constraint c JOIN pg_class cl ON cl.oid = c.conrelid "
+        "JOIN pg_namespace n ON n.oid = c.connamespace "
+        "WHERE c.contype = 'f' AND n.nspname = current_schema() ORDER BY cl.relname, c.conname")
+    keys = [(str(r["table"]), str(r["name"]), str(r["definition"])) for r in rows]
+    for table, name, _ in keys:
+        await conn.execute(f'ALTER TABLE "{table}" DROP CONSTRAINT "{name}"')
+    return keys
