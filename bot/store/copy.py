@@ -3,10 +3,14 @@
 The source is read in one SQLite read transaction (one consistent snapshot); the target is
 migrated by the PostgreSQL store's own start-up path (``PgDatabase.connect``), then every table is
 copied in foreign-key order inside ONE PostgreSQL transaction, ``COPY`` in batches
-(``copy_records_to_table``). Before the COMMIT: the row counts per table, the accounts' sum and
+(``copy_records_to_table``), its foreign keys dropped for the load and added back after it (which
+checks every row in one pass; the source's own ``PRAGMA foreign_key_check`` must be clean first).
+Before the COMMIT: the row counts per table, the accounts' sum and
 each account's balance against its ledger rows (``RECONCILE_SQL``, the audit's query) must be
-what the source has; every identity column's sequence is set past its ``max(id)``. Any failure
-rolls everything back: the target is left as empty as it was.
+what the source has (a source that does not balance is copied as it is, with a warning); every
+identity column's sequence is set past its ``max(id)``; and the source must not have changed
+meanwhile (``PRAGMA data_version``). Any failure rolls everything back: the target is left as
+empty as it was (migrated, no data).
 
 Tables come from the schemas themselves: the source's ``sqlite_master`` and the target's catalogue
 after migrating. A source table the target does not have (or with other columns) stops the copy.
@@ -134,6 +138,11 @@ def open_source(path: str) -> sqlite3.Connection:
         hint = ("start this Tapis once on it (it migrates the file at start), stop it, then copy"
                 if version < known else "run the newer Tapis that wrote it, or upgrade this one")
         raise CopyRefused(f"{path}: schema version {version}, this Tapis has {known}: {hint}")
+    problems = conn.execute("PRAGMA foreign_key_check").fetchall()
+    if problems:
+        conn.close()
+        raise CopyRefused(f"{path}: {len(problems)} row(s) break a foreign key (the first in "
+                          f"{problems[0][0]}): PostgreSQL would refuse them")
     return conn
 
 
@@ -329,10 +338,6 @@ async def _copy(src: sqlite3.Connection, db: PgDatabase, seeded: dict[str, int],
     version = src.execute("PRAGMA data_version").fetchone()[0]
     src.execute("BEGIN")  # one snapshot of the source for the whole copy
     try:
-        problems = src.execute("PRAGMA foreign_key_check").fetchall()
-        if problems:
-            raise CopyRefused(f"the SQLite database breaks its foreign keys ({len(problems)} row(s), "
-                              f"first in {problems[0][0]}): PostgreSQL would refuse them")
         source_tables = _sqlite_tables(src)
         counts = {t: int(src.execute(f'SELECT COUNT(*) FROM "{t}"').fetchone()[0]) for t in source_tables}
         ledger = _source_ledger(src)

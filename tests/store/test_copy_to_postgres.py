@@ -16,7 +16,7 @@ import pytest
 from bot.config import Config
 from bot.maintenance import main as admin_main
 from bot.store import tournaments
-from bot.store.copy import copy_to_postgres, seeded_rows
+from bot.store.copy import CopyFailed, copy_to_postgres, seeded_rows
 from bot.store.languages import LanguageStore
 from bot.store.preferences import PreferenceStore
 from bot.store.settings import SettingsStore
@@ -230,6 +230,18 @@ async def test_a_failure_mid_copy_leaves_the_target_empty(database, tmp_path, cl
     assert await tapis_rows(database) == seeded_rows()  # only what the migrations write
     keys = await foreign_keys(database)
     assert len(keys) >= 10  # dropped for the load, back with the rollback
+
+    # a bot writing to the file during the copy: seen before COMMIT, rolled back
+    async def write(table: str) -> None:
+        if table == "accounts":
+            other = sqlite3.connect(path)
+            other.execute("UPDATE user_languages SET language = 'es'")
+            other.commit()
+            other.close()
+
+    with pytest.raises(CopyFailed, match="changed during the copy"):
+        await copy_to_postgres(path, database, after_table=write)
+    assert await tapis_rows(database) == seeded_rows()
 
     # a table this Tapis does not know (a newer migration's, a hand-made one) stops the copy
     stray = str(tmp_path / "stray.db")
