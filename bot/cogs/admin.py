@@ -118,6 +118,10 @@ def audit_text(here: int, checked: int, mismatches: list[Mismatch],
                            "Escrow held by {n} tables that are not open: {jetons}.", len(stranded),
                            jetons=tr.jetons(held)))
         for table_id, amount, status in stranded[:20]:
+            if table_id < 0:  # a tournament's prize pool (``bot.store.tournaments.pool``)
+                lines.append(tr._("· tournament #{tournament}'s pool ({status}): {jetons}",
+                                  tournament=-table_id, status=_status(status, tr), jetons=tr.jetons(amount)))
+                continue
             lines.append(tr._("· table #{table} ({status}): {jetons}", table=table_id,
                               status=_status(status, tr), jetons=tr.jetons(amount)))
         if len(stranded) > 20:

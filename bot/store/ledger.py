@@ -343,11 +343,16 @@ class Ledger:
         """Escrow held by tables that are not open: ``[(table id, balance, status or None)]``.
 
         A finished or cancelled table (or a table row that no longer exists) should hold nothing;
-        anything it holds is stranded jetons that no session will ever pay out.
+        anything it holds is stranded jetons that no session will ever pay out. A tournament's prize
+        pool is an escrow keyed by the negative event id (``bot.store.tournaments.pool``): it is
+        stranded only once its event is over (its id is returned negative, its status the event's).
         """
-        sql = ("SELECT a.table_id, a.balance, t.status FROM accounts a "
-               "LEFT JOIN tables t ON t.id = a.table_id WHERE a.kind = 'escrow' AND a.balance <> 0 "
-               "AND (t.status IS NULL OR t.status NOT IN ('lobby', 'playing'))")
+        sql = ("SELECT a.table_id, a.balance, CASE WHEN a.table_id < 0 THEN e.status ELSE t.status END "
+               "FROM accounts a LEFT JOIN tables t ON t.id = a.table_id "
+               "LEFT JOIN tournaments e ON e.id = -a.table_id "
+               "WHERE a.kind = 'escrow' AND a.balance <> 0 AND CASE WHEN a.table_id < 0 "
+               "THEN (e.status IS NULL OR e.status NOT IN ('lobby', 'running')) "
+               "ELSE (t.status IS NULL OR t.status NOT IN ('lobby', 'playing')) END")
         params: tuple[int, ...] = ()
         if guild_id is not None:
             sql += " AND a.guild_id = ?"

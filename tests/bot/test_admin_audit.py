@@ -7,6 +7,7 @@ import pytest
 
 from bot.store.ledger import Mismatch
 from bot.store.ratings import current_season_sync
+from bot.store.tournaments import pool
 from tests.backends import BACKENDS
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.tapis import TapisRun
@@ -36,6 +37,32 @@ async def test_audit_reports_escrow_stranded_by_a_closed_table(stub: DiscordStub
         f"· table #{lobby.id} (finished): {held} jetons"]
     assert await tapis.ledger.stranded_escrow() == [(lobby.id, held, "finished")]
     assert await tapis.ledger.stranded_escrow(stub.guild.id + 1) == []
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_running_tournaments_pool_is_not_stranded(stub: DiscordStub, tapis: TapisRun,
+                                                          players: list[User]) -> None:
+    """A tournament's prize pool (an escrow keyed by the negative event id) holds the buy-ins until
+    its prizes: not stranded while the event is open (the audit flagged every one), stranded once
+    it is over and still holds jetons."""
+    alice, bob = players[:2]
+    stub.guild.admins.add(alice.id)
+    await stub.slash("tournament create", alice, stub.channel, game="motz", buy_in=50, starts_in=30)
+    joined = await stub.slash("tournament join", bob, stub.channel)
+    assert "registered in tournament" in joined.text, joined.text
+    [(event,)] = await tapis.db.fetchall("SELECT id FROM tournaments")
+    assert await tapis.ledger.account_balance(pool(event, stub.guild.id)) > 0
+    clean = await stub.slash("admin audit", alice, stub.channel)
+    assert clean.text.splitlines()[-1] == "No escrow is held by a table that is not open.", clean.text
+    assert await tapis.ledger.stranded_escrow() == []
+
+    held = await tapis.ledger.account_balance(pool(event, stub.guild.id))
+    await tapis.db.run(lambda c: c.execute("UPDATE tournaments SET status = 'finished' WHERE id = ?",
+                                           (event,)))
+    report = await stub.slash("admin audit", alice, stub.channel)
+    line = f"· tournament #{event}'s pool (finished): {held} jetons"
+    assert report.text.splitlines()[-1] == line, report.text
+    assert await tapis.ledger.stranded_escrow() == [(-event, held, "finished")]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
