@@ -71,10 +71,13 @@ class ShardPlan:
         return shard_of(guild_id, self.count) in self.ids
 
     def bot_options(self) -> dict[str, Any]:
-        """The discord.py client options for these shards."""
+        """The bot's options for these shards: discord.py's, and whether this process syncs the
+        application commands (the one serving shard 0 does; the others read their ids: one bulk
+        overwrite per start of the bot, not one per process)."""
+        syncs = {"sync_commands": 0 in self.ids}
         if len(self.ids) == 1:
-            return {"shard_id": self.ids[0], "shard_count": self.count}
-        return {"shard_ids": list(self.ids), "shard_count": self.count}
+            return {"shard_id": self.ids[0], "shard_count": self.count, **syncs}
+        return {"shard_ids": list(self.ids), "shard_count": self.count, **syncs}
 
 
 def shard_of(guild_id: int, count: int) -> int:

@@ -83,6 +83,9 @@ async def test_guild_events_go_to_their_shard_and_dms_to_shard_0(sharded: Sharde
         assert got_a == [in_0.id, in_dm.id] and got_b == [in_1.id]
         assert "1,000" in in_1.text or "1000" in in_1.text
         assert set(await holders(pg, 2)) == {0, 1}
+        # one bulk overwrite of the commands (shard 0's process); the other reads their ids
+        assert len(sharded.calls_to("PUT", "/applications/{app}/commands")) == 1
+        assert b.bot.sync_commands is False  # type: ignore[union-attr]
     finally:
         await b.stop()
         await a.stop()

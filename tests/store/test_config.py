@@ -125,10 +125,11 @@ def test_shards_section(tmp_path):
     p.write_text('[shards]\nids = "0-3"\ncount = 16\n')
     plan = load_config(str(p), env={}).shards
     assert plan == ShardPlan((0, 1, 2, 3), 16)
-    assert plan.bot_options() == {"shard_ids": [0, 1, 2, 3], "shard_count": 16}
+    assert plan.bot_options() == {"shard_ids": [0, 1, 2, 3], "shard_count": 16, "sync_commands": True}
     assert not plan.everything and plan.owns(5 << 22) is False and plan.owns(19 << 22) is True
     p.write_text('[shards]\nids = [2]\ncount = 4\n')
-    assert load_config(str(p), env={}).shards.bot_options() == {"shard_id": 2, "shard_count": 4}
+    assert load_config(str(p), env={}).shards.bot_options() == {"shard_id": 2, "shard_count": 4,
+                                                                "sync_commands": False}  # shard 0's syncs
     p.write_text("[shards]\ncount = 2\n")
     assert load_config(str(p), env={}).shards.everything
     for text, words in (('[shards]\nids = "3-1"\ncount = 4\n', "end is before"),
