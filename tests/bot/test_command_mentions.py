@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.i18n import commands
 from bot.store.ledger import house, wallet
+from tests.bot.test_first_hour import started_motz
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.model import Message
 from tests.discord_stub.play import play_session
@@ -69,13 +70,7 @@ async def test_a_session_mentions_commands_only_where_discord_renders_them(
         stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
     alice, bob = players[:2]
     tapis.bot.presenter.images = True  # attachments, with their descriptions
-    await stub.slash("table new", alice, stub.channel, game="motz", players=3,
-                     options="rotations=1 max_extra_deals=0")
-    await tapis.settle()
-    lobby = stub.messages(stub.channel)[-1]
-    await stub.click(lobby, bob, "Join")
-    await stub.click(lobby, alice, "Add AI")
-    await stub.click(lobby, alice, "Start")
+    await started_motz(stub, tapis, alice, bob)
     await play_session(stub, tapis, 1, {alice.id: alice, bob.id: bob}, random.Random(3))
     await tapis.settle()
     last = stub.dms(alice)[-1]

@@ -110,10 +110,8 @@ async def test_a_host_who_leaves_the_lobby_is_told_what_became_of_the_table(
                            "vrátil do vaší peněženky."), closed.text
 
 
-async def test_the_hand_dm_points_to_the_rules_and_the_last_one_to_history(
-        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
-    alice, bob = players[:2]
-    bob.locale = "fr"
+async def started_motz(stub: DiscordStub, tapis: TapisRun, alice: User, bob: User) -> None:
+    """A short Motz table (table #1) of ``alice`` (host), ``bob`` and an AI, started."""
     await stub.slash("table new", alice, stub.channel, game="motz", players=3,
                      options="rotations=1 max_extra_deals=0")
     await tapis.settle()
@@ -122,6 +120,13 @@ async def test_the_hand_dm_points_to_the_rules_and_the_last_one_to_history(
     await stub.click(lobby, alice, "Add AI")
     await stub.click(lobby, alice, "Start")
     await tapis.settle()
+
+
+async def test_the_hand_dm_points_to_the_rules_and_the_last_one_to_history(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    alice, bob = players[:2]
+    bob.locale = "fr"
+    await started_motz(stub, tapis, alice, bob)
     assert "table 1 · version 0 · How to play: /rules" in stub.dms(alice)[0].text, stub.dms(alice)[0].text
     assert "Comment jouer : /rules" in stub.dms(bob)[0].text
     await play_session(stub, tapis, 1, {alice.id: alice, bob.id: bob}, random.Random(3))

@@ -13,7 +13,6 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.config import Config
 from bot.maintenance import main as admin_main
 from bot.store import tournaments
 from bot.store.copy import CopyFailed, copy_to_postgres, seeded_rows
@@ -21,7 +20,7 @@ from bot.store.languages import LanguageStore
 from bot.store.preferences import PreferenceStore
 from bot.store.settings import SettingsStore
 from bot.tournaments.model import Tournament
-from tests.tables.conftest import BOB, CAT, DAN, HOST, Clock, G, Harness
+from tests.tables.conftest import BOB, CAT, DAN, HOST, Clock, G, Harness, table_config
 from tests.tables.fakegame import GAME as HIGH
 from tests.tables.helpers import STAY, drive
 from tests.tables.test_play import started
@@ -34,16 +33,6 @@ EVE = 500
 async def cli(argv: list[str]) -> int:
     """``python -m bot admin …`` as the operator runs it (its own event loop, in a thread here)."""
     return await asyncio.to_thread(admin_main, argv)
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def config() -> Config:
-    return Config(starting_grant=1000, ai_delay=0, turn_timeout=120)
 
 
 async def build_club(path: str, clock: Clock, config: Any) -> dict[str, int]:
@@ -114,7 +103,8 @@ async def tapis_rows(url: str) -> dict[str, int]:
         await conn.close()
 
 
-async def test_a_club_copied_to_postgresql_plays_on_there(database, tmp_path, clock, config, capsys):
+async def test_a_club_copied_to_postgresql_plays_on_there(database, tmp_path, capsys):
+    clock, config = Clock(), table_config()
     path = str(tmp_path / "club.db")
     ids = await build_club(path, clock, config)
     before = sqlite_rows(path)
@@ -164,7 +154,8 @@ async def test_a_club_copied_to_postgresql_plays_on_there(database, tmp_path, cl
         await h.close()
 
 
-async def test_refused_with_exit_2(database, tmp_path, clock, config, capsys):
+async def test_refused_with_exit_2(database, tmp_path, capsys):
+    clock, config = Clock(), table_config()
     path = str(tmp_path / "club.db")
     await build_club(path, clock, config)
 
@@ -214,7 +205,8 @@ async def test_refused_with_exit_2(database, tmp_path, clock, config, capsys):
     assert "already holds Tapis data" in err and "accounts:" in err and ":tapis@" not in err  # no password
 
 
-async def test_a_failure_mid_copy_leaves_the_target_empty(database, tmp_path, clock, config):
+async def test_a_failure_mid_copy_leaves_the_target_empty(database, tmp_path):
+    clock, config = Clock(), table_config()
     path = str(tmp_path / "club.db")
     await build_club(path, clock, config)
     seen: list[str] = []

@@ -78,9 +78,14 @@ def clock() -> Clock:
     return Clock()
 
 
+def table_config() -> Config:
+    """The tables' tests' config: 1,000 jetons to start, no AI delay, 120 s turns."""
+    return Config(starting_grant=1000, ai_delay=0, turn_timeout=120)
+
+
 @pytest.fixture
 def config() -> Config:
-    return Config(starting_grant=1000, ai_delay=0, turn_timeout=120)
+    return table_config()
 
 
 @pytest.fixture
