@@ -225,6 +225,7 @@ class Database(WriteFence):
             # Nothing else in flight: run it now, in one hop. Callers arriving meanwhile queue up
             # and are committed together by the flusher once this one is done.
             async with self.lock:
+                self.check_fence()  # fenced while it waited for the connection
                 return await self._on_thread(_run_in_transaction, (fn, args))
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[T] = loop.create_future()
@@ -241,6 +242,7 @@ class Database(WriteFence):
             jobs = [(fn, args) for fn, args, _ in batch]
             try:
                 async with self.lock:
+                    self.check_fence()  # fenced while they waited: none of them commits
                     results = await self._on_thread(_run_batch, (jobs,))
             except BaseException as exc:  # the COMMIT itself failed, or we are cancelled
                 err = exc if isinstance(exc, Exception) else RuntimeError("commit aborted")

@@ -48,3 +48,32 @@ async def test_a_transaction_under_way_when_the_locks_go_is_rolled_back(database
         assert await accounts(db) == 0
     finally:
         await db.close()
+
+
+async def test_transactions_queued_when_the_fence_comes_down_never_commit(tmp_path):
+    """SQLite groups the transactions that wait for the connection into one COMMIT: those queued
+    before the fence and run after it are refused too (they were committed: the fence was checked
+    only when a transaction was asked for)."""
+    db = await Database.open(str(tmp_path / "fence.db"))
+    try:
+        gate = asyncio.Event()
+
+        async def hold() -> None:  # the connection busy, so the next ones queue up
+            async with db.lock:
+                await gate.wait()
+
+        holder = asyncio.create_task(hold())
+        await asyncio.sleep(0)
+        queued = [asyncio.create_task(db.transaction(lambda conn, i=i: conn.execute(
+            "INSERT INTO accounts (id, kind, guild_id, balance, created_at) VALUES (?, 'house', ?, 0, 0)",
+            (f"house:{i}", i)))) for i in range(3)]
+        await asyncio.sleep(0.05)
+        db.fence("lost meanwhile")
+        gate.set()
+        await holder
+        for task in queued:
+            with pytest.raises(StoreFenced):
+                await task
+        assert await accounts(db) == 0
+    finally:
+        await db.close()
