@@ -52,6 +52,10 @@ USERS_KEEP = 4096
 REMINDER = N_("⏰ **Reminder:** it is still your turn at this table, and your deadline is near.")
 #: What a player's previous DM for a table says once a newer one replaced it.
 MOVED_ON = N_("This hand is out of date: the table has moved on. Your hand is in a newer message.")
+#: A lobby cancelled because Tapis lost its channel (``Presenter._channel_gone``): its players are told
+#: by DM, where nothing else would tell them why their seat and buy-in went.
+LOBBY_LOST = N_("Table #{id} ({game}) was cancelled before it started: Tapis can no longer reach its "
+                "channel. Your buy-in of {buy_in} is back in your wallet.")
 
 
 def dm_key(user_id: int) -> str:
@@ -268,6 +272,20 @@ class Dms:
                 await post_reminder(self.bot, table, job.user_id, self.p.budget, self.p.channel_turn)
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", job.user_id, exc)
+
+    async def lobby_lost(self, table: Table, user_ids: list[int]) -> None:
+        """Tell each of ``user_ids`` (the lobby's humans) that ``table``'s lobby was cancelled because its
+        channel is out of reach, their buy-in refunded (one DM each; closed DMs are only logged)."""
+        for user_id in user_ids:
+            tr = await dm_tr(self.bot, user_id, table.id)
+            text = tr._(LOBBY_LOST, id=table.id, game=game_title(table.game, tr),
+                        buy_in=tr.jetons(table.buy_in))
+            try:
+                dm = await self._channel(user_id)
+                await self.p.budget.take(PROMPT)
+                await dm.send(content=text, allowed_mentions=NO_MENTIONS)
+            except discord.HTTPException as exc:
+                log.info("table %s: %s was not told of the cancelled lobby (%s)", table.id, user_id, exc)
 
     async def _supersede(self, table: Table, rec: TableRecord, user_id: int, dm: discord.abc.Messageable,
                          new_id: int) -> None:

@@ -455,8 +455,12 @@ class Presenter:
             return
         from bot.tables.errors import TableError
 
+        lobby = [info.user_id for info in table.seats if table.status == "lobby" and info.user_id is not None
+                 and not info.ai]
         with contextlib.suppress(TableError):
             await self.tables.end(table.id, 0, True, now=False)  # as a server admin who is not seated
+        if lobby and table.status == "cancelled":  # refunded: nothing else would tell them why
+            await self.dms.lobby_lost(table, lobby)
 
     def _tell_players(self, table: Table, rec: TableRecord) -> None:
         """Every seated player of a session whose channel is out of reach gets a DM at once: their hand,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import types
 from collections.abc import AsyncIterator
 
 import pytest
@@ -24,6 +25,8 @@ from tests.discord_stub.tapis import TapisRun
 
 SHORT = "rotations=1 max_extra_deals=0"
 LOST = "can no longer show this table in its channel"
+#: A table seed whose first Motz deal outlasts the moves of the reminder test.
+DEAL_SEED = 1
 
 
 @pytest.fixture
@@ -159,6 +162,9 @@ async def test_the_bot_removed_from_the_server_sends_nothing_there_and_closes_it
     assert requests_to(stub, since, stub.channel.id) == []
     assert await tapis.ledger.balance(stub.guild.id, dave.id) == 1000  # the lobby refunded
     assert all(told(stub, since, u) for u in (alice, bob, carol))
+    [why] = [m.text for m in stub.dms(dave)]  # the lobby's host is told why, by DM
+    assert why == (f"Table #{table_id + 1} (Motz) was cancelled before it started: Tapis can no longer "
+                   "reach its channel. Your buy-in of 200 jetons is back in your wallet."), why
     assert await tapis.ledger.accounts_total() == 0
 
 
@@ -184,9 +190,14 @@ async def test_the_channel_deleted_under_a_table_in_its_thread_gets_no_request_a
 
 
 async def test_no_channel_reminder_is_posted_where_the_table_is_out_of_reach(
-        stub: DiscordStub, run: TapisRun, players: list[User], clock: Clock) -> None:
+        stub: DiscordStub, run: TapisRun, players: list[User], clock: Clock,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """A correspondence player no DM reaches is reminded in the channel, but not once the channel
     refuses the table (403/50013): that post would only be refused too."""
+    from bot.tables import lobby
+
+    # the deal is still under way after these moves (a random deal ended sooner once in a while)
+    monkeypatch.setattr(lobby, "secrets", types.SimpleNamespace(randbits=lambda bits: DEAL_SEED))
     alice, bob, _, _ = players
     for user in (alice, bob):
         stub.close_dms(user)
