@@ -56,6 +56,15 @@ def refusal(perms: discord.Permissions, *, thread: bool = False) -> Msg | None:
                 len(lacking), permissions=Listed(tuple(lacking)))
 
 
+def cached(channel: object) -> discord.Permissions | None:
+    """The bot's permissions in a channel or thread from the client's cache: None when ``channel``
+    is not a server channel or thread, or the cache does not know the bot's member there."""
+    if not isinstance(channel, (discord.abc.GuildChannel, discord.Thread)):
+        return None
+    me = channel.guild.me
+    return channel.permissions_for(me) if me is not None else None
+
+
 def invite_permissions() -> discord.Permissions:
     """Everything Tapis asks for in its invite: a table's channel permissions and threads'."""
     perms = discord.Permissions.none()

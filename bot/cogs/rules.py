@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.cogs.common import GAME_CHOICES, game_or_error
 from bot.i18n import Translator, english
 from bot.rules.base import Game
-from bot.views.display import chunks, clip
+from bot.views.display import chunks, clip, seat_bounds
 from bot.views.locale import reader
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def option_lines(game: Game, tr: Translator | None = None) -> list[str]:
 
 def seat_range(game: Game) -> str:
     """"3–6", or "4" where the number of players is fixed."""
-    low, high = game.min_seats, game.max_seats
+    low, high = seat_bounds(game)
     return str(low) if low == high else f"{low}–{high}"
 
 

@@ -327,7 +327,7 @@ def _check_place(server: ServerSettings, interaction: discord.Interaction[TapisB
 def _check_permissions(interaction: discord.Interaction[TapisBot], channel_id: int | None) -> None:
     """Refuse a table where the bot lacks a permission a table needs (``bot.permissions``): read
     from the interaction where it opens there, else from the cache (unknown there: not refused)."""
-    from bot.permissions import refusal
+    from bot.permissions import cached, refusal
 
     channel: object
     if channel_id is None or channel_id == interaction.channel_id:
@@ -335,10 +335,10 @@ def _check_permissions(interaction: discord.Interaction[TapisBot], channel_id: i
     else:
         guild = interaction.guild
         channel = guild.get_channel_or_thread(channel_id) if guild is not None else None
-        me = guild.me if guild is not None else None
-        if me is None or not isinstance(channel, (discord.abc.GuildChannel, discord.Thread)):
+        known = cached(channel)
+        if known is None:
             return
-        perms = channel.permissions_for(me)
+        perms = known
     refused = refusal(perms, thread=isinstance(channel, discord.Thread))
     if refused is not None:
         raise UserError(refused)

@@ -228,7 +228,7 @@ class Dms:
         if job.remind and not await self.bot.preferences.may_remind(job.user_id):
             return  # /preferences reminders: off
         if job.remind and (not by_dm or table.seats[job.seat].dm_closed):
-            if not rec.unreachable:  # a channel out of reach is not asked again
+            if not self.p.out_of_reach(table, rec):  # a channel out of reach is not asked again
                 await post_reminder(self.bot, table, job.user_id, self.p.budget, self.p.channel_turn)
             return
         if not job.remind and rec.dm_shown.get(job.seat) == self.shown_key(table, job):
@@ -268,7 +268,7 @@ class Dms:
             rec.dm_closed.add(job.user_id)
             self.p.mark_dirty(table_id)
             await self.tables.set_dm_closed(table_id, job.user_id, True)
-            if job.remind and not rec.unreachable:  # found closed by the reminder itself: to the channel
+            if job.remind and not self.p.out_of_reach(table, rec):  # found closed: to the channel
                 await post_reminder(self.bot, table, job.user_id, self.p.budget, self.p.channel_turn)
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", job.user_id, exc)

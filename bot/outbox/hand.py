@@ -17,6 +17,7 @@ from bot.rules.mus.senas import gesture as sena_gesture
 from bot.rules.mus.senas import name as sena_name
 from bot.rules.mus.senas import partner
 from bot.rules.mus.state import MusState
+from bot.tables.length import LOST_CHANNEL
 from bot.tables.senas import Made
 from bot.views.components import moves_view
 from bot.views.display import hand_embed, seat_name
@@ -57,10 +58,11 @@ def hand_message(bot: TapisBot, table: Table, seat: int, tr: Translator,
 
 
 def channel_lost(bot: TapisBot, table: Table) -> bool:
-    """Whether the presenter found the table's channel out of reach (it is no longer edited)."""
+    """Whether the table's channel is out of reach (no longer edited): found so by the presenter, or
+    the table's close was logged for that reason."""
     presenter = getattr(bot, "presenter", None)
     rec = presenter.records.get(table.id) if presenter is not None else None
-    return rec is not None and rec.unreachable
+    return table.closed_by == LOST_CHANNEL or (rec is not None and rec.unreachable)
 
 
 def sena_lines(table: Table, seen: list[Made], seat: int, tr: Translator) -> list[str]:

@@ -59,6 +59,7 @@ from bot.rules.mus.senas import gesture as sena_gesture
 from bot.rules.mus.senas import name as sena_name
 from bot.rules.mus.senas import open_now
 from bot.rules.mus.state import MusState
+from bot.tables.length import LOST_CHANNEL
 from bot.tables.model import FINAL_SHOWN, dm_version_key
 from bot.tables.reactions import ReactionGate
 from bot.tables.senas import Made, SenaRefused
@@ -112,6 +113,13 @@ class Presenter:
         if rec is None:
             rec = self.records[table_id] = TableRecord()
         return rec
+
+    def out_of_reach(self, table: Table, rec: TableRecord) -> bool:
+        """Whether the table's channel is out of reach: found so by this process, or the table's
+        close was logged for that reason before a restart (then no request is refused again)."""
+        if table.closed_by == LOST_CHANNEL:
+            rec.unreachable = True
+        return rec.unreachable
 
     async def table(self, table_id: int) -> Table | None:
         """The table from the service, or, once the service has let an ended table go, as the
@@ -296,7 +304,7 @@ class Presenter:
         """An ended table's channel line shows its result and its thread is archived (if it has one)."""
         table = await self.table(table_id)
         rec = self.records.get(table_id)
-        if table is None or thread_of(table) is None or (rec is not None and rec.unreachable):
+        if table is None or thread_of(table) is None or (rec is not None and self.out_of_reach(table, rec)):
             return  # no thread, or its channel is out of reach: nothing to archive there
         try:
             await self.threads.close(table)
@@ -370,7 +378,7 @@ class Presenter:
         table = await self.table(table_id)
         if table is None or not table.is_open:
             rec.final = True  # after this attempt, the table is released
-        if table is None or table.message_id is None or rec.unreachable:
+        if table is None or table.message_id is None or self.out_of_reach(table, rec):
             return
         if rec.shown == self.shown_key(table):
             return
@@ -445,8 +453,8 @@ class Presenter:
         A lobby is cancelled (buy-ins refunded); a session ends at the end of the current deal.
         """
         rec = self.record(table.id)
-        if rec.unreachable:
-            return  # already known (the gateway's delete and a failed edit may both tell)
+        if self.out_of_reach(table, rec):
+            return  # already known (the gateway's delete and a failed edit may both tell; a restart)
         rec.unreachable = True
         log.warning("table %s: channel %s is unreachable (%s); no more edits there, play goes on by DM "
                     "and the table closes at the end of the deal", table.id, table.channel_id, why)
@@ -455,10 +463,11 @@ class Presenter:
             return
         from bot.tables.errors import TableError
 
-        lobby = [info.user_id for info in table.seats if table.status == "lobby" and info.user_id is not None
-                 and not info.ai]
+        lobby: list[int] = []
+        if table.status == "lobby":
+            lobby = [info.user_id for info in table.seats if info.user_id is not None and not info.ai]
         with contextlib.suppress(TableError):
-            await self.tables.end(table.id, 0, True, now=False)  # as a server admin who is not seated
+            await self.tables.channel_lost(table.id)
         if lobby and table.status == "cancelled":  # refunded: nothing else would tell them why
             await self.dms.lobby_lost(table, lobby)
 

@@ -52,6 +52,7 @@ class TableSource(Protocol):
         """Make and store a Mus seña (``bot.tables.senas``), or raise ``SenaRefused``."""
         ...
 
-    async def end(self, table_id: int, user_id: int, is_admin: bool, now: bool = False) -> list[Event]:
-        """Close a table (here: its channel is gone, so as a server admin who is not seated)."""
+    async def channel_lost(self, table_id: int) -> list[Event]:
+        """Tapis can no longer reach the table's channel: cancel a lobby, close a session at the end
+        of the deal (logged, so a restart knows)."""
         ...

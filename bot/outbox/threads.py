@@ -36,6 +36,7 @@ from bot.i18n import Translator
 from bot.outbox.budget import REFRESH
 from bot.outbox.respond import NO_MENTIONS
 from bot.outbox.tokens import TOKEN_LIFE
+from bot.permissions import cached
 from bot.settings.model import threads_enabled as server_threads
 from bot.views.display import game_title, seat_name
 from bot.views.locale import load_table_tr
@@ -99,12 +100,9 @@ def cached_refusal(bot: TapisBot, channel_id: int) -> str | None:
     kind = getattr(channel, "type", None)
     if kind is not None and kind not in THREADABLE:
         return f"the channel is a {kind.name} channel (already a thread, a forum post, voice or stage)"
-    guild = getattr(channel, "guild", None)
-    me = guild.me if guild is not None else None
-    if me is not None and isinstance(channel, discord.abc.GuildChannel):
-        perms = channel.permissions_for(me)
-        if not (perms.create_public_threads and perms.send_messages_in_threads):
-            return "missing the Create Public Threads or Send Messages in Threads permission"
+    perms = cached(channel)
+    if perms is not None and not (perms.create_public_threads and perms.send_messages_in_threads):
+        return "missing the Create Public Threads or Send Messages in Threads permission"
     return None
 
 

@@ -43,6 +43,11 @@ from bot.tables.replay import CLOSE
 
 #: The ``reason`` of the system close the deal cap logs (``bot.tables.autoplay``).
 DEAL_CAP = "deal_cap"
+#: The ``reason`` of the system close logged when nobody attends the session any more.
+UNATTENDED = "unattended"
+#: The ``reason`` of the system close logged when Tapis can no longer reach the table's channel
+#: (deleted, access or a permission taken away, the bot removed from the server).
+LOST_CHANNEL = "lost_channel"
 
 Facts = Mapping[str, Any]
 

@@ -85,7 +85,9 @@ class Table:
     version: int = 0
     state: State | None = field(default=None, repr=False)
     closing: bool = False
-    #: Who asked for the close at the end of the deal: 'host', 'admin' or 'system' (an automatic close).
+    #: Who or what asked for the close at the end of the deal (``bot.tables.length.close_reason``):
+    #: 'host', 'admin', or an automatic close's reason ('unattended', 'deal_cap', 'lost_channel';
+    #: 'system' for one logged without a reason).
     closed_by: str | None = None
     deadline: float | None = None
     capacity: int = 0

@@ -20,9 +20,10 @@ from bot.rules.base import Game
 from bot.store import senas as sena_store
 from bot.store import tables as store
 from bot.tables import reminders, senas, settle
+from bot.tables.length import first_close
 from bot.tables.model import FINAL_SHOWN, SeatInfo, Table, capacity, dm_version_key
 from bot.tables.pace import Pace, table_pace
-from bot.tables.replay import CLOSE, SessionLog, rebuild
+from bot.tables.replay import SessionLog, rebuild
 from bot.tables.seats import LobbyPlan
 from bot.tables.session import KEEP_CLOSED, Runtime, TableSession
 
@@ -117,8 +118,8 @@ async def _resume_one(rt: Runtime, games: Mapping[str, Game], row: store.TableRo
     if len(actions) != row.version:
         log.warning("table %s: row version %s but %s logged actions", row.id, row.version, len(actions))
     table.version = len(actions)
-    closes = [a for a in actions if a.seat is None and a.action.get("type") == CLOSE]
-    table.closing, table.closed_by = bool(closes), (closes[0].actor if closes else None)
+    table.closed_by = first_close((a.seat, a.actor, a.action) for a in actions)
+    table.closing = table.closed_by is not None
     hand = senas.hand_now(table)
     if hand is not None:  # the current hand's Mus señas, as stored
         table.senas.restore(table, await rt.db.run(sena_store.load, row.id, *hand))

@@ -83,6 +83,7 @@ from bot.tables.errors import (
     no_table,
     stale,
 )
+from bot.tables.length import LOST_CHANNEL
 from bot.tables.model import FINAL_SHOWN, SeatInfo, Table
 from bot.tables.replay import close_action
 from bot.tables.senas import CLOSED as SENAS_CLOSED
@@ -388,6 +389,24 @@ class TableService:
                 events = await s.commit(None, close_action(now), actor)
             else:
                 raise TableError(ALREADY_CLOSED)
+        await s.notify(events)
+        s.kick()
+        return events
+
+    async def channel_lost(self, table_id: int) -> list[Event]:
+        """Tapis can no longer reach the table's channel: a lobby is cancelled (every buy-in
+        refunded); a session closes at the end of the deal, logged with the reason ``lost_channel``
+        (so a restart knows the channel is out of reach); a session already closing is left so."""
+        s = self._session(table_id)
+        table = s.table
+        async with s.lock:
+            if table.status == "lobby":
+                await s.cancel_lobby()
+                events: list[Event] = [{"type": "lobby", "what": "cancel"}]
+            elif table.status == "playing" and not table.closing:
+                events = await s.system_close(LOST_CHANNEL)
+            else:
+                return []
         await s.notify(events)
         s.kick()
         return events

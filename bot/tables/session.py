@@ -30,7 +30,7 @@ from bot.store import tables as store
 from bot.tables import limits, settle
 from bot.tables.autoplay import drive
 from bot.tables.errors import NOT_PLAYING, TableError, illegal, stale
-from bot.tables.length import session_end
+from bot.tables.length import DEAL_CAP, UNATTENDED, close_reason, first_close, session_end
 from bot.tables.model import FINAL_SHOWN, SeatInfo, Table
 from bot.tables.pace import table_pace
 from bot.tables.replay import CLOSE, SessionLog, apply_logged, close_action, rebuild
@@ -219,7 +219,7 @@ class TableSession:
         table.state, table.version, table.seats, table.status = state, version + 1, seats, status
         table.deadline = deadline
         if seat is None and action.get("type") == CLOSE:
-            table.closing, table.closed_by = True, actor
+            table.closing, table.closed_by = True, close_reason(actor, action)
         rt.timers.set(self, deadline)
         events = [*(pre_events or []), *events]
         if over:
@@ -274,8 +274,8 @@ class TableSession:
         table.state, table.version = state, len(actions)
         table.seats = [SeatInfo.from_json(info) for info in row.seats]
         table.status, table.deadline = row.status, row.deadline
-        closes = [a for a in actions if a.seat is None and a.action.get("type") == CLOSE]
-        table.closing, table.closed_by = bool(closes), (closes[0].actor if closes else None)
+        table.closed_by = first_close((a.seat, a.actor, a.action) for a in actions)
+        table.closing = table.closed_by is not None
         self.behind = False
         rt.timers.set(self, table.deadline if table.status == "playing" else None)
         return actions
@@ -327,12 +327,17 @@ class TableSession:
             return []
         reason = None
         if not any(info.human and not info.away for info in table.seats):
-            reason = "unattended"
+            reason = UNATTENDED
         elif (limits.open_ended(table.game, table.options)
               and limits.deals_played(table.state.view(None)) >= self.rt.config.deal_cap):
-            reason = "deal_cap"
+            reason = DEAL_CAP
         if reason is None:
             return []
+        return await self.system_close(reason)
+
+    async def system_close(self, reason: str) -> list[Event]:
+        """Log a close at the end of the deal that no one asked for, with its ``reason``
+        (``bot.tables.length``); the caller holds the lock and checked the table is playing."""
         # the reason is logged too: a deal-capped session is complete, an unattended one is not
         return await self.commit(None, {**close_action(False), "reason": reason}, "system",
                                  pre_events=[{"type": "auto_close", "reason": reason}])

@@ -17,6 +17,7 @@ from bot.i18n.commands import command
 from bot.render.words import phase_name
 from bot.rules import GAMES, is_spanish
 from bot.rules.cards import JOKERS
+from bot.tables.length import DEAL_CAP, LOST_CHANNEL, UNATTENDED
 from bot.views.vocab import view_field, view_value
 
 if TYPE_CHECKING:
@@ -223,11 +224,17 @@ def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = 
     return embed
 
 
+def seat_bounds(game: Game, seats: int | None = None) -> tuple[int, int]:
+    """How few and how many may play ``game``; at a table of ``seats`` seats, from the game's least
+    to that (3 and 4 at a Motz table of 4)."""
+    low = game.min_seats
+    return low, game.max_seats if seats is None else max(low, min(seats, game.max_seats))
+
+
 def players_text(game: Game, tr: Translator, seats: int | None = None) -> str:
     """How many play ``game``: "3–6 players", or "4 players" where the number is fixed; at a table of
     ``seats`` seats, from the game's least to that ("3–4 players" at a Motz table of 4)."""
-    low = game.min_seats
-    high = game.max_seats if seats is None else max(low, min(seats, game.max_seats))
+    low, high = seat_bounds(game, seats)
     if low == high:
         return tr.n_("{n} player", "{n} players", low)
     return tr._("{low}–{high} players", low=low, high=high)
@@ -352,9 +359,16 @@ def hand_embed(table: Table, seat: int, guild: str, channel: str, note: str = ""
 
 
 def closing_text(table: Table, tr: Translator) -> str:
-    """Why the table ends after this deal: the host's or an admin's close, or an automatic one."""
+    """Why the table ends after this deal: the host's or an admin's close, or an automatic one
+    (its logged reason, ``bot.tables.length``; 'system' for one logged without a reason)."""
     if table.closed_by == "admin":
         return tr._("An admin closed the table: it ends after this deal.")
+    if table.closed_by == UNATTENDED:
+        return tr._("No player is left at the table: it ends after this deal.")
+    if table.closed_by == DEAL_CAP:
+        return tr._("The table has reached its limit of deals: it ends after this deal.")
+    if table.closed_by == LOST_CHANNEL:
+        return tr._("Tapis can no longer reach this table's channel: it ends after this deal.")
     if table.closed_by == "system":
         if not any(s.human and not s.away for s in table.seats):
             return tr._("No player is left at the table: it ends after this deal.")

@@ -93,7 +93,8 @@ async def test_a_permission_taken_away_mid_session_closes_the_table_after_one_re
     table = await tapis.tables.get(table_id)
     assert moves > 1 and table is not None and table.status == "finished"
     actions = await tapis.db.run(store.load_actions, table_id)
-    assert [a.action for a in actions if a.seat is None] == [{"type": "close", "now": False}]
+    assert [a.action for a in actions if a.seat is None] == [{"type": "close", "now": False,
+                                                              "reason": "lost_channel"}]
     refused = requests_to(stub, since, room.id)
     assert len(refused) == 1 and refused[0].endswith(" 403"), refused  # one refused edit, then no more
     assert len([r for r in caplog.records if r.levelno >= logging.WARNING
@@ -102,6 +103,39 @@ async def test_a_permission_taken_away_mid_session_closes_the_table_after_one_re
         assert told(stub, since, user), user.name
     assert await tapis.ledger.accounts_total() == 0
     assert sum([await tapis.ledger.balance(stub.guild.id, u.id) for u in (alice, bob, carol)]) > 0
+
+
+async def test_a_restart_remembers_the_channel_out_of_reach(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    """The close logged when the channel was lost says why: after a restart mid-deal the new process
+    sends nothing more to that channel (not even one refused edit), each player's hand DM says at once
+    where the game goes on, and only once, and the table ends with every jeton in its place."""
+    alice, bob, carol, _ = players
+    room = stub.add_channel(stub.guild, "room")
+    stub.channel = room  # type: ignore[attr-defined]  # open_table works in stub.channel
+    table_id, _ = await open_table(stub, alice, [bob, carol], options=SHORT)
+    await tapis.settle()
+    stub.lose_channel(room, 403, code=50013)
+    humans = {u.id: u for u in (alice, bob, carol)}
+    await some_moves(stub, tapis, table_id, [alice, bob, carol], 1)
+    await closing(tapis, table_id)
+    assert requests_to(stub, 0, room.id)  # the refused edit that found the channel out of reach
+    await tapis.stop()
+    since = len(stub.calls)
+    await tapis.restart()
+    await tapis.settle()
+    table = await tapis.tables.get(table_id)
+    assert table is not None and table.closed_by == "lost_channel"
+    for user in (alice, bob, carol):  # their hands shown again at the start say it, once each
+        notes = [c for c in stub.calls[since:] if c.path.startswith(f"/channels/{stub.dm_channel(user).id}/")
+                 and LOST in json.dumps(c.json, ensure_ascii=False)]
+        assert len(notes) <= 1, user.name
+    assert any(told(stub, since, u) for u in (alice, bob, carol))
+    moves = await play_session(stub, tapis, table_id, humans, random.Random(5))
+    table = await tapis.tables.get(table_id)
+    assert moves >= 1 and table is not None and table.status == "finished"
+    assert requests_to(stub, since, room.id) == []  # known out of reach: no request refused again
+    assert await tapis.ledger.accounts_total() == 0
 
 
 async def test_a_permission_taken_away_in_the_thread_brings_the_table_back_to_the_channel(
@@ -158,7 +192,8 @@ async def test_the_bot_removed_from_the_server_sends_nothing_there_and_closes_it
     table = await tapis.tables.get(table_id)
     assert table is not None and table.status == "finished"
     actions = await tapis.db.run(store.load_actions, table_id)
-    assert [a.action for a in actions if a.seat is None] == [{"type": "close", "now": False}]
+    assert [a.action for a in actions if a.seat is None] == [{"type": "close", "now": False,
+                                                              "reason": "lost_channel"}]
     assert requests_to(stub, since, stub.channel.id) == []
     assert await tapis.ledger.balance(stub.guild.id, dave.id) == 1000  # the lobby refunded
     assert all(told(stub, since, u) for u in (alice, bob, carol))

@@ -106,7 +106,7 @@ async def test_session_nobody_attends_ends_with_the_deal(h):
     assert not t.closing
     await h.svc.leave(t.id, BOB)
     assert any({"type": "auto_close", "reason": "unattended"} in evs for _, evs in h.events)
-    assert t.closing and t.closed_by == "system"  # the table message says why (not "the host closed")
+    assert t.closing and t.closed_by == "unattended"  # the table message says why (not "the host closed")
     await h.idle()
     assert t.status == "finished"
     assert t.state.deal == 1  # the deal in play was played out, none after it
