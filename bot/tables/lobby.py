@@ -246,7 +246,10 @@ async def _come_back(s: TableSession, user_id: int) -> list[Event]:
 
 
 async def add_ai(s: TableSession, user_id: int, level: int | str = DEFAULT_LEVEL.name) -> None:
-    """The host adds an AI seat to the lobby (its buy-in comes from the house)."""
+    """The host adds an AI seat to the lobby (its buy-in comes from the house), in the first free
+    seat; when none is free but some are kept for invitees who have not come, in the first of those
+    (that invitation lapses): else a game of fixed seats (Mus, Marias) whose invitee never answers
+    could never start."""
     try:
         level = normalize_level(level)
     except ValueError as exc:
@@ -254,12 +257,17 @@ async def add_ai(s: TableSession, user_id: int, level: int | str = DEFAULT_LEVEL
     rt, table = s.rt, s.table
     async with s.lock:
         _lobby_host(table, user_id, N_("Only the host can add AI players."))
-        place = first_free(free_places(table.plan, table.capacity))
+        plan = table.plan.copy()
+        place = first_free(free_places(plan, table.capacity))
         if place is None:
-            raise table_full(table.capacity)
+            kept = {p: uid for uid, p in plan.invited.items() if p not in plan.places}
+            place = first_free(kept)
+            if place is None:
+                raise table_full(table.capacity)
+            del plan.invited[kept[place]]
         seat = SeatInfo(None, _free_ai_name(table.seats), ai=True, level=level)
-        seats, places, index = insert_at(table.seats, table.plan.places, seat, place)
-        plan = replace(table.plan, places=places)
+        seats, places, index = insert_at(table.seats, plan.places, seat, place)
+        plan.places = places
         now = rt.clock()
 
         def tx(conn: sqlite3.Connection) -> None:
@@ -288,15 +296,16 @@ def _lobby_host(table: Table, user_id: int, refusal: str) -> None:
         raise TableError(refusal)
 
 
-async def leave(s: TableSession, user_id: int) -> None:
-    """Lobby: stand up and get the buy-in back. Playing: the AI plays your seat to the end."""
+async def leave(s: TableSession, user_id: int, gone: bool = False) -> None:
+    """Lobby: stand up and get the buy-in back. Playing: the AI plays your seat to the end.
+    ``gone``: the member left the server; at a table by invitation only, no seat is kept for them."""
     table = s.table
     async with s.lock:
         seat = table.seat_of(user_id)
         if seat is None:
             raise TableError(NOT_SEATED)
         if table.status == "lobby":
-            events = await _leave_lobby(s, seat)
+            events = await _leave_lobby(s, seat, keep_invited=not gone)
         elif table.status == "playing":
             if table.seats[seat].away:
                 raise TableError(ALREADY_LEFT)
@@ -311,7 +320,7 @@ async def leave(s: TableSession, user_id: int) -> None:
     s.kick()
 
 
-async def _leave_lobby(s: TableSession, seat: int) -> list[Event]:
+async def _leave_lobby(s: TableSession, seat: int, keep_invited: bool = True) -> list[Event]:
     table = s.table
     leaving = table.seats[seat]
     others = [info for i, info in enumerate(table.seats) if i != seat and not info.ai]
@@ -320,16 +329,21 @@ async def _leave_lobby(s: TableSession, seat: int) -> list[Event]:
         return [{"type": "lobby", "what": "cancel"}]
     host = table.host_id if leaving.user_id != table.host_id else others[0].user_id
     assert host is not None
-    await _stand_up(s, seat, host)
+    # at a table by invitation only, whoever leaves stays invited (their seat kept): nobody can be
+    # invited once the lobby is open, so they could never sit again
+    await _stand_up(s, seat, host, keep_invited=keep_invited and table.plan.invite_only)
     return [{"type": "lobby", "what": "leave", "seat": seat, "host_id": host}]
 
 
-async def _stand_up(s: TableSession, seat: int, host: int) -> None:
-    """The seat at index ``seat`` stands up with its buy-in refunded; ``host`` hosts (lock held)."""
+async def _stand_up(s: TableSession, seat: int, host: int, keep_invited: bool = False) -> None:
+    """The seat at index ``seat`` stands up with its buy-in refunded; ``host`` hosts (lock held).
+    ``keep_invited``: a human who stands up is invited again, their seat kept for them."""
     rt, table = s.rt, s.table
     leaving = table.seats[seat]
     seats, places = without(table.seats, table.plan.places, seat)
-    plan = replace(table.plan, places=places)
+    plan = replace(table.plan.copy(), places=places)
+    if keep_invited and leaving.human and leaving.user_id is not None:
+        plan.invited[leaving.user_id] = table.plan.places[seat]
     now = rt.clock()
 
     def tx(conn: sqlite3.Connection) -> None:

@@ -16,7 +16,8 @@ from typing import Any
 from bot.tables.errors import N_, TableError, _lazy
 
 #: Refusals of the lobby's seating (translated where shown).
-INVITE_ONLY = N_("This table is by invitation only: ask the host to invite you.")
+#: (no one can be invited once the lobby is open: the host could not do it)
+INVITE_ONLY = N_("This table is by invitation only: only the members invited to it may sit.")
 NOT_HOST_SEATS = N_("Only the host can move, remove or hand over seats.")
 REMOVE_SELF = N_("The host cannot remove themselves: hand the host role to another player first, or leave.")
 HOST_ALREADY = N_("You are already the host.")

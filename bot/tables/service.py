@@ -260,10 +260,11 @@ class TableService:
         s, opened = await rematch.play_again(self.rt, self.games, old, user_id, name, admit)
         return s.table, opened
 
-    async def leave(self, table_id: int, user_id: int) -> Table:
-        """Lobby: stand up and get the buy-in back. Playing: the AI plays your seat to the end."""
+    async def leave(self, table_id: int, user_id: int, gone: bool = False) -> Table:
+        """Lobby: stand up and get the buy-in back. Playing: the AI plays your seat to the end.
+        ``gone``: the member left the server (no seat is kept for them)."""
         s = self._session(table_id)
-        await lobby.leave(s, user_id)
+        await lobby.leave(s, user_id, gone)
         return s.table
 
     async def add_ai(self, table_id: int, user_id: int, level: int | str = DEFAULT_LEVEL.name) -> Table:
@@ -421,7 +422,7 @@ class TableService:
             if table.guild_id != guild_id or not table.is_open or seat is None or table.seats[seat].away:
                 continue
             try:
-                await self.leave(table.id, user_id)
+                await self.leave(table.id, user_id, gone=True)
             except TableError:
                 continue  # it ended (or they left) meanwhile
             left.append(table.id)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.ai.levels import lobby_choice
-from bot.i18n import N_, Translator, english, msg
+from bot.i18n import N_, Translator, english
 from bot.outbox.respond import answer_lost, refuse, run_soon, send, update
 from bot.tables.errors import TableError, stale  # one wording for a stale click, service and handler alike
 from bot.tables.reactions import emote_of
@@ -36,6 +36,7 @@ from bot.views.components import moves_view
 from bot.views.display import refusal_text
 from bot.views.locale import at_table, reader
 from bot.views.moves import move_groups, needs_groups
+from bot.views.yardsticks import level_word
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -54,7 +55,6 @@ _INDEX = re.compile(r"[0-9]{1,4}")
 def user_errors() -> tuple[type[BaseException], ...]:
     """Exceptions whose message is meant for the player (imported lazily: other modules own them)."""
     from bot.store.ledger import InsufficientFunds
-    from bot.tables.errors import TableError
 
     return (TableError, InsufficientFunds)
 
@@ -233,9 +233,10 @@ async def _add_ai(interaction: discord.Interaction[TapisBot], table: Table, cid:
                   tr: Translator) -> None:
     level, ai = lobby_choice(cid.arg)
     allowed = (await interaction.client.settings.for_guild(table.guild_id)).ai_levels  # /settings ai_levels
-    if level not in allowed:
-        raise TableError(msg("This server does not let {level} AI players sit (allowed: {allowed}).",
-                             level=level, allowed=", ".join(allowed) or "—"))
+    if level not in allowed:  # the levels in the reader's words, as Play again's note names them
+        return await refuse(interaction, tr._(
+            "This server does not let {level} AI players sit (allowed: {allowed}).",
+            level=level_word(level, tr), allowed=", ".join(level_word(x, tr) for x in allowed) or "—"))
     await run_soon(interaction, interaction.client.tables.add_ai(table.id, interaction.user.id, level))
     await interaction.client.presenter.answer_on_table(interaction, table, tr._(ai.sits))
 

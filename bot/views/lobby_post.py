@@ -94,7 +94,8 @@ async def invite(interaction: discord.Interaction[TapisBot], table: Table,
         if place is None:
             continue  # sat down already
         text = tr._("{who}: {host} invites you to table #{id} ({game}); seat {n} is kept for you until "
-                    "the lobby closes. Click **Join** on the lobby to sit down.", who=member.mention,
+                    "the lobby closes, unless the host gives it to an AI player once every other seat is "
+                    "taken. Click **Join** on the lobby to sit down.", who=member.mention,
                     host=safe_name(interaction.user.display_name), id=table.id,
                     game=game_title(table.game, tr), n=place + 1)
         try:

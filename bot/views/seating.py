@@ -17,6 +17,7 @@ from bot.tables.rematch import Admit, Finished, Terms, may_sit
 from bot.tables.seating import hosts_target
 from bot.views import ids, texts
 from bot.views.components import move_view
+from bot.views.display import seat_name
 from bot.views.lobby_post import post_lobby
 from bot.views.yardsticks import level_word
 
@@ -63,7 +64,7 @@ async def host_choice(interaction: discord.Interaction[TapisBot], table: Table, 
                                             n=place + 1))
     if kind == "p":
         hosts_target(table, host, place, user_id)  # refused as the move itself would be
-        name = table.seats[table.plan.places.index(place)].name
+        name = seat_name(table, table.plan.places.index(place), tr)  # as the lobby's select says it
         return await send(interaction, tr._("Where should {name} sit? Whoever sits there takes their seat.",
                                             name=name), view=move_view(table, place, tr))
     if kind == "h":

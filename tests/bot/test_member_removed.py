@@ -122,3 +122,17 @@ async def test_without_member_events_nobody_is_looked_up(stub: DiscordStub, tapi
     await tapis.restart()
     await tapis.settle()
     assert stub.member_lookups == 0
+
+
+async def test_a_member_removed_from_an_invitation_only_lobby_is_not_kept_a_seat(
+        stub: DiscordStub, listening: TapisRun, players: list[User]) -> None:
+    """Who leaves an invitation-only lobby stays invited (they may sit again), but not a member the
+    server removed: their seat is freed, not kept for someone who cannot come back."""
+    alice, bob = players[:2]
+    lobby = await listening.tables.create(stub.guild.id, stub.channel.id, alice.id, alice.name, "mus", {},
+                                          invite=[bob.id], invite_only=True)
+    await listening.tables.join(lobby.id, bob.id, bob.name)
+    assert await stub.remove_member(stub.guild, bob)
+    await until(lambda: asyncio.sleep(0, lobby.seat_of(bob.id) is None), "bob's lobby seat is freed")
+    await listening.settle()
+    assert lobby.plan.invited == {}

@@ -204,3 +204,113 @@ async def test_the_host_reaches_every_seat_of_a_full_michigan_lobby(
     forged = await choose(stub, seats, bob, "host", values(seats, "host")["Move carol to seat 1"])
     assert forged.ephemeral and "Only the host" in forged.text, forged.text
     assert table.seat_of(carol.id) == 7 and table.seat_of(alice.id) == 0
+
+
+async def test_the_host_fills_a_seat_kept_for_an_invitee_who_never_answers_with_an_ai(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    """Mus needs its four seats: bob, invited, never comes; once every other seat is taken, Add AI
+    sits the AI in the seat kept for him (his invitation lapses) and the game can start."""
+    alice, bob, carol, dave = players
+    await stub.slash("table new", alice, stub.channel, game="mus", invite=bob)
+    await tapis.settle()
+    [table] = await tapis.tables.tables_in_channel(stub.channel.id)
+    lobby = stub.message(table.message_id)
+    await stub.click(lobby, carol, "Join")
+    await stub.click(lobby, dave, "Join")
+    await tapis.settle()
+    assert table.plan.places == [0, 2, 3] and table.plan.invited == {bob.id: 1}
+    [invitation] = [m for m in stub.messages(stub.channel) if "invites you" in m.text]
+    assert "unless the host gives it to an AI player" in invitation.text, invitation.text  # he was told
+    added = await stub.click(lobby, alice, "Add AI")
+    assert "AI player" in added.text, added.text
+    assert [(s.name, s.ai) for s in table.seats] == [("alice", False), ("AI 1", True), ("carol", False),
+                                                      ("dave", False)]
+    assert table.plan.places == [0, 1, 2, 3] and table.plan.invited == {}
+    late = await stub.click(lobby, bob, "Join")
+    assert late.ephemeral and "full" in late.text, late.text
+    started = await stub.click(lobby, alice, "Start")
+    assert "starts" in started.text, started.text
+    assert table.status == "playing"
+
+
+async def test_an_invitee_who_leaves_an_invitation_only_lobby_may_sit_again(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    """Bob, invited to an invitation-only lobby, sits, leaves (a slip, or to think it over) and comes
+    back: his seat is kept for him again, not refused as if he had never been invited (the host
+    cannot invite anyone once the lobby is open). A player the host removes is not invited back."""
+    alice, bob, carol, _ = players
+    await stub.slash("table new", alice, stub.channel, game="mus", invite=bob, invite2=carol,
+                     invite_only=True)
+    await tapis.settle()
+    [table] = await tapis.tables.tables_in_channel(stub.channel.id)
+    lobby = stub.message(table.message_id)
+    await stub.click(lobby, bob, "Join")
+    await stub.click(lobby, carol, "Join")
+    left = await stub.click(lobby, bob, "Leave")
+    assert left.ephemeral, left.text
+    assert table.plan.invited == {bob.id: 1}
+    await tapis.settle()
+    assert f"kept for <@{bob.id}>" in lobby.text
+    back = await stub.click(lobby, bob, "Join")
+    assert "joined" in back.text, back.text
+    assert table.seat_of(bob.id) == 1
+    await tapis.settle()
+    removed = await choose(stub, lobby, alice, "host", values(lobby, "host")["Remove carol"])
+    assert removed.ephemeral and "removed" in removed.text, removed.text
+    assert table.plan.invited == {}
+    refused = await stub.click(lobby, carol, "Join")
+    assert refused.ephemeral and "invitation only" in refused.text, refused.text
+
+
+async def test_an_ai_level_the_server_no_longer_allows_is_refused_in_the_readers_words(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    """The server lets only strong AI players sit once the lobby is open: the host's click on the
+    lobby's "Add AI" (easy) is refused with the levels in the host's language, not their identifiers."""
+    alice = players[0]
+    alice.locale = "fr"
+    boss = stub.add_user("boss", stub.guild, admin=True)
+    await stub.slash("table new", alice, stub.channel, game="motz", players=3)
+    await tapis.settle()
+    [table] = await tapis.tables.tables_in_channel(stub.channel.id)
+    lobby = stub.message(table.message_id)
+    await stub.slash("settings set", boss, stub.channel, key="ai_levels", value="strong")
+    refused = await stub.click(lobby, alice, custom_id=f"tapis:{table.id}:0:ai")
+    assert refused.ephemeral and "facile" in refused.text and "forte" in refused.text, refused.text
+    assert "easy" not in refused.text and "strong" not in refused.text, refused.text
+    assert len(table.seats) == 1
+
+
+async def test_the_host_picking_a_player_to_move_reads_their_name_as_the_lobby_shows_it(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    """The host's "Where should … sit?" names an AI seat in the host's language ("IA 1" in French, as
+    the select they picked it from) and a member's name as typed, never as markup."""
+    alice, bob = players[:2]
+    alice.locale = "fr"
+    bob.name = "*bob*"
+    await stub.slash("table new", alice, stub.channel, game="motz", players=4)
+    await tapis.settle()
+    [table] = await tapis.tables.tables_in_channel(stub.channel.id)
+    lobby = stub.message(table.message_id)
+    await stub.click(lobby, alice, custom_id=f"tapis:{table.id}:0:ai")
+    await stub.click(lobby, bob, custom_id=f"tapis:{table.id}:0:join")
+    await tapis.settle()
+    assert [s.name for s in table.seats] == ["alice", "AI 1", "*bob*"]
+    ai = await choose(stub, lobby, alice, "host", "p.1.ai")
+    assert ai.ephemeral and ai.text.startswith("Où placer IA 1 ?"), ai.text
+    human = await choose(stub, lobby, alice, "host", f"p.2.{bob.id}")
+    assert human.ephemeral and human.text.startswith("Où placer \\*bob\\* ?"), human.text
+
+
+async def test_a_stranger_refused_at_an_invitation_only_lobby_is_not_sent_to_the_host(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    """Nobody can be invited once a lobby is open: the refusal does not tell a stranger to ask the host
+    for an invitation the host could not send; it says who may sit, in the stranger's language."""
+    alice, bob, carol, _ = players
+    carol.locale = "fr"
+    await stub.slash("table new", alice, stub.channel, game="mus", invite=bob, invite_only=True)
+    await tapis.settle()
+    [table] = await tapis.tables.tables_in_channel(stub.channel.id)
+    refused = await stub.click(stub.message(table.message_id), carol, custom_id=f"tapis:{table.id}:0:join")
+    assert refused.ephemeral and "sur invitation seulement" in refused.text, refused.text
+    assert "inviter" not in refused.text and "hôte" not in refused.text, refused.text
+    assert "seuls les membres invités" in refused.text, refused.text
