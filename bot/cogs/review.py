@@ -39,15 +39,17 @@ from bot.config import Config
 from bot.gate import Busy, MemberGate
 from bot.i18n import Translator
 from bot.outbox.respond import NO_MENTIONS, refuse, send
+from bot.replays.render import seat_names
 from bot.review.analysis import Review, assemble, per_decision_ms, rng_for
 from bot.review.estimate import Estimate, estimate
 from bot.review.points import Plan, plan_for, view_at
-from bot.review.text import decision_line, grade_name, progress_text, summary, unit_name
+from bot.review.text import decision_line, grade_name, progress_text, summary, unit_name, value
 from bot.rules import GAMES
 from bot.tables.ai_pool import Priority, deadline_for
+from bot.views.alt import decision_alt, split_alt
 from bot.views.display import safe_name
 from bot.views.history import MAX_ID, game_title
-from bot.views.locale import reader
+from bot.views.locale import look_for, reader
 from bot.views.scope import channel_visible
 
 if TYPE_CHECKING:
@@ -257,6 +259,9 @@ class Reviews(commands.Cog):
         from bot.store import tables as store
 
         game = GAMES[row.game]
+        # the cards in the asker's look at this table (/cards, else the table's pack): text and pictures agree
+        options = game.validate_options(row.options)
+        tr = tr.dressed(await look_for(self.bot, interaction.user.id, game, options))
         costly = review.costliest(SHOWN, deal)
         lines = summary(review, safe_name(who), row.id, game_title(row.game, tr), deal, tr)
         label = lambda a: game.label(a, tr)  # noqa: E731
@@ -264,9 +269,9 @@ class Reviews(commands.Cog):
         if not costly:
             lines.append(tr._("No costly decision: every move was the best or close to it."))
         actions = await self.bot.db.run(store.load_actions, row.id)
-        names = [safe_name(s.get("name") or tr._("seat {n}", n=i)) for i, s in enumerate(row.seats)]
+        names = seat_names(row, tr)  # drawn, not sent: as typed (no Markdown escapes), AI seats in tr's words
         pictures = await asyncio.to_thread(draw, row, actions, review, costly, names, tr)
-        files = [discord.File(io.BytesIO(png), name, description=text[:1000]) for name, png, text in pictures]
+        files = [discord.File(io.BytesIO(png), name, description=text) for name, png, text in pictures]
         content = "\n".join(lines)[:2000]
         if interaction.response.is_done():  # deferred: the answer replaces the progress line
             await interaction.edit_original_response(content=content, attachments=files,
@@ -347,12 +352,17 @@ def draw(row: TableRow, actions: list[ActionRow], review: Review, costly: list[A
         view = view_at(game, len(row.seats), options, seed, actions, d.version, review.seat)
         cards = (_card(d.played), _card(d.best))
         played, better = game.label(d.played, tr), game.label(d.best, tr)
-        png = decision_image(row.game, view, names, played, better, grade_name(d.grade, tr), cards, tr)
-        alt = tr._("Deal {deal}: played {played}, better {better}", deal=d.deal, played=played, better=better)
-        out.append((f"decision-{i + 1}.png", png, alt))
+        grade = grade_name(d.grade, tr)
+        png = decision_image(row.game, view, names, played, better, grade, cards, tr)
+        head = tr._("Deal {deal}: played {played}, better {better}", deal=d.deal, played=played,
+                    better=better)
+        out.append((f"decision-{i + 1}.png", png,
+                    decision_alt(row.game, row.id, view, names, review.seat, f"{head} ({grade}).", tr)))
     split = [(d.deal, d.result, d.skill, d.luck) for d in review.deals]
-    chart = split_image(split, unit_name(review.unit, tr), tr)
-    out.append(("skill-luck.png", chart, tr._("Skill and luck, deal by deal")))
+    unit = unit_name(review.unit, tr)
+    chart = split_image(split, unit, tr)
+    figures = [(d, value(r, tr), value(s, tr), value(lk, tr)) for d, r, s, lk in split]
+    out.append(("skill-luck.png", chart, split_alt(tr._("Skill and luck, deal by deal"), figures, unit, tr)))
     return out
 
 

@@ -7,9 +7,11 @@ saw. **Skill** is minus the sum over the seat's decisions of their cost (``Estim
 the reference). **Luck** is everything else in the result: the
 value of the position the seat was dealt (``position``: the best move's value at its first
 decision of the deal), then every chance event (cards drawn, packets taken) and every other
-seat's move, as the estimates before and after them see it. Each deal's ``luck`` is its result
-minus its skill, so skill + luck is the result exactly, deal by deal (the AIVAT identity, with
-the search's values as the value function; Burch et al. 2018).
+seat's move (and every move the table played for the seat: the AI standing in for an away
+player, a timeout; ``bot.review.points.STAND_IN``), as the estimates before and after them see
+it. Each deal's ``luck`` is its result minus its skill, so skill + luck is the result exactly,
+deal by deal (the AIVAT identity, with the search's values as the value function; Burch et al.
+2018).
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ class Review:
     decisions: list[Decision]
     deals: list[DealSplit]
     accuracy: float | None
+    auto: int = 0  # the seat's moves the table played for it (the AI while away, timeouts): not graded
 
     @property
     def result(self) -> float:
@@ -103,7 +106,7 @@ class Review:
                      for d in raw["decisions"]]
         deals = [DealSplit(**d) for d in raw["deals"]]
         return cls(raw["game"], int(raw["seat"]), raw["unit"], float(raw["scale"]), decisions, deals,
-                   raw.get("accuracy"))
+                   raw.get("accuracy"), int(raw.get("auto") or 0))
 
 
 def per_decision_ms(plan: Plan, session_ms: float) -> float:
@@ -138,7 +141,7 @@ def assemble(plan: Plan, estimates: Iterable[Estimate]) -> Review:
                 position[i] = e.best_value
     deals = [DealSplit(i + 1, r, skill[i], r - skill[i], position[i]) for i, r in enumerate(plan.results)]
     accuracy = 100.0 * sum(scores) / len(scores) if scores else None
-    return Review(plan.game, plan.seat, plan.unit, plan.scale, decisions, deals, accuracy)
+    return Review(plan.game, plan.seat, plan.unit, plan.scale, decisions, deals, accuracy, plan.auto)
 
 
 Estimator = Callable[[str, Any, int, Action, random.Random, float, int], Estimate]

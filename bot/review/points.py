@@ -2,7 +2,9 @@
 
 ``decision_points(...)`` replays the log (``bot.tables.deals.walk``) and keeps, for every action
 ``seat`` took, the state just before it (the estimate determinizes it: it is never shown), the
-move played, the deal it belongs to and how many moves were legal. Deals are cut where the
+move played, the deal it belongs to and how many moves were legal. A move the table played for
+the seat (``STAND_IN``: the AI while its player was away, the timeout move at a deadline) is not
+the player's decision: it is counted (``Plan.auto``), not graded. Deals are cut where the
 search's own deal counter (``GameSpec.deal_no``) changes, and each deal's result for the seat is
 the change of the search's value (``GameSpec.values``: jetons, the Maître's points, the Mus
 match chance) over it, so the result and the estimates are in the same unit.
@@ -19,6 +21,10 @@ from bot.ai.registry import spec_for
 from bot.rules.base import Game
 from bot.store.tables import ActionRow
 from bot.tables.replay import apply_logged
+
+#: The log's actors of a move the table made for a seat, not its player's decision: the AI standing
+#: in for an away player, the timeout move at a deadline (``bot.tables.autoplay``).
+STAND_IN = frozenset({"ai", "timeout"})
 
 
 @dataclass
@@ -42,6 +48,7 @@ class Plan:
     results: list[float]  # per deal, in the natural unit
     scale: float  # the search's unit of reward at the first deal (thresholds are fractions of it)
     unit: str
+    auto: int = 0  # the seat's moves the table played for it (``STAND_IN``), left out of ``points``
 
 
 def gain(spec: Any, before: Sequence[float], after: Sequence[float], seat: int) -> float:
@@ -66,8 +73,11 @@ def decision_points(game: Game, seats: int, options: dict[str, Any], seed: int, 
     deal_no = spec.deal_no(state)
     start = list(spec.values(state))
     over = state.is_over()
+    auto = 0
     for row in log:
-        if row.seat == seat and row.action.get("type") is not None:
+        if row.seat == seat and row.action.get("type") is not None and row.actor in STAND_IN:
+            auto += 1
+        elif row.seat == seat and row.action.get("type") is not None:
             choices = len(state.legal_actions(seat))
             points.append(Point(len(results) + 1, row.version, dict(row.action), choices,
                                 state.clone() if keep_states else None))
@@ -79,7 +89,7 @@ def decision_points(game: Game, seats: int, options: dict[str, Any], seed: int, 
             deal_no, start, over = now, values, state.is_over()
     if points and points[-1].deal > len(results):  # the log stops mid-deal: that deal so far
         results.append(gain(spec, start, list(spec.values(state)), seat))
-    return Plan(game.name, seat, points, results, scale, spec.unit)
+    return Plan(game.name, seat, points, results, scale, spec.unit, auto)
 
 
 def view_at(game: Game, seats: int, options: dict[str, Any], seed: int, log: Sequence[ActionRow],

@@ -43,9 +43,21 @@ def accuracy_text(accuracy: float | None, tr: Any) -> str:
     return "—" if accuracy is None else str(tr.percent(accuracy / 100.0))
 
 
+def grade_count(grade: str, n: int, tr: Any) -> str:
+    """``n`` decisions of a grade, the noun agreeing with the number ("5 mistakes", "5 chyb")."""
+    words = {
+        "best": tr.np_("review grade count", "{n} best", "{n} best", n),
+        "good": tr.np_("review grade count", "{n} good", "{n} good", n),
+        "inaccuracy": tr.np_("review grade count", "{n} inaccuracy", "{n} inaccuracies", n),
+        "mistake": tr.np_("review grade count", "{n} mistake", "{n} mistakes", n),
+        "blunder": tr.np_("review grade count", "{n} blunder", "{n} blunders", n),
+    }
+    return words.get(grade, f"{tr.number(n)} {grade}")
+
+
 def counts_text(counts: dict[str, int], tr: Any) -> str:
     """``3 best · 1 mistake`` in the grades' order."""
-    return " · ".join(f"{tr.number(counts[g])} {grade_name(g, tr)}" for g in GRADES if counts.get(g))
+    return " · ".join(grade_count(g, counts[g], tr) for g in GRADES if counts.get(g))
 
 
 def summary(review: Review, who: str, table: int, game_title: str, deal: int | None, tr: Any) -> list[str]:
@@ -61,14 +73,22 @@ def summary(review: Review, who: str, table: int, game_title: str, deal: int | N
     result, skill, luck = (sum(x[i] for x in split) for i in range(3))
     counts = review.counts(deal)
     lines = [f"**{head}**"]
+    n = sum(counts.values())
     if deal is None:
-        lines.append(tr._("Accuracy {accuracy} over {n} decisions: {grades}", accuracy=accuracy_text(
-            review.accuracy, tr), n=tr.number(sum(counts.values())), grades=counts_text(counts, tr) or "—"))
+        lines.append(tr.n_("Accuracy {accuracy} over {n} decision: {grades}",
+                           "Accuracy {accuracy} over {n} decisions: {grades}", n,
+                           accuracy=accuracy_text(review.accuracy, tr),
+                           grades=counts_text(counts, tr) or "—"))
     else:
-        lines.append(tr._("{n} decisions: {grades}", n=tr.number(sum(counts.values())),
-                          grades=counts_text(counts, tr) or "—"))
+        lines.append(tr.n_("{n} decision: {grades}", "{n} decisions: {grades}", n,
+                           grades=counts_text(counts, tr) or "—"))
     lines.append(tr._("Result {result} = skill {skill} + luck {luck} ({unit})", result=value(result, tr),
                       skill=value(skill, tr), luck=value(luck, tr), unit=unit))
+    if deal is None and review.auto:
+        lines.append(tr.n_("{n} move played for this seat (by the AI while its player was away, or when "
+                           "time ran out) is not graded: it counts in luck.",
+                           "{n} moves played for this seat (by the AI while its player was away, or when "
+                           "time ran out) are not graded: they count in luck.", review.auto))
     return lines
 
 

@@ -8,6 +8,8 @@ so each text says what the image shows, enough to follow a session from the text
   trump, points, …);
 - a hand: its cards in full words, which of them may be played now, or that it is not the
   reader's turn;
+- a review's costly decision: the moves, the hand held then and the table; its chart: each deal's
+  result, skill and luck;
 - a leaderboard: its title and rows; a profile: its title and each game's line. (A replay's
   description is its title, which names its table, game and deal: ``bot.cogs.history``.)
 
@@ -167,6 +169,29 @@ def hand_alt(game: str, view: Mapping[str, Any], playable: Iterable[str] | None,
     else:
         text += " " + tr._("Not your turn.")
     return clip(text)
+
+
+def decision_alt(game: str, table_id: int, view: Mapping[str, Any], names: Sequence[str], seat: int,
+                 head: str, tr: Translator) -> str:
+    """A reviewed decision's picture in words (``/review``): ``head`` (the move played, the better one
+    and the grade), the hand the seat held then, card by card, and the table as it stood."""
+    hand = [c for c in view.get("hand") or [] if isinstance(c, str)]
+    try:
+        hand = sort_hand(game, dict(view), hand)
+    except (KeyError, ValueError, TypeError):
+        pass
+    who = names[seat] if 0 <= seat < len(names) else tr._("seat {n}", n=seat + 1)
+    held = tr.n_("Hand of {who}, {n} card: {cards}.", "Hand of {who}, {n} cards: {cards}.", len(hand),
+                 who=who, cards=cards_text(hand, game, tr))
+    return clip(f"{head} {held} {table_alt(game, table_id, view, names, tr)}")
+
+
+def split_alt(title: str, deals: Iterable[tuple[int, str, str, str]], unit: str, tr: Translator) -> str:
+    """The review's skill and luck chart in words: each deal's ``(deal, result, skill, luck)``, the
+    figures already written in the reader's language, in ``unit``."""
+    rows = [tr._("Deal {deal}: result {result}, skill {skill}, luck {luck}", deal=tr.number(deal), result=r,
+                 skill=s, luck=lk) for deal, r, s, lk in deals]
+    return clip(f"{title} ({unit}). " + "; ".join(rows) + ".")
 
 
 def board_alt(title: str, rows: Iterable[Mapping[str, Any]], tr: Translator) -> str:

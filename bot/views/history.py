@@ -7,7 +7,10 @@ Component ids follow the project's scheme ``tapis:<table>:<version>:<verb>:<arg>
   (its values are table ids);
 - ``tapis:<table>:<version>:hdeal:<user>.<game>.<upto>`` — the select opening one deal of a
   finished table (values are deal numbers); ``version`` is the table's final version, so an id
-  naming another version is refused as out of date.
+  naming another version is refused as out of date;
+- ``tapis:<table>:<version>:hpart:<user>.<game>.<upto>`` — a session of more deals than a select
+  holds: the select of its parts (deals 1–25, 26–50…; values are a part's first deal), checked
+  like ``hdeal``. A part shows its deals' lines and puts them in the deal select.
 
 ``user`` is whose history it is, ``game`` a game name or ``any``, ``upto`` the newest session
 id the first page saw (later pages do not shift when a session ends meanwhile). Every value is
@@ -215,11 +218,19 @@ def deal_label(game: str, deal: Any, tr: Translator) -> str:
 
 
 def session_message(row: Any, names: list[str], deals: list[Any], arg: str, back_page: int,
-                    tr: Translator, chosen: Any | None = None) -> dict[str, Any]:
-    """A session's deals (one line each) or, with ``chosen``, that deal's story; deal selects below."""
+                    tr: Translator, chosen: Any | None = None, part: int | None = None) -> dict[str, Any]:
+    """A session's deals (one line each; with ``part``, the index of a part's first deal, that part's)
+    or, with ``chosen``, that deal's story; the deal select below, and the parts' select for a
+    session of more than ``SELECT`` deals."""
     game = game_title(row.game, tr)
+    # One select of at most 25 deals: the first ones, a part's, or a window around the chosen deal.
+    if chosen is not None:
+        at = max(0, min(chosen.number - 1 - SELECT // 2, len(deals) - SELECT))
+    else:
+        at = max(0, min(part or 0, len(deals) - SELECT))
     if chosen is None:
-        lines = [f"{deal_label(row.game, d, tr)}: {deltas_text(names, d.deltas, tr)}" for d in deals]
+        shown = deals if part is None else deals[part:part + SELECT]
+        lines = [f"{deal_label(row.game, d, tr)}: {deltas_text(names, d.deltas, tr)}" for d in shown]
         embed = discord.Embed(title=tr._("Table #{table} · {game}", table=row.id, game=game), colour=0x0EA5E9)
         embed.description = _fit(lines, 4000)
     else:
@@ -229,8 +240,6 @@ def session_message(row: Any, names: list[str], deals: list[Any], arg: str, back
         embed.add_field(name=tr._("Result"), value=deltas_text(names, chosen.deltas, tr)[:1024], inline=False)
     items: list[discord.ui.Item[Any]] = []
     if deals:
-        # One select of at most 25 deals: the first ones, or a window around the chosen deal.
-        at = 0 if chosen is None else max(0, min(chosen.number - 1 - SELECT // 2, len(deals) - SELECT))
         chunk = deals[at:at + SELECT]
         items.append(discord.ui.Select(
             custom_id=str(ids.ComponentId(row.id, row.version, "hdeal", arg)),
@@ -238,9 +247,25 @@ def session_message(row: Any, names: list[str], deals: list[Any], arg: str, back
                              last=tr.number(chunk[-1].number)), row=0,
             options=[discord.SelectOption(label=deal_label(row.game, d, tr)[:100], value=str(d.number),
                                           default=chosen is d) for d in chunk]))
-    items.append(discord.ui.Button(label=tr._("Back to the list"), style=discord.ButtonStyle.secondary, row=1,
+    if len(deals) > SELECT:
+        anchor = part if part is not None else chosen.number - 1 if chosen is not None else 0
+        items.append(_parts_select(row, len(deals), anchor, arg, tr))
+    items.append(discord.ui.Button(label=tr._("Back to the list"), style=discord.ButtonStyle.secondary, row=2,
                                    custom_id=str(ids.ComponentId(0, back_page, "hist", arg))))
     return {"embed": embed, "view": _view(items)}
+
+
+def _parts_select(row: Any, total: int, at: int, arg: str, tr: Translator) -> discord.ui.Select[Any]:
+    """The select of a long session's parts of ``SELECT`` deals (at most ``SELECT`` of them, around
+    the part holding deal index ``at``, which is the default)."""
+    starts = list(range(0, total, SELECT))
+    current = min(at // SELECT, len(starts) - 1)
+    first = max(0, min(current - SELECT // 2, len(starts) - SELECT))
+    options = [discord.SelectOption(
+        label=tr._("Deals {first}–{last}", first=tr.number(k + 1), last=tr.number(min(k + SELECT, total))),
+        value=str(k + 1), default=i == current) for i, k in enumerate(starts) if first <= i < first + SELECT]
+    return discord.ui.Select(custom_id=str(ids.ComponentId(row.id, row.version, "hpart", arg)),
+                             placeholder=tr._("Other deals…"), row=1, options=options)
 
 
 def _fit(lines: list[str], size: int) -> str:
@@ -313,6 +338,10 @@ async def handle(interaction: discord.Interaction[TapisBot], cid: ids.ComponentI
     chosen = next((d for d in deals if d.number == number), None)
     if chosen is None:
         return await refuse(interaction, tr._(NO_DEAL))
+    if cid.verb == "hpart":  # a part of a long session, from this deal
+        shown = session_message(row, names, deals, arg, back, tr, part=number - 1)
+        await interaction.response.edit_message(**shown)
+        return
     await interaction.response.edit_message(**session_message(row, names, deals, arg, back, tr, chosen))
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 PREFIX = "tapis"
 MAX_LEN = 100
 #: /history's pages, session and deal selects (bot.views.history), not tied to a live table.
-HISTORY_VERBS = frozenset({"hist", "hopen", "hdeal"})
+HISTORY_VERBS = frozenset({"hist", "hopen", "hdeal", "hpart"})
 #: Lobby selects (a free seat; the host's choices) and the final message's Play again.
 SEAT_VERBS = frozenset({"seat", "host", "again"})
 #: Table-message reactions and Mus señas (``bot.tables.reactions``, ``bot.tables.senas``).

@@ -15,7 +15,8 @@ from the ``LanguageStore`` cache, so the presenter's synchronous listener can us
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -24,6 +25,7 @@ from bot.rules.looks import FRENCH, Look, resolve, table_look
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
+    from bot.rules.base import Game
     from bot.tables import Table
 
 
@@ -40,9 +42,14 @@ def look_of_table(table: Table) -> Look:
 async def player_look(bot: TapisBot, user_id: int, table: Table) -> Look:
     """The look ``user_id`` sees ``table``'s cards in: their ``/cards`` choice, the table's for
     what they did not choose; a pack the game does not have falls back to the game's own."""
+    return await look_for(bot, user_id, table.rules, table.options)
+
+
+async def look_for(bot: TapisBot, user_id: int, rules: Game, options: Mapping[str, Any]) -> Look:
+    """``player_look`` of a table known by its game and options (a finished table's row)."""
     faces, pack = await bot.card_faces.get(user_id)
-    packs = table.rules.pack_choices
-    shown = look_of_table(table)
+    packs = rules.pack_choices
+    shown = table_look(packs, options)
     wish = shown.pack if pack is None else FRENCH if pack == FRENCH else packs[0]
     return resolve(packs, wish, faces or shown.faces)
 

@@ -109,3 +109,52 @@ async def test_history_pages_are_frozen_at_the_first_page(stub: DiscordStub, tap
     assert "Page 2 of 2" in msg.text and f"**#{tables[0]}**" in msg.text and f"**#{newer}**" not in msg.text
     await stub.click(msg, alice, "◀ Newer")
     assert f"**#{tables[-1]}**" in msg.text and f"**#{newer}**" not in msg.text
+
+
+async def test_every_deal_of_a_long_session_is_two_choices_away(stub: DiscordStub, tapis: TapisRun,
+                                                                players: list[User]) -> None:
+    """A session of more deals than a select holds (25): a second select picks the deals 1–25, 26–50…
+    and the list and the deal select show that part, so any deal is two choices away (it took one
+    choice per 12 deals, each re-centring the select on the deal chosen)."""
+    alice = players[0]
+    t = await tapis.tables.create(stub.guild.id, stub.channel.id, alice.id, alice.name, "motz",
+                                  {"rotations": 8})
+    while len(t.seats) < t.capacity:
+        await tapis.tables.add_ai(t.id, alice.id, "first")
+    await tapis.tables.start(t.id, alice.id)
+    while True:  # alice plays her first legal move each time, the AI the other seats
+        await tapis.settle()
+        t = await tapis.tables.get(t.id)
+        if t.status != "playing":
+            break
+        if alice.id in t.to_act_users():
+            await tapis.tables.act(t.id, alice.id, t.version, t.state.legal_actions(t.seat_of(alice.id))[0])
+    assert t.status == "finished"
+    actions = await tapis.db.run(store.load_actions, t.id)
+    deals = deals_of(SessionLog(GAMES["motz"], len(t.seats), t.options, t.seed, actions), str)
+    assert len(deals) > 26
+
+    inter = await stub.slash("history", alice, stub.channel)
+    msg = inter.last
+    await stub.choose(msg, alice, [str(t.id)])
+    deal_select, parts = msg.selects()
+    assert [o["value"] for o in deal_select["options"]] == [str(n) for n in range(1, 26)]
+    assert [o["label"] for o in parts["options"]][:2] == ["Deals 1–25", f"Deals 26–{min(50, len(deals))}"]
+    assert [o.get("default") for o in parts["options"]][:2] == [True, False]
+    assert parts["custom_id"] == f"tapis:{t.id}:{t.version}:hpart:{alice.id}.any.1"
+    assert len(msg.items()) <= 25 and len(msg.components) <= 5
+    await stub.choose(msg, alice, ["26"], custom_id=parts["custom_id"])
+    deal_select, parts = msg.selects()
+    assert {"26", str(len(deals))} <= {o["value"] for o in deal_select["options"]}
+    assert [o["value"] for o in parts["options"] if o.get("default")] == ["26"]
+    assert f"Deal {len(deals)}:" in msg.text and "Deal 26:" in msg.text and "Deal 25:" not in msg.text
+    await stub.choose(msg, alice, [str(len(deals))], custom_id=deal_select["custom_id"])
+    assert f"· Deal {len(deals)}" in msg.text
+    # a part out of range or of an out-of-date id is refused, nothing edited
+    before = msg.text
+    beyond = await stub.choose(msg, alice, [str(len(deals) + 1)], custom_id=parts["custom_id"])
+    assert beyond.ephemeral and "does not exist" in beyond.text
+    old_id = f"tapis:{t.id}:{t.version - 1}:hpart:{alice.id}.any.1"
+    stale = await stub.choose(msg, alice, ["1"], custom_id=old_id)
+    assert stale.ephemeral and "out of date" in stale.text
+    assert msg.text == before

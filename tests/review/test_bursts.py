@@ -21,7 +21,7 @@ from tests.bot.test_history import finish_by_ai
 from tests.bot.test_session import open_table
 from tests.discord_stub import DiscordStub, Interaction, User
 from tests.discord_stub.tapis import TapisRun, handlers
-from tests.review.test_command import small
+from tests.review.test_command import play_first_moves, small
 
 BUSY_MEMBER = "Your previous review is still running: wait for it before asking for another."
 BUSY_QUEUE = "Reviews are busy right now: try again in a few minutes."
@@ -114,6 +114,7 @@ def ended(inter: Interaction) -> bool:
 
 async def finished_table(stub: DiscordStub, tapis: TapisRun, host: User, guests: list[User], ai: int) -> int:
     table_id, _ = await open_table(stub, host, guests, ai=ai, game="marias")
+    await play_first_moves(tapis, table_id, 12)  # the players' own decisions (the review's)
     await finish_by_ai(stub, tapis, [host, *guests], table_id)
     return table_id
 

@@ -26,6 +26,19 @@ def small(tapis: TapisRun) -> object:
     return cog
 
 
+async def play_first_moves(tapis: TapisRun, table_id: int, moves: int) -> None:
+    """The first ``moves`` moves of the humans at ``table_id``, each their first legal move, as a
+    player's click plays it (the AI's seats play between them)."""
+    for _ in range(moves):
+        await tapis.settle()
+        table = await tapis.tables.get(table_id)
+        users = table.to_act_users()
+        if table.status != "playing" or not users:
+            return
+        await tapis.tables.act(table_id, users[0], table.version,
+                               table.state.legal_actions(table.seat_of(users[0]))[0])
+
+
 async def review(stub: DiscordStub, asker: User, channel, **options):
     """/review, waiting for its answer (deferred while the pool works)."""
     inter = await stub.slash("review", asker, channel, **options)
@@ -44,6 +57,7 @@ async def test_review_of_a_finished_session(stub: DiscordStub, tapis: TapisRun, 
 
     running = await stub.slash("review", alice, stub.channel, table=table_id)
     assert running.ephemeral and "still being played" in running.text
+    await play_first_moves(tapis, table_id, 12)  # alice's and bob's own decisions (the review's)
     await finish_by_ai(stub, tapis, [alice, bob], table_id)
     table = await tapis.tables.get(table_id)
 
@@ -170,3 +184,138 @@ async def test_a_server_that_made_its_sessions_public(stub: DiscordStub, tapis: 
     text = done.original.text if done.original is not None else done.text
     assert "for its players" not in text and "did not play" not in text, text
     assert await reviews.load(tapis.db, table_id, 0) is not None or await reviews.load(tapis.db, table_id, 1)
+
+
+async def test_moves_the_table_played_for_a_seat_are_not_the_players(stub: DiscordStub, tapis: TapisRun,
+                                                                    players: list[User]) -> None:
+    """A player who left (or let the clock play) is reviewed on their own moves only: the AI standing
+    in for them and the timeout moves are not graded as theirs, nor counted in their accuracy."""
+    from bot.store import tables as store
+
+    alice, bob, _, _ = players
+    small(tapis)
+    table_id, _ = await open_table(stub, alice, [bob], ai=1, game="marias")
+    await play_first_moves(tapis, table_id, 3)
+    await finish_by_ai(stub, tapis, [alice, bob], table_id)  # the players leave: the AI plays their seats
+    table = await tapis.tables.get(table_id)
+    log = await tapis.db.run(store.load_actions, table_id)
+    assert any(r.actor == "player" for r in log)
+    for user in (alice, bob):
+        seat = table.seat_of(user.id)
+        own = {r.version for r in log if r.seat == seat and r.actor == "player"}
+        stood_in = [r for r in log if r.seat == seat and r.actor in ("ai", "timeout")]
+        assert stood_in  # the AI played most of this seat's moves
+        inter = await review(stub, user, stub.channel, table=table_id)
+        stored = await reviews.load(tapis.db, table_id, seat)
+        assert stored is not None
+        assert {d.version for d in stored.decisions} == own
+        assert stored.auto == len(stood_in)
+        assert stored.skill + stored.luck == pytest.approx(stored.result)
+        word = "move played for this seat" if len(stood_in) == 1 else "moves played for this seat"
+        assert f"{len(stood_in)} {word}" in inter.text and "not graded" in inter.text
+
+
+async def stored_review(stub: DiscordStub, tapis: TapisRun, host: User, guest: User) -> tuple[int, object]:
+    """A finished Marias table of ``host``, ``guest`` and an AI, and a review of the host's seat stored
+    with one costly decision (at its first move, a move naming a card), so /review draws it at once."""
+    from bot.review import Review
+    from bot.review.analysis import DealSplit, Decision
+    from bot.store import tables as store
+
+    small(tapis)
+    table_id, _ = await open_table(stub, host, [guest], ai=1, game="marias")
+    await finish_by_ai(stub, tapis, [host, guest], table_id)
+    table = await tapis.tables.get(table_id)
+    seat = table.seat_of(host.id)
+    log = await tapis.db.run(store.load_actions, table_id)
+    first = next(r for r in log if r.seat == seat)
+    card = next(r.action for r in log if "card" in r.action)  # a move naming a card (its words, its look)
+    costly = Decision(1, first.version, card, card, -1.0, 1.0, 2.0, "blunder", 2)
+    splits = [DealSplit(1, 1.5, -2.0, 3.5, 1.0), DealSplit(2, -4.0, 0.0, -4.0, 0.0)]
+    await reviews.save(tapis.db, table_id=table_id, guild_id=stub.guild.id, user_id=host.id,
+                       review=Review("marias", seat, "jetons", 4.0, [costly], splits, 0.0),
+                       budget_ms=1.0, now=0.0)
+    return table_id, table
+
+
+async def test_a_decisions_picture_names_the_seats_as_the_table_did(stub: DiscordStub, tapis: TapisRun,
+                                                                   players: list[User],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seat names drawn on a costly decision's picture are the names as typed (no Markdown
+    escapes: a picture is not a message), an AI seat's in the reader's language, as /replay draws them."""
+    import bot.render.review as pictures
+    from bot.i18n import translator
+
+    alice, bob = players[0], stub.add_user("bob_b*", stub.guild)
+    table_id, table = await stored_review(stub, tapis, alice, bob)
+    await stub.slash("language", alice, stub.channel, language="fr")
+    drawn: list[list[str]] = []
+    real = pictures.decision_image
+
+    def spy(game, view, names, *rest):  # type: ignore[no-untyped-def]
+        drawn.append(list(names))
+        return real(game, view, names, *rest)
+
+    monkeypatch.setattr(pictures, "decision_image", spy)
+    inter = await review(stub, alice, stub.channel, table=table_id)
+    assert "decision-1.png" in {a.filename for a in inter.last.attachments}
+    fr = translator("fr")
+    expected = [fr._("AI {n}", n=str(s.name.split()[-1])) if s.ai else s.name for s in table.seats]
+    assert "bob_b*" in expected and any(s.ai for s in table.seats)
+    assert drawn == [expected]
+
+
+@pytest.mark.parametrize("lang", ["en", "cs"])
+async def test_the_pictures_alt_texts_say_what_they_show(stub: DiscordStub, tapis: TapisRun,
+                                                         players: list[User], lang: str) -> None:
+    """A screen reader hears the position of a costly decision (the table, and the hand the player
+    held, card by card) and each deal's figures of the chart, not only the pictures' titles."""
+    from bot.i18n import translator
+    from bot.review.points import view_at
+    from bot.review.text import value
+    from bot.rules.looks import table_look
+    from bot.store import tables as store
+    from bot.views.alt import cards_text
+
+    alice, bob = players[:2]
+    table_id, table = await stored_review(stub, tapis, alice, bob)
+    await stub.slash("language", alice, stub.channel, language=lang)
+    inter = await review(stub, alice, stub.channel, table=table_id)
+    alts = {a.filename: a.description or "" for a in inter.last.attachments}
+    tr = translator(lang).dressed(table_look(table.rules.pack_choices, table.options))  # the table's cards
+    stored = await reviews.load(tapis.db, table_id, table.seat_of(alice.id))
+    [d] = stored.decisions
+    log = await tapis.db.run(store.load_actions, table_id)
+    view = view_at(table.rules, len(table.seats), table.options, table.seed, log, d.version, stored.seat)
+    decision = alts["decision-1.png"]
+    played, better = table.rules.label(d.played, tr), table.rules.label(d.best, tr)
+    assert decision.startswith(tr._("Deal {deal}: played {played}, better {better}", deal=1, played=played,
+                                    better=better))
+    assert tr._("Table image of {game}, table #{id}.", game=tr._(table.rules.title), id=table_id) in decision
+    held = [c for c in view["hand"]]
+    assert held and all(cards_text([c], "marias", tr) in decision for c in held)
+    assert len(decision) <= 1024
+    chart = alts["skill-luck.png"]
+    for split in stored.deals:
+        assert all(value(x, tr) in chart for x in (split.result, split.skill, split.luck))
+
+
+@pytest.mark.parametrize("lang", ["en", "cs"])
+async def test_a_review_names_the_cards_as_the_table_showed_them(stub: DiscordStub, tapis: TapisRun,
+                                                                players: list[User], lang: str) -> None:
+    """Marias is played with the Czech pack by default: the review's text names the moves' cards in
+    it (as the table, /history, /replay and the decision's picture show them), not in French suits."""
+    from bot.i18n import translator
+    from bot.rules.looks import table_look
+
+    alice, bob = players[:2]
+    table_id, table = await stored_review(stub, tapis, alice, bob)
+    await stub.slash("language", alice, stub.channel, language=lang)
+    inter = await review(stub, alice, stub.channel, table=table_id)
+    [d] = (await reviews.load(tapis.db, table_id, table.seat_of(alice.id))).decisions
+    shown = translator(lang).dressed(table_look(table.rules.pack_choices, table.options))
+    assert table.rules.label(d.played, shown) != table.rules.label(d.played, translator(lang))
+    assert f"**{table.rules.label(d.played, shown)}**" in inter.text
+    await stub.slash("cards", alice, stub.channel, pack="french")  # a player's own /cards choice wins
+    again = await review(stub, alice, stub.channel, table=table_id)
+    assert f"**{table.rules.label(d.played, translator(lang))}**" in again.text

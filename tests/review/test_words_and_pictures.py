@@ -66,6 +66,44 @@ def test_texts_in_every_language(lang: str) -> None:
         assert all(grade_name(g, tr) != g for g in GRADES)
 
 
+@pytest.mark.parametrize(("lang", "whole", "one"), [
+    ("en", "Accuracy {pct} over 7 decisions: 1 best · 5 mistakes · 1 blunder", "1 decision: 1 best"),
+    ("fr", "Précision {pct} sur 7 décisions : 1 meilleur coup · 5 erreurs · 1 gaffe",
+     "1 décision : 1 meilleur coup"),
+    ("es", "Precisión {pct} en 7 decisiones: 1 mejor jugada · 5 errores · 1 error grave",
+     "1 decisión: 1 mejor jugada"),
+    ("cs", "Přesnost {pct} z 7 rozhodnutí: 1 nejlepší tah · 5 chyb · 1 hrubá chyba",
+     "1 rozhodnutí: 1 nejlepší tah"),
+])
+def test_the_grades_are_counted_in_the_languages_plurals(lang: str, whole: str, one: str) -> None:
+    """"5 mistakes", "5 chyb", "1 decision": each count agrees with its number."""
+    tr = translator(lang)
+    mistakes = [Decision(1, v, QS, TS, 0.0, 1.0, 1.0, "mistake", 2) for v in range(5)]
+    decisions = [*mistakes, Decision(1, 6, QS, TS, -2.0, 2.0, 4.0, "blunder", 2),
+                 Decision(2, 8, TS, TS, 1.0, 1.0, 0.0, "best", 2)]
+    review = Review("marias", 1, "jetons", 4.0, decisions, [DealSplit(1, 0.0, -9.0, 9.0, 1.0),
+                                                              DealSplit(2, 1.0, 0.0, 1.0, 1.0)], 50.0)
+    title = tr._(GAMES["marias"].title)
+    assert summary(review, "alice", 7, title, None, tr)[1] == whole.format(pct=tr.percent(0.5))
+    assert summary(review, "alice", 7, title, 2, tr)[1] == one
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_moves_played_for_the_seat_are_named_in_every_language(lang: str) -> None:
+    tr = translator(lang)
+    review = sample()
+    title = tr._(GAMES["marias"].title)
+    review.auto = 3
+    whole = summary(review, "alice", 7, title, None, tr)
+    line = tr.n_("{n} move played for this seat (by the AI while its player was away, or when time ran out) "
+                 "is not graded: it counts in luck.",
+                 "{n} moves played for this seat (by the AI while its player was away, or when time ran out) "
+                 "are not graded: they count in luck.", 3)
+    assert whole[-1] == line and tr.number(3) in line
+    assert (lang == "en") == line.startswith("3 moves played")
+    assert line not in summary(review, "alice", 7, title, 1, tr)  # a session's count, not a deal's
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_pictures_in_every_language(lang: str) -> None:
     tr = translator(lang)
