@@ -1,4 +1,5 @@
-"""Admission per member: one job in flight each, a cooldown after it, and an optional capacity.
+"""Admission per member: one job in flight each, a cooldown after it, and an optional capacity
+(``MemberGate``); or a number of jobs in a sliding window (``MemberWindow``).
 
 Shared by the expensive commands a member can repeat (``/replay``, ``/hint``; issue 26): admission
 is synchronous (on the event loop, before any answer), so a refusal is immediate, and the memory it
@@ -8,8 +9,10 @@ keeps is bounded by the members running or still cooling down.
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
+
+from bot.bounded import keep_latest
 
 
 class Busy(Exception):
@@ -50,3 +53,48 @@ class MemberGate:
         self.running.discard(member)
         self.ended.pop(member, None)
         self.ended[member] = self.clock()
+
+
+class MemberWindow:
+    """At most ``limit`` admissions per member in any ``window`` seconds (``/table new``).
+
+    ``wait`` (nothing kept) then ``note`` once the admitted job succeeded. The memory it keeps is
+    bounded: only members noted within the window, and ``keep`` of them at most (the least recently
+    noted forgotten first).
+    """
+
+    def __init__(self, limit: int, window: float, keep: int = 16_384,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.limit = limit
+        self.window = window
+        self.keep = keep
+        self.clock = clock
+        self.times: OrderedDict[int, deque[float]] = OrderedDict()  # member -> their latest admissions
+
+    def _forget(self, now: float) -> None:
+        while self.times and next(iter(self.times.values()))[-1] + self.window <= now:
+            self.times.popitem(last=False)  # their latest admission left the window: all of them did
+
+    def wait(self, member: int) -> float | None:
+        """None if ``member`` may be admitted now, else when (``clock`` time) they may be again."""
+        now = self.clock()
+        self._forget(now)
+        times = self.times.get(member)
+        if times is None:
+            return None
+        while times and times[0] + self.window <= now:
+            times.popleft()
+        if not times:  # (never after ``_forget``: kept for a clock that stepped)
+            del self.times[member]
+            return None
+        return times[0] + self.window if len(times) >= self.limit else None
+
+    def note(self, member: int) -> None:
+        """``member`` was admitted now."""
+        now = self.clock()
+        self._forget(now)
+        times = self.times.pop(member, None) or deque()
+        times.append(now)
+        while len(times) > self.limit:
+            times.popleft()
+        keep_latest(self.times, member, times, self.keep)

@@ -72,7 +72,7 @@ class MemberCheck:
             guild = self.bot.get_guild(guild_id)
             if guild is None:
                 continue
-            await self.bot.presenter.budget.take(BACKGROUND)
+            await self.bot.presenter.budget.take(BACKGROUND, guild_id)
             try:
                 await guild.fetch_member(user_id)
                 continue

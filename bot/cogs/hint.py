@@ -89,7 +89,7 @@ class Hints(commands.Cog):
             try:
                 rng = random.Random(f"{t.seed}:{version}:{seat}:hint")
                 work = self.bot.tables.ai.run(hint, t.game, state.clone(), seat, rng, priority=Priority.HINT,
-                                              timeout=hint_timeout())
+                                              timeout=hint_timeout(), key=t.guild_id)
                 advice = await run_soon(interaction, work)
             except SearchTimeout:  # the pool logged it; the player may ask again
                 raise UserError(texts.GENERIC_ERROR) from None

@@ -231,7 +231,7 @@ class Reviews(commands.Cog):
         options = game.validate_options(row.options)
         pool = self.bot.tables.ai
         plan: Plan = await pool.run(plan_for, row.game, len(row.seats), options, row.seed, actions, seat,
-                                    priority=Priority.REVIEW)
+                                    priority=Priority.REVIEW, key=row.guild_id)
         deals = len(plan.results)
         per_decision = per_decision_ms(plan, self.budget_ms)
         out: list[Estimate] = []
@@ -239,7 +239,7 @@ class Reviews(commands.Cog):
             rng = rng_for(str(row.id), p, seat)
             if p.choices > 1:
                 out.append(await pool.run(estimate, row.game, p.state, seat, p.played, rng, per_decision,
-                                          self.cap, priority=Priority.REVIEW,
+                                          self.cap, priority=Priority.REVIEW, key=row.guild_id,
                                           timeout=deadline_for(per_decision)))
             else:
                 out.append(estimate(row.game, p.state, seat, p.played, rng, 0.0, 1))

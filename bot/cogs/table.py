@@ -22,11 +22,13 @@ from bot.cogs.errors import UserError
 from bot.cogs.language import unknown_language
 from bot.cogs.options import MAX_BUY_IN, check_options, options_autocomplete, parse_options
 from bot.cogs.settings import opening
+from bot.gate import MemberWindow
 from bot.i18n import LANGUAGES, NATIVE_NAMES, msg, table_language
 from bot.i18n.languages import choosable
+from bot.i18n.lazy import Amount, nmsg
 from bot.outbox.respond import run_soon, send
 from bot.views import texts
-from bot.views.display import safe_name
+from bot.views.display import safe_name, timestamp
 from bot.views.lobby_post import invite as invite_members
 from bot.views.lobby_post import post_lobby
 from bot.views.locale import at_table, reader
@@ -41,6 +43,13 @@ log = logging.getLogger(__name__)
 TABLE_ARG = "Table number (default: the latest open table in this channel)"
 #: The language of the table message and images (default: the server's language, then English).
 LANGUAGE_CHOICES = [app_commands.Choice(name=NATIVE_NAMES[lang], value=lang) for lang in LANGUAGES]
+#: Lobbies a member may open with ``/table new`` in any ``OPENS_WINDOW`` seconds, on every server of this
+#: process (shard processes count apart, as for ``/hint``). The
+#: open-table caps count open tables only: opening and ending lobbies in a loop cost a few database
+#: transactions, a thread and its requests under Discord's global limit, and a mention of each
+#: invitee, every time, without end.
+OPENS_PER_MEMBER = 10
+OPENS_WINDOW = 600.0
 
 
 class Tables(commands.Cog):
@@ -50,6 +59,7 @@ class Tables(commands.Cog):
 
     def __init__(self, bot: TapisBot) -> None:
         self.bot = bot
+        self.opens = MemberWindow(OPENS_PER_MEMBER, OPENS_WINDOW)  # /table new, per member
 
     @property
     def service(self) -> TableService:
@@ -71,17 +81,19 @@ class Tables(commands.Cog):
                   invite: discord.User | None = None, invite2: discord.User | None = None,
                   invite3: discord.User | None = None, invite_only: bool = False) -> None:
         guild_id = guild_only(interaction)
+        host = interaction.user
+        check_opening_rate(self.opens, host.id)
         rules, chosen = self.table_options(game, players, buy_in, options, language)
         raw, language, allowed = await opening(self.bot, interaction, rules, chosen, language)  # /settings
         invited = invitees(interaction, [invite, invite2, invite3])
         if invite_only and not invited:
             raise UserError(msg("An invitation-only table needs at least one `invite:`."))
-        host = interaction.user
         channel_id = interaction.channel_id or 0  # always set for a guild command
         table = await run_soon(interaction, self.service.create(
             guild_id, channel_id, host.id, host.display_name, rules.name, raw,
             invite=[m.id for m in invited], invite_only=invite_only, ai_levels=allowed, chosen=chosen),
             ephemeral=False)
+        self.opens.note(host.id)
         await self.bot.languages.set_table(table.id, table_language(language, interaction.guild_locale))
         if await post_lobby(interaction, table):
             await invite_members(interaction, table, invited)
@@ -200,6 +212,22 @@ class Tables(commands.Cog):
         t = await resolve_table(self.bot, interaction, table)
         tr = await at_table(self.bot, await reader(self.bot, interaction), interaction.user.id, t)
         await self.bot.presenter.show_hand(interaction, t, tr)
+
+
+def opening_rate(bot: TapisBot) -> MemberWindow | None:
+    """The members' opening rate (``OPENS_PER_MEMBER``), shared by ``/table new`` and Play again."""
+    cog = bot.get_cog("Tables")
+    return cog.opens if isinstance(cog, Tables) else None
+
+
+def check_opening_rate(opens: MemberWindow, member: int) -> None:
+    """Refuse (``UserError``) a lobby ``member`` would open past their opening rate."""
+    again = opens.wait(member)
+    if again is not None:
+        raise UserError(nmsg(
+            "You may open at most {n} table in {minutes} minutes: you can open another {when}.",
+            "You may open at most {n} tables in {minutes} minutes: you can open another {when}.",
+            opens.limit, minutes=Amount(round(opens.window / 60)), when=timestamp(again)))
 
 
 def invitees(interaction: discord.Interaction[TapisBot],

@@ -7,6 +7,12 @@ its own requests and stays under it. When the budget is short a turn prompt (a D
 goes before a table-message refresh; a table refresh that waits simply shows the latest state
 when its turn comes, so it never sends an intermediate one.
 
+Within a priority the waiters take turns **by server** (``key``: the guild id; None for what has
+none): a server with hundreds of tables starting at once (a tournament's round, a burst of lobbies)
+queues behind itself, and another server's next request goes out after at most one request of each
+server waiting, not after that whole backlog (a first-come queue let one server's burst hold every
+other server's turn prompts for as long as it took to send).
+
 Discord's limit is per bot token, not per process: shard processes on PostgreSQL share one budget
 (:class:`SharedRestBudget`, slots reserved in the database a few at a time,
 ``bot.store.rest_budget``); a single SQLite process keeps :class:`RestBudget` in memory.
@@ -15,11 +21,9 @@ Discord's limit is per bot token, not per process: shard processes on PostgreSQL
 from __future__ import annotations
 
 import asyncio
-import heapq
-import itertools
 import logging
-from collections import deque
-from collections.abc import Awaitable, Callable
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -39,16 +43,66 @@ RETRY = 0.5  # seconds before reserving again after the database failed
 MAX_WAIT = 10.0
 
 
+class Waiting:
+    """The requests waiting for the budget: by priority, then by server in turn, each server's FIFO.
+
+    ``pop`` gives the next one: the lowest priority that has any, from the server whose turn it is
+    (the one that waited longest since it was last served), that server's oldest request.
+    """
+
+    def __init__(self) -> None:
+        self.queues: list[OrderedDict[object, deque[asyncio.Future[None]]]] = [
+            OrderedDict() for _ in range(BACKGROUND + 1)]
+        self.count = 0
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __bool__(self) -> bool:
+        return self.count > 0
+
+    def __iter__(self) -> Iterator[asyncio.Future[None]]:
+        for queue in self.queues:
+            for futures in queue.values():
+                yield from futures
+
+    def push(self, priority: int, key: object, future: asyncio.Future[None]) -> None:
+        queue = self.queues[priority]
+        futures = queue.get(key)
+        if futures is None:
+            futures = queue[key] = deque()  # a server not waiting yet: its turn is after the others'
+        futures.append(future)
+        self.count += 1
+
+    def pop(self) -> asyncio.Future[None]:
+        for queue in self.queues:
+            if queue:
+                key, futures = next(iter(queue.items()))
+                future = futures.popleft()
+                if futures:
+                    queue.move_to_end(key)  # its next request waits for the other servers' turns
+                else:
+                    del queue[key]
+                self.count -= 1
+                return future
+        raise IndexError("no request waits")
+
+    def clear(self) -> None:
+        for queue in self.queues:
+            queue.clear()
+        self.count = 0
+
+
 class RestBudget:
-    """A token bucket (``rate`` per second, at most ``burst`` saved) served lowest priority first."""
+    """A token bucket (``rate`` per second, at most ``burst`` saved) served lowest priority first,
+    and within a priority one server after the other (``Waiting``)."""
 
     def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
         self.rate = rate
         self.burst = burst
         self.tokens = burst
         self.stamp: float | None = None
-        self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
-        self.order = itertools.count()
+        self.waiting = Waiting()
         self.pump: asyncio.Task[None] | None = None
         self.granted = [0, 0, 0]  # per priority, for figures and tests
 
@@ -65,15 +119,16 @@ class RestBudget:
     def _spend(self) -> None:
         self.tokens -= 1.0
 
-    async def take(self, priority: int = REFRESH) -> None:
-        """Wait until one request of this priority may go out."""
+    async def take(self, priority: int = REFRESH, key: object = None) -> None:
+        """Wait until one request of this priority may go out; ``key``: the server it is for (the
+        servers waiting take turns), None for a request of no server."""
         loop = asyncio.get_running_loop()
         if not self.waiting and self._ready(loop.time()):
             self._spend()
             self.granted[priority] += 1
             return
         future: asyncio.Future[None] = loop.create_future()
-        heapq.heappush(self.waiting, (priority, next(self.order), future))
+        self.waiting.push(priority, key, future)
         if self.pump is None or self.pump.done():
             self.pump = loop.create_task(self._pump())
         await future
@@ -86,7 +141,7 @@ class RestBudget:
             if self.tokens < 1.0:
                 await asyncio.sleep((1.0 - self.tokens) / self.rate)
                 continue
-            _, _, future = heapq.heappop(self.waiting)
+            future = self.waiting.pop()
             if not future.done():  # a waiter that was cancelled gives its turn away
                 self.tokens -= 1.0
                 future.set_result(None)
@@ -94,7 +149,7 @@ class RestBudget:
     def close(self) -> None:
         if self.pump is not None:
             self.pump.cancel()
-        for _, _, future in self.waiting:
+        for future in self.waiting:
             future.cancel()
         self.waiting.clear()
 
@@ -139,7 +194,7 @@ class SharedRestBudget(RestBudget):
         while self.waiting:
             now = loop.time()
             if self._usable(now):
-                _, _, future = heapq.heappop(self.waiting)
+                future = self.waiting.pop()
                 if not future.done():  # a waiter that was cancelled leaves the slot to the next
                     self.slots.popleft()
                     future.set_result(None)

@@ -201,11 +201,12 @@ class Dms:
             rec.dm_jobs.clear()
             self.p.release(table_id, rec)
 
-    async def _channel(self, user_id: int) -> discord.abc.Messageable:
-        """The user's DM channel, opened once (discord.py keeps only 128 in its own cache)."""
+    async def _channel(self, user_id: int, guild_id: int | None) -> discord.abc.Messageable:
+        """The user's DM channel, opened once (discord.py keeps only 128 in its own cache); opened
+        in ``guild_id``'s turn of the budget (the server of the table it is for)."""
         channel_id = self.channels.get(user_id)
         if channel_id is None:
-            await self.p.budget.take(PROMPT)
+            await self.p.budget.take(PROMPT, guild_id)
             channel = await self.bot.create_dm(discord.Object(id=user_id))
             channel_id = channel.id
             keep_latest(self.channels, user_id, channel_id, USERS_KEEP)
@@ -245,8 +246,8 @@ class Dms:
         if over:
             rec.clicks.pop(job.user_id, None)
         try:
-            dm = await self._channel(job.user_id)
-            await self.p.budget.take(PROMPT)
+            dm = await self._channel(job.user_id, table.guild_id)
+            await self.p.budget.take(PROMPT, table.guild_id)
             # While it waited for the budget, the table may have moved on (the player's turn came):
             # show the state of now, so one DM does what two would (the later job is then skipped).
             if self.shown_key(table, job) != shown:
@@ -281,8 +282,8 @@ class Dms:
             text = tr._(LOBBY_LOST, id=table.id, game=game_title(table.game, tr),
                         buy_in=tr.jetons(table.buy_in))
             try:
-                dm = await self._channel(user_id)
-                await self.p.budget.take(PROMPT)
+                dm = await self._channel(user_id, table.guild_id)
+                await self.p.budget.take(PROMPT, table.guild_id)
                 await dm.send(content=text, allowed_mentions=NO_MENTIONS)
             except discord.HTTPException as exc:
                 log.info("table %s: %s was not told of the cancelled lobby (%s)", table.id, user_id, exc)
@@ -309,7 +310,7 @@ class Dms:
         embed = discord.Embed(title=tr._("Your hand — {game} #{id}", game=game_title(table.game, tr),
                                          id=table.id), description=tr._(MOVED_ON), colour=0x6B7280)
         try:
-            await self.p.budget.take(REFRESH)
+            await self.p.budget.take(REFRESH, table.guild_id)
             await dm.get_partial_message(old).edit(embed=embed, view=None, attachments=[],
                                                    allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as exc:

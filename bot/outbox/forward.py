@@ -151,7 +151,7 @@ class ForwardedInteraction(discord.Interaction["TapisBot"]):
             if isinstance(f, discord.File):
                 f.reset()
         bot = self.client
-        await bot.presenter.budget.take(PROMPT)
+        await bot.presenter.budget.take(PROMPT, self.guild_id)
         dm = bot.get_partial_messageable(self.channel_id, type=discord.ChannelType.private)
         return await dm.get_partial_message(message.id).edit(**kwargs)
 

@@ -385,7 +385,7 @@ class Presenter:
         token = self.table_tokens.fresh(table_id, table.message_id)  # exempt from the global limit
         if token is None:
             await self.channel_turn(where(table))
-            await self.budget.take(REFRESH)  # while it waits, the table may move on: render after it
+            await self.budget.take(REFRESH, table.guild_id)  # the table may move on: render after it
         tr = await load_table_tr(self.bot, table.id)
         if rec.unreachable:
             return
@@ -412,7 +412,7 @@ class Presenter:
                 if token is None or not await self.table_tokens.edit(table_id, token, **edit):
                     if token is not None:  # the token was refused: through the channel after all
                         await self.channel_turn(where(table))
-                        await self.budget.take(REFRESH)
+                        await self.budget.take(REFRESH, table.guild_id)
                         if files:
                             edit["attachments"] = await self._table_files(table)  # those were consumed
                     await message.edit(**edit)

@@ -45,7 +45,7 @@ async def post_reminder(bot: TapisBot, table: Table, user_id: int, budget: RestB
         return False
     tr = await load_table_tr(bot, table.id)
     await channel_turn(where(table))
-    await budget.take(PROMPT)
+    await budget.take(PROMPT, table.guild_id)
     channel = bot.get_partial_messageable(where(table), guild_id=table.guild_id)
     try:
         await channel.send(content=reminder_text(table, user_id, tr),

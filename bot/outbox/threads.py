@@ -175,14 +175,14 @@ class Threads:
         assert lobby is not None
         long = table.options.get("pace") == "correspondence"
         try:
-            await self.p.budget.take(REFRESH)
+            await self.p.budget.take(REFRESH, table.guild_id)
             data = await self.bot.http.start_thread_with_message(
                 table.channel_id, lobby, name=name[:100],
                 auto_archive_duration=ARCHIVE_AFTER_LONG if long else ARCHIVE_AFTER)
             thread = int(data["id"])
             await self.tables.set_message(table.id, thread, key=THREAD)
             payload = self.p.table_payload(table, tr)
-            await self.p.budget.take(REFRESH)
+            await self.p.budget.take(REFRESH, table.guild_id)
             channel = self.bot.get_partial_messageable(thread, guild_id=table.guild_id)
             sent = await channel.send(embed=payload["embed"], view=payload["view"],
                                       allowed_mentions=NO_MENTIONS)
@@ -258,7 +258,7 @@ class Threads:
                     log.info("table %s: its line was not edited through the token (%s)", table.id, exc)
             self.line_tokens.pop(table.id, None)
             channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-            await self.p.budget.take(REFRESH)
+            await self.p.budget.take(REFRESH, table.guild_id)
             await channel.get_partial_message(line).edit(**edit)
         except discord.HTTPException as exc:
             log.warning("table %s: its channel line was not edited (%s)", table.id, exc)
@@ -279,7 +279,7 @@ class Threads:
         await self.sync_line(table)
         self.line_tokens.pop(table.id, None)
         try:
-            await self.p.budget.take(REFRESH)
+            await self.p.budget.take(REFRESH, table.guild_id)
             await self.bot.http.edit_channel(thread, archived=True)
         except discord.HTTPException as exc:
             log.warning("table %s: its thread %s was not archived (%s)", table.id, thread, exc)
@@ -290,7 +290,7 @@ class Threads:
         if thread is None:
             return False
         try:
-            await self.p.budget.take(REFRESH)
+            await self.p.budget.take(REFRESH, table.guild_id)
             await self.bot.http.edit_channel(thread, archived=False)
         except discord.HTTPException as exc:
             await self.lost(table, f"archived, and not reopened: {exc.status} {exc.code}")

@@ -12,7 +12,10 @@ filled every default worker thread and starved the event loop of the GIL, so ima
 - waiters go by ``Priority``: a table where a human is present (``urgent``), then tables nobody
   watches, then ``/hint`` searches (``Priority.HINT``), then ``/review``'s (``Priority.REVIEW``,
   issue 31), FIFO within each; so a table's own AI move never waits behind a burst of hints or a
-  review (at most behind the one already running);
+  review (at most behind the one already running); within a priority the servers waiting take turns
+  (``key``, the guild id: the server served longest ago first), so one server's many tables wait
+  behind each other, and another server's next search waits for at most one search of each server
+  waiting, not for that server's whole queue;
 - the priority of a waiter may change while it waits (``urgent`` given as a callable): a table
   whose human comes back while its search waits is served as a present one's from then on;
 - each worker is a *lane* of its own (a one-worker executor), so a worker that fails takes no
@@ -31,6 +34,7 @@ import itertools
 import logging
 import multiprocessing
 import random
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -39,10 +43,15 @@ from typing import Any, TypeVar
 
 from bot.ai.levels import policy_for
 from bot.ai.policy import decide
+from bot.bounded import keep_latest
 from bot.rules.base import Action, State
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+#: Servers whose last turn ``Budget`` remembers (the least recently served forgotten first: one
+#: forgotten counts as never served, so it goes first among its priority's servers).
+SERVED_KEEP = 4096
 
 #: Seconds a search may run past its own time budget before it counts as hung (``deadline_for``).
 #: Generous: it also covers starting a new worker process and pickling under a loaded machine; a
@@ -90,8 +99,12 @@ def priority_of(urgent: bool, priority: Priority | None) -> Priority:
 Urgency = bool | Callable[[], bool]
 
 
+Waiter = tuple[int, Callable[[], int], asyncio.Future[None], object]  # (order, rank, future, key)
+
+
 class Budget:
-    """A counting gate with priorities (``Priority``): lower first, each FIFO.
+    """A counting gate with priorities (``Priority``): lower first; within one, the servers
+    (``key``) in turn, the one served longest ago first; each server's waiters FIFO.
 
     A waiter's priority is read again each time a slot is handed over, so an ``urgent`` given as a
     callable (a table where a human may come back) moves up while it waits.
@@ -99,19 +112,24 @@ class Budget:
 
     def __init__(self, slots: int):
         self.free = slots
-        self._waiting: list[tuple[int, Callable[[], int], asyncio.Future[None]]] = []
+        self._waiting: list[Waiter] = []
         self._order = itertools.count()
+        self._turns = itertools.count()
+        self._served: OrderedDict[object, int] = OrderedDict()  # key -> its latest turn (bounded)
 
     @property
     def waiting(self) -> int:
         """Callers waiting for a slot."""
-        return sum(1 for _, _, fut in self._waiting if not fut.done())
+        return sum(1 for _, _, fut, _ in self._waiting if not fut.done())
 
-    async def acquire(self, urgent: Urgency = False, priority: Priority | None = None) -> None:
+    async def acquire(self, urgent: Urgency = False, priority: Priority | None = None,
+                      key: object = None) -> None:
         """Wait for a slot (give it back with ``release``); ``priority`` (else ``urgent``, a bool or
-        a callable read whenever a slot is handed over) orders the waiters."""
+        a callable read whenever a slot is handed over) orders the waiters, then ``key`` (the
+        server the search is for: servers take turns)."""
         if self.free > 0 and not self.waiting:
             self.free -= 1
+            self._serve(key)
             return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
@@ -119,7 +137,7 @@ class Budget:
             now = urgent() if callable(urgent) else urgent
             return int(priority_of(now, priority))
 
-        self._waiting.append((next(self._order), rank, fut))
+        self._waiting.append((next(self._order), rank, fut, key))
         try:
             await fut
         except asyncio.CancelledError:
@@ -131,20 +149,26 @@ class Budget:
         """Hand the slot to the first waiter by its priority now, or free it."""
         self._waiting = [w for w in self._waiting if not w[2].done()]
         if self._waiting:
-            first = min(self._waiting, key=_rank_of)
+            ranks = [(_rank_of(w), w) for w in self._waiting]
+            best = min(rank for rank, _ in ranks)
+            first = min((w for rank, w in ranks if rank == best),
+                        key=lambda w: (self._served.get(w[3], -1), w[0]))
             self._waiting.remove(first)
+            self._serve(first[3])
             first[2].set_result(None)
             return
         self.free += 1
 
+    def _serve(self, key: object) -> None:
+        keep_latest(self._served, key, next(self._turns), SERVED_KEEP)
 
-def _rank_of(waiter: tuple[int, Callable[[], int], asyncio.Future[None]]) -> tuple[int, int]:
-    order, rank, _ = waiter
+
+def _rank_of(waiter: Waiter) -> int:
     try:
-        return rank(), order
+        return waiter[1]()
     except Exception:  # a failing urgency check must not stop the pool: served as the least urgent
         log.exception("an AI waiter's priority could not be read")
-        return len(Priority), order
+        return len(Priority)
 
 
 class AiPool:
@@ -178,12 +202,13 @@ class AiPool:
         return executor
 
     async def run(self, fn: Callable[..., T], *args: Any, urgent: Urgency = False,
-                  priority: Priority | None = None, timeout: float | None = None) -> T:
-        """Run ``fn(*args)`` on a worker once the budget allows (``priority``, else ``urgent``:
-        see ``Priority`` and ``Budget``); its result (or exception). ``timeout``: seconds the search
-        may take once started (its retry after a worker died included), else ``SearchTimeout``
-        and its worker is killed and replaced."""
-        await self.budget.acquire(urgent, priority)
+                  priority: Priority | None = None, timeout: float | None = None,
+                  key: object = None) -> T:
+        """Run ``fn(*args)`` on a worker once the budget allows (``priority``, else ``urgent``, then
+        ``key``, the server it is for: see ``Priority`` and ``Budget``); its result (or exception).
+        ``timeout``: seconds the search may take once started (its retry after a worker died
+        included), else ``SearchTimeout`` and its worker is killed and replaced."""
+        await self.budget.acquire(urgent, priority, key)
         lane = self._free.pop()
         try:
             loop = asyncio.get_running_loop()

@@ -236,7 +236,7 @@ async def ai_choice(s: TableSession, seat: int, job: AiJob) -> Action:
 
             budget_ms = float(getattr(policy, "budget_ms", 0.0) or 0.0)
             return await s.rt.ai.run(search_move, table.game, level, view, legal, rng, clone, known,
-                                     urgent=urgent, timeout=deadline_for(budget_ms))
+                                     urgent=urgent, timeout=deadline_for(budget_ms), key=table.guild_id)
         return decide(policy, view, legal, rng)
     except SearchTimeout:
         log.warning("table %s: the AI search of seat %s hung; playing the timeout move", table.id, seat)

@@ -62,6 +62,10 @@ TournamentListener = Callable[[Tournament, dict[str, Any]], Awaitable[None]]
 
 #: Open events a member may host at once in a server, and take part in (the cap).
 MAX_OPEN = 1
+#: Open events a server may hold at once (registration or running): a round's tables are opened
+#: outside the open-table caps, so without it a server's events (one per member hosting) had no bound
+#: on the tables they run, nor on the events ``open_in`` scans at every sign-up.
+MAX_OPEN_PER_SERVER = 3
 MAX_ROUNDS = 12
 #: Ended events kept in memory (for their last messages); older ones are read back from the store.
 KEEP_ENDED = 64
@@ -216,28 +220,37 @@ class TournamentService:
             opts = rules.validate_options({**self.config.options_for(game), **dict(options)})
         except ValueError as exc:
             raise option_error(exc) from None
-        if sum(1 for t in self.open_in(guild_id) if t.host_id == host_id) >= MAX_OPEN:
-            raise TableError(msg("You already run an open tournament in this server; end it first."))
-        t = Tournament(
-            id=0,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            game=game,
-            options=opts,
-            format=fmt,
-            rounds=rounds,
-            buy_in=buy_in,
-            round_minutes=round_minutes,
-            starts_at=starts_at,
-            status=LOBBY,
-            created_at=now,
-            seed=secrets.randbits(62),
-            language=language,
-        )
-        t.id = await self.db.transaction(store.insert, t, now)
-        self.events[t.id] = t
-        return t
+        async with self.join_lock:  # the caps checked and the event added with nothing in between
+            open_here = self.open_in(guild_id)
+            if sum(1 for t in open_here if t.host_id == host_id) >= MAX_OPEN:
+                raise TableError(msg("You already run an open tournament in this server; end it first."))
+            if len(open_here) >= MAX_OPEN_PER_SERVER:
+                raise TableError(nmsg(
+                    "This server already has {n} open tournament (the limit is {limit}): "
+                    "wait for one to end.",
+                    "This server already has {n} open tournaments (the limit is {limit}): "
+                    "wait for one to end.",
+                    len(open_here), limit=Amount(MAX_OPEN_PER_SERVER)))
+            t = Tournament(
+                id=0,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                game=game,
+                options=opts,
+                format=fmt,
+                rounds=rounds,
+                buy_in=buy_in,
+                round_minutes=round_minutes,
+                starts_at=starts_at,
+                status=LOBBY,
+                created_at=now,
+                seed=secrets.randbits(62),
+                language=language,
+            )
+            t.id = await self.db.transaction(store.insert, t, now)
+            self.events[t.id] = t
+            return t
 
     def _find(self, tid: int) -> Tournament:
         t = self.events.get(tid)

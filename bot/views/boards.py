@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
-from collections import Counter
+import weakref
+from collections import Counter, OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.bounded import keep_latest, per_owner
 from bot.i18n import N_, Translator, english
 from bot.i18n.lazy import msg
 from bot.rules import GAMES
@@ -25,6 +27,16 @@ if TYPE_CHECKING:
 NEED_GAME = N_("Choose a game to rank by rating: ratings are per game.")
 #: Sessions replayed per game to find a player's favourite contract or bid.
 FAVOURITE_SESSIONS = 20
+#: Favourites kept (the latest used): ``(guild, user, game)`` -> the sessions counted and the result.
+#: Every ``/stats`` replayed up to ``FAVOURITE_SESSIONS`` whole sessions of each game the player had
+#: played (their logs read too), at a cost that grows with those sessions' length, as often as any
+#: member asked for anyone's card: now a player's favourite is counted again only once they have
+#: finished another session.
+FAVOURITES_KEEP = 1024  # about 2 kB each (20 sessions)
+#: Per bot (each its own database): ``per_owner``.
+_favourites: weakref.WeakKeyDictionary[
+    object, OrderedDict[tuple[int, int, str], tuple[tuple[tuple[int, int], ...], str | None]]] = (
+    weakref.WeakKeyDictionary())
 
 
 def display_name(interaction: discord.Interaction[TapisBot], user_id: int, tr: Translator) -> str:
@@ -132,8 +144,15 @@ async def favourites(bot: TapisBot, guild_id: int, user_id: int, game: str) -> s
     rules = GAMES.get(game)
     if rules is None or (not rules.bids and rules.declarer is None):
         return None
+    recent = tuple(await recent_tables(bot.db, guild_id, user_id, game, FAVOURITE_SESSIONS))
+    key = (guild_id, user_id, game)
+    kept = per_owner(_favourites, bot)
+    known = kept.get(key)
+    if known is not None and known[0] == recent:
+        kept.move_to_end(key)
+        return known[1]
     logs = []
-    for table_id, seat in await recent_tables(bot.db, guild_id, user_id, game, FAVOURITE_SESSIONS):
+    for table_id, seat in recent:
         row = await bot.db.run(store.load_table, table_id)
         if row is not None and row.seed is not None:
             logs.append((row, seat, await bot.db.run(store.load_actions, table_id)))
@@ -147,7 +166,9 @@ async def favourites(bot: TapisBot, guild_id: int, user_id: int, game: str) -> s
                 continue  # a log that does not replay is left out of the count
         return tally.most_common(1)[0][0] if tally else None
 
-    return await asyncio.to_thread(count)
+    found = await asyncio.to_thread(count)
+    keep_latest(kept, key, (recent, found), FAVOURITES_KEEP)
+    return found
 
 
 def favourite_name(game: str, favourite: str, tr: Translator) -> str:

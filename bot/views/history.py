@@ -22,10 +22,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import weakref
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.bounded import keep_latest, per_owner
 from bot.i18n import N_, Translator, msg
 from bot.i18n.commands import command
 from bot.outbox.respond import refuse
@@ -54,6 +57,14 @@ def _number(text: str) -> int | None:
 
 log = logging.getLogger(__name__)
 PAGE = 5
+#: Finished sessions replayed for /history kept (the latest used), by server, table, language and look: every
+#: click on a session or on one of its deals replayed the whole session again (its log read too), at
+#: a cost that grows with the session's length, as fast as a member could click.
+SESSIONS_KEEP = 32
+#: Per bot (each its own database): ``per_owner``.
+_sessions: weakref.WeakKeyDictionary[
+    object, OrderedDict[tuple[int, int, str, Any], tuple[Any, list[str], list[Any]]]] = (
+    weakref.WeakKeyDictionary())
 ANY = "any"
 SELECT = 25  # options in one select menu (Discord's limit)
 
@@ -189,11 +200,18 @@ async def page_message(bot: TapisBot, guild_id: int, user_id: int, who: str, gam
 
 async def load_session(bot: TapisBot, guild_id: int, table_id: int, tr: Translator) -> tuple[Any, list[str],
                        list[Any]] | None:
-    """``(table row, seat names, deals)`` of a finished session here (narration in ``tr``), or None."""
+    """``(table row, seat names, deals)`` of a finished session here (narration in ``tr``), or None.
+    A finished session never changes: its replay is kept (``SESSIONS_KEEP``)."""
     from bot.store import tables as store
     from bot.tables.deals import deals_of
     from bot.tables.replay import SessionLog
 
+    key = (guild_id, table_id, tr.lang, tr.look)
+    sessions = per_owner(_sessions, bot)
+    kept = sessions.get(key)
+    if kept is not None:
+        sessions.move_to_end(key)
+        return kept
     row = await bot.db.run(store.load_table, table_id)
     if (row is None or row.guild_id != guild_id or row.status != "finished" or row.game not in GAMES
             or row.seed is None):
@@ -206,6 +224,7 @@ async def load_session(bot: TapisBot, guild_id: int, table_id: int, tr: Translat
     deals = await asyncio.to_thread(  # a whole session's replay: off the event loop
         deals_of, SessionLog.of(rules, row, actions),
         lambda s: names[s] if 0 <= s < len(names) else tr._("seat {n}", n=s), tr)
+    keep_latest(sessions, key, (row, names, deals), SESSIONS_KEEP)
     return row, names, deals
 
 

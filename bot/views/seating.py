@@ -83,6 +83,7 @@ async def play_again(interaction: discord.Interaction[TapisBot], cid: ids.Compon
     """Play again: the first player opens the new lobby (posted as this click's answer) if the
     server's settings let them open that table (``admit``), the others sit at their kept seats."""
     from bot.cogs.errors import UserError, user_message
+    from bot.cogs.table import opening_rate
 
     bot, user = interaction.client, interaction.user
     old = await bot.tables.finished_table(cid.table_id)
@@ -97,6 +98,9 @@ async def play_again(interaction: discord.Interaction[TapisBot], cid: ids.Compon
         return await refuse(interaction, user_message(exc, tr) or texts.GENERIC_ERROR.render(tr))
     if not opened:
         return await send(interaction, texts.joined(table.id, table.buy_in, tr))
+    opens = opening_rate(bot)
+    if opens is not None:
+        opens.note(user.id)
     language = await bot.languages.table(old.id)
     if language is not None:
         await bot.languages.set_table(table.id, language)
@@ -121,8 +125,12 @@ def admit(interaction: discord.Interaction[TapisBot], old: Finished) -> Admit:
     levels, applied by ``bot.tables.rematch``); the lobby offers only the allowed levels.
     """
     from bot.cogs.settings import opening  # the one check of a new table, shared with the slash commands
+    from bot.cogs.table import check_opening_rate, opening_rate
 
     async def check(game: Game, options: dict[str, Any]) -> Terms:
+        opens = opening_rate(interaction.client)
+        if opens is not None:  # a lobby opened by Play again counts as one opened by /table new
+            check_opening_rate(opens, interaction.user.id)
         terms = await opening(interaction.client, interaction, game, options, None,
                               channel_id=old.channel_id, again=True)
         return Terms(terms.options, terms.ai_levels)

@@ -157,3 +157,34 @@ async def test_stats_is_a_profile_card(stub: DiscordStub, tapis: TapisRun, playe
         assert any(f"favourite: {named[c]}" in field["value"] for c, n in tally.items() if n == top)
     else:
         assert "favourite" not in field["value"]
+
+
+async def test_stats_replays_a_players_sessions_once(stub: DiscordStub, tapis: TapisRun, players: list[User],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every /stats replayed up to 20 whole sessions per game of the player (their logs read too), as
+    often as any member asked for anyone's card. A player's favourite is now counted once per new
+    finished session; the favourites kept stay bounded."""
+    import bot.views.boards as boards
+
+    monkeypatch.setattr(boards, "_favourites", boards.weakref.WeakKeyDictionary())
+    monkeypatch.setattr(boards, "FAVOURITES_KEEP", 2)
+    replayed: list[int] = []
+
+    def counting(log: SessionLog, seat: int) -> list[str]:
+        replayed.append(log.seed)
+        return contracts_of(log, seat)
+
+    monkeypatch.setattr("bot.tables.deals.contracts_of", counting)
+    alice, bob, carol = players[:3]
+    await marias_session(stub, tapis, [alice, bob])
+    cards = [(await stub.slash("stats", bob, stub.channel, user=alice)).last.embeds[0]["fields"]
+             for _ in range(5)]
+    assert len(replayed) == 1  # once, not five times
+    assert all(c == cards[0] for c in cards)  # the same card every time
+    await marias_session(stub, tapis, [alice, bob])
+    await stub.slash("stats", carol, stub.channel, user=alice)
+    await stub.slash("stats", alice, stub.channel)
+    assert len(replayed) == 3  # a new session: alice's two counted again, once (her own /stats: none)
+    await stub.slash("stats", bob, stub.channel)  # bob's (two sessions), then carol's (none)
+    await stub.slash("stats", carol, stub.channel)
+    assert len(replayed) == 5 and len(boards._favourites[tapis.bot]) <= 2

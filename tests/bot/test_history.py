@@ -158,3 +158,43 @@ async def test_every_deal_of_a_long_session_is_two_choices_away(stub: DiscordStu
     stale = await stub.choose(msg, alice, ["1"], custom_id=old_id)
     assert stale.ephemeral and "out of date" in stale.text
     assert msg.text == before
+
+
+async def test_a_sessions_deals_are_replayed_once_for_its_clicks(stub: DiscordStub, tapis: TapisRun,
+                                                                  players: list[User],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every click on a session of /history, or on one of its deals, read its log and replayed the
+    whole session again, at a cost that grows with the session's length, as fast as a member could
+    click. A finished session never changes: it is replayed once per language, the replays kept
+    bounded (``SESSIONS_KEEP``)."""
+    import bot.tables.deals as deals_module
+    import bot.views.history as history
+
+    monkeypatch.setattr(history, "_sessions", history.weakref.WeakKeyDictionary())
+    monkeypatch.setattr(history, "SESSIONS_KEEP", 2)
+    replays: list[int] = []
+    real = deals_module.deals_of
+
+    def counting(log, name, tr):  # type: ignore[no-untyped-def]
+        replays.append(log.seed)
+        return real(log, name, tr)
+
+    monkeypatch.setattr(deals_module, "deals_of", counting)
+    alice, bob, carol, _ = players
+    table_id, _ = await open_table(stub, alice, [bob], ai=1, game="marias")
+    await finish_by_ai(stub, tapis, [alice, bob], table_id)
+    msg = (await stub.slash("history", alice, stub.channel)).last
+    await stub.choose(msg, alice, [str(table_id)])
+    assert "· Deal" not in msg.text and "Deal 1" in msg.text
+    for _ in range(10):  # a member clicking the first deal again and again
+        await stub.choose(msg, alice, ["1"])
+    assert "· Deal 1" in msg.text
+    assert len(replays) == 1
+    seen = (await stub.slash("history", bob, stub.channel)).last  # bob too: the same replay
+    await stub.choose(seen, bob, [str(table_id)])
+    assert len(replays) == 1
+    others = [await service_session(tapis, stub, carol) for _ in range(2)]
+    for other in others:  # two more sessions opened: the first one's replay is let go
+        page = (await stub.slash("history", carol, stub.channel)).last
+        await stub.choose(page, carol, [str(other)])
+    assert len(replays) == 3 and len(history._sessions[tapis.bot]) == 2

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import bot.render as render
+from bot.gate import MemberWindow
 from bot.outbox.budget import RestBudget
 from bot.render.hand import playable_cards
 from bot.tables.service import KEEP_CLOSED
@@ -40,6 +41,8 @@ async def test_three_hundred_tables_leave_nothing_behind(stub: DiscordStub, tapi
     tapis.bot.presenter.images = True  # type: ignore[union-attr]
     # Memory, not Discord's 50 requests/s, is under test here: a budget the stand-in does not need.
     tapis.bot.presenter.budget = RestBudget(rate=100_000.0, burst=1_000.0)  # type: ignore[union-attr]
+    # Nor is the member's opening rate (about 33 lobbies each here, in a few minutes).
+    monkeypatch.setattr(tapis.bot.get_cog("Tables"), "opens", MemberWindow(TABLES, 600.0))
     admin = stub.add_user("admin", stub.guild, admin=True)
     hosts = [*players, *(stub.add_user(f"host{i}", stub.guild) for i in range(6))]  # within the caps
     service = tapis.tables

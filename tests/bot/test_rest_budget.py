@@ -116,6 +116,29 @@ async def test_budget_serves_prompts_before_table_refreshes() -> None:
     assert budget.granted == [1, 4, 1]
 
 
+async def test_a_server_burst_does_not_hold_other_servers_requests() -> None:
+    """One server's burst (a tournament round's 40 first DMs, threads, lobbies) queued first-come:
+    another server's turn prompt went out only after all of it. The servers waiting now take turns
+    within a priority: the other server's prompt goes out second, and the burst keeps its order."""
+    budget = RestBudget(rate=1000.0, burst=1.0)
+    order: list[tuple[int, int]] = []
+
+    async def take(guild: int, n: int, priority: int = PROMPT) -> None:
+        await budget.take(priority, guild)
+        order.append((guild, n))
+
+    await take(1, -1)  # uses the only saved token: the rest wait
+    burst = [asyncio.create_task(take(1, n)) for n in range(40)]
+    await asyncio.sleep(0)
+    others = [asyncio.create_task(take(2, 0)), asyncio.create_task(take(3, 0)),
+              asyncio.create_task(take(2, 1, REFRESH))]
+    await asyncio.gather(*burst, *others)
+    assert order[1:5] == [(1, 0), (2, 0), (3, 0), (1, 1)]
+    assert [n for g, n in order if g == 1] == list(range(-1, 40))  # each server's own order kept
+    assert order[-1] == (2, 1)  # a refresh still waits for every prompt
+    assert len(budget.waiting) == 0 and budget.granted == [43, 1, 0]
+
+
 async def test_tables_sharing_a_channel_take_turns_to_edit(stub: DiscordStub, tapis: TapisRun,
                                                            players: list[User]) -> None:
     tapis.bot.presenter.edit_interval = 0.2
@@ -234,7 +257,7 @@ class GatedBudget(RestBudget):
         super().__init__()
         self.gate = asyncio.Event()
 
-    async def take(self, priority: int = REFRESH) -> None:
+    async def take(self, priority: int = REFRESH, key: object = None) -> None:
         await self.gate.wait()
         self.granted[priority] += 1
 

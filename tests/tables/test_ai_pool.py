@@ -45,6 +45,39 @@ async def test_budget_bounds_concurrency_and_lets_urgent_work_first():
     assert order == ["human", "idle-1", "idle-2"] and budget.free == 1
 
 
+async def test_servers_take_turns_for_the_search_slots(monkeypatch):
+    """One server's 30 AI tables queued first: another server's table waited for all 30 searches
+    (seconds each at the strong levels). The servers waiting now take turns within a priority: the
+    other server's search is the second served, each server's own order is kept, and the turns
+    remembered stay bounded."""
+    import bot.tables.ai_pool as ai_pool
+
+    monkeypatch.setattr(ai_pool, "SERVED_KEEP", 8)
+    budget = Budget(1)
+    order: list[tuple[int, int]] = []
+    await budget.acquire(key=1)  # server 1's first search runs: the others wait
+
+    async def job(guild: int, n: int, urgent: bool = False) -> None:
+        await budget.acquire(urgent, key=guild)
+        order.append((guild, n))
+        await asyncio.sleep(0)
+        budget.release()
+
+    burst = [asyncio.create_task(job(1, n)) for n in range(30)]
+    await asyncio.sleep(0)
+    others = [asyncio.create_task(job(2, 0)), asyncio.create_task(job(3, 0)),
+              asyncio.create_task(job(4, 0, urgent=True))]
+    await asyncio.sleep(0)
+    budget.release()
+    await asyncio.gather(*burst, *others)
+    assert order[:4] == [(4, 0), (2, 0), (3, 0), (1, 0)]  # a human's table first, as before
+    assert [n for g, n in order if g == 1] == list(range(30))
+    for guild in range(100, 120):  # many servers served once each
+        await budget.acquire(key=guild)
+        budget.release()
+    assert len(budget._served) <= 8 and budget.free == 1
+
+
 async def test_strong_tables_never_hold_the_default_executor(tmp_path, clock, config, monkeypatch):
     """Three strong tables searching at once; the default executor (image rendering) stays free.
 

@@ -36,6 +36,33 @@ async def test_an_event_takes_at_most_max_entrants(stub: DiscordStub, tapis: Tap
     assert await ledger_total(tapis) == 0
 
 
+async def test_a_server_holds_at_most_max_open_per_server_events(stub: DiscordStub, tapis: TapisRun,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each member may host one open event, and a round's tables are opened outside the open-table
+    caps: a server's members (or one member's accounts) opened events without bound, so a server
+    capped at 50 tables ran hundreds of round tables. The event past ``MAX_OPEN_PER_SERVER`` is
+    refused (ephemeral, in the member's language); another server is not counted; one ended frees a
+    place."""
+    monkeypatch.setattr("bot.tournaments.runner.MAX_OPEN_PER_SERVER", 2)
+    m = people(stub, 4)
+    first = await create(stub, m[0], game="marias", buy_in=10)
+    await create(stub, m[1], game="marias")
+    refused = await stub.slash("tournament create", m[2], stub.channel, game="marias")
+    assert refused.ephemeral, refused.text
+    assert "This server already has 2 open tournaments (the limit is 2): wait for one to end." in refused.text
+    await stub.slash("language", m[3], stub.channel, language="fr")
+    refused = await stub.slash("tournament create", m[3], stub.channel, game="marias")
+    assert "Ce serveur a déjà 2 tournois ouverts" in refused.text, refused.text
+    elsewhere = stub.add_guild("elsewhere")
+    host = stub.add_user("host", elsewhere)
+    inter = await stub.slash("tournament create", host, elsewhere.channels[0], game="marias")
+    assert "Tournament #" in inter.text, inter.text  # another server has its own places
+    assert "is cancelled" in (await stub.slash("tournament end", m[0], stub.channel, tournament=first)).text
+    assert await create(stub, m[2], game="marias") > first
+    assert len(tapis.bot.tournaments.open_in(stub.guild.id)) == 2  # type: ignore[union-attr]
+    assert await ledger_total(tapis) == 0
+
+
 def failing_seating(*args: object) -> list[list[int]]:
     raise RecursionError("maximum recursion depth exceeded")  # what 1,200 entrants did
 
