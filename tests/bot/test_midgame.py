@@ -18,7 +18,7 @@ from tests.bot.test_languages_session import open_lobby
 from tests.bot.test_lost import eventually
 from tests.bot.test_session import open_table
 from tests.bot.test_threads import open_in_thread, play_to_the_end, threaded_run
-from tests.discord_stub import DiscordStub, User
+from tests.discord_stub import Channel, DiscordStub, User
 from tests.discord_stub.fixtures import Clock
 from tests.discord_stub.play import play_once, play_session
 from tests.discord_stub.tapis import TapisRun
@@ -75,17 +75,24 @@ def requests_to(stub: DiscordStub, since: int, *channels: int) -> list[str]:
     return [f"{c.method} {c.path} {c.status}" for c in stub.calls[since:] if c.path.startswith(prefixes)]
 
 
+async def permission_taken_away(stub: DiscordStub, tapis: TapisRun, host: User,
+                                guests: list[User]) -> tuple[Channel, int]:
+    """A table opened in a channel of its own, then Attach Files taken away there (403/50013)."""
+    room = stub.add_channel(stub.guild, "room")
+    stub.channel = room  # type: ignore[attr-defined]  # open_table works in stub.channel
+    table_id, _ = await open_table(stub, host, guests, options=SHORT)
+    await tapis.settle()
+    stub.lose_channel(room, 403, code=50013)
+    return room, table_id
+
+
 async def test_a_permission_taken_away_mid_session_closes_the_table_after_one_refusal(
         stub: DiscordStub, tapis: TapisRun, players: list[User], caplog: pytest.LogCaptureFixture) -> None:
     """Attach Files (or Embed Links, Send Messages) removed: Discord answers the table message's edits
     403/50013. One refused edit, then none; the players are told by DM; the table closes at the end of
     the deal with every jeton where it belongs."""
     alice, bob, carol, _ = players
-    room = stub.add_channel(stub.guild, "room")
-    stub.channel = room  # type: ignore[attr-defined]  # open_table works in stub.channel
-    table_id, _ = await open_table(stub, alice, [bob, carol], options=SHORT)
-    await tapis.settle()
-    stub.lose_channel(room, 403, code=50013)
+    room, table_id = await permission_taken_away(stub, tapis, alice, [bob, carol])
     since = len(stub.calls)
     caplog.clear()
     humans = {u.id: u for u in (alice, bob, carol)}
@@ -111,11 +118,7 @@ async def test_a_restart_remembers_the_channel_out_of_reach(
     sends nothing more to that channel (not even one refused edit), each player's hand DM says at once
     where the game goes on, and only once, and the table ends with every jeton in its place."""
     alice, bob, carol, _ = players
-    room = stub.add_channel(stub.guild, "room")
-    stub.channel = room  # type: ignore[attr-defined]  # open_table works in stub.channel
-    table_id, _ = await open_table(stub, alice, [bob, carol], options=SHORT)
-    await tapis.settle()
-    stub.lose_channel(room, 403, code=50013)
+    room, table_id = await permission_taken_away(stub, tapis, alice, [bob, carol])
     humans = {u.id: u for u in (alice, bob, carol)}
     await some_moves(stub, tapis, table_id, [alice, bob, carol], 1)
     await closing(tapis, table_id)

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-import bot.store.db as sqlite_store
-import bot.store.pg as pg_store
 from bot.store import Database
 from bot.store import tables as store
 from bot.store.schema import migrations
 from tests.backends import BACKENDS
+from tests.store.migrating import seeded_at
 
 G, ALICE, BOB = 1, 100, 200
 
@@ -52,17 +51,7 @@ def seed_v5(conn) -> tuple[int, int]:
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_migration_keeps_what_sessions_were_and_takes_coached_ones_off_the_boards(
         database, monkeypatch: pytest.MonkeyPatch) -> None:
-    five = [m for m in migrations() if m[0] <= 5]
-    five_pg = [m for m in migrations("postgresql") if m[0] <= 5]
-    monkeypatch.setattr(sqlite_store, "migrations", lambda dialect="sqlite": five)
-    monkeypatch.setattr(pg_store, "migrations", lambda dialect="postgresql": five_pg)
-    db = await Database.open(database)
-    try:
-        assert await db.schema_version() == 5
-        rated, coached = await db.transaction(seed_v5)
-    finally:
-        await db.close()
-    monkeypatch.undo()
+    rated, coached = await seeded_at(database, monkeypatch, 5, seed_v5)
     db = await Database.open(database)
     try:
         assert await db.schema_version() == len(migrations(db.dialect))

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-import bot.store.db as sqlite_store
-import bot.store.pg as pg_store
 from bot.review import Review
 from bot.review.analysis import DealSplit
 from bot.store import Database, reviews
 from bot.store import tables as store
 from bot.store.schema import migrations
 from tests.backends import BACKENDS
+from tests.store.migrating import seeded_at
 
 G, ALICE, BOB = 1, 100, 200
 
@@ -36,17 +35,7 @@ def seed_v14(conn) -> int:
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_reviews_that_graded_the_tables_moves_are_dropped(database,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    old = [m for m in migrations() if m[0] <= 14]
-    old_pg = [m for m in migrations("postgresql") if m[0] <= 14]
-    monkeypatch.setattr(sqlite_store, "migrations", lambda dialect="sqlite": old)
-    monkeypatch.setattr(pg_store, "migrations", lambda dialect="postgresql": old_pg)
-    db = await Database.open(database)
-    try:
-        assert await db.schema_version() == 14
-        tid = await db.transaction(seed_v14)
-    finally:
-        await db.close()
-    monkeypatch.undo()
+    tid = await seeded_at(database, monkeypatch, 14, seed_v14)
     db = await Database.open(database)
     try:
         assert await db.schema_version() == len(migrations(db.dialect))
