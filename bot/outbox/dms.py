@@ -215,11 +215,14 @@ class Dms:
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def _send(self, table_id: int, rec: TableRecord, job: DmJob) -> None:
-        # closed DMs, or /preferences hands: channel: no DM, but a reminder still reaches them
-        by_dm = job.user_id not in rec.dm_closed and await self.bot.preferences.hands_by_dm(job.user_id)
+        # closed DMs, or /preferences hands: channel: no DM, but a reminder still reaches them; once
+        # the channel is out of reach (its My hand button with it), the DM is the only place left
+        table = await self.p.table(table_id)  # an ended table's final DM even once the service let it go
+        lost = table is not None and self.p.out_of_reach(table, rec)
+        by_dm = job.user_id not in rec.dm_closed and (
+            lost or await self.bot.preferences.hands_by_dm(job.user_id))
         if not by_dm and not job.remind:
             return
-        table = await self.p.table(table_id)  # an ended table's final DM even once the service let it go
         if table is None or not table.is_open:
             rec.final = True  # the record goes once this last DM is out
         if table is None or table.state is None or table.seat_of(job.user_id) != job.seat:

@@ -141,6 +141,22 @@ async def test_a_restart_remembers_the_channel_out_of_reach(
     assert await tapis.ledger.accounts_total() == 0
 
 
+async def test_a_player_who_chose_hands_in_the_channel_gets_them_by_dm_once_it_is_lost(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    """``/preferences hands: channel`` shows a hand under the table's My hand button; once Tapis can
+    no longer reach that channel the button goes with it, so that player's hand comes by DM, saying
+    where the game goes on (it reached them only through My hand, if at all)."""
+    alice, bob, carol, _ = players
+    await stub.slash("preferences", bob, stub.channel, hands="channel")
+    room, table_id = await permission_taken_away(stub, tapis, alice, [bob, carol])
+    assert stub.dms(bob) == []  # his choice: no DM while the channel is there
+    await some_moves(stub, tapis, table_id, [alice, bob, carol], 1)
+    await closing(tapis, table_id)
+    assert told(stub, 0, bob)  # his hand, by DM, saying the channel is lost
+    table = await tapis.tables.get(table_id)
+    assert table is not None and table.status == "playing"
+
+
 async def test_a_permission_taken_away_in_the_thread_brings_the_table_back_to_the_channel(
         stub: DiscordStub, threaded: TapisRun, players: list[User]) -> None:
     """Send Messages in Threads removed: the thread refuses the table message (403/50013); the table
