@@ -209,7 +209,7 @@ def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = 
                     inline=False)
     if "pot" in view:
         embed.add_field(name=tr._("Pot"), value=_pot_text(view["pot"], tr), inline=True)
-    extra = public_fields(view, table.game, tr)
+    extra = public_fields(view, table.game, tr, names=seat_names(table, tr))
     if extra:
         embed.add_field(name=tr._("Table"), value=clip(extra, 1024), inline=True)
     notes = list(notices)
@@ -292,14 +292,26 @@ def lobby_seats(table: Table, tr: Translator) -> list[str]:
     return lines
 
 
-def public_fields(view: dict[str, Any], game: str, tr: Translator | None = None) -> str:
-    """The game-specific scalar and card fields of a view, one ``key: value`` per line."""
+def seat_names(table: Table, tr: Translator) -> list[str]:
+    """Every seat's name in the reader's words (``seat_name``), in seat order."""
+    return [seat_name(table, i, tr) for i in range(len(table.seats))]
+
+
+def public_fields(view: dict[str, Any], game: str, tr: Translator | None = None,
+                  names: list[str] | None = None) -> str:
+    """The game-specific scalar and card fields of a view, one ``key: value`` per line; a field naming
+    a seat (the game's ``Vocabulary.seat_fields``) by that seat's name in ``names`` (else "seat 2")."""
     tr = tr or english()
+    rules = GAMES.get(game)
+    seat_fields = rules.vocabulary.seat_fields if rules is not None else ()
     lines = []
     for key, value in view.items():
         if key in STANDARD_VIEW_KEYS or isinstance(value, dict) or value is None:
             continue
-        if isinstance(value, (list, tuple)):
+        if key in seat_fields and isinstance(value, int) and not isinstance(value, bool):
+            found = names is not None and 0 <= value < len(names)
+            text = names[value] if names is not None and found else tr._("seat {n}", n=value + 1)
+        elif isinstance(value, (list, tuple)):
             if not value or isinstance(value[0], (dict, list, tuple)):
                 continue
             if all(isinstance(v, str) and view_value(v, game, tr) is None for v in value):
@@ -337,7 +349,7 @@ def hand_embed(table: Table, seat: int, guild: str, channel: str, note: str = ""
         embed.add_field(name=tr._("Your stack"), value=tr.number(view["stacks"][seat]), inline=True)
     if "pot" in view:
         embed.add_field(name=tr._("Pot"), value=_pot_text(view["pot"], tr), inline=True)
-    extra = public_fields(view, table.game, tr)
+    extra = public_fields(view, table.game, tr, names=seat_names(table, tr))
     if extra:
         embed.add_field(name=tr._("Table"), value=clip(extra, 1024), inline=False)
     if table.status != "playing":

@@ -1,0 +1,47 @@
+"""Motz, Michigan and the Jeu du Maître as their players read them on Discord (a read-through)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import translator
+from bot.rules import GAMES
+from bot.views.display import public_fields
+from tests.bot.test_session import open_table
+from tests.discord_stub import DiscordStub, User
+from tests.discord_stub.play import latest_dm_with_moves
+from tests.discord_stub.tapis import TapisRun
+
+
+def _table_field(embed: dict[str, Any]) -> str:
+    return next(f["value"] for f in embed.get("fields", []) if f["name"] in ("Table", "Table "))
+
+
+async def test_michigan_lead_right_named_in_table_message_and_hand(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    """The seat to lead after a stop ("lead right") is the player's name, never a seat index counted
+    from 0 beside a seat list counted from 1."""
+    alice, bob, carol, _ = players
+    table_id, _ = await open_table(stub, alice, [bob, carol], ai=0, game="michigan")
+    await tapis.settle()
+    table = await tapis.tables.get(table_id)
+    seat = table.state.view(None)["lead_right"]
+    name = table.seats[seat].name
+    message = stub.message(table.message_id)
+    assert f"lead right: {name}" in _table_field(message.embeds[0]), message.text
+    user = {u.id: u for u in (alice, bob, carol)}[table.to_act_users()[0]]
+    dm = latest_dm_with_moves(stub, user, table_id, table.version)
+    assert dm is not None
+    assert f"lead right: {name}" in _table_field(dm.embeds[0]), dm.text
+
+
+def test_seat_fields_by_name_in_every_game() -> None:
+    """Every seat field of every game (Motz's muet taker, the Maître, the leader) names the seat."""
+    names = ["Ana", "Bo", "Cy"]
+    for lang in ("en", "fr"):
+        tr = translator(lang)
+        for game, rules in GAMES.items():
+            for key in rules.vocabulary.seat_fields:
+                text = public_fields({key: 2}, game, tr, names=names)
+                assert text.endswith(": Cy"), (game, key, text)
+                assert public_fields({key: 0}, game, tr).endswith(tr._("seat {n}", n=1)), (game, key)
