@@ -58,7 +58,11 @@ def layout(legal: Sequence[dict[str, Any]], label: Label, rows: int = MAX_ROWS,
         return controls
     groups = move_groups(legal, rows)
     entries = [legal[members[0]] for members in groups]
-    texts = [_group_label([label(legal[i]) for i in members]) for members in groups]
+    labels = [[label(legal[i]) for i in members] for members in groups]
+    shared = [_group_label(group) for group in labels]
+    # groups their shared words do not tell apart (runs of bids): by their first and last moves
+    texts = [_span(group) if len(group) > 1 and shared.count(text) > 1 else text
+             for group, text in zip(labels, shared, strict=True)]
     controls = _arrange(entries, texts, rows, name)
     controls.groups = groups
     return controls
@@ -89,8 +93,8 @@ def needs_groups(legal: Sequence[dict[str, Any]], rows: int = MAX_ROWS) -> bool:
 def move_groups(legal: Sequence[dict[str, Any]], rows: int = MAX_ROWS) -> list[list[int]]:
     """The first step's groups (indices into ``legal``, in its order): moves sharing their kind and
     their first field, or more fields if that leaves a group too large for the second step (its
-    rows but one, kept for the way back), by their kind alone if that is enough; in the end, plain
-    runs of moves."""
+    rows but one, kept for the way back), by their kind alone if that is enough; else runs of moves
+    of one kind; in the end, plain runs of moves."""
     size = (rows - 1) * SELECT_SIZE
     depth = max((len(a) for a in legal), default=1)
     for d in range(depth):
@@ -102,6 +106,12 @@ def move_groups(legal: Sequence[dict[str, Any]], rows: int = MAX_ROWS) -> list[l
         groups = list(keyed.values())
         if len(groups) <= rows * SELECT_SIZE and all(len(g) <= size for g in groups):
             return groups
+    by_kind: dict[str, list[int]] = {}
+    for i, action in enumerate(legal):
+        by_kind.setdefault(str(action.get("type")), []).append(i)
+    runs = [kind[s:s + size] for kind in by_kind.values() for s in range(0, len(kind), size)]
+    if len(runs) <= rows * SELECT_SIZE:  # runs of moves of one kind (bids), a lone pass kept apart
+        return runs
     return [list(range(s, min(s + size, len(legal)))) for s in range(0, len(legal), size)]
 
 
@@ -152,6 +162,11 @@ def _group_label(labels: list[str]) -> str:
     shared = shared.rstrip(_BREAKS)
     if len(shared) >= 3:
         return _clip(shared + "…", 80)
+    return _span(labels)
+
+
+def _span(labels: list[str]) -> str:
+    """A group's option by its first and last moves ("Bid 1 … Bid 100")."""
     return _clip(f"{_clip(labels[0], 38)} … {_clip(labels[-1], 38)}", 80)
 
 

@@ -45,3 +45,42 @@ def test_seat_fields_by_name_in_every_game() -> None:
                 text = public_fields({key: 2}, game, tr, names=names)
                 assert text.endswith(": Cy"), (game, key, text)
                 assert public_fields({key: 0}, game, tr).endswith(tr._("seat {n}", n=1)), (game, key)
+
+
+async def test_michigan_auction_groups_of_bids_tell_apart(stub: DiscordStub, tapis: TapisRun,
+                                                          players: list[User]) -> None:
+    """A stack above 100 bids more than five rows hold: the groups of bids are told apart by their
+    amounts ("Bid 1 … Bid 100", "Bid 101 … Bid 300"), not all labelled "Bid…"."""
+    alice, bob, carol, _ = players
+    table_id, _ = await open_table(stub, alice, [bob, carol], ai=0, game="michigan",
+                                   options="buy_in=300 spare_hand=dealer_option")
+    await tapis.settle()
+    table = await tapis.tables.get(table_id)
+    by_id = {u.id: u for u in (alice, bob, carol)}
+    dealer = by_id[table.to_act_users()[0]]
+    dm = latest_dm_with_moves(stub, dealer, table_id, table.version)
+    assert dm is not None
+    await stub.click(dm, dealer, "Keep my hand")
+    await tapis.settle()
+    table = await tapis.tables.get(table_id)
+    assert table.state.view(None)["phase"] == "spare_auction"
+    bidder = by_id[table.to_act_users()[0]]
+    dm = latest_dm_with_moves(stub, bidder, table_id, table.version)
+    assert dm is not None
+    labels = [c.get("label") for c in dm.items() if c.get("type") == 2]
+    labels += [o["label"] for s in dm.selects() for o in s["options"]]
+    assert "Pass" in labels and len(labels) == len(set(labels)), labels
+    assert "Bid 1 … Bid 100" in labels, labels
+
+
+def test_bid_groups_named_by_their_amounts() -> None:
+    """1,000 bids and a pass: ten groups named by their first and last bids, and Pass itself."""
+    from bot.views.moves import layout
+
+    legal: list[dict[str, Any]] = [{"type": "bid", "amount": x} for x in range(1, 1001)]
+    legal.append({"type": "pass"})
+    tr = translator("fr")
+    controls = layout(legal, lambda a: GAMES["michigan"].label(a, tr))
+    texts = [t for t, _ in controls.buttons] + [t for _, opts in controls.selects for t, _ in opts]
+    assert len(texts) == len(set(texts)) == 11, texts
+    assert "Passer" in texts and "Enchérir 901 … Enchérir 1\u202f000" in texts, texts
