@@ -341,7 +341,8 @@ def hand_embed(table: Table, seat: int, guild: str, channel: str, note: str = ""
     to_act = table.state.to_act()
     title = tr._("Your hand — {game} #{id}", game=game_title(table.game, tr), id=table.id)
     embed = discord.Embed(title=title, colour=0x16A34A)
-    embed.description = clip(f"**{cards(view.get('hand', []), table.game, tr)}**", 4096)
+    held = [f"**{cards(view.get('hand', []), table.game, tr)}**", *kept_moves(table, view, tr)]
+    embed.description = clip("\n".join(held), 4096)
     where = tr._("{server} · #{channel} · table #{id}", server=safe_name(guild), channel=safe_name(channel),
                  id=table.id)
     embed.add_field(name=tr._("Where"), value=clip(where, 1024), inline=False)
@@ -368,6 +369,25 @@ def hand_embed(table: Table, seat: int, guild: str, channel: str, note: str = ""
     rules = tr._("How to play: /rules")  # for a newcomer to the game
     embed.set_footer(text=f"{footer} · {rules}")
     return embed
+
+
+def kept_moves(table: Table, view: dict[str, Any], tr: Translator) -> list[str]:
+    """What the seat did that only it may see and must keep in mind (the Maître's sealed Coffre: its
+    mineure and majeure), as that move's label: a private field of its view holding one of the game's
+    own kinds of move."""
+    rules = GAMES.get(table.game)
+    if rules is None or table.state is None:
+        return []
+    public = table.state.view(None)
+    out = []
+    for key, value in view.items():
+        if isinstance(value, dict) and value and public.get(key) is None \
+                and key in rules.vocabulary.move_kinds:
+            try:
+                out.append(rules.label({"type": key, **value}, tr))
+            except (KeyError, ValueError, TypeError):
+                continue
+    return out
 
 
 def closing_text(table: Table, tr: Translator) -> str:

@@ -84,3 +84,31 @@ def test_bid_groups_named_by_their_amounts() -> None:
     texts = [t for t, _ in controls.buttons] + [t for _, opts in controls.selects for t, _ in opts]
     assert len(texts) == len(set(texts)) == 11, texts
     assert "Passer" in texts and "Enchérir 901 … Enchérir 1\u202f000" in texts, texts
+
+
+async def test_maitre_sees_his_coffre_and_nobody_else(stub: DiscordStub, tapis: TapisRun,
+                                                      players: list[User]) -> None:
+    """Once sealed, the Maître's Coffre (his mineure and majeure) stays in his hand message for the
+    whole manche; no other player's hand and not the table message show it."""
+    import random
+
+    from tests.discord_stub.play import play_once
+
+    alice, bob, carol, _ = players
+    table_id, _ = await open_table(stub, alice, [bob, carol], ai=0, game="maitre")
+    by_id = {u.id: u for u in (alice, bob, carol)}
+    await tapis.settle()
+    table = await tapis.tables.get(table_id)
+    maitre = by_id[table.to_act_users()[0]]
+    await play_once(stub, tapis, table_id, maitre, random.Random(2))  # the Coffre
+    await play_once(stub, tapis, table_id, maitre, random.Random(2))  # the contract
+    await tapis.settle()
+    table = await tapis.tables.get(table_id)
+    coffre = table.state.view(table.seat_of(maitre.id))["coffre"]
+    sealed = GAMES["maitre"].label({"type": "coffre", **coffre}, translator("en"))
+    assert sealed.startswith("Coffre: mineure ")
+    assert sealed in stub.dms(maitre)[-1].embeds[0]["description"], stub.dms(maitre)[-1].text
+    for user in (alice, bob, carol):
+        if user is not maitre:
+            assert all("mineure" not in m.text for m in stub.dms(user)), user.name
+    assert "mineure" not in stub.message(table.message_id).text
