@@ -19,7 +19,7 @@ from bot.rules.mus.senas import name as sena_name
 from bot.tables.reactions import EMOTES
 from bot.tables.seats import free_places
 from bot.views import ids
-from bot.views.display import player_name
+from bot.views.display import player_name, seat_pair
 from bot.views.moves import group_layout, layout
 from bot.views.vocab import move_kind
 
@@ -66,7 +66,8 @@ def lobby_view(table: Table, tr: Translator | None = None) -> discord.ui.View:
                                          for i, (verb, label, style, arg) in enumerate(first)]
     row = -(-len(first) // 5)
     items.append(button(t, v, "start", tr._("Start"), discord.ButtonStyle.primary, row=row))
-    free = [discord.SelectOption(label=tr._("Seat {n}", n=p + 1), value=str(p)) for p in seat_choices(table)]
+    free = [discord.SelectOption(label=tr._("Seat {n}", n=p + 1), value=str(p),
+                                 description=seat_pair(table.game, p, tr)) for p in seat_choices(table)]
     if free:
         row += 1
         items.append(discord.ui.Select(custom_id=str(ids.ComponentId(t, v, "seat")), row=row,

@@ -272,6 +272,16 @@ def lobby_clock(deadline: float, tr: Translator) -> str:
     return tr._("⏳ Unless the game starts, the lobby closes {when} and every buy-in is refunded.", when=when)
 
 
+def seat_pair(game: str, seat: int, tr: Translator) -> str | None:
+    """The fixed team a seat plays in (``Game.teams``: Mus's pairs), "pair A" for the first, with the
+    letter the table image marks its plates with; None in a game without teams."""
+    rules = GAMES.get(game)
+    for n, team in enumerate(rules.teams if rules is not None else ()):
+        if seat in team:
+            return tr._("pair {team}", team="ABCDEFGH"[n])
+    return None
+
+
 def lobby_seats(table: Table, tr: Translator) -> list[str]:
     """A lobby's seats by number: who sits there, kept for an invitee (a mention in an embed, which
     never notifies), or free; then whether only invitees may sit."""
@@ -282,11 +292,13 @@ def lobby_seats(table: Table, tr: Translator) -> list[str]:
         info = sitting.get(place)
         if info is not None:
             mark = " · " + tr._("🤖 AI") if info.ai else ""
-            lines.append(f"`{place + 1}.` **{safe_name(player_name(info.name, info.ai, tr))}**{mark}")
+            line = f"`{place + 1}.` **{safe_name(player_name(info.name, info.ai, tr))}**{mark}"
         elif place in kept:
-            lines.append(f"`{place + 1}.` " + tr._("kept for <@{user}>", user=kept[place]))
+            line = f"`{place + 1}.` " + tr._("kept for <@{user}>", user=kept[place])
         else:
-            lines.append(f"`{place + 1}.` " + tr._("free"))
+            line = f"`{place + 1}.` " + tr._("free")
+        pair = seat_pair(table.game, place, tr)
+        lines.append(f"{line} · {pair}" if pair else line)
     if table.plan.invite_only:
         lines.append(tr._("By invitation only."))
     return lines

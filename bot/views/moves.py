@@ -19,6 +19,8 @@ MAX_ROWS = 5
 BUTTONS_PER_ROW = 5
 SELECT_SIZE = 25
 MAX_BUTTONS = 10  # two rows of buttons at most; longer lists become selects
+BUTTON_LABEL = 80  # Discord's longest button label
+OPTION_LABEL = 100  # Discord's longest select option label
 #: Where a group's shared words may end.
 _BREAKS = " ,:;—-–"
 
@@ -53,7 +55,7 @@ def layout(legal: Sequence[dict[str, Any]], label: Label, rows: int = MAX_ROWS,
     ``kind_name`` names a kind of move for a select's placeholder (the reader's language).
     """
     name = kind_name or (lambda kind: kind.replace("_", " ").capitalize())
-    controls = _arrange(legal, [_clip(label(a), 80) for a in legal], rows, name)
+    controls = _arrange(legal, [_clip(label(a), OPTION_LABEL) for a in legal], rows, name)
     if controls.rows() <= rows:
         return controls
     groups = move_groups(legal, rows)
@@ -78,7 +80,7 @@ def group_layout(legal: Sequence[dict[str, Any]], label: Label, group: int, rows
     members = groups[group]
     name = kind_name or (lambda kind: kind.replace("_", " ").capitalize())
     sub = [legal[i] for i in members]
-    controls = _arrange(sub, [_clip(label(a), 80) for a in sub], rows - 1, name)
+    controls = _arrange(sub, [_clip(label(a), OPTION_LABEL) for a in sub], rows - 1, name)
     controls.buttons = [(text, members[i]) for text, i in controls.buttons]
     controls.selects = [(p, [(text, members[i]) for text, i in opts]) for p, opts in controls.selects]
     controls.back = True
@@ -121,7 +123,15 @@ def _fits(legal: Sequence[dict[str, Any]], rows: int) -> bool:
 
 def _arrange(legal: Sequence[dict[str, Any]], texts: list[str], rows: int,
              name: Callable[[str], str]) -> Controls:
-    """Buttons, then selects by kind of move, then one flat list of selects (which may not fit)."""
+    """Buttons, then selects by kind of move, then one flat list of selects (which may not fit); a
+    label is cut at its control's limit (``texts`` come cut at a select option's)."""
+    controls = _arrange_cut(legal, texts, rows, name)
+    controls.buttons = [(_clip(text, BUTTON_LABEL), i) for text, i in controls.buttons]
+    return controls
+
+
+def _arrange_cut(legal: Sequence[dict[str, Any]], texts: list[str], rows: int,
+                 name: Callable[[str], str]) -> Controls:
     labelled = [(text, i) for i, text in enumerate(texts)]
     if len(labelled) <= min(MAX_BUTTONS, rows * BUTTONS_PER_ROW):
         return Controls(buttons=labelled)
