@@ -87,7 +87,8 @@ async def test_lost_channel_play_goes_on_by_dm(status: int, stub: DiscordStub, t
     assert moves > 1 and table.status == "finished"
     actions = await tapis.db.run(store.load_actions, table_id)
     closes = [a for a in actions if a.seat is None]
-    assert [c.action for c in closes] == [{"type": "close", "now": False}]  # at the end of the deal
+    # at the end of the deal, logged with its reason
+    assert [c.action for c in closes] == [{"type": "close", "now": False, "reason": "lost_channel"}]
     assert table.state.view(None)["deal"] == deal or table.state.view(None)["deal"] == deal + 1
     to_room = [c for c in stub.calls[calls_before:] if c.path.startswith(f"/channels/{room.id}/")]
     assert len(to_room) == 1  # one failed edit, then no more tries there
