@@ -15,7 +15,7 @@ from bot.rules.base import N_, PLAIN, Action, Event, Text, describe
 from bot.rules.vocabulary import NP_, Vocabulary
 
 SUMMARY = N_(
-    "Mus is a Basque betting game for two pairs (seats 0 & 2 against 1 & 3) with a 40-card Spanish "
+    "Mus is a Basque betting game for two pairs (seats 1 & 3 against 2 & 4) with a 40-card Spanish "
     "deck in which 3s count as kings and 2s as aces. "
     "Each player gets four cards; while everybody says mus, players discard 1 to 4 cards and draw again. "
     "Then four lances are bet in turn: grande (highest cards), chica (lowest), pares (pairs, for those "
