@@ -31,7 +31,8 @@ def NP_(context: str, msgid: str) -> Word:  # noqa: N802 - the gettext conventio
 class Vocabulary:
     """A game's words for its identifiers (see the module docstring).
 
-    ``seat_fields`` lists the view fields whose value is a seat (shown as a player's name).
+    ``seat_fields`` lists the view fields whose value is a seat (shown as a player's name),
+    ``seat_list_fields`` those whose value is a list of seats (each shown as a player's name).
     """
 
     phases: Mapping[str, Word] = field(default_factory=dict)
@@ -39,6 +40,7 @@ class Vocabulary:
     move_kinds: Mapping[str, Word] = field(default_factory=dict)
     view_values: Mapping[str, Word] = field(default_factory=dict)
     seat_fields: tuple[str, ...] = ()
+    seat_list_fields: tuple[str, ...] = ()
 
     def phase(self, phase: str, tr: _Words) -> str:
         """A view's phase as a title ("Spare auction", "Enchère de la main de trop")."""

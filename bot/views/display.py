@@ -18,7 +18,7 @@ from bot.render.words import phase_name
 from bot.rules import GAMES, is_spanish
 from bot.rules.cards import JOKERS
 from bot.tables.length import DEAL_CAP, LOST_CHANNEL, UNATTENDED
-from bot.views.vocab import view_field, view_value
+from bot.views.vocab import seats_text, view_field, view_value
 
 if TYPE_CHECKING:
     from bot.rules.base import Game
@@ -312,17 +312,16 @@ def seat_names(table: Table, tr: Translator) -> list[str]:
 def public_fields(view: dict[str, Any], game: str, tr: Translator | None = None,
                   names: list[str] | None = None) -> str:
     """The game-specific scalar and card fields of a view, one ``key: value`` per line; a field naming
-    a seat (the game's ``Vocabulary.seat_fields``) by that seat's name in ``names`` (else "seat 2")."""
+    a seat or seats (the game's ``Vocabulary.seat_fields``, ``seat_list_fields``) by their names in
+    ``names`` (else "seat 2": ``vocab.seats_text``)."""
     tr = tr or english()
-    rules = GAMES.get(game)
-    seat_fields = rules.vocabulary.seat_fields if rules is not None else ()
     lines = []
     for key, value in view.items():
         if key in STANDARD_VIEW_KEYS or isinstance(value, dict) or value is None:
             continue
-        if key in seat_fields and isinstance(value, int) and not isinstance(value, bool):
-            found = names is not None and 0 <= value < len(names)
-            text = names[value] if names is not None and found else tr._("seat {n}", n=value + 1)
+        seats = seats_text(key, value, game, names, tr)
+        if seats is not None:
+            text = seats
         elif isinstance(value, (list, tuple)):
             if not value or isinstance(value[0], (dict, list, tuple)):
                 continue

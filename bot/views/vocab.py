@@ -7,6 +7,8 @@ by the kind of move; both are identifiers of the rules core. Each game names its
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.i18n import NP_, Translator
 from bot.rules import GAMES
 from bot.rules.vocabulary import COMMON, Vocabulary
@@ -40,3 +42,22 @@ def move_kind(kind: str, game: str, tr: Translator) -> str:
     pair = CONTROL_KINDS.get(kind)
     return tr.p_(*pair) if pair else _vocabulary(game).move_kind(kind, tr)
 
+
+
+def seats_text(key: str, value: object, game: str, names: Sequence[str] | None, tr: Translator) -> str | None:
+    """A view field naming seats (the game's ``seat_fields``, ``seat_list_fields``) by their players'
+    names (``names``, else "seat 2" counted from 1), or None when ``key`` names no seat."""
+    vocabulary = _vocabulary(game)
+
+    def who(seat: object) -> str | None:
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            return None
+        found = names is not None and 0 <= seat < len(names)
+        return names[seat] if names is not None and found else tr._("seat {n}", n=seat + 1)
+
+    if key in vocabulary.seat_fields:
+        return who(value)
+    if key in vocabulary.seat_list_fields and isinstance(value, (list, tuple)) and value:
+        seats = [who(v) for v in value]
+        return None if None in seats else " · ".join(s for s in seats if s is not None)
+    return None

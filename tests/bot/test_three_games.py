@@ -47,6 +47,25 @@ def test_seat_fields_by_name_in_every_game() -> None:
                 assert public_fields({key: 0}, game, tr).endswith(tr._("seat {n}", n=1)), (game, key)
 
 
+def test_seat_lists_by_name_in_the_table_message_and_the_alt_text() -> None:
+    """Fields holding several seats (Motz's seats still in play, the Maître's ranking, Marias's trick
+    winners) name each player, in the table's fields and in the image's alt text: they showed the
+    seats' indices counted from 0 ("in play: 0 · 2", "ranking: 1 · 0 · 2")."""
+    from bot.views.alt import _figure
+
+    names = ["Ana", "Bo", "Cy"]
+    expected = {"motz": "active", "maitre": "ranking", "marias": "trick_winners"}
+    for game, key in expected.items():
+        assert key in GAMES[game].vocabulary.seat_list_fields, game
+        for lang in ("en", "cs"):
+            tr = translator(lang)
+            text = public_fields({key: [2, 0]}, game, tr, names=names)
+            assert text.endswith(": Cy · Ana"), (game, lang, text)
+            assert public_fields({key: [1]}, game, tr).endswith(tr._("seat {n}", n=2)), (game, lang)
+            alt = _figure(key, [2, 0], game, names, tr)
+            assert alt is not None and alt.endswith("Cy · Ana"), (game, lang, alt)
+
+
 async def test_michigan_auction_groups_of_bids_tell_apart(stub: DiscordStub, tapis: TapisRun,
                                                           players: list[User]) -> None:
     """A stack above 100 bids more than five rows hold: the groups of bids are told apart by their

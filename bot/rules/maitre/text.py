@@ -168,6 +168,7 @@ VOCABULARY = Vocabulary(
         "tete": NP_("view value", "tête"),
     },
     seat_fields=("maitre", "leader", "last_player"),
+    seat_list_fields=("ranking",),
 )
 
 

@@ -189,4 +189,5 @@ VOCABULARY = Vocabulary(
         "betl": NP_("view value", "betl"), "durch": NP_("view value", "durch"),
     },
     seat_fields=("soloist", "leader"),
+    seat_list_fields=("trick_winners",),
 )

@@ -117,4 +117,5 @@ VOCABULARY = Vocabulary(
         "take_muet": NP_("view value", "took the muet"),
     },
     seat_fields=("muet_taken_by",),
+    seat_list_fields=("active",),
 )
