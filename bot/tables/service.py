@@ -21,7 +21,7 @@ Conventions the Discord layer relies on:
   ``[{"type": "start"}]``; play sends the rules' events, plus table events
   ``{"type": "timeout", "seat"}``, ``{"type": "away", "seat", "reason": "left"|"timeout"}``,
   ``{"type": "back", "seat"}``, ``{"type": "dm_closed", "seat", "closed"}``,
-  ``{"type": "auto_close", "reason": "unattended"|"deal_cap"}`` (before the rules' own close
+  ``{"type": "auto_close", "reason": "unattended"|"deal_cap"|"lost_channel"}`` (before the rules' own close
   events) and, at the end, ``{"type": "table_end", "status", "results", "payouts"}``. A lobby
   nobody started sends ``{"type": "lobby", "what": "expire"}`` when it is cancelled.
 - Limits (``bot.tables.limits``): open-table caps per member, channel and guild; a lobby expires
