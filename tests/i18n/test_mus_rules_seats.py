@@ -10,7 +10,8 @@ from bot.rules import GAMES
 
 
 @pytest.mark.parametrize(("lang", "pairs"), [
-    ("en", "seats 1 & 3 against 2 & 4"), ("fr", "places 1 et 3 contre 2 et 4"), ("es", "asientos 1 y 3 contra 2 y 4"),
+    ("en", "seats 1 & 3 against 2 & 4"), ("fr", "places 1 et 3 contre 2 et 4"),
+    ("es", "asientos 1 y 3 contra 2 y 4"),
     ("eu", "1 eta 3 eserlekuak, 2 eta 4 eserlekuen aurka"), ("cs", "místa 1 a 3 proti 2 a 4"),
 ])
 def test_the_mus_summary_numbers_seats_as_the_lobby_does(lang: str, pairs: str) -> None:
