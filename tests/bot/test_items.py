@@ -52,7 +52,7 @@ def test_components_are_plain_items_with_ids_the_item_parses() -> None:
     from bot.tables.seats import LobbyPlan
 
     table: Any = SimpleNamespace(id=12, version=5, plan=LobbyPlan([0]), capacity=4, seats=[SeatInfo(1, "a")],
-                                 host_id=1)
+                                 host_id=1, game="motz")
     view = lobby_view(table)
     children = view.children
     assert children and not any(isinstance(c, discord.ui.DynamicItem) for c in children)
