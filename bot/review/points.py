@@ -75,12 +75,13 @@ def decision_points(game: Game, seats: int, options: dict[str, Any], seed: int, 
     over = state.is_over()
     auto = 0
     for row in log:
-        if row.seat == seat and row.action.get("type") is not None and row.actor in STAND_IN:
-            auto += 1
-        elif row.seat == seat and row.action.get("type") is not None:
-            choices = len(state.legal_actions(seat))
-            points.append(Point(len(results) + 1, row.version, dict(row.action), choices,
-                                state.clone() if keep_states else None))
+        if row.seat == seat and row.action.get("type") is not None:
+            if row.actor in STAND_IN:
+                auto += 1  # the table's move for the seat: counted, not graded
+            else:
+                choices = len(state.legal_actions(seat))
+                points.append(Point(len(results) + 1, row.version, dict(row.action), choices,
+                                    state.clone() if keep_states else None))
         apply_logged(state, row.seat, row.action)
         now = spec.deal_no(state)
         if now != deal_no or (state.is_over() and not over):

@@ -30,7 +30,7 @@ from bot.render.words import phase_name
 from bot.rules import GAMES
 from bot.rules.cards import JOKERS
 from bot.rules.looks import CZECH
-from bot.views.vocab import seats_text, view_field, view_value
+from bot.views.vocab import seat_word, seats_text, view_field, view_value
 
 LIMIT = 1024  # Discord's limit on an attachment's description
 STANDARD = {"phase", "to_act", "stacks", "pot", "dealer", "deal", "closing", "hand", "trick",
@@ -178,7 +178,7 @@ def decision_alt(game: str, table_id: int, view: Mapping[str, Any], names: Seque
         hand = sort_hand(game, dict(view), hand)
     except (KeyError, ValueError, TypeError):
         pass
-    who = names[seat] if 0 <= seat < len(names) else tr._("seat {n}", n=seat + 1)
+    who = seat_word(seat, names, tr)
     held = tr.n_("Hand of {who}, {n} card: {cards}.", "Hand of {who}, {n} cards: {cards}.", len(hand),
                  who=who, cards=cards_text(hand, game, tr))
     return clip(f"{head} {held} {table_alt(game, table_id, view, names, tr)}")

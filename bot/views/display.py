@@ -389,11 +389,12 @@ def kept_moves(table: Table, view: dict[str, Any], tr: Translator) -> list[str]:
     rules = GAMES.get(table.game)
     if rules is None or table.state is None:
         return []
-    public = table.state.view(None)
+    kept = [(key, value) for key, value in view.items()
+            if isinstance(value, dict) and value and key in rules.vocabulary.move_kinds]
+    public = table.state.view(None) if kept else {}  # (a whole view: only when a field may be private)
     out = []
-    for key, value in view.items():
-        if isinstance(value, dict) and value and public.get(key) is None \
-                and key in rules.vocabulary.move_kinds:
+    for key, value in kept:
+        if public.get(key) is None:
             try:
                 out.append(rules.label({"type": key, **value}, tr))
             except (KeyError, ValueError, TypeError):
@@ -404,16 +405,15 @@ def kept_moves(table: Table, view: dict[str, Any], tr: Translator) -> list[str]:
 def closing_text(table: Table, tr: Translator) -> str:
     """Why the table ends after this deal: the host's or an admin's close, or an automatic one
     (its logged reason, ``bot.tables.length``; 'system' for one logged without a reason)."""
-    if table.closed_by == "admin":
+    reason = table.closed_by
+    if reason == "system":  # logged without its reason: the one that fits the table now
+        reason = DEAL_CAP if any(s.human and not s.away for s in table.seats) else UNATTENDED
+    if reason == "admin":
         return tr._("An admin closed the table: it ends after this deal.")
-    if table.closed_by == UNATTENDED:
+    if reason == UNATTENDED:
         return tr._("No player is left at the table: it ends after this deal.")
-    if table.closed_by == DEAL_CAP:
+    if reason == DEAL_CAP:
         return tr._("The table has reached its limit of deals: it ends after this deal.")
-    if table.closed_by == LOST_CHANNEL:
+    if reason == LOST_CHANNEL:
         return tr._("Tapis can no longer reach this table's channel: it ends after this deal.")
-    if table.closed_by == "system":
-        if not any(s.human and not s.away for s in table.seats):
-            return tr._("No player is left at the table: it ends after this deal.")
-        return tr._("The table has reached its limit of deals: it ends after this deal.")
     return tr._("The host closed the table: it ends after this deal.")

@@ -8,6 +8,7 @@ by the kind of move; both are identifiers of the rules core. Each game names its
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeGuard
 
 from bot.i18n import NP_, Translator
 from bot.rules import GAMES
@@ -43,21 +44,24 @@ def move_kind(kind: str, game: str, tr: Translator) -> str:
     return tr.p_(*pair) if pair else _vocabulary(game).move_kind(kind, tr)
 
 
+def seat_word(seat: int, names: Sequence[str] | None, tr: Translator) -> str:
+    """A seat by its player's name in ``names``, else "seat 2" (counted from 1, as the lobby does)."""
+    if names is not None and 0 <= seat < len(names):
+        return names[seat]
+    return tr._("seat {n}", n=seat + 1)
+
+
+def _is_seat(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
 
 def seats_text(key: str, value: object, game: str, names: Sequence[str] | None, tr: Translator) -> str | None:
     """A view field naming seats (the game's ``seat_fields``, ``seat_list_fields``) by their players'
-    names (``names``, else "seat 2" counted from 1), or None when ``key`` names no seat."""
+    names (``seat_word``), or None when ``key`` names no seat."""
     vocabulary = _vocabulary(game)
-
-    def who(seat: object) -> str | None:
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            return None
-        found = names is not None and 0 <= seat < len(names)
-        return names[seat] if names is not None and found else tr._("seat {n}", n=seat + 1)
-
-    if key in vocabulary.seat_fields:
-        return who(value)
-    if key in vocabulary.seat_list_fields and isinstance(value, (list, tuple)) and value:
-        seats = [who(v) for v in value]
-        return None if None in seats else " · ".join(s for s in seats if s is not None)
+    if key in vocabulary.seat_fields and _is_seat(value):
+        return seat_word(value, names, tr)
+    if key in vocabulary.seat_list_fields and isinstance(value, (list, tuple)) and value \
+            and all(_is_seat(v) for v in value):
+        return " · ".join(seat_word(v, names, tr) for v in value)
     return None
