@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from tests.discord_stub.model import Interaction, Message, User
-from tests.discord_stub.stub import DiscordStub
+from tests.discord_stub.stub import ANSWER_TIMEOUT, DiscordStub
 from tests.discord_stub.tapis import TapisRun
 
 
@@ -33,6 +33,14 @@ async def click_control(stub: DiscordStub, message: Message, user: User, control
     return await stub.click(message, user, custom_id=control["custom_id"])
 
 
+async def deferred_answer(stub: DiscordStub, inter: Interaction, message: Message, user: User,
+                          edits: int, dms: int) -> None:
+    """Wait for the answer to a move acknowledged as a deferred update: ``message`` edited, a follow-up,
+    or, if that edit is refused (a channel out of reach), the new hand by DM."""
+    await stub.wait_for(lambda: message.edits > edits or inter.followups or len(stub.dms(user)) > dms,
+                        timeout=ANSWER_TIMEOUT, what=f"the answer to {user.name}'s deferred move")
+
+
 async def play_once(stub: DiscordStub, run: TapisRun, table_id: int, user: User, rng: random.Random,
                     via: str = "dm") -> Interaction:
     """One random legal move for ``user`` through Discord (``via`` "dm", or "hand" for My hand)."""
@@ -49,8 +57,12 @@ async def play_once(stub: DiscordStub, run: TapisRun, table_id: int, user: User,
         controls = move_controls(message, table_id, version)
         assert controls, f"no move for {user.name} at version {version}: {message.text}"
         control = rng.choice(controls)
+        edits, dms = message.edits, len(stub.dms(user))
         inter = await click_control(stub, message, user, control, rng)
-        assert inter.callback_type == 7, f"move refused: {inter.text}"
+        if inter.callback_type == 6:  # a slow move (a loaded machine) is deferred, then answered
+            await deferred_answer(stub, inter, message, user, edits, dms)
+        else:
+            assert inter.callback_type == 7, f"move refused: {inter.text}"
         table = await run.tables.get(table_id)
         assert table is not None
         if control["custom_id"].split(":")[3] != "grp" or table.version != version:
