@@ -43,7 +43,8 @@ class MemberCheck:
 
     async def seated(self) -> list[tuple[int, int]]:
         """(server, user) of every human seated and present at an open table of a server this
-        process is connected to, each once, in a stable order."""
+        process is connected to, or invited to a seat kept in one of its lobbies, each once, in a
+        stable order."""
         pairs = set()
         for table in await self.bot.tables.open_tables():
             if self.bot.get_guild(table.guild_id) is None:
@@ -51,6 +52,8 @@ class MemberCheck:
             for info in table.seats:
                 if info.user_id is not None and info.human and not info.away:
                     pairs.add((table.guild_id, info.user_id))
+            if table.status == "lobby":
+                pairs.update((table.guild_id, user_id) for user_id in table.plan.invited)
         return sorted(pairs)
 
     async def run(self) -> list[tuple[int, int]]:

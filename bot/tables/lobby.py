@@ -320,6 +320,21 @@ async def leave(s: TableSession, user_id: int, gone: bool = False) -> None:
     s.kick()
 
 
+async def lapse_invitation(s: TableSession, user_id: int) -> bool:
+    """A member the server removed before they sat: the seat kept for them is free again (a lobby
+    only; nobody could ever take it, and nobody else could be invited to it). True if one lapsed."""
+    rt, table = s.rt, s.table
+    async with s.lock:
+        if table.status != "lobby" or user_id not in table.plan.invited or table.seat_of(user_id) is not None:
+            return False
+        plan = table.plan.copy()
+        del plan.invited[user_id]
+        await rt.db.transaction(store.update_table, table.id, rt.clock(), lobby=plan.to_json())
+        table.plan = plan
+    await s.notify([{"type": "lobby", "what": "uninvite"}])
+    return True
+
+
 async def _leave_lobby(s: TableSession, seat: int, keep_invited: bool = True) -> list[Event]:
     table = s.table
     leaving = table.seats[seat]

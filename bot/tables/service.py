@@ -17,7 +17,7 @@ Conventions the Discord layer relies on:
 
 - Every refusal is a ``TableError`` whose text a player can read.
 - Listeners ``cb(table, events)`` run after each committed change. Lobby changes send
-  ``[{"type": "lobby", "what": "create"|"join"|"leave"|"add_ai"|"cancel", ...}]``; the start
+  ``[{"type": "lobby", "what": "create"|"join"|"leave"|"add_ai"|"cancel"|"uninvite", ...}]``; the start
   ``[{"type": "start"}]``; play sends the rules' events, plus table events
   ``{"type": "timeout", "seat"}``, ``{"type": "away", "seat", "reason": "left"|"timeout"}``,
   ``{"type": "back", "seat"}``, ``{"type": "dm_closed", "seat", "closed"}``,
@@ -414,11 +414,16 @@ class TableService:
 
     async def member_gone(self, guild_id: int, user_id: int) -> list[int]:
         """A member removed from the guild leaves every open table of it they sit at (``leave``:
-        a lobby seat refunded, a seat in play to the AI, its final stack still theirs); return those
-        tables' ids. A seat they already left is left alone."""
+        a lobby seat refunded, a seat in play to the AI, its final stack still theirs), and a seat
+        kept for them in a lobby they had not sat at yet is free again; return those tables' ids.
+        A seat they already left is left alone."""
         left = []
         for table in [s.table for s in list(self.sessions.values())]:
             seat = table.seat_of(user_id)
+            if table.guild_id == guild_id and seat is None and user_id in table.plan.invited:
+                if await lobby.lapse_invitation(self._session(table.id), user_id):
+                    left.append(table.id)
+                continue
             if table.guild_id != guild_id or not table.is_open or seat is None or table.seats[seat].away:
                 continue
             try:

@@ -136,3 +136,42 @@ async def test_a_member_removed_from_an_invitation_only_lobby_is_not_kept_a_seat
     await until(lambda: asyncio.sleep(0, lobby.seat_of(bob.id) is None), "bob's lobby seat is freed")
     await listening.settle()
     assert lobby.plan.invited == {}
+
+
+async def test_an_invitee_removed_before_sitting_frees_the_seat_kept_for_them(
+        stub: DiscordStub, listening: TapisRun, players: list[User]) -> None:
+    """Bob, invited to a Mus lobby, is removed from the server before he sits: the seat kept for him
+    is free again, the lobby says so, and another member may take it (it stayed kept for someone who
+    could never come, and the lobby said so)."""
+    alice, bob, carol, _ = players
+    await stub.slash("table new", alice, stub.channel, game="mus", invite=bob)
+    await listening.settle()
+    [table] = await listening.tables.tables_in_channel(stub.channel.id)
+    assert table.plan.invited == {bob.id: 1}
+    assert f"kept for <@{bob.id}>" in stub.message(table.message_id).text
+    assert await stub.remove_member(stub.guild, bob)
+    await until(lambda: asyncio.sleep(0, bob.id not in table.plan.invited), "bob's kept seat is freed")
+    await listening.settle()
+    lobby = stub.message(table.message_id)
+    assert f"<@{bob.id}>" not in lobby.text and "`2.` free" in lobby.text, lobby.text
+    reopened = await listening.tables.get(table.id)
+    assert reopened is not None and reopened.plan.invited == {}
+    joined = await stub.click(lobby, carol, "Join")
+    assert "joined" in joined.text, joined.text
+    assert table.plan.places == [0, 1]  # carol sits in the seat that was kept for bob
+
+
+async def test_an_invitee_removed_while_the_bot_was_down_frees_their_seat_at_the_restart(
+        stub: DiscordStub, listening: TapisRun, players: list[User]) -> None:
+    """The restart's look-up covers the members a lobby keeps a seat for, not only those seated."""
+    alice, bob = players[:2]
+    await stub.slash("table new", alice, stub.channel, game="mus", invite=bob, invite_only=True)
+    await listening.settle()
+    [table] = await listening.tables.tables_in_channel(stub.channel.id)
+    await listening.stop()
+    stub.guild.members = [m for m in stub.guild.members if m.id != bob.id]  # nobody hears it
+    await listening.restart()
+    await listening.settle()
+    reopened = await listening.tables.get(table.id)
+    assert reopened is not None and reopened.plan.invited == {}
+    assert f"<@{bob.id}>" not in stub.message(table.message_id).text
