@@ -38,6 +38,7 @@ from bot.views import ids
 from bot.views.display import clip, latest, player_name, safe_name, signed, timestamp
 from bot.views.scope import channel_visible, visible_channels
 from bot.views.texts import no_session_yet
+from bot.views.vocab import seat_word
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -217,13 +218,13 @@ async def load_session(bot: TapisBot, guild_id: int, table_id: int, tr: Translat
             or row.seed is None):
         return None
     actions = await bot.db.run(store.load_actions, table_id)
-    names = [safe_name(player_name(s.get("name") or tr._("seat {n}", n=i), bool(s.get("ai")), tr))
+    names = [safe_name(player_name(s.get("name") or seat_word(i, None, tr), bool(s.get("ai")), tr))
              for i, s in enumerate(row.seats)]  # as text
     rules = GAMES[row.game]
     tr = tr.dressed(table_look(rules.pack_choices, row.options))  # its cards as the table named them
     deals = await asyncio.to_thread(  # a whole session's replay: off the event loop
         deals_of, SessionLog.of(rules, row, actions),
-        lambda s: names[s] if 0 <= s < len(names) else tr._("seat {n}", n=s), tr)
+        lambda s: seat_word(s, names, tr), tr)
     keep_latest(sessions, key, (row, names, deals), SESSIONS_KEEP)
     return row, names, deals
 
