@@ -10,7 +10,7 @@ import pytest
 from bot.outbox.budget import BACKGROUND, PROMPT, REFRESH, RestBudget
 from tests.bot.test_session import open_table
 from tests.discord_stub import DiscordStub, User
-from tests.discord_stub.play import click_control, latest_dm_with_moves, move_controls
+from tests.discord_stub.play import click_control, click_move, latest_dm_with_moves, move_controls
 from tests.discord_stub.tapis import TapisRun
 
 DM_SEND = ("POST", "/channels/{cid}/messages")
@@ -30,8 +30,7 @@ async def play_by_dm(stub: DiscordStub, tapis: TapisRun, table_id: int, users: d
         dm = latest_dm_with_moves(stub, user, table_id, table.version)
         assert dm is not None and dm is stub.dms(user)[-1], f"{user.name} has no prompt at v{table.version}"
         control = rng.choice(move_controls(dm, table_id, table.version))
-        inter = await click_control(stub, dm, user, control, rng)
-        assert inter.callback_type == 7, inter.text
+        await click_move(stub, dm, user, control, rng)
         done += 1
     return done
 
@@ -284,7 +283,7 @@ async def dm_sent_after_waiting(stub: DiscordStub, tapis: TapisRun, players: lis
         mover = users[table.to_act_users()[0]]
         hand = await stub.click(lobby, mover, "My hand")
         control = rng.choice(move_controls(hand.last, table_id, table.version))
-        assert (await click_control(stub, hand.last, mover, control, rng)).callback_type == 7
+        await click_move(stub, hand.last, mover, control, rng)
     budget.gate.set()
     await tapis.settle()
     table = await tapis.tables.get(table_id)

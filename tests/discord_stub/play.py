@@ -33,12 +33,19 @@ async def click_control(stub: DiscordStub, message: Message, user: User, control
     return await stub.click(message, user, custom_id=control["custom_id"])
 
 
-async def deferred_answer(stub: DiscordStub, inter: Interaction, message: Message, user: User,
-                          edits: int, dms: int) -> None:
-    """Wait for the answer to a move acknowledged as a deferred update: ``message`` edited, a follow-up,
-    or, if that edit is refused (a channel out of reach), the new hand by DM."""
-    await stub.wait_for(lambda: message.edits > edits or inter.followups or len(stub.dms(user)) > dms,
-                        timeout=ANSWER_TIMEOUT, what=f"the answer to {user.name}'s deferred move")
+async def click_move(stub: DiscordStub, message: Message, user: User, control: dict[str, Any],
+                     rng: random.Random) -> Interaction:
+    """Click a move control of ``message``, which must be taken: answered in place (type 7) or, when
+    the move is slow (a loaded machine), deferred (type 6) and then answered: ``message`` edited, a
+    follow-up, or, if that edit is refused (a channel out of reach), the new hand by DM."""
+    edits, dms = message.edits, len(stub.dms(user))
+    inter = await click_control(stub, message, user, control, rng)
+    if inter.callback_type == 6:
+        await stub.wait_for(lambda: message.edits > edits or inter.followups or len(stub.dms(user)) > dms,
+                            timeout=ANSWER_TIMEOUT, what=f"the answer to {user.name}'s deferred move")
+    else:
+        assert inter.callback_type == 7, f"move refused: {inter.text}"
+    return inter
 
 
 async def play_once(stub: DiscordStub, run: TapisRun, table_id: int, user: User, rng: random.Random,
@@ -57,12 +64,7 @@ async def play_once(stub: DiscordStub, run: TapisRun, table_id: int, user: User,
         controls = move_controls(message, table_id, version)
         assert controls, f"no move for {user.name} at version {version}: {message.text}"
         control = rng.choice(controls)
-        edits, dms = message.edits, len(stub.dms(user))
-        inter = await click_control(stub, message, user, control, rng)
-        if inter.callback_type == 6:  # a slow move (a loaded machine) is deferred, then answered
-            await deferred_answer(stub, inter, message, user, edits, dms)
-        else:
-            assert inter.callback_type == 7, f"move refused: {inter.text}"
+        inter = await click_move(stub, message, user, control, rng)
         table = await run.tables.get(table_id)
         assert table is not None
         if control["custom_id"].split(":")[3] != "grp" or table.version != version:
