@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import aiohttp
 import discord
 
+from bot.outbox.budget import PROMPT
 from bot.outbox.respond import send
 from bot.views.components import lobby_view
 from bot.views.display import game_title, safe_name, table_embed
@@ -105,3 +106,31 @@ async def invite(interaction: discord.Interaction[TapisBot], table: Table,
                                                 users=[member]))
         except NETWORK as exc:
             log.warning("table %s: the invitation of %s was not sent: %s", table.id, member.id, exc)
+
+
+async def call_back(bot: TapisBot, table: Table) -> bool:
+    """Play again: one message in the lobby's channel mentions the former players whose seats are
+    kept, and only them (the lobby's "kept for" lines are in an embed, which notifies nobody), in
+    the table's language; one request under the global limit. False if nobody was called."""
+    kept = [uid for uid in table.plan.invited if table.seat_of(uid) is None]
+    if table.plan.rematch_of is None or not kept or table.message_id is None:
+        return False
+    tr = table_tr(bot, table.id)
+    host = next((info.name for info in table.seats if info.user_id == table.host_id), "")
+    text = tr.n_("{who}: {host} wants to play **{game}** again (table #{id}); your seat is kept until the "
+                 "lobby closes, unless the host gives it to an AI player once every other seat is taken. "
+                 "Click **Join** on the lobby to sit down.",
+                 "{who}: {host} wants to play **{game}** again (table #{id}); your seats are kept until the "
+                 "lobby closes, unless the host gives them to AI players once every other seat is taken. "
+                 "Click **Join** on the lobby to sit down.", len(kept),
+                 who=" ".join(f"<@{uid}>" for uid in kept), host=safe_name(host),
+                 game=game_title(table.game, tr), id=table.id)
+    await bot.presenter.budget.take(PROMPT, table.guild_id)
+    channel = bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+    try:
+        await channel.send(content=text, allowed_mentions=discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False, users=[discord.Object(id=uid) for uid in kept]))
+    except NETWORK as exc:
+        log.warning("table %s: the former players were not called back: %s", table.id, exc)
+        return False
+    return True

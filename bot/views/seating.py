@@ -18,7 +18,7 @@ from bot.tables.seating import hosts_target
 from bot.views import ids, texts
 from bot.views.components import move_view
 from bot.views.display import seat_name
-from bot.views.lobby_post import post_lobby
+from bot.views.lobby_post import call_back, post_lobby
 from bot.views.yardsticks import level_word
 
 if TYPE_CHECKING:
@@ -105,12 +105,14 @@ async def play_again(interaction: discord.Interaction[TapisBot], cid: ids.Compon
     if language is not None:
         await bot.languages.set_table(table.id, language)
     deferred = interaction.response.is_done()  # then the lobby goes to the channel
-    await post_lobby(interaction, table)
+    posted = await post_lobby(interaction, table)
     notes = adapted(old, table, tr)
     if deferred or not interaction.response.is_done():  # (a click in a thread: the channel got it)
         notes = [texts.joined(table.id, table.buy_in, tr, host=True), *notes]
     if notes:
         await send(interaction, "\n".join(notes))
+    if posted:
+        await call_back(bot, table)
     return None
 
 

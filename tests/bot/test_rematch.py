@@ -220,3 +220,34 @@ def test_the_openers_note_names_the_levels_in_their_language() -> None:
     assert "facile" in refused and "forte, experte" in refused and "easy" not in refused, refused
     assert "#7" in free
     assert "easy AI players sit (allowed: strong, expert)" in adapted(old, table, translator("en"))[0]  # type: ignore[arg-type]
+
+
+def calling(stub: DiscordStub, since: int, user: User) -> list:
+    """The channel messages posted since call ``since`` that mention ``user``."""
+    return [c for c in stub.calls[since:] if c.method == "POST" and c.route == "/channels/{cid}/messages"
+            and isinstance(c.json, dict) and f"<@{user.id}>" in str(c.json.get("content"))]
+
+
+async def test_play_again_calls_the_former_players_back_once_and_only_them(
+        stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
+    """The lobby's "kept for" lines are in an embed, which notifies nobody: a former player who had
+    left the channel never knew a seat was kept for them. Play again now posts one message in the
+    table's language mentioning the former players whose seats are kept, and pinging only them."""
+    alice, bob = players[:2]
+    table = await finished_motz(stub, tapis, alice, bob, "rotations=1 max_extra_deals=0")
+    await tapis.bot.languages.set_table(table.id, "fr")
+    final = stub.message(table.message_id)
+    since = len(stub.calls)
+    opened = await stub.click(final, alice, custom_id=f"tapis:{table.id}:{table.version}:again")
+    await tapis.settle()
+    assert not opened.ephemeral, opened.text
+    [again] = await tapis.tables.tables_in_channel(stub.channel.id)
+    posts = calling(stub, since, bob)
+    assert len(posts) == 1, posts
+    [call] = posts
+    assert f"table n°{again.id}" in call.json["content"] and "Rejoindre" in call.json["content"], call.json
+    mentions = call.json["allowed_mentions"]
+    assert mentions["parse"] == [] and [int(u) for u in mentions["users"]] == [bob.id], mentions  # bob only
+    joined = await stub.click(final, bob, custom_id=f"tapis:{table.id}:{table.version}:again")
+    assert joined.ephemeral and f"#{again.id}" in joined.text, joined.text
+    assert len(calling(stub, since, bob)) == 1  # his joining calls nobody again
