@@ -34,3 +34,17 @@ def test_a_four_card_discard_is_whole_in_its_select() -> None:
     legal = [{"type": "x", "n": n} for n in range(3)]
     controls = layout(legal, lambda a: "w" * 95)
     assert controls.buttons and all(len(text) <= 80 and text.endswith("…") for text, _ in controls.buttons)
+
+
+def test_a_mus_raise_says_what_it_adds_and_its_total_within_a_buttons_limit() -> None:
+    from bot.i18n import LANGUAGES
+    from bot.rules.mus.text import label_at
+
+    view = {"bet": {"total": 2, "held": 1, "team": 1}}
+    for lang in LANGUAGES:
+        tr = translator(lang)
+        labels = [label_at({"type": "envido", "amount": n}, view, tr) for n in range(2, 39)]
+        assert all(len(text) <= 80 for text in labels), lang
+        assert str(38 + 2) in labels[-1] and "38" in labels[-1], (lang, labels[-1])
+    assert label_at({"type": "envido", "amount": 3}, view, translator("es")) == "3 más (total 5)"
+    assert label_at({"type": "envido", "amount": 3}, {"bet": None}, translator("es")) == "Envido 3"

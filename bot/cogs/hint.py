@@ -32,6 +32,7 @@ from bot.i18n.commands import command
 from bot.outbox.respond import run_soon, send
 from bot.tables.ai_pool import Priority, SearchTimeout, deadline_for
 from bot.views import texts
+from bot.views.labels import move_label
 from bot.views.locale import at_table, reader
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ class Hints(commands.Cog):
                 raise UserError(msg("A move was played while the AI was thinking: ask again."))
             self.desk.store(key, advice)
         tr = await at_table(self.bot, await reader(self.bot, interaction), user_id, t)  # their card look
-        await send(interaction, hint_sentence(advice, lambda a: t.rules.label(a, tr), tr))
+        await send(interaction, hint_sentence(advice, move_label(t, seat, tr), tr))  # worded as offered
 
 
 def busy_message(busy: HintBusy) -> Msg:

@@ -113,9 +113,9 @@ class Translator:
         return format_decimal(value, format=pattern, locale=self._locale, group_separator=self.lang != SOURCE)
 
     def signed_decimal(self, value: float, digits: int = 1) -> str:
-        """``+1.5`` / ``-0.3`` (``+1,5`` in French): a rating's trend."""
+        """``+1.5`` / ``−0.3`` (``+1,5`` in French; a true minus sign): a rating's trend."""
         text = self.decimal(abs(value), digits)
-        return ("-" if round(value, digits) < 0 else "+") + text
+        return ("−" if round(value, digits) < 0 else "+") + text
 
     def percent(self, value: float) -> str:
         """A ratio as a whole percentage in the language (``50%``, ``50 %``)."""

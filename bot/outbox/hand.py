@@ -17,6 +17,7 @@ from bot.rules.mus.senas import gesture as sena_gesture
 from bot.rules.mus.senas import name as sena_name
 from bot.rules.mus.senas import partner
 from bot.rules.mus.state import MusState
+from bot.rules.mus.text import bet_to_answer
 from bot.tables.length import LOST_CHANNEL
 from bot.tables.senas import Made
 from bot.views.components import moves_view
@@ -48,6 +49,9 @@ def hand_message(bot: TapisBot, table: Table, seat: int, tr: Translator,
     if table.status == "playing" and channel_lost(bot, table):
         note = "\n".join(x for x in (note, tr._(CHANNEL_LOST)) if x)
     offered: list[str] = []
+    if isinstance(table.state, MusState):  # the Mus bet a seat answers, shown where it answers
+        bet = bet_to_answer(table.state.view(seat), lambda s: seat_name(table, s, tr), tr)
+        note = "\n".join(x for x in (note, bet) if x)
     if isinstance(table.state, MusState) and table.options.get("senas"):  # Mus señas (option)
         book = table.senas
         lines = sena_lines(table, book.seen(table.state, seat), seat, tr)

@@ -19,8 +19,8 @@ def phase_name(phase: str, game: str, tr: Text) -> str:
 
 
 def signed(value: int, tr: Text) -> str:
-    """``+12`` / ``-3`` with the language's digits."""
-    return ("+" if value > 0 else "-" if value < 0 else "") + tr.number(abs(value))
+    """``+12`` / ``−3`` (a true minus sign) with the language's digits."""
+    return ("+" if value > 0 else "−" if value < 0 else "") + tr.number(abs(value))
 
 
 def deltas_parts(names: list[str], deltas: list[int], tr: Text) -> list[str]:

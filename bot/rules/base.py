@@ -558,6 +558,9 @@ class Game:
     #: Short button text for an action ("Lead ♠ (4♠)", "Envido 5"): ``label(action, tr=PLAIN)``,
     #: ``tr`` the reader's ``Text`` (``bot.i18n.Translator``).
     label: Callable[..., str] = field(default=default_label, repr=False)
+    #: A move's button text in the situation of the seat offered it, where ``label`` alone cannot say
+    #: it (Mus's raise: "Raise 2 (to 4)"): ``label_at(action, view, tr)``; None: ``label``.
+    label_at: Callable[..., str] | None = field(default=None, repr=False)
     #: One log line for a public event, naming seats through ``name(seat)``; None to skip it:
     #: ``narrate(event, name, tr=PLAIN)``.
     narrate: Callable[..., str | None] = field(default=default_narrate, repr=False)

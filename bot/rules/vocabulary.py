@@ -32,7 +32,9 @@ class Vocabulary:
     """A game's words for its identifiers (see the module docstring).
 
     ``seat_fields`` lists the view fields whose value is a seat (shown as a player's name),
-    ``seat_list_fields`` those whose value is a list of seats (each shown as a player's name).
+    ``seat_list_fields`` those whose value is a list of seats (each shown as a player's name),
+    ``team_fields`` those whose value is a list with one figure per team of ``Game.teams`` (each
+    shown after its team's players: Mus's points, "Ann & Cat 12 · Bob & Dan 7").
     """
 
     phases: Mapping[str, Word] = field(default_factory=dict)
@@ -41,6 +43,7 @@ class Vocabulary:
     view_values: Mapping[str, Word] = field(default_factory=dict)
     seat_fields: tuple[str, ...] = ()
     seat_list_fields: tuple[str, ...] = ()
+    team_fields: tuple[str, ...] = ()
 
     def phase(self, phase: str, tr: _Words) -> str:
         """A view's phase as a title ("Spare auction", "Enchère de la main de trop")."""

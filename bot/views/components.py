@@ -20,6 +20,7 @@ from bot.tables.reactions import EMOTES
 from bot.tables.seats import free_places
 from bot.views import ids
 from bot.views.display import player_name, seat_pair
+from bot.views.labels import move_label
 from bot.views.moves import group_layout, layout
 from bot.views.vocab import move_kind
 
@@ -184,9 +185,7 @@ def moves_view(table: Table, seat: int, tr: Translator | None = None,
         return None
     tr = tr or english()
     words = tr
-
-    def label(action: dict[str, Any]) -> str:
-        return table.rules.label(action, words)
+    label = move_label(table, seat, words)
 
     def kind(name: str) -> str:
         return move_kind(name, table.game, words)

@@ -18,7 +18,7 @@ from bot.render.words import phase_name
 from bot.rules import GAMES, is_spanish
 from bot.rules.cards import JOKERS
 from bot.tables.length import DEAL_CAP, LOST_CHANNEL, UNATTENDED
-from bot.views.vocab import seats_text, view_field, view_value
+from bot.views.vocab import seats_text, teams_text, view_field, view_value
 
 if TYPE_CHECKING:
     from bot.rules.base import Game
@@ -50,9 +50,8 @@ def clip(text: str, size: int) -> str:
 
 
 def signed(value: int, tr: Translator) -> str:
-    """``+12`` / ``-3`` / ``+0`` with the language's digits (as ``{:+d}`` wrote it in English): a
-    jeton result."""
-    return ("+" if value >= 0 else "-") + tr.number(abs(value))
+    """``+12`` / ``−3`` (a true minus sign) / ``+0`` with the language's digits: a jeton result."""
+    return ("+" if value >= 0 else "−") + tr.number(abs(value))
 
 
 def chunks(lines: Iterable[str], size: int = 1024) -> list[str]:
@@ -313,15 +312,19 @@ def public_fields(view: dict[str, Any], game: str, tr: Translator | None = None,
                   names: list[str] | None = None) -> str:
     """The game-specific scalar and card fields of a view, one ``key: value`` per line; a field naming
     a seat or seats (the game's ``Vocabulary.seat_fields``, ``seat_list_fields``) by their names in
-    ``names`` (else "seat 2": ``vocab.seats_text``)."""
+    ``names`` (else "seat 2": ``vocab.seats_text``), a figure per team (``team_fields``) after each
+    team's names (``vocab.teams_text``)."""
     tr = tr or english()
     lines = []
     for key, value in view.items():
         if key in STANDARD_VIEW_KEYS or isinstance(value, dict) or value is None:
             continue
         seats = seats_text(key, value, game, names, tr)
+        teams = teams_text(key, value, game, names, tr)
         if seats is not None:
             text = seats
+        elif teams is not None:
+            text = teams
         elif isinstance(value, (list, tuple)):
             if not value or isinstance(value[0], (dict, list, tuple)):
                 continue

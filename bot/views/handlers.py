@@ -34,6 +34,7 @@ from bot.tables.reactions import emote_of
 from bot.views import ids, texts
 from bot.views.components import moves_view
 from bot.views.display import refusal_text
+from bot.views.labels import move_label
 from bot.views.locale import at_table, reader
 from bot.views.moves import move_groups, needs_groups
 from bot.views.yardsticks import level_word
@@ -329,7 +330,7 @@ async def _mover(interaction: discord.Interaction[TapisBot], table: Table, cid: 
 
 async def _act(interaction: discord.Interaction[TapisBot], table: Table, seat: int, version: int,
                action: dict[str, Any], tr: Translator) -> None:
-    label = table.rules.label(action, tr)
+    label = move_label(table, seat, tr)(action)  # worded as it was offered (before the move)
     presenter = interaction.client.presenter
     with presenter.dms.answering_in_place(table.id, seat):  # this response shows the mover the new state
         await run_soon(interaction, interaction.client.tables.act(table.id, interaction.user.id,

@@ -65,3 +65,22 @@ def seats_text(key: str, value: object, game: str, names: Sequence[str] | None, 
             and all(_is_seat(v) for v in value):
         return " · ".join(seat_word(v, names, tr) for v in value)
     return None
+
+
+def team_word(team: Sequence[int], names: Sequence[str] | None, tr: Translator) -> str:
+    """A team by its players' names ("Ann & Cat"; each by ``seat_word``)."""
+    words = [seat_word(seat, names, tr) for seat in team]
+    if len(words) == 2:
+        return tr._("{first} & {second}", first=words[0], second=words[1])
+    return ", ".join(words)
+
+
+def teams_text(key: str, value: object, game: str, names: Sequence[str] | None, tr: Translator) -> str | None:
+    """A view field holding one figure per team (the game's ``team_fields``), each after its team's
+    players ("Ann & Cat 12 · Bob & Dan 7"), or None when ``key`` is no such field."""
+    rules = GAMES.get(game)
+    if rules is None or key not in rules.vocabulary.team_fields or not isinstance(value, (list, tuple)) \
+            or len(value) != len(rules.teams) or not all(_is_seat(v) for v in value):
+        return None
+    return " · ".join(f"{team_word(team, names, tr)} {tr.number(v)}" for team, v in zip(rules.teams, value,
+                                                                                         strict=True))

@@ -143,7 +143,7 @@ async def test_stats_is_a_profile_card(stub: DiscordStub, tapis: TapisRun, playe
     assert f"You rate {side} the easy AI ({easy[0]:.1f})" in own.last.embeds[0]["fields"][0]["value"]
     best = await tapis.db.fetchone(
         "SELECT MAX(result) FROM session_seats WHERE user_id = ?", (alice.id,))
-    assert f"best {best[0]:+d}" in field["value"]
+    assert f"best {best[0]:+d}".replace("-", "−") in field["value"]  # a true minus sign
     tally: Counter[str] = Counter()
     for table_id in tables:
         row = await tapis.db.run(store.load_table, table_id)

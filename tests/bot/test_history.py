@@ -54,7 +54,7 @@ async def test_history_lists_opens_a_session_and_tells_a_deal(stub: DiscordStub,
     msg = inter.last
     jetons = "jeton" if abs(mine) == 1 else "jetons"
     assert inter.ephemeral and f"**#{table_id}** {TITLE}" in msg.text
-    assert f"**{mine:+d}** {jetons} · " in msg.text
+    assert f"**{mine:+d}** {jetons} · ".replace("-", "−") in msg.text  # a true minus sign
     assert not [b for b in msg.items() if b.get("type") == 2]  # one page: no page buttons
 
     # open the session: one line per deal, replayed from the log
@@ -74,7 +74,8 @@ async def test_history_lists_opens_a_session_and_tells_a_deal(stub: DiscordStub,
     await stub.choose(msg, alice, ["1"])
     first = deals[0]
     assert "· Deal 1" in msg.text and first.lines[-1][:200] in msg.text
-    assert " · ".join(f"{n} {d:+d}" for n, d in zip(names, first.deltas, strict=True)) in msg.text
+    assert " · ".join(f"{n} {d:+d}".replace("-", "−") for n, d in zip(names, first.deltas, strict=True)) \
+        in msg.text
 
     # out-of-date and forged ids are refused, nothing edited
     before = msg.text

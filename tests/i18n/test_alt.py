@@ -6,6 +6,7 @@ import pytest
 
 from bot.i18n import translator
 from bot.render.hand import sort_hand
+from bot.rules import GAMES
 from bot.rules.looks import CZECH, Look
 from bot.views.alt import LIMIT, board_alt, hand_alt, profile_alt, table_alt
 from tests.render.samples import HANDS, NAMES, SAMPLES, VARIANTS
@@ -83,3 +84,10 @@ def test_a_reference_line_is_neither_ranked_nor_counted_in_words() -> None:
     text = board_alt("Marias", rows, en)
     assert text == ("Marias. 1. ann: 20.5, 4 sessions; strong AI (a reference, not ranked): 18.2; "
                     "2. bob: 3.0, 2 sessions."), text
+
+
+def test_the_mus_scores_in_words_say_which_pair_has_which() -> None:
+    game = GAMES["mus"]
+    state = game.new_table(seats=4, options=game.validate_options({"dealer": 0}), seed=5)
+    text = table_alt("mus", 7, state.view(None), ["Ann", "Bob", "Cat", "Dan"], translator("es"))
+    assert "puntos: Ann y Cat 0 · Bob y Dan 0" in text, text

@@ -39,12 +39,12 @@ def stat(**fields: Any) -> SimpleNamespace:
 def test_stats_field_in_czech_has_the_three_plural_forms() -> None:
     assert profile_field(stat(), CS) == f"1 odehraná partie · 1 vyhraná (100{NBSP}%) · +2 žetony"
     three = profile_field(stat(sessions=3, wins=2, net=-5), CS)
-    assert three == f"3 odehrané partie · 2 vyhrané (67{NBSP}%) · -5 žetonů"
+    assert three == f"3 odehrané partie · 2 vyhrané (67{NBSP}%) · −5 žetonů"
     rated = stat(sessions=5, wins=0, net=1234, score=23.44, trend=-1.25, mu=26.1, sigma=0.9, best=40,
                  best_table=12, favourite="kilo_sedma")
     assert profile_field(rated, CS).split("\n") == [
         f"5 odehraných partií · 0 vyhraných (0{NBSP}%) · +1{NBSP}234 žetonů",
-        "hodnocení 23,4 -1,2 (μ 26,1 ± 0,9)",  # a decimal comma
+        "hodnocení 23,4 −1,2 (μ 26,1 ± 0,9)",  # a decimal comma
         "nejlepší +40 (stůl #12)",
         "oblíbené: Kilo + sedma",  # Marias contracts keep their Czech names
     ]
@@ -55,7 +55,7 @@ def test_stats_field_in_french_and_spanish_names_the_favourite_bid() -> None:
     assert profile_field(mus, FR) == (f"5 parties jouées · 0 gagnée (0{NBSP}%) · +1\u202f234 jetons\n"
                                       "préféré : Órdago")
     motz = stat(game="motz", sessions=2, wins=1, net=-1, favourite="take muet")
-    assert profile_field(motz, ES) == (f"2 partidas jugadas · 1 ganada (50{NBSP}%) · -1 ficha\n"
+    assert profile_field(motz, ES) == (f"2 partidas jugadas · 1 ganada (50{NBSP}%) · −1 ficha\n"
                                        "favorito: Tomar el muet")
 
 
@@ -69,12 +69,12 @@ def test_board_lines_in_czech_and_french() -> None:
 
 def test_history_lines_and_places_per_language() -> None:
     lost = SimpleNamespace(table_id=7, game="motz", ended_at=1700000000.5, result=-1, place=2, seats=4)
-    assert session_line(lost, FR) == "**#7** Motz · <t:1700000000:d> · **-1** jeton · 2e sur 4"
+    assert session_line(lost, FR) == "**#7** Motz · <t:1700000000:d> · **−1** jeton · 2e sur 4"
     won = SimpleNamespace(table_id=7, game="marias", ended_at=1700000000.5, result=1234, place=1, seats=3)
     assert session_line(won, CS) == (f"**#7** Mariáš · <t:1700000000:d> · **+1{NBSP}234** žetonů · "
                                      "1. místo z 3")
     assert [ordinal(n, ES) for n in (1, 2, 3, 4)] == ["1.º", "2.º", "3.º", "4.º"]
-    assert deltas_text(["Ana", "Iñaki"], [3, -3], ES) == "Ana +3 · Iñaki -3"
+    assert deltas_text(["Ana", "Iñaki"], [3, -3], ES) == "Ana +3 · Iñaki −3"
     assert deltas_text(["Ana", "Iñaki"], None, CS) == "nedokončeno"
     betl = Deal(3, 10, 20, contract="betl")
     assert deal_label("marias", betl, CS) == "Rozdání 3 (Betl)"
@@ -121,7 +121,7 @@ def test_profile_card_golden_in_czech(monkeypatch: pytest.MonkeyPatch) -> None:
     drawn = _drawn(monkeypatch)
     png = profile_image("Řehoř Dvořák", 2, GAMES_CARD, CS)
     check_golden("profile_cs", png)
-    for words in ("sezóna 2", "Hodnocení 23,4", f"3 partie · 33{NBSP}% výher · -5 žetonů",
+    for words in ("sezóna 2", "Hodnocení 23,4", f"3 partie · 33{NBSP}% výher · −5 žetonů",
                   f"5 partií · 100{NBSP}% výher · +12{NBSP}345 žetonů",
                   f"1 partie · 0{NBSP}% výher · 0 žetonů", "V této sezóně bez hodnocení",
                   "Nejlepší partie +12 (stůl #17)", "Oblíbené: Kilo + sedma"):

@@ -295,7 +295,7 @@ def test_michigan_last_hand_shows_every_payment(lang: str, drawn: list[Drawn]) -
     tr = Translator(lang)
     table_image("michigan", view, names, tr)
     side = [d for d in drawn if d.xy[0] >= SIDEBAR_X]
-    paid = [f"{names[i]} {'+' if p > 0 else '-'}{tr.number(abs(p))}"
+    paid = [f"{names[i]} {'+' if p > 0 else '−'}{tr.number(abs(p))}"
             for i, p in enumerate(view["last_result"]["payments"]) if p]
     assert len(paid) == 5
     for part in paid:

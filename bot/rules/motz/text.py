@@ -87,7 +87,7 @@ def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str |
 
 
 def _signed(value: int, tr: Text) -> str:
-    return ("+" if value >= 0 else "-") + tr.number(abs(value))
+    return ("+" if value >= 0 else "−") + tr.number(abs(value))  # a true minus sign
 
 
 SUMMARY = N_(

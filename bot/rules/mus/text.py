@@ -8,7 +8,7 @@ pares, juego, punto, paso, quiero / no quiero, mano) stay in the translations; h
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.rules.base import N_, PLAIN, Action, Event, Text, describe
@@ -65,6 +65,34 @@ def label(action: Action, tr: Text = PLAIN) -> str:
     return describe(action)
 
 
+def label_at(action: Action, view: Mapping[str, Any], tr: Text = PLAIN) -> str:
+    """A move's label where it is offered: a raise says what it adds and the total it bets, as the
+    narration does ("Raise 2 (to 4)"); any other move as ``label`` writes it."""
+    bet = view.get("bet")
+    amount = action.get("amount")
+    if action.get("type") == "envido" and isinstance(bet, dict) and isinstance(bet.get("total"), int) \
+            and isinstance(amount, int):
+        return tr.p_("mus move", "Raise {amount} (to {total})", amount=amount, total=bet["total"] + amount)
+    return label(action, tr)
+
+
+def bet_to_answer(view: Mapping[str, Any], name: Callable[[int], str], tr: Text = PLAIN) -> str | None:
+    """The pending bet in words, for the hand message (which lance, how much, which pair bet, what
+    quiero and no quiero mean, named as their buttons are); None when no bet is pending."""
+    bet = view.get("bet")
+    if not isinstance(bet, dict):
+        return None
+    phase = str(view.get("phase", ""))
+    words = {"title": lance_name(phase, tr, capital=True), "lance": lance_name(phase, tr),
+             "team": _team(bet.get("team"), name, tr), "held": bet.get("held"),
+             "quiero": label({"type": "quiero"}, tr), "no_quiero": label({"type": "no_quiero"}, tr)}
+    if bet.get("total") == "ordago":
+        return tr._("⚔️ {title}: ÓRDAGO by {team}. {quiero}: the best cards at {lance} win the game; "
+                    "{no_quiero}: {team} score {held} at the count.", **words)
+    return tr._("⚔️ {title}: {team} bet {total}. {quiero}: {total} for the best cards at {lance}, at the "
+                "count; {no_quiero}: {team} score {held} at the count.", total=bet.get("total"), **words)
+
+
 def _team(t: Any, name: Callable[[int], str], tr: Text) -> str:
     if not isinstance(t, int):
         return tr._("nobody")
@@ -100,8 +128,8 @@ def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str |
     if kind == "discard":
         return tr.n_("{who} discards {n} card.", "{who} discards {n} cards.", event["count"], who=who)
     if kind == "draw":
-        counts = ", ".join(map(str, event["counts"]))
-        text = tr._("Cards drawn ({counts}); mus round {n}.", counts=counts, n=event["mus_round"] + 1)
+        counts = ", ".join(f"{name(s)} {n}" for s, n in enumerate(event["counts"]))  # who drew how many
+        text = tr._("Cards drawn ({counts}); mus round {n}.", counts=counts, n=event["mus_round"])
         if event.get("reshuffled"):
             text += " " + tr._("The old discards were shuffled to make a new stock.")
         return text
@@ -163,13 +191,19 @@ def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str |
 
 
 def _signed(value: int, tr: Text) -> str:
-    return ("+" if value >= 0 else "-") + tr.number(abs(value))
+    """``+10``, ``−10`` (a true minus sign, as ``Translator.signed`` writes it), ``0``."""
+    signed: Callable[[int], str] | None = getattr(tr, "signed", None)
+    if signed is not None:
+        return signed(value)
+    return ("+" if value > 0 else "−" if value < 0 else "") + tr.number(abs(value))
 
 
 def _lance_end(event: Event, name: Callable[[int], str], tr: Text) -> str:
     lance, res = lance_name(event["lance"], tr), event["result"]
     if res == "paso":
         return tr._("{lance}: en paso", lance=lance)
+    if res == "accepted" and event["total"] == "ordago":
+        return tr._("{lance}: órdago accepted, the best cards at {lance} win the game", lance=lance)
     if res == "accepted":
         return tr._("{lance}: accepted at {total}, settled at the count", lance=lance,
                     total=_total(event["total"], tr))
@@ -187,15 +221,13 @@ def _deal_end(event: Event, name: Callable[[int], str], tr: Text) -> str:
     lines = [tr._("Hands: {hands}", hands=hands)]
     for s, c in enumerate(event["combos"]):
         pares = c["pares"] or tr._("no pares")
-        if c["juego"]:
-            game = tr._("juego {total}", total=c["total"])
-        else:
-            game = tr._("punto {total}", total=c["total"])
-        lines.append(f"  {name(s)}: {pares}, {game}")
+        lines.append(f"  {name(s)}: {pares}, {_count(c, tr)}")
     for e in event["summary"]:
         title = lance_name(e["lance"], tr, capital=True)
         if e["winner"] is not None:
-            won = tr._("{who} ({why})", who=name(e["winner"]), why=e["why"])
+            counted = e["lance"] in ("juego", "punto")
+            reading = _count(event["combos"][e["winner"]], tr) if counted else e["why"]
+            won = tr._("{who} ({why})", who=name(e["winner"]), why=reading)
         else:
             won = tr._("nobody")
         if e["result"] == "refused":
@@ -206,7 +238,9 @@ def _deal_end(event: Event, name: Callable[[int], str], tr: Text) -> str:
             why = tr._("en paso, best cards: {won}", won=won)
         else:
             why = tr._("no betting, best cards: {won}", won=won)
-        if e["counted"]:
+        if e["lance"] == event.get("ordago") and e["result"] == "accepted":
+            why += " " + tr._("→ {team} win the game", team=_team(event["game_winner"], name, tr))
+        elif e["counted"]:
             team = _team(e["team"], name, tr)
             if e["bet"] and e["bonus"]:
                 why += " " + tr._("→ {team} +{bet} + {bonus} bonus", team=team, bet=e["bet"],
@@ -215,12 +249,38 @@ def _deal_end(event: Event, name: Callable[[int], str], tr: Text) -> str:
                 why += " " + tr._("→ {team} +{bet}", team=team, bet=e["bet"])
             else:
                 why += " " + tr._("→ {team} +{bonus} bonus", team=team, bonus=e["bonus"])
-        elif event.get("ordago") or (event.get("game_winner") is not None and e["team"] is None):
+        elif event.get("ordago"):
             why += " " + tr._("(not counted)")
+        elif event.get("game_winner") is not None and e["team"] is None:
+            why += " " + tr._("(not counted: the game is already won)")
         lines.append(f"{title}: {why}")
+    unplayed = _unplayed(event)
+    if unplayed:
+        lines.append(tr._("{lances}: not played (the accepted órdago ends the deal)",
+                          lances=", ".join(lance_name(x, tr, capital=True) for x in unplayed)))
     pa = event["points_after"]
-    lines.append(tr._("Score: {a}–{b}.", a=pa[0], b=pa[1]))
+    lines.append(tr._("Score: {first} {a}, {second} {b}.", first=_team(0, name, tr), a=pa[0],
+                      second=_team(1, name, tr), b=pa[1]))
     return "\n".join(lines)
+
+
+def _count(combo: dict[str, Any], tr: Text) -> str:
+    """A hand's count in the reader's words, as the hands' lines and the lance lines both say it
+    ("juego 31", Basque "jokoa 31"; "punto 27")."""
+    if combo["juego"]:
+        return tr._("juego {total}", total=combo["total"])
+    return tr._("punto {total}", total=combo["total"])
+
+
+def _unplayed(event: Event) -> list[str]:
+    """The lances an accepted órdago left unplayed (4.3): those after it, juego or punto as the
+    hands say (punto only when nobody has juego); none in a deal without an accepted órdago."""
+    if not event.get("ordago"):
+        return []
+    last = "juego" if any(c["juego"] for c in event["combos"]) else "punto"
+    order = ["grande", "chica", "pares", last]
+    played = {e["lance"] for e in event["summary"]}
+    return [x for x in order if x not in played]
 
 
 #: Mus's words for its identifiers (the shared ones are in ``bot.rules.vocabulary.COMMON``).
@@ -242,4 +302,5 @@ VOCABULARY = Vocabulary(
         "quiero": NP_("move kind", "Quiero"),
     },
     seat_fields=("mano",),
+    team_fields=("points", "games", "matches_won"),
 )
