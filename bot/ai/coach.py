@@ -117,5 +117,5 @@ def hint_sentence(h: Hint, label: Callable[[Action], str], tr: Any = None) -> st
     others = [f"{label(m.action)} ({_odds(m, h.unit, tr)})" for m in h.moves[1:]]
     if others:
         text += " " + tr._("Next best: {moves}.", moves="; ".join(others))
-    return text + " " + tr._("(Estimates from {n} simulated deals, to the end of this deal.)",
-                             n=tr.number(h.iterations))
+    return text + " " + tr.n_("(Estimates from {n} simulated deal, to the end of this deal.)",
+                              "(Estimates from {n} simulated deals, to the end of this deal.)", h.iterations)

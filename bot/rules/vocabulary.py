@@ -10,12 +10,19 @@ humanised ("spare auction"), as it always was.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from bot.rules.base import Text
 
 #: A word as ``(msgctxt, msgid)``: ``tr.p_(*word)`` writes it in the reader's language.
 Word = tuple[str, str]
+
+#: A view field's value as a reader reads it: ``(value, name, tr)``, ``name(seat)`` naming a seat;
+#: None when the value is not of the expected shape (then it is shown as any other value).
+FieldText = Callable[[Any, Callable[[int], str], "Text"], "str | None"]
 
 
 class _Words(Protocol):
@@ -35,6 +42,8 @@ class Vocabulary:
     ``seat_list_fields`` those whose value is a list of seats (each shown as a player's name),
     ``team_fields`` those whose value is a list with one figure per team of ``Game.teams`` (each
     shown after its team's players: Mus's points, "Ann & Cat 12 · Bob & Dan 7").
+    ``field_texts`` writes the fields whose value is neither a word, a card nor a plain figure (a
+    level named by its word, a 0-based count, a seat with an amount).
     """
 
     phases: Mapping[str, Word] = field(default_factory=dict)
@@ -44,6 +53,7 @@ class Vocabulary:
     seat_fields: tuple[str, ...] = ()
     seat_list_fields: tuple[str, ...] = ()
     team_fields: tuple[str, ...] = ()
+    field_texts: Mapping[str, FieldText] = field(default_factory=dict)
 
     def phase(self, phase: str, tr: _Words) -> str:
         """A view's phase as a title ("Spare auction", "Enchère de la main de trop")."""

@@ -30,7 +30,7 @@ from bot.render.words import phase_name
 from bot.rules import GAMES
 from bot.rules.cards import JOKERS
 from bot.rules.looks import CZECH
-from bot.views.vocab import seat_word, seats_text, teams_text, view_field, view_value
+from bot.views.vocab import field_text, seat_word, view_field, view_value
 
 LIMIT = 1024  # Discord's limit on an attachment's description
 STANDARD = {"phase", "to_act", "stacks", "pot", "dealer", "deal", "closing", "hand", "trick",
@@ -80,9 +80,7 @@ def _figure(key: str, value: Any, game: str, names: Sequence[str], tr: Translato
     """One public figure of a view in words ("trump: hearts", "points: 70 · 10", "soloist: Jan")."""
     if value is None or isinstance(value, Mapping):
         return None
-    who = seats_text(key, value, game, names, tr)
-    if who is None:
-        who = teams_text(key, value, game, names, tr)
+    who = field_text(key, value, game, names, tr)
     if who is not None:
         return tr._("{field}: {value}", field=view_field(key, game, tr), value=who)
     if isinstance(value, (list, tuple)):

@@ -14,11 +14,12 @@ import discord
 from bot.ai.levels import LOBBY
 from bot.i18n import Translator, english
 from bot.i18n.commands import command
+from bot.render.hand import sort_hand
 from bot.render.words import phase_name
 from bot.rules import GAMES, is_spanish
 from bot.rules.cards import JOKERS
 from bot.tables.length import DEAL_CAP, LOST_CHANNEL, UNATTENDED
-from bot.views.vocab import seats_text, teams_text, view_field, view_value
+from bot.views.vocab import field_text, view_field, view_value
 
 if TYPE_CHECKING:
     from bot.rules.base import Game
@@ -313,18 +314,15 @@ def public_fields(view: dict[str, Any], game: str, tr: Translator | None = None,
     """The game-specific scalar and card fields of a view, one ``key: value`` per line; a field naming
     a seat or seats (the game's ``Vocabulary.seat_fields``, ``seat_list_fields``) by their names in
     ``names`` (else "seat 2": ``vocab.seats_text``), a figure per team (``team_fields``) after each
-    team's names (``vocab.teams_text``)."""
+    team's names (``vocab.teams_text``), one the game writes itself (``field_texts``) its way."""
     tr = tr or english()
     lines = []
     for key, value in view.items():
         if key in STANDARD_VIEW_KEYS or isinstance(value, dict) or value is None:
             continue
-        seats = seats_text(key, value, game, names, tr)
-        teams = teams_text(key, value, game, names, tr)
-        if seats is not None:
-            text = seats
-        elif teams is not None:
-            text = teams
+        own = field_text(key, value, game, names, tr)
+        if own is not None:
+            text = own
         elif isinstance(value, (list, tuple)):
             if not value or isinstance(value[0], (dict, list, tuple)):
                 continue
@@ -355,7 +353,7 @@ def hand_embed(table: Table, seat: int, guild: str, channel: str, note: str = ""
     to_act = table.state.to_act()
     title = tr._("Your hand — {game} #{id}", game=game_title(table.game, tr), id=table.id)
     embed = discord.Embed(title=title, colour=0x16A34A)
-    held = [f"**{cards(view.get('hand', []), table.game, tr)}**", *kept_moves(table, view, tr)]
+    held = [f"**{cards(held_in_order(table.game, view), table.game, tr)}**", *kept_moves(table, view, tr)]
     embed.description = clip("\n".join(held), 4096)
     where = tr._("{server} · #{channel} · table #{id}", server=safe_name(guild), channel=safe_name(channel),
                  id=table.id)
@@ -383,6 +381,16 @@ def hand_embed(table: Table, seat: int, guild: str, channel: str, note: str = ""
     rules = tr._("How to play: /rules")  # for a newcomer to the game
     embed.set_footer(text=f"{footer} · {rules}")
     return embed
+
+
+def held_in_order(game: str, view: dict[str, Any]) -> list[Any]:
+    """The view's hand in the hand image's order (Marias's suit contracts rank the ten between the ace
+    and the king: A 10 K), so the DM's text and its image list the cards alike."""
+    hand = list(view.get("hand") or [])
+    try:
+        return sort_hand(game, view, hand)
+    except (KeyError, ValueError, TypeError):
+        return hand
 
 
 def kept_moves(table: Table, view: dict[str, Any], tr: Translator) -> list[str]:

@@ -84,3 +84,16 @@ def teams_text(key: str, value: object, game: str, names: Sequence[str] | None, 
         return None
     return " · ".join(f"{team_word(team, names, tr)} {tr.number(v)}" for team, v in zip(rules.teams, value,
                                                                                          strict=True))
+
+
+def field_text(key: str, value: object, game: str, names: Sequence[str] | None, tr: Translator) -> str | None:
+    """A view field the game writes itself (``Vocabulary.field_texts``: Marias's flek level, the Maître's
+    manche counted from 1, Michigan's bid by the bidder's name), one naming seats (``seats_text``) or
+    holding a figure per team (``teams_text``); None for any other field."""
+    writer = _vocabulary(game).field_texts.get(key)
+    if writer is not None:
+        text = writer(value, lambda seat: seat_word(seat, names, tr), tr)
+        if text is not None:
+            return text
+    seats = seats_text(key, value, game, names, tr)
+    return seats if seats is not None else teams_text(key, value, game, names, tr)

@@ -18,7 +18,8 @@ def test_the_marias_table_in_words() -> None:
     assert en.startswith("Table image of Marias, table #12. Deal 8, Play. To play: Karel.")
     assert "On the table: Jan: 10 of leaves; Petra: Ace of leaves." in en  # the Czech pack, in words
     assert "Jan 310 jetons, 7 cards in hand" in en and "Karel 310 jetons, 8 cards in hand (dealer)" in en
-    assert "trump: hearts" in en and "trump card: King of hearts" in en and "points: 70 · 10" in en
+    assert "trump: hearts" in en and "trump card: King of hearts" in en
+    assert "points: soloist 70 – defenders 10" in en  # the soloist's and the defenders', told apart
     assert "soloist: Jan" in en  # a seat, by its player's name
     cs = table_alt("marias", 12, view, names, translator("cs").dressed(Look(CZECH)))
     assert "Na stole: Jan: 10 zelených; Petra: eso zelených." in cs

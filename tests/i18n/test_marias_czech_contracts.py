@@ -39,7 +39,7 @@ def test_a_deal_result_does_not_put_every_contract_in_the_neuter() -> None:
     assert line is not None
     assert "vyhráno" not in line and "prohráno" not in line, line
     assert "hra – výhra (1), sedma – prohra (2)" in line, line
-    assert "jednotky: -2" in line and "2 jednotek" not in line, line  # not "-2 jednotek" (jednotky)
+    assert "jednotky: −2" in line and "2 jednotek" not in line, line  # not "−2 jednotek" (jednotky)
     betl = dict(event, contract="betl", trump=None, components=[["betl", False, 5]], points=[0, 0])
     line = GAMES["marias"].narrate(betl, NAMES.__getitem__, tr)
     assert line is not None and "betl – prohra (5)" in line, line

@@ -73,7 +73,7 @@ def test_marias_in_czech_keeps_the_marias_words() -> None:
     who = ["Jana", "Petr", "Karel"].__getitem__
     trump = {"type": "trump", "seat": 1, "suit": "D", "card": "7D", "blind": False}
     assert marias.narrate(trump, who, cs) == "Petr volí trumfy kule a ukazuje 7♦."
-    assert marias.narrate({"type": "flek", "seat": 2, "level": 1}, who, cs) == "Karel: flek (×2)."
+    assert marias.narrate({"type": "flek", "seat": 2, "level": 1}, who, cs) == "Karel: flek ×2."
     assert marias.narrate({"type": "declare", "seat": 0, "game": "betl"}, who, cs) == "Jana hlásí: Betl."
     talon = [marias.narrate({"type": "discard", "seat": 0, "talon_trumps": n}, who, cs) for n in (1, 2, 0)]
     assert talon == ["Jana odhazuje druhou kartu; v talonu je 1 trumf.",

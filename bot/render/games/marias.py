@@ -10,7 +10,7 @@ from bot.render.layout import CX, CY, TableCtx
 from bot.render.words import deltas_parts
 from bot.rules.looks import CZECH
 from bot.rules.marias.text import contract as contract_name
-from bot.rules.marias.text import flek_name
+from bot.rules.marias.text import flek_text
 
 SUIT_ORDER = ("A", "10", "K", "Q", "J", "9", "8", "7")
 PLAIN_ORDER = ("A", "K", "Q", "J", "10", "9", "8", "7")
@@ -93,7 +93,7 @@ def _reds(t: TableCtx) -> tuple[str, ...]:
 
 
 def _flek(level: int, t: TableCtx) -> str:
-    return f"{flek_name(level, t.tr)} ×{2 ** level}" if level > 0 else "—"
+    return flek_text(level, t.tr)
 
 
 def hand_key(view: dict[str, Any]):

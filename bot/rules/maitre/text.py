@@ -152,6 +152,14 @@ def _narrate_manche(e: dict[str, Any], name: Callable[[int], str], tr: Text) -> 
                 majeure=maj, mineure=mino, points=pts)
 
 
+def _manche_field(value: object, name: Callable[[int], str], tr: Text) -> str | None:
+    """The ``manche`` view field, a 0-based index in the engine, counted from 1 as the image and the
+    narration count it ("Manche 1")."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    return tr.number(value + 1)
+
+
 #: The Maître's words for its identifiers (the shared ones are in ``bot.rules.vocabulary.COMMON``).
 VOCABULARY = Vocabulary(
     phases={"coffre": NP_("phase", "Coffre")},
@@ -169,6 +177,7 @@ VOCABULARY = Vocabulary(
     },
     seat_fields=("maitre", "leader", "last_player"),
     seat_list_fields=("ranking",),
+    field_texts={"manche": _manche_field},
 )
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from bot.rules.base import Game, OptionSpec
 from bot.rules.cards import DECK_32
 from bot.rules.marias.state import MariasState
-from bot.rules.marias.text import SUMMARY, VOCABULARY, contract, label, narrate
+from bot.rules.marias.text import SUMMARY, VOCABULARY, contract, label, label_at, narrate
 
 __all__ = ["GAME", "MariasState", "label", "narrate"]
 
@@ -56,6 +56,7 @@ GAME = Game(
     summary=SUMMARY,
     default_seats=3,
     label=label,
+    label_at=label_at,
     narrate=narrate,
     declarer="soloist",
     contract_name=contract,

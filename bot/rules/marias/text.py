@@ -7,7 +7,8 @@ Czech names the suits as Marias players do (srdce, kule, zelené, žaludy).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any, TypeGuard
 
 from bot.rules.base import PLAIN, Action, Event, Text, describe
 from bot.rules.marias.state import FLEK_NAMES
@@ -52,6 +53,44 @@ def flek_name(level: int, tr: Text) -> str:
     }.get(level, FLEK_NAMES[level] if 0 <= level < len(FLEK_NAMES) else str(level))
 
 
+def flek_text(level: int, tr: Text) -> str:
+    """A doubling level as every Marias text shows it, its name and multiplier ("tutti ×8"); "—" for
+    none. The narration, the table's fields, the image and the buttons all say it this way."""
+    if level <= 0:
+        return "—"
+    return tr.p_("marias flek", "{flek} ×{factor}", flek=flek_name(level, tr), factor=tr.number(2 ** level))
+
+
+def _is_level(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(FLEK_NAMES)
+
+
+def _raise_label(kind: str, level: object, tr: Text) -> str:
+    """A flek or re button: the level it reaches and its multiplier ("Tutti ×8") when the current
+    ``level`` is known (``label_at``, from the seat's view), else the bare move ("Flek", "Re")."""
+    if not _is_level(level) or level + 1 >= len(FLEK_NAMES):
+        return tr.p_("marias move", "Flek") if kind == "flek" else tr.p_("marias move", "Re")
+    reached = level + 1
+    word = {1: tr.p_("marias move", "Flek"), 2: tr.p_("marias move", "Re"), 3: tr.p_("marias move", "Tutti"),
+            4: tr.p_("marias move", "Boty")}[reached]
+    return tr.p_("marias move", "{flek} ×{factor}", flek=word, factor=tr.number(2 ** reached))
+
+
+def _flek_field(value: object, name: Callable[[int], str], tr: Text) -> str | None:
+    """The ``flek`` view field (a level) as the image shows it: "tutti ×8"."""
+    return flek_text(value, tr) if _is_level(value) else None
+
+
+def _points_field(value: object, name: Callable[[int], str], tr: Text) -> str | None:
+    """The ``points`` view field (``[P_S, P_D]``) told apart: "soloist 30 – defenders 100" (it read
+    "30 · 100" beside the per-seat card points, as if two seats')."""
+    if not isinstance(value, (list, tuple)) or len(value) != 2 \
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return None
+    return tr.p_("marias points", "soloist {soloist} – defenders {defenders}", soloist=tr.number(value[0]),
+                 defenders=tr.number(value[1]))
+
+
 def label(action: Action, tr: Text = PLAIN) -> str:
     """Short button text for an action."""
     kind = action.get("type")
@@ -70,13 +109,20 @@ def label(action: Action, tr: Text = PLAIN) -> str:
         return tr.p_("marias move", "Good")
     if kind == "bad":
         return tr.p_("marias move", "Bad")
-    if kind == "flek":
-        return tr.p_("marias move", "Flek")
-    if kind == "re":
-        return tr.p_("marias move", "Re")
+    if kind in ("flek", "re"):
+        return _raise_label(kind, None, tr)
     if kind == "pass":
         return tr.p_("marias move", "Pass")
     return describe(action)
+
+
+def label_at(action: Action, view: Mapping[str, Any], tr: Text = PLAIN) -> str:
+    """A move's button text where it is offered (``Game.label_at``): a flek or re names the level it
+    reaches, read from the seat's view ("Tutti ×8"); any other move is ``label``'s."""
+    kind = action.get("type")
+    if kind in ("flek", "re"):
+        return _raise_label(str(kind), view.get("flek"), tr)
+    return label(action, tr)
 
 
 def _result_line(ev: Event, name: Callable[[int], str], tr: Text) -> str:
@@ -90,20 +136,26 @@ def _result_line(ev: Event, name: Callable[[int], str], tr: Text) -> str:
     if ev["conceded"]:
         head = tr._("{text} (conceded)", text=head)
     if ev["flek"]:
-        head = tr._("{text}, {flek} ×{factor}", text=head, flek=flek_name(ev["flek"], tr),
-                    factor=2 ** ev["flek"])
+        head = tr._("{text}, {flek}", text=head, flek=flek_text(ev["flek"], tr))
     parts = [tr._("{what} won ({value})", what=_component(n, tr), value=b) if w
              else tr._("{what} lost ({value})", what=_component(n, tr), value=b)
              for n, w, b in ev["components"]]
     details = ", ".join(parts)
     if ev["points"] != [0, 0]:
         details = tr._("{text}; points {a}–{b}", text=details, a=ev["points"][0], b=ev["points"][1])
-    units = ("+" if ev["units"] >= 0 else "-") + str(abs(ev["units"]))
-    details = tr._("{text}; {units} units", text=details, units=units)
-    pays = tr.p_("list separator", "; ").join(
-        tr._("{payer} pays {amount} to {payee}", payer=name(a), amount=tr.number(x), payee=name(b))
-        for a, b, x in ev["payments"] if x) or tr._("nothing moves")
+    n = ev["units"]
+    units = ("+" if n >= 0 else "−") + tr.number(abs(n))  # a true minus sign
+    details = tr.n_("{text}; {units} unit", "{text}; {units} units", abs(n), text=details, units=units)
+    pays = _payments(ev, name, tr)
     return tr._("{head}: {details}. {payments}.", head=head, details=details, payments=pays)
+
+
+def _payments(ev: Event, name: Callable[[int], str], tr: Text) -> str:
+    """Who pays whom at a deal's end, in jetons (the units times the stake: "pays 50 jetons")."""
+    return tr.p_("list separator", "; ").join(
+        tr.n_("{payer} pays {n} jeton to {payee}", "{payer} pays {n} jetons to {payee}", x, payer=name(a),
+              payee=name(b))
+        for a, b, x in ev["payments"] if x) or tr._("nothing moves")
 
 
 def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str | None:
@@ -134,8 +186,7 @@ def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str |
     if kind == "bad":
         return tr._("{who}: bad! Takes the talon over {game}.", who=who, game=contract(event["over"], tr))
     if kind in ("flek", "re"):
-        return tr._("{who}: {flek} (×{factor}).", who=who, flek=flek_name(event["level"], tr),
-                    factor=2 ** event["level"])
+        return tr._("{who}: {flek}.", who=who, flek=flek_text(event["level"], tr))
     if kind == "pass":
         return tr._("{who} passes.", who=who)
     if kind == "conceded":
@@ -190,4 +241,5 @@ VOCABULARY = Vocabulary(
     },
     seat_fields=("soloist", "leader"),
     seat_list_fields=("trick_winners",),
+    field_texts={"flek": _flek_field, "points": _points_field},
 )

@@ -113,6 +113,15 @@ SUMMARY = (
 )
 
 
+def _bid_field(value: object, name: Callable[[int], str], tr: Text) -> str | None:
+    """The ``bid`` view field (``[seat, amount]``, the auction's highest bid) as the bidder's name and
+    the amount ("Bob, 12 jetons"), as the image shows it; None for any other shape."""
+    if not isinstance(value, (list, tuple)) or len(value) != 2 \
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return None
+    return tr.np_("michigan bid", "{who}, {n} jeton", "{who}, {n} jetons", value[1], who=name(value[0]))
+
+
 #: Michigan's words for its identifiers (the shared ones are in ``bot.rules.vocabulary.COMMON``).
 VOCABULARY = Vocabulary(
     phases={"dealer_choice": NP_("phase", "Dealer choice"), "spare_auction": NP_("phase", "Spare auction")},
@@ -125,4 +134,5 @@ VOCABULARY = Vocabulary(
         "swap_spare": NP_("move kind", "Swap spare"),
     },
     seat_fields=("lead_right",),
+    field_texts={"bid": _bid_field},
 )
