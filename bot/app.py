@@ -145,13 +145,18 @@ class TapisBot(commands.Bot):
         self.spawn(self.member_check.run())  # removals missed while not listening (member_events)
 
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
-        """A member left the server (or was removed): they leave every table of that server they sit at.
+        """A member left the server (or was removed): they leave every table of that server they sit at,
+        and its open tournaments (``TournamentService.member_gone``).
 
         Discord sends this only with the GUILD_MEMBERS intent (``Config.member_events``).
         """
         left = await self.tables.member_gone(payload.guild_id, payload.user.id)
         if left:
             log.info("user %s left guild %s: off table(s) %s", payload.user.id, payload.guild_id, left)
+        events = await self.tournaments.member_gone(payload.guild_id, payload.user.id)
+        if events:
+            log.info("user %s left guild %s: out of tournament(s) %s", payload.user.id, payload.guild_id,
+                     events)
 
     async def handle_component(self, interaction: discord.Interaction[TapisBot], custom_id: str,
                                values: list[str] | None) -> None:

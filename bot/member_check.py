@@ -43,8 +43,8 @@ class MemberCheck:
 
     async def seated(self) -> list[tuple[int, int]]:
         """(server, user) of every human seated and present at an open table of a server this
-        process is connected to, or invited to a seat kept in one of its lobbies, each once, in a
-        stable order."""
+        process is connected to, invited to a seat kept in one of its lobbies or taking part in one of
+        its open tournaments, each once, in a stable order."""
         pairs = set()
         for table in await self.bot.tables.open_tables():
             if self.bot.get_guild(table.guild_id) is None:
@@ -54,6 +54,7 @@ class MemberCheck:
                     pairs.add((table.guild_id, info.user_id))
             if table.status == "lobby":
                 pairs.update((table.guild_id, user_id) for user_id in table.plan.invited)
+        pairs.update(p for p in self.bot.tournaments.taking_part() if self.bot.get_guild(p[0]) is not None)
         return sorted(pairs)
 
     async def run(self) -> list[tuple[int, int]]:
@@ -87,6 +88,7 @@ class MemberCheck:
                 log.warning("member check of %s in guild %s failed (seat kept): %s", user_id, guild_id, exc)
                 continue
             left = await self.bot.tables.member_gone(guild_id, user_id)
+            await self.bot.tournaments.member_gone(guild_id, user_id)  # a round's seat: the event too
             if left:
                 log.info("user %s left guild %s while the bot was away: off table(s) %s", user_id,
                          guild_id, left)

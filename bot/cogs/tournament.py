@@ -11,6 +11,7 @@ import asyncio
 import functools
 import io
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -23,9 +24,10 @@ from bot.cogs.options import MAX_BUY_IN, parse_options
 from bot.cogs.settings import opening
 from bot.i18n import Translator, msg, table_language, translator
 from bot.i18n.commands import command
+from bot.i18n.lazy import Msg
 from bot.outbox.respond import run_soon, send
 from bot.render.standings import standings_image
-from bot.tournaments.model import CANCELLED, CLUB, FINISHED, SWISS, Tournament
+from bot.tournaments.model import CANCELLED, CLUB, FINISHED, OPEN, SWISS, Tournament
 from bot.tournaments.standings import Standing
 from bot.views.alt import clip
 from bot.views.display import signed
@@ -37,7 +39,10 @@ if TYPE_CHECKING:
     from bot.tournaments.runner import TournamentService
 
 log = logging.getLogger(__name__)
-EVENT_ARG = "Tournament number (default: the latest open one in this server)"
+EVENT_ARG = "Tournament number (default: the one you host or play in, else the latest open one)"
+#: Discord's codes for a channel the bot can no longer post in: deleted, access taken away, a
+#: permission taken away (the presenter's ``OUT_OF_REACH``, which a cog may not import).
+OUT_OF_REACH = frozenset({10003, 50001, 50013})
 
 
 def format_name(fmt: str, tr: Translator) -> str:
@@ -45,29 +50,39 @@ def format_name(fmt: str, tr: Translator) -> str:
     return tr._("Swiss") if fmt == SWISS else tr._("club night")
 
 
-def standings_text(t: Tournament, rows: list[Standing], tr: Translator, markdown: bool = True) -> str:
-    """The standings as text lines (the embed's text; ``markdown=False``: plain, for the alt text)."""
-    lines = []
-    for s in rows[:25]:
-        second = (
-            tr._("Buchholz {n}", n=s.buchholz)
-            if t.format == SWISS
-            else tr.n_("{n} table won", "{n} tables won", s.wins)
-        )
-        gone = tr._(" (withdrawn)") if s.withdrawn else ""
-        lines.append(
-            tr._(
-                "{rank}. {name}{gone}: {points} pts, {second}, {sessions}, net {net}",
-                rank=s.rank,
-                name=discord.utils.escape_markdown(s.name) if markdown else s.name,
-                gone=gone,
-                points=s.points,
-                second=second,
-                sessions=tr.n_("{n} session", "{n} sessions", s.sessions),
-                net=signed(s.net, tr),  # the reader's digits: "+1 500" in French
-            )
-        )
+#: Lines the standings' text lists (the image has its own ``MAX_ROWS``).
+TEXT_ROWS = 25
+
+
+def standings_text(t: Tournament, rows: list[Standing], tr: Translator, markdown: bool = True,
+                   me: int | None = None) -> str:
+    """The standings as text lines (the embed's text; ``markdown=False``: plain, for the alt text);
+    ``me``: the reader's entrant, whose line follows the listed ones when it is not among them."""
+    lines = [standing_line(t, s, tr, markdown) for s in rows[:TEXT_ROWS]]
+    mine = next((s for s in rows[TEXT_ROWS:] if s.entrant == me), None)
+    if mine is not None:
+        lines += ["…", standing_line(t, mine, tr, markdown)]
     return "\n".join(lines) or tr._("Nobody has played yet")
+
+
+def standing_line(t: Tournament, s: Standing, tr: Translator, markdown: bool = True) -> str:
+    """One entrant's line: rank, name, points, tie-break, sessions, net."""
+    second = (
+        tr._("Buchholz {n}", n=s.buchholz)
+        if t.format == SWISS
+        else tr.n_("{n} table won", "{n} tables won", s.wins)
+    )
+    gone = tr._(" (withdrawn)") if s.withdrawn else ""
+    return tr._(
+        "{rank}. {name}{gone}: {points} pts, {second}, {sessions}, net {net}",
+        rank=s.rank,
+        name=discord.utils.escape_markdown(s.name) if markdown else s.name,
+        gone=gone,
+        points=s.points,
+        second=second,
+        sessions=tr.n_("{n} session", "{n} sessions", s.sessions),
+        net=signed(s.net, tr),  # the reader's digits: "+1 500" in French
+    )
 
 
 #: Characters of the winners, and of the prizes, the final message lists (a first place shared by many
@@ -84,6 +99,45 @@ def listed(items: list[str], size: int) -> str:
             return f"{out}, …" if out else fit(item, size)
         out = joined
     return out
+
+
+def winners_line(t: Tournament, names: list[str], tr: Translator) -> str:
+    """"Tournament #n is over. Winner: …" (Winners, when the first place is shared)."""
+    return tr.n_("Tournament #{id} is over. Winner: {names}.", "Tournament #{id} is over. Winners: {names}.",
+                 len(names), id=t.id, names=listed(names, LISTED) or "—")
+
+
+def standings_title(t: Tournament, tr: Translator, final: bool) -> str:
+    """The standings' title: final, after the last round played, or before the round being played
+    (its tables still open: the standings do not count it yet), or an event not started."""
+    if final:
+        return tr._("Tournament #{id}: final standings", id=t.id)
+    if t.status == CANCELLED:
+        return tr._("Tournament #{id}: cancelled", id=t.id)
+    if t.round == 0:
+        return tr._("Tournament #{id}: not started yet", id=t.id)
+    if any(rt.status == OPEN for rt in t.round_tables(t.round)):
+        return tr._("Tournament #{id}: standings before round {round} of {rounds}, being played",
+                    id=t.id, round=t.round, rounds=t.rounds)
+    return tr._("Tournament #{id}: standings after round {round} of {rounds}", id=t.id, round=t.round,
+                rounds=t.rounds)
+
+
+def leave_text(t: Tournament, pair: bool, refunded: bool, tr: Translator) -> str:
+    """The answer to ``/tournament leave``: who left (a Mus pair leaves together), and whether the
+    buy-ins came back (before one's first table) or the later rounds are forfeited."""
+    if not refunded:
+        if pair:
+            return tr._("You and your partner left tournament #{id}: your pair forfeits its later rounds.",
+                        id=t.id)
+        return tr._("You left tournament #{id}: you forfeit its later rounds.", id=t.id)
+    if not t.buy_in:
+        if pair:
+            return tr._("You and your partner left tournament #{id}.", id=t.id)
+        return tr._("You left tournament #{id}.", id=t.id)
+    if pair:
+        return tr._("You and your partner left tournament #{id}; both buy-ins are back.", id=t.id)
+    return tr._("You left tournament #{id}; your buy-in is back.", id=t.id)
 
 
 def cancel_reason(why: str, tr: Translator) -> str:
@@ -114,7 +168,11 @@ class Tournaments(commands.Cog):
     def service(self) -> TournamentService:
         return self.bot.tournaments
 
-    async def _resolve(self, interaction: discord.Interaction[TapisBot], number: int | None) -> Tournament:
+    async def _resolve(self, interaction: discord.Interaction[TapisBot], number: int | None,
+                       mine: Callable[[Tournament], bool] | None = None, pick: bool = True) -> Tournament:
+        """The event ``number``, else the open one ``mine`` says is the member's (the one they host, or
+        take part in), else the newest open one; ``pick=False``: when several are open and none is
+        the member's, refuse with their numbers (a join pays, a start or an end acts: no guessing)."""
         guild_id = guild_only(interaction)
         if number is not None:
             t = await self.service.load(number)
@@ -127,7 +185,21 @@ class Tournaments(commands.Cog):
                 msg("There is no open tournament in this server. Create one with {tournament_create}.",
                     tournament_create=command("tournament create"))
             )
+        own = [t for t in open_now if mine is not None and mine(t)]
+        if own:
+            return own[0]
+        if len(open_now) > 1 and not pick:
+            raise UserError(msg("Several tournaments are open in this server ({numbers}): name one with "
+                                "the tournament option.", numbers=", ".join(f"#{t.id}" for t in open_now)))
         return open_now[0]
+
+    @staticmethod
+    def _entrant(user_id: int) -> Callable[[Tournament], bool]:
+        return lambda t: t.entrant_of(user_id) is not None
+
+    @staticmethod
+    def _host(user_id: int) -> Callable[[Tournament], bool]:
+        return lambda t: t.host_id == user_id
 
     @tournament.command(name="create", description="Open a tournament: a game, a format, rounds, a buy-in")
     @app_commands.describe(
@@ -189,20 +261,20 @@ class Tournaments(commands.Cog):
                       tournament_start=command("tournament start"))
         )
         fee = (
-            tr._("Buy-in: {n} jetons into the prize pool.", n=t.buy_in)
+            tr._("Buy-in: {jetons} into the prize pool.", jetons=tr.jetons(t.buy_in))
             if t.buy_in
             else tr._("Free to enter.")
         )
         await send(
             interaction,
             tr._(
-                "Tournament #{id}: {game}, {format}, {rounds} rounds. {fee} {when} "
+                "Tournament #{id}: {game}, {format}, {rounds}. {fee} {when} "
                 "Join with {tournament_join}.",
                 id=t.id,
                 tournament_join=command("tournament join"),
                 game=tr._(rules.title),
                 format=format_name(t.format, tr),
-                rounds=t.rounds,
+                rounds=tr.n_("{n} round", "{n} rounds", t.rounds),
                 fee=fee,
                 when=when,
             ),
@@ -217,7 +289,7 @@ class Tournaments(commands.Cog):
         tournament: int | None = None,
         partner: discord.User | None = None,
     ) -> None:
-        t = await self._resolve(interaction, tournament)
+        t = await self._resolve(interaction, tournament, pick=False)
         if partner is not None and partner.bot:
             raise UserError(msg("Your partner must be a member, not a bot."))
         user = interaction.user
@@ -239,20 +311,17 @@ class Tournaments(commands.Cog):
     @tournament.command(name="leave", description="Leave a tournament (refunded before the start)")
     @app_commands.describe(tournament=EVENT_ARG)
     async def leave(self, interaction: discord.Interaction[TapisBot], tournament: int | None = None) -> None:
-        t = await self._resolve(interaction, tournament)
+        t = await self._resolve(interaction, tournament, self._entrant(interaction.user.id))
+        mine = t.entrant_of(interaction.user.id)
+        pair = mine is not None and len(mine.members) > 1  # the pair leaves with them
         refunded = await run_soon(interaction, self.service.leave(t.id, interaction.user.id))
         tr = await reader(self.bot, interaction)
-        await send(
-            interaction,
-            tr._("You left tournament #{id}; your buy-in is back.", id=t.id)
-            if refunded
-            else tr._("You left tournament #{id}: you forfeit its later rounds.", id=t.id),
-        )
+        await send(interaction, leave_text(t, pair, refunded, tr))
 
     @tournament.command(name="start", description="Start a tournament now (host or admin)")
     @app_commands.describe(tournament=EVENT_ARG)
     async def start(self, interaction: discord.Interaction[TapisBot], tournament: int | None = None) -> None:
-        t = await self._resolve(interaction, tournament)
+        t = await self._resolve(interaction, tournament, self._host(interaction.user.id), pick=False)
         t = await run_soon(interaction, self.service.start(t.id, interaction.user.id, is_admin(interaction)))
         tr = await reader(self.bot, interaction)
         await send(
@@ -268,13 +337,14 @@ class Tournaments(commands.Cog):
     @tournament.command(name="end", description="Cancel a tournament not started, or end it after this round")
     @app_commands.describe(tournament=EVENT_ARG)
     async def end(self, interaction: discord.Interaction[TapisBot], tournament: int | None = None) -> None:
-        t = await self._resolve(interaction, tournament)
+        t = await self._resolve(interaction, tournament, self._host(interaction.user.id), pick=False)
         ending = self.service.end(t.id, interaction.user.id, is_admin(interaction))
         cancelled = await run_soon(interaction, ending)  # what happened, decided under the event's lock
         tr = await reader(self.bot, interaction)
         await send(
             interaction,
-            tr._("Tournament #{id} is cancelled; every buy-in is back.", id=t.id)
+            (tr._("Tournament #{id} is cancelled; every buy-in is back.", id=t.id) if t.buy_in
+             else tr._("Tournament #{id} is cancelled.", id=t.id))
             if cancelled
             else tr._("Tournament #{id} ends after this round.", id=t.id),
         )
@@ -284,36 +354,61 @@ class Tournaments(commands.Cog):
     async def standings(
         self, interaction: discord.Interaction[TapisBot], tournament: int | None = None
     ) -> None:
-        t = await self._resolve(interaction, tournament)
+        t = await self._resolve(interaction, tournament, self._entrant(interaction.user.id))
         tr = await reader(self.bot, interaction)
-        embed, file = await self._standings(t, tr, final=t.status == FINISHED)
+        mine = t.entrant_of(interaction.user.id)
+        drawn = self._standings(t, tr, final=t.status == FINISHED, me=None if mine is None else mine.id)
+        embed, file = await run_soon(interaction, drawn)  # the image may outlast Discord's 3 s
         await send(interaction, embed=embed, file=file)
 
     # ------------------------------------------------------------------ what the runner tells
 
     async def _standings(
-        self, t: Tournament, tr: Translator, final: bool
+        self, t: Tournament, tr: Translator, final: bool, me: int | None = None
     ) -> tuple[discord.Embed, discord.File]:
         rows = self.service.standings(t)
-        title = (
-            tr._("Tournament #{id}: final standings", id=t.id)
-            if final
-            else tr._(
-                "Tournament #{id}: standings after round {round} of {rounds}",
-                id=t.id,
-                round=t.round,
-                rounds=t.rounds,
-            )
-        )
+        title = standings_title(t, tr, final)
         png = await asyncio.to_thread(functools.partial(standings_image, rows, title, t.format == SWISS, tr))
-        embed = discord.Embed(title=title, description=standings_text(t, rows, tr)[:4000], colour=0xD4A017)
+        embed = discord.Embed(title=title, description=standings_text(t, rows, tr, me=me)[:4000],
+                              colour=0xD4A017)
         embed.set_image(url="attachment://standings.png")
         alt = clip(tr._("{title}. {rows}", title=title, rows=standings_text(t, rows, tr, markdown=False)
                         .replace("\n", "; ")))
         return embed, discord.File(io.BytesIO(png), "standings.png", description=alt)
 
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.service.channel_lost(channel_id=channel.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.service.channel_lost(channel_id=payload.thread_id)
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self.service.channel_lost(guild_id=guild.id)
+
     async def on_event(self, t: Tournament, event: dict[str, Any]) -> None:
-        """Post what the runner says in the event's channel (its language)."""
+        """Post what the runner says in the event's channel (its language); a channel Tapis can no
+        longer reach is lost for the event (``TournamentService.channel_lost``) and its tables."""
+        if t.id in self.service.unreachable:
+            return
+        try:
+            await self._tell(t, event)
+        except discord.HTTPException as exc:
+            if exc.code not in OUT_OF_REACH:
+                raise
+            log.warning("tournament %s: channel %s is out of reach (%s %s); the event ends after this round",
+                        t.id, t.channel_id, exc.status, exc.code)
+            await self._lost(t.channel_id)  # before the runner goes on to seat a round there
+
+    async def _lost(self, channel_id: int) -> None:
+        """The event's channel refused a message as out of reach: its tables and its events are lost."""
+        await self.bot.presenter.channel_deleted(channel_id)
+        await self.service.channel_lost(channel_id=channel_id)
+
+    async def _tell(self, t: Tournament, event: dict[str, Any]) -> None:
+        """Post one runner event in the event's channel."""
         tr = translator(t.language)
         channel = self.bot.get_partial_messageable(t.channel_id, guild_id=t.guild_id)
         kind = event.get("type")
@@ -324,10 +419,15 @@ class Tournaments(commands.Cog):
                 tr._("Tournament #{id} starts: round 1 of {rounds}.", id=t.id, rounds=t.rounds)
             )
         elif kind == "cancelled":
-            why = cancel_reason(str(event.get("why")), tr)
-            await channel.send(
-                tr._("Tournament #{id} is cancelled ({why}); every buy-in is back.", id=t.id, why=why)
-            )
+            refusal = event.get("refusal")
+            if isinstance(refusal, Msg):  # it could not start at its start time: the reason in full
+                text = tr._("Tournament #{id} is cancelled at its start time; every buy-in is back. {reason}",
+                            id=t.id, reason=refusal.render(tr))
+            else:
+                why = cancel_reason(str(event.get("why")), tr)
+                text = (tr._("Tournament #{id} is cancelled ({why}); every buy-in is back.", id=t.id, why=why)
+                        if t.buy_in else tr._("Tournament #{id} is cancelled ({why}).", id=t.id, why=why))
+            await channel.send(text)
         elif kind == "standings":
             final = bool(event.get("final"))
             if event.get("why") == "round_failed":
@@ -348,14 +448,13 @@ class Tournaments(commands.Cog):
     async def _winners(self, t: Tournament, tr: Translator) -> str:
         """The final message: the winners, and the prizes as the store recorded them."""
         rows = [s for s in self.service.standings(t) if s.rank == 1]
-        names = listed([discord.utils.escape_markdown(s.name) for s in rows], LISTED) or "—"
         paid = await self.service.prizes_paid(t)
-        text = tr._("Tournament #{id} is over. Winner: {names}.", id=t.id, names=names)
+        text = winners_line(t, [discord.utils.escape_markdown(s.name) for s in rows], tr)
         if paid:
             text += " " + tr._(
                 "Prizes: {list}.",
-                list=listed([f"{discord.utils.escape_markdown(name)} {amount}" for name, amount in paid],
-                            LISTED),
+                list=listed([f"{discord.utils.escape_markdown(name)} {tr.number(amount)}"
+                             for name, amount in paid], LISTED),
             )
         return fit(text)  # the standings embed names everyone; this message stays within 2,000
 
@@ -378,6 +477,8 @@ class Tournaments(commands.Cog):
             try:
                 message = await channel.send(content=title, **payload)
             except discord.HTTPException as exc:
+                if exc.code in OUT_OF_REACH:
+                    raise
                 log.warning("tournament %s: table %s could not be posted: %s", t.id, table.id, exc)
                 continue
             await self.bot.tables.set_message(table.id, message.id)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -40,8 +40,12 @@ async def open_seated(
     game: str,
     options: Mapping[str, Any],
     seats: list[SeatInfo],
+    link: Callable[[sqlite3.Connection, int], None] | None = None,
 ) -> TableSession:
-    """Open and start a table with these seats (humans staked by the house); return its session."""
+    """Open and start a table with these seats (humans staked by the house); return its session.
+
+    ``link(conn, table_id)`` runs in the transaction that writes the table: the organiser stores the
+    table as its own there, so no crash can leave a table it does not know of."""
     rules = games.get(game)
     if rules is None:
         raise unknown_game(game, ", ".join(sorted(games)))
@@ -89,6 +93,8 @@ async def open_seated(
         for info in seats:
             settle.pay_in(conn, table, info, now, rt.grant)
         store.update_table(conn, table.id, now, status="playing", seed=seed, deadline=deadline)
+        if link is not None:
+            link(conn, table.id)
         return table.id
 
     await rt.db.transaction(tx)

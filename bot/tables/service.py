@@ -53,6 +53,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -280,9 +281,12 @@ class TableService:
         return s.table
 
     async def open_seated(self, guild_id: int, channel_id: int, host_id: int, game: str,
-                          options: Mapping[str, Any], seats: list[SeatInfo]) -> Table:
-        """Open and start a table whose seats are assigned (a tournament's round; ``bot.tables.seated``)."""
-        s = await seated.open_seated(self.rt, self.games, guild_id, channel_id, host_id, game, options, seats)
+                          options: Mapping[str, Any], seats: list[SeatInfo],
+                          link: Callable[[sqlite3.Connection, int], None] | None = None) -> Table:
+        """Open and start a table whose seats are assigned (a tournament's round; ``bot.tables.seated``;
+        ``link(conn, table_id)`` runs in the transaction that writes it)."""
+        s = await seated.open_seated(self.rt, self.games, guild_id, channel_id, host_id, game, options, seats,
+                                     link)
         return s.table
 
     async def resume_all(self) -> list[Table]:

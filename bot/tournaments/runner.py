@@ -12,13 +12,15 @@ event ends and the pool is paid out once (``mark_settled`` in the payout's trans
 Refusals are ``TableError``s (the player's language at the Discord layer). Listeners
 ``cb(tournament, event)`` hear ``{"type": "round", "round"}`` (tables opened: post them),
 ``{"type": "standings", "round", "final"}`` (with ``"why": "round_failed"`` when the next round could
-not be seated), ``{"type": "cancelled", "why"}``, ``{"type": "started"}``.
+not be seated), ``{"type": "cancelled", "why", "refusal"}`` (``refusal``: the ``Msg`` saying why an
+event could not start at its start time, else None), ``{"type": "started"}``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import secrets
 import sqlite3
@@ -97,6 +99,12 @@ def drop_entrants(
         store.delete_entrant(conn, t.id, e.id)
 
 
+def plays(t: Tournament, user_id: int) -> bool:
+    """Whether ``user_id`` takes part in ``t`` and has not withdrawn (the one-event cap counts it)."""
+    e = t.entrant_of(user_id)
+    return e is not None and e.left_after is None
+
+
 class TournamentService:
     """Every tournament of the bot. ``await resume_all()`` after the table service resumed."""
 
@@ -120,6 +128,8 @@ class TournamentService:
         self.tasks: set[asyncio.Task[None]] = set()
         #: The last round whose end was reported, per event (the standings are posted once).
         self.reported: dict[int, int] = {}
+        #: Events whose channel Tapis lost (``channel_lost``): nothing more is posted there.
+        self.unreachable: set[int] = set()
         tables.listeners.append(self.on_table)
 
     # ------------------------------------------------------------------ queries
@@ -140,6 +150,7 @@ class TournamentService:
             self.events.pop(tid, None)
             self.locks.pop(tid, None)
             self.reported.pop(tid, None)
+            self.unreachable.discard(tid)
 
     def get(self, tournament_id: int) -> Tournament | None:
         """An event kept in memory (open, or ended since the start)."""
@@ -150,6 +161,12 @@ class TournamentService:
         return sorted(
             (t for t in self.events.values() if t.guild_id == guild_id and t.is_open), key=lambda t: -t.id
         )
+
+    def taking_part(self) -> set[tuple[int, int]]:
+        """(server, user) of every member still taking part in an open event (the restart's member
+        look-up, ``bot.member_check``, covers them as it covers seated players)."""
+        return {(t.guild_id, m.user_id) for t in self.events.values() if t.is_open
+                for e in t.entrants if e.left_after is None for m in e.members}
 
     def standings(self, t: Tournament) -> list[standings.Standing]:
         """The standings as they are now."""
@@ -271,13 +288,17 @@ class TournamentService:
                 raise TableError(msg("You are already registered in this tournament."))
             if t.status == RUNNING and t.round >= t.rounds:
                 raise TableError(msg("This tournament is in its last round: it is too late to join."))
-            if any(o.entrant_of(user_id) is not None for o in self.open_in(t.guild_id) if o.id != t.id):
+            if any(plays(o, user_id) for o in self.open_in(t.guild_id) if o.id != t.id):
                 raise TableError(msg("You already take part in an open tournament in this server."))
             if pairs and partner_id is None:
                 raise TableError(
                     msg(
                         "In {game}, pairs register together: join naming your partner.", game=Msg(rules.title)
                     )
+                )
+            if not pairs and partner_id is not None:
+                raise TableError(
+                    msg("{game} is not played in pairs: join without a partner.", game=Msg(rules.title))
                 )
             if partner_id == user_id:
                 raise TableError(msg("Your partner must be someone else."))
@@ -304,7 +325,7 @@ class TournamentService:
 
             def tx(conn: sqlite3.Connection) -> int:
                 eid = entrant.id if entrant is not None else store.insert_entrant(conn, t.id, first, now)
-                store.add_player(conn, t, eid, user_id, name, now, grant, partner_id if pairs else None)
+                store.add_player(conn, t, eid, user_id, name, now, grant, partner_id)
                 return eid
 
             try:
@@ -314,7 +335,7 @@ class TournamentService:
             if entrant is None:
                 entrant = Entrant(eid, [], first)
                 t.entrants.append(entrant)
-            entrant.members.append(Member(user_id, name, partner_id if pairs else None))
+            entrant.members.append(Member(user_id, name, partner_id))
             return entrant
 
     async def leave(self, tid: int, user_id: int) -> bool:
@@ -343,6 +364,19 @@ class TournamentService:
                 with contextlib.suppress(TableError):
                     await self.tables.leave(rt.table_id, m.user_id)
         return False
+
+    async def member_gone(self, guild_id: int, user_id: int) -> list[int]:
+        """A member removed from the server leaves its open events as ``leave`` would: before their
+        first table, refunded and off the list (a pair with them); after it, withdrawn (the AI plays
+        their seat at a table under way, the later rounds seat them no more). Returns the events."""
+        left = []
+        for t in [o for o in self.open_in(guild_id) if o.entrant_of(user_id) is not None]:
+            try:
+                await self.leave(t.id, user_id)
+            except TableError:
+                continue  # it ended, or they had left already
+            left.append(t.id)
+        return left
 
     def _playing(self, t: Tournament, round_no: int) -> list[Entrant]:
         size = team_size(self.games[t.game])
@@ -413,8 +447,7 @@ class TournamentService:
             if cancelled:
                 await self._refund_all(t)
             elif t.status == RUNNING:
-                t.rounds = max(t.round, 1)  # no round after this one
-                await self.db.transaction(store.update, t.id, self.clock(), rounds=t.rounds)
+                await self._make_last(t)
                 await self._close_round_tables(t)
             else:
                 raise TableError(msg("This tournament is over."))
@@ -423,6 +456,38 @@ class TournamentService:
         else:
             await self._advance(t)
         return cancelled
+
+    async def _make_last(self, t: Tournament) -> None:
+        """No round after the current one (the caller holds the lock)."""
+        t.rounds = max(t.round, 1)
+        await self.db.transaction(store.update, t.id, self.clock(), rounds=t.rounds)
+
+    async def channel_lost(self, channel_id: int | None = None, guild_id: int | None = None) -> list[int]:
+        """Tapis lost the channel of the events in ``channel_id`` (deleted, out of reach), or every
+        channel of ``guild_id`` (the bot removed from the server): nothing more is posted there
+        (``unreachable``); an event whose first round is not seated is cancelled, every buy-in back;
+        a running one ends after this round (its tables close at the end of their deal, as every
+        table of a lost channel), its prizes paid by the standings. Returns the events' ids."""
+        hit = [t for t in list(self.events.values())
+               if t.is_open and (t.channel_id == channel_id or t.guild_id == guild_id)]
+        for t in hit:
+            self.unreachable.add(t.id)
+            await self._lose(t)
+        return [t.id for t in hit]
+
+    async def _lose(self, t: Tournament) -> None:
+        """One event's channel is lost: cancel it if no round is seated, else make this round the last
+        (decided under the lock, so a round being seated meanwhile is seen)."""
+        async with self._lock(t.id):
+            cancel = t.status == LOBBY or (t.status == RUNNING and t.round == 0)
+            if cancel:
+                await self._refund_all(t)
+            elif t.status == RUNNING:
+                await self._make_last(t)
+        if cancel:
+            await self._emit(t, {"type": "cancelled", "why": "lost_channel"})
+        else:
+            await self._advance(t)
 
     # ------------------------------------------------------------------ rounds
 
@@ -435,19 +500,32 @@ class TournamentService:
         async with self._lock(t.id):
             if t.status != RUNNING or any(rt.status == OPEN for rt in t.round_tables(t.round)):
                 return
-            try:
-                new = await self._seat_round(t)
-            except Exception:
-                log.exception("tournament %s: round %s could not be seated", t.id, t.round + 1)
-                new = None
-            if new is not None:
-                for rt in new:
-                    await self._open_table(t, rt)
+            ended = t.round > 0 and self._over(t)  # e.g. `/tournament end` as the round's end was told
+            new = None
+            if ended:
+                await self._finish(t)
+            else:
+                new = await self._seat_and_open(t)
+        if ended:
+            await self._emit(t, {"type": "standings", "round": t.round, "final": True})
+            return
         if new is None:
             await self._abandon(t)
             return
         await self._emit(t, {"type": "round", "round": t.round})
         await self._advance(t)  # every table may have been forfeited
+
+    async def _seat_and_open(self, t: Tournament) -> list[RoundTable] | None:
+        """Seat the next round and open its tables (the caller holds the lock); None if it could not
+        be seated or stored (logged)."""
+        try:
+            new = await self._seat_round(t)
+        except Exception:
+            log.exception("tournament %s: round %s could not be seated", t.id, t.round + 1)
+            return None
+        for rt in new:
+            await self._open_table(t, rt)
+        return new
 
     async def _seat_round(self, t: Tournament) -> list[RoundTable]:
         """Seat round ``t.round + 1`` and store it (the caller holds the lock); its tables, not opened.
@@ -519,10 +597,14 @@ class TournamentService:
         """Open one round table (the caller holds the event's lock)."""
         while rt.status == OPEN and rt.table_id is None:
             rt.attempts += 1
+
+            def link(conn: sqlite3.Connection, table_id: int, rt: RoundTable = rt) -> None:
+                store.save_table(conn, t.id, dataclasses.replace(rt, table_id=table_id))
+
             try:
                 table = await self.tables.open_seated(  # no host: only the runner and admins end it
-                    t.guild_id, t.channel_id, NO_HOST, t.game, t.options, self.seats_of(t, rt)
-                )
+                    t.guild_id, t.channel_id, NO_HOST, t.game, t.options, self.seats_of(t, rt), link
+                )  # the table and its link to the round commit together: a crash leaves no orphan
                 rt.table_id = table.id
             except Exception:
                 log.warning(
@@ -602,13 +684,18 @@ class TournamentService:
             if self.reported.get(t.id) == t.round:
                 return  # two steps saw the round end at once: it is reported once
             self.reported[t.id] = t.round
-            last = not first and (t.round >= t.rounds or not self._playing(t, t.round + 1))
+            last = not first and self._over(t)
             if last:
                 await self._finish(t)
         if not first:
             await self._emit(t, {"type": "standings", "round": t.round, "final": last})
         if not last:
             await self._open_round(t)
+
+    def _over(self, t: Tournament) -> bool:
+        """Whether no round follows the current one: it is the last (``/tournament end`` makes it so),
+        or fewer than two entrants are left to play the next (one would meet only the AI)."""
+        return t.round >= t.rounds or len(self._playing(t, t.round + 1)) < 2
 
     async def _finish(self, t: Tournament) -> None:
         """Pay the pool out by the final standings, once (the caller holds the lock).
@@ -641,14 +728,15 @@ class TournamentService:
         t.status, t.settled, t.round_deadline = FINISHED, True, None
         self._forget_ended()
 
-    async def _cancel(self, t: Tournament, why: str, *, unseated: bool = False) -> None:
+    async def _cancel(self, t: Tournament, why: str, *, unseated: bool = False,
+                      refusal: Msg | None = None) -> None:
         """Cancel an event not started (``unseated``: or started, its first round never seated):
-        every buy-in back, once; the channel is told."""
+        every buy-in back, once; the channel is told (``refusal``: why it could not start)."""
         async with self._lock(t.id):
             if not (t.status == LOBBY or (unseated and t.status == RUNNING and t.round == 0)):
                 return
             await self._refund_all(t)
-        await self._emit(t, {"type": "cancelled", "why": why})
+        await self._emit(t, {"type": "cancelled", "why": why, "refusal": refusal})
 
     async def _refund_all(self, t: Tournament) -> None:
         """Mark the event cancelled and give every member their buy-in back, once (the caller holds
@@ -696,13 +784,11 @@ class TournamentService:
         async with self._lock(t.id):
             if t.status != LOBBY:
                 return
-            if self._start_refusal(t) is not None:
-                refused = True
-            else:
-                refused = False
+            refusal = self._start_refusal(t)
+            if refusal is None:
                 await self._begin(t)
-        if refused:
-            await self._cancel(t, "too_few")
+        if refusal is not None:
+            await self._cancel(t, "too_few", refusal=refusal)
             return
         await self._emit(t, {"type": "started"})
         await self._open_round(t)

@@ -48,7 +48,7 @@ async def test_club_night_of_marias(stub: DiscordStub, tapis: TapisRun) -> None:
     # the house staked the tables: members' wallets moved only by the buy-in and the prizes
     wallets = [await tapis.ledger.balance(stub.guild.id, u.id) for u in (host, *rest)]
     assert sum(wallets) == 8 * 1000
-    finals = [m for m in stub.messages(stub.channel) if "Winner:" in m.text]
+    finals = [m for m in stub.messages(stub.channel) if m.text.startswith(f"Tournament #{tid} is over.")]
     assert len(finals) == 1
     boards = [a for msg in stub.messages(stub.channel) for a in msg.attachments
               if a.filename == "standings.png"]

@@ -110,7 +110,7 @@ async def test_a_later_round_that_cannot_be_seated_ends_the_event(stub: DiscordS
     assert paid is not None and int(paid[0]) == 3 * 40
     texts = [msg.text for msg in stub.messages(stub.channel)]
     assert any("round 2 could not be seated, so the tournament ends here" in x for x in texts), texts
-    assert sum("Winner:" in x for x in texts) == 1
+    assert sum(x.startswith(f"Tournament #{tid} is over.") for x in texts) == 1
 
 
 async def test_a_final_shared_by_every_entrant_still_names_its_winners(stub: DiscordStub, tapis: TapisRun,
@@ -135,7 +135,7 @@ async def test_a_final_shared_by_every_entrant_still_names_its_winners(stub: Dis
               if msg.text.startswith(f"Tournament #{tid} is over.")]
     assert len(finals) == 1, [msg.text[:80] for msg in stub.messages(stub.channel)]
     text = finals[0]
-    assert len(text) <= 2000 and "Winner: p00" in text and "Prizes: p00" in text and text.endswith(", ….")
+    assert len(text) <= 2000 and "Winners: p00" in text and "Prizes: p00" in text and text.endswith(", ….")
     assert await pool_balance(tapis, tid, stub.guild.id) == 0 and await ledger_total(tapis) == 0
 
 
@@ -150,5 +150,5 @@ def test_the_standings_write_the_net_in_the_readers_digits() -> None:
             Standing(2, "bob", points=0, net=-1500, sessions=2, rank=2)]
     club = SimpleNamespace(format="club")
     french = standings_text(club, rows, translator("fr"))  # type: ignore[arg-type]
-    assert "+1\u202f500" in french and "-1\u202f500" in french
+    assert "+1\u202f500" in french and "−1\u202f500" in french  # a true minus sign
     assert "+1500" in standings_text(club, rows, translator("en"))  # type: ignore[arg-type]

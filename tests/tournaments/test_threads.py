@@ -47,7 +47,8 @@ async def _played_in_threads(stub: DiscordStub, threaded: TapisRun) -> None:
         assert "is over" in stub.message(table.extra_messages["line"]).content
     in_channel = stub.messages(stub.channel)
     assert not [m for m in in_channel if m.components]  # no table is played in the channel
-    assert any("Winner:" in m.text for m in in_channel)  # the event's own messages stay there
+    # the event's own messages stay there
+    assert any(m.text.startswith(f"Tournament #{tid} is over.") for m in in_channel)
     assert stub.calls_to("POST", "/channels/{cid}/messages/{mid}/threads")
     assert await ledger_total(threaded) == 0
 
