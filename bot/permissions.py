@@ -36,6 +36,9 @@ NEEDED: tuple[tuple[str, tuple[str, str]], ...] = (
 IN_THREAD = ("send_messages_in_threads", NP_("permission", "Send Messages in Threads"))
 #: What a thread per table needs on top (optional: without it the table stays in the channel).
 THREADS = ("create_public_threads", "send_messages_in_threads")
+#: Those permissions with their names as Discord shows them.
+THREAD_NEEDS: tuple[tuple[str, tuple[str, str]], ...] = (
+    ("create_public_threads", NP_("permission", "Create Public Threads")), IN_THREAD)
 
 
 def missing(perms: discord.Permissions, *, thread: bool = False) -> list[Msg]:
@@ -54,6 +57,31 @@ def refusal(perms: discord.Permissions, *, thread: bool = False) -> Msg | None:
                 "Tapis cannot hold a table in this channel: it lacks the {permissions} permissions here. "
                 "A server manager can grant them in the channel's settings (Permissions).",
                 len(lacking), permissions=Listed(tuple(lacking)))
+
+
+def place_warning(perms: discord.Permissions, place: str, *, thread: bool = False) -> Msg | None:
+    """Why no table could open in ``place`` (a channel the admin lists in ``/settings channels``)
+    where the bot has ``perms``, told to that admin at once (None: tables may open there)."""
+    lacking = missing(perms, thread=thread)
+    if not lacking:
+        return None
+    return nmsg("Tapis lacks the {permissions} permission in {place}: tables cannot open there until a "
+                "server manager grants it in the channel's settings (Permissions).",
+                "Tapis lacks the {permissions} permissions in {place}: tables cannot open there until a "
+                "server manager grants them in the channel's settings (Permissions).",
+                len(lacking), permissions=Listed(tuple(lacking)), place=place)
+
+
+def thread_warning(perms: discord.Permissions, place: str) -> Msg | None:
+    """Why tables in ``place`` would get no thread of their own where the bot has ``perms`` (told to
+    the admin who turns ``/settings threads`` on; None: they would)."""
+    lacking = [Msg(name[1], context=name[0]) for flag, name in THREAD_NEEDS if not getattr(perms, flag)]
+    if not lacking:
+        return None
+    return nmsg("Tapis lacks the {permissions} permission in {place}: tables there run in the channel, "
+                "without a thread.",
+                "Tapis lacks the {permissions} permissions in {place}: tables there run in the channel, "
+                "without a thread.", len(lacking), permissions=Listed(tuple(lacking)), place=place)
 
 
 def cached(channel: object) -> discord.Permissions | None:

@@ -8,6 +8,8 @@ and no escrow is held by a table that is not open. Other servers' figures are ne
 
 from __future__ import annotations
 
+import logging
+import math
 from typing import TYPE_CHECKING
 
 import discord
@@ -26,6 +28,12 @@ from bot.views.texts import fit
 if TYPE_CHECKING:
     from bot.app import TapisBot
 
+log = logging.getLogger(__name__)
+
+#: Open tables per page of ``/admin tables``, each line cut to ``TABLE_LINE``: 15 lines and the
+#: page line stay under Discord's 2,000 characters.
+TABLES_PAGE = 15
+TABLE_LINE = 120
 
 class Admin(commands.Cog):
     """Server managers' commands; every answer is ephemeral, in the invoker's language."""
@@ -46,15 +54,31 @@ class Admin(commands.Cog):
         return True
 
     @admin.command(name="tables", description="Open tables in this server")
-    async def tables(self, interaction: discord.Interaction[TapisBot]) -> None:
-        """Every open table of the server, wherever it is: text channels, threads, forum posts."""
+    @app_commands.describe(page="Page of the list (1 = the first tables)")
+    async def tables(self, interaction: discord.Interaction[TapisBot],
+                     page: app_commands.Range[int, 1, 1000] = 1) -> None:
+        """Every open table of the server, wherever it is: text channels, threads, forum posts; by
+        pages of ``TABLES_PAGE`` whole lines (a server may hold 50 open tables, far over 2,000
+        characters)."""
         guild_id = guild_only(interaction)
         tr = await reader(self.bot, interaction)
-        tables = [t for t in await self.bot.tables.open_tables() if t.guild_id == guild_id]
-        lines = [tr._("{table} in {channel} · version {version}", table=describe_table(t, tr),
-                      channel=f"<#{t.channel_id}>", version=tr.number(t.version))
-                 for t in sorted(tables, key=lambda t: t.id)]
-        await send(interaction, fit("\n".join(lines), 1900) or tr._("No open table."))
+        tables = sorted((t for t in await self.bot.tables.open_tables() if t.guild_id == guild_id),
+                        key=lambda t: t.id)
+        pages = max(1, math.ceil(len(tables) / TABLES_PAGE))
+        if not tables or page > pages:
+            await send(interaction, tr._("No open table.") if not tables
+                       else tr.n_("There is only {n} page.", "There are only {n} pages.", pages))
+            return
+        lines = [fit(tr._("{table} in {channel} · version {version}", table=describe_table(t, tr),
+                          channel=f"<#{t.channel_id}>", version=tr.number(t.version)), TABLE_LINE)
+                 for t in tables[(page - 1) * TABLES_PAGE:page * TABLES_PAGE]]
+        if pages > 1:
+            lines.append(tr.n_("Page {page} of {pages} ({n} open table): {admin_tables} with `page:` "
+                               "shows the others.",
+                               "Page {page} of {pages} ({n} open tables): {admin_tables} with `page:` "
+                               "shows the others.", len(tables), page=page, pages=pages,
+                               admin_tables=command("admin tables")))
+        await send(interaction, "\n".join(lines))
 
     @admin.command(name="audit", description="Check this server's ledger: sums, balances, escrow")
     async def audit(self, interaction: discord.Interaction[TapisBot]) -> None:
@@ -76,19 +100,32 @@ class Admin(commands.Cog):
         return audit_text(here, checked, mismatches, await ledger.stranded_escrow(guild_id), tr)
 
     @admin.command(name="season", description="Archive this server's ratings and start a new season")
-    async def season(self, interaction: discord.Interaction[TapisBot]) -> None:
+    @app_commands.describe(confirm="Start it now (without it, Tapis first says what it does)")
+    async def season(self, interaction: discord.Interaction[TapisBot], confirm: bool = False) -> None:
+        """Every board restarts at once and a season cannot be taken back: without ``confirm`` the
+        admin is told what it does and how to confirm; a start is logged with who asked for it."""
         import time
 
-        from bot.store.ratings import start_season_sync
+        from bot.store.ratings import current_season_sync, start_season_sync
 
         guild_id = guild_only(interaction)
         tr = await reader(self.bot, interaction)
-        season = await self.bot.db.transaction(start_season_sync, guild_id, time.time())
-        await interaction.response.send_message(
-            tr._("Season {season} has started: every rating starts afresh. Season {old}'s ratings are "
-                 "archived ({leaderboard} `by:rating season:{old}`).", season=season, old=season - 1,
-                 leaderboard=command("leaderboard")),
-            ephemeral=True)
+        if not confirm:
+            current = await run_soon(interaction, self.bot.db.run(current_season_sync, guild_id))
+            await send(interaction, tr._(
+                "This starts Season {season}: every rating of this server starts afresh, at once, and "
+                "Season {old}'s boards are archived (still shown with {leaderboard} `by:rating "
+                "season:{old}`). It cannot be undone. To start it, run {admin_season} again with "
+                "`confirm: True`.", season=current + 1, old=current, leaderboard=command("leaderboard"),
+                admin_season=command("admin season")))
+            return
+        season = await run_soon(interaction,
+                                self.bot.db.transaction(start_season_sync, guild_id, time.time()))
+        log.info("guild %s: season %s started by user %s", guild_id, season, interaction.user.id)
+        await send(interaction, tr._(
+            "Season {season} has started: every rating starts afresh. Season {old}'s ratings are "
+            "archived ({leaderboard} `by:rating season:{old}`).", season=season, old=season - 1,
+            leaderboard=command("leaderboard")))
 
 
 def audit_text(here: int, checked: int, mismatches: list[Mismatch],

@@ -74,6 +74,8 @@ def parse_options(text: str | None, game: Game) -> dict[str, Any]:
         spec = specs[name]
         if spec.kind == "choice":
             value = next((c for c in spec.choices if str(c).lower() == value.lower()), value)
+        elif spec.kind == "int" and spec.default is None and value.lower() in ("none", "-"):
+            value = None  # an option whose default is none (Motz's fine_cap: no cap), as suggested
         elif spec.kind in ("int", "seat"):
             value = whole_number(name, value)
         out[name] = value

@@ -6,7 +6,9 @@ answer that says old -> new, works the same on a phone and from the keyboard, an
 
 - ``/settings show``: every key, its value now, and whether it is the operator's default.
 - ``/settings set key: value:``: checked (``bot.settings.model``; channels and roles must be this
-  server's), stored and logged; applies from the next table.
+  server's), stored and logged; the answer says when it applies (most keys: from the next
+  table; ``public_reviews``, ``ai_levels`` and the grants sooner), and a channel listed where
+  the bot lacks what a table needs is named. A value set again changes and logs nothing.
 - ``/settings reset key:``: back to the operator's default, logged.
 - ``/settings log [page:]``: the changes, newest first, who, when, old -> new (pages of 2,000
   characters at most).
@@ -18,6 +20,7 @@ checks the permission again, since a server can override what Discord shows.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
@@ -30,6 +33,7 @@ from bot.cogs.options import parse_options
 from bot.i18n import NATIVE_NAMES, Translator, msg
 from bot.i18n.commands import command
 from bot.i18n.languages import LANGUAGES
+from bot.i18n.lazy import Msg
 from bot.outbox.respond import run_soon, send
 from bot.rules import GAMES
 from bot.rules.base import PACES, Game
@@ -37,8 +41,10 @@ from bot.settings.model import (
     OPTIONS_PREFIX,
     SETTINGS,
     ServerSettings,
+    Setting,
     SettingError,
     bounds,
+    effective,
     parse,
     setting,
     table_pace_default,
@@ -70,8 +76,10 @@ def _read_options(text: str, game: Game) -> dict[str, Any]:
     return parse_options(text, game)
 
 
-def shown(key: str, value: Any, tr: Translator) -> str:
-    """A setting's value in the reader's words (``None``: the operator's default for that key)."""
+def shown(key: str, value: Any, tr: Translator, guild: discord.Guild | None = None) -> str:
+    """A setting's value in the reader's words (``None``: the operator's default for that key);
+    with ``guild``, a channel or role it no longer has is named as deleted (Discord would draw a
+    bare ``#unknown`` or ``@deleted-role``)."""
     spec = SETTINGS.get(key)
     kind = spec.kind if spec else ""
     if value is None or (kind == "places" and not value):
@@ -89,19 +97,35 @@ def shown(key: str, value: Any, tr: Translator) -> str:
     if kind == "bool":
         return tr._("on") if value else tr._("off")
     if kind == "places":
-        return ", ".join(f"<#{int(v)}>" for v in value)
+        return ", ".join(f"<#{int(v)}>" if guild is None or guild.get_channel(int(v)) is not None
+                         else _deleted(int(v), tr) for v in value)
     if kind == "role":
-        return f"<@&{int(value)}>"
+        return (f"<@&{int(value)}>" if guild is None or guild.get_role(int(value)) is not None
+                else _deleted(int(value), tr))
     if kind in ("cap", "grant"):
         return tr.number(int(value))
-    if kind == "hours":
-        hours = f"{float(value):g}"
-        return tr._("{n} h", n=hours)
+    if kind == "hours":  # in the reader's decimal sign: 1,5 h in French
+        return tr._("{n} h", n=tr.number(float(value)))
     if kind == "options":
         return " ".join(f"{k}={v}" for k, v in value.items()) or tr._("the game's defaults")
     if kind == "levels":
         return ", ".join(value) or "—"
     return str(value)
+
+
+def _deleted(item_id: int, tr: Translator) -> str:
+    """A channel or role a setting names that the server deleted since."""
+    return tr._("{id} (deleted)", id=f"`{item_id}`")
+
+
+def _named_default(key: str, value: Any, tr: Translator, config: Config,
+                   guild: discord.Guild | None = None) -> str:
+    """``shown``, naming what the bot's default is where "default" alone would not say it:
+    ``default (off)``, ``default (3)`` (``anywhere``, ``none`` and the like already say it)."""
+    text = shown(key, value, tr, guild)
+    if value is not None or text != tr._("default"):
+        return text
+    return tr._("default ({value})", value=shown(key, _current(effective({}, config), key, config), tr))
 
 
 def _current(server: ServerSettings, key: str, config: Config) -> Any:
@@ -136,13 +160,14 @@ class Settings(commands.Cog):
         server = await store.for_guild(guild_id)
         lines = []
         for key in SETTINGS:
-            value = shown(key, _current(server, key, self.bot.config), tr)
+            value = shown(key, _current(server, key, self.bot.config), tr, interaction.guild)
             mark = "" if key in stored else " · " + tr._("default")
-            lines.append(fit(f"**{key}**: {value}{mark}", 200))
+            lines.append(fit(f"**{key}**: {value}{mark}", 900 if key == "channels" else 200))
+        lines += ["⚠️ " + w.render(tr) for w in _place_warnings(interaction, sorted(server.places))]
         embed = discord.Embed(title=tr._("Tapis settings of this server"),
                               description=fit("\n".join(lines), 4096), colour=0x2F855A)
         embed.set_footer(text=tr._("Change one with /settings set, undo with /settings reset; "
-                                   "changes apply from the next table."))
+                                   "each answer says when the change applies."))
         await send(interaction, embed=embed)
 
     @settings.command(name="set", description="Change one setting of this server")
@@ -154,13 +179,18 @@ class Settings(commands.Cog):
             checked = parse(spec.key, value, self.bot.settings.config, _read_options)
         except SettingError as exc:
             raise UserError(exc.message) from None
+        warnings: list[Msg] = []
         if spec.kind == "places":
             self._check_places(interaction, checked)
+            warnings = _place_warnings(interaction, checked)
         elif spec.kind == "role" and checked is not None:
             self._check_role(interaction, checked)
+        elif spec.key == "threads" and checked:
+            places = (await run_soon(interaction, self.bot.settings.for_guild(guild_id))).places
+            warnings = _thread_warnings(interaction, sorted(places))
         old = await run_soon(interaction, self.bot.settings.set(guild_id, spec.key, checked,
                                                                 interaction.user.id))
-        await self._changed(interaction, spec.key, old, checked)
+        await self._changed(interaction, spec, old, checked, warnings)
 
     @settings.command(name="reset", description="Put one setting back to the bot's default")
     @app_commands.describe(key="The setting")
@@ -171,14 +201,26 @@ class Settings(commands.Cog):
         except SettingError as exc:
             raise UserError(exc.message) from None
         old = await run_soon(interaction, self.bot.settings.reset(guild_id, spec.key, interaction.user.id))
-        await self._changed(interaction, spec.key, old, None)
+        await self._changed(interaction, spec, old, None)
 
-    async def _changed(self, interaction: discord.Interaction[TapisBot], key: str, old: Any,
-                       new: Any) -> None:
-        """Tell the admin what changed (``None``: the bot's default), in their language."""
+    async def _changed(self, interaction: discord.Interaction[TapisBot], spec: Setting, old: Any,
+                       new: Any, warnings: Sequence[Msg] = ()) -> None:
+        """Tell the admin what changed (``None``: the bot's default) and when it applies, or that
+        nothing did, in their language; then ``warnings`` (allowed channels no table can use)."""
         tr = await reader(self.bot, interaction)
-        await send(interaction, tr._("**{key}**: {old} → {new}. It applies from the next table.",
-                                     key=key, old=shown(key, old, tr), new=shown(key, new, tr)))
+        key = spec.key
+        if old == new:
+            text = (tr._("**{key}** already follows the bot's default: nothing changed.", key=key)
+                    if new is None else
+                    tr._("**{key}** is already {value}: nothing changed.", key=key,
+                         value=shown(key, new, tr)))
+        else:
+            config = self.bot.config
+            text = tr._("**{key}**: {old} → {new}. {applies}", key=key,
+                        old=_named_default(key, old, tr, config, interaction.guild),
+                        new=_named_default(key, new, tr, config), applies=tr._(spec.when))
+        lines = [text, *("⚠️ " + w.render(tr) for w in warnings)]
+        await send(interaction, fit("\n".join(lines), 2000))
 
     @settings.command(name="log", description="Who changed which setting, when")
     @app_commands.describe(page="Page of the log (1 = the latest changes)")
@@ -191,7 +233,7 @@ class Settings(commands.Cog):
         pages = max(1, math.ceil(total / LOG_PAGE))
         if not changes:
             text = (tr._("No setting has been changed on this server yet.") if total == 0
-                    else tr._("There are only {n} pages.", n=pages))
+                    else tr.n_("There is only {n} page.", "There are only {n} pages.", pages))
             await send(interaction, text)
             return
         head = tr._("Settings changes, page {page} of {pages}:", page=page, pages=pages)
@@ -224,8 +266,10 @@ class Settings(commands.Cog):
                            current: str) -> list[app_commands.Choice[str]]:
         tr = await reader(self.bot, interaction)
         typed = current.strip().lower()[:60]
+        by_key = [s for s in SETTINGS.values() if typed in s.key]
+        by_help = [s for s in SETTINGS.values() if s not in by_key and typed in tr._(s.help).lower()]
         return [app_commands.Choice(name=fit(f"{s.key} — {tr._(s.help)}", 100), value=s.key)
-                for s in SETTINGS.values() if typed in s.key][:25]
+                for s in [*by_key, *by_help]][:25]  # the keys are English: found by their help too
 
     @set_.autocomplete("value")
     async def _value_choices(self, interaction: discord.Interaction[TapisBot],
@@ -255,8 +299,17 @@ class Settings(commands.Cog):
         else:
             values = ["none"]
         typed = current.strip().lower()
-        return [app_commands.Choice(name=v[:100], value=v[:100]) for v in dict.fromkeys(values)
-                if v.lower().startswith(typed) or not typed][:25]
+        tr = await reader(self.bot, interaction)
+        return [app_commands.Choice(name=_value_name(spec.kind, v, tr)[:100], value=v[:100])
+                for v in dict.fromkeys(values) if v.lower().startswith(typed) or not typed][:25]
+
+
+def _value_name(kind: str, value: str, tr: Translator) -> str:
+    """A value choice as the admin reads it: ``on — activé``, ``eu — Euskara`` (the value typed
+    stays the plain ``on``, ``eu``)."""
+    word = (tr._("on") if value == "on" else tr._("off")) if kind == "bool" else (
+        NATIVE_NAMES.get(value, value) if kind == "language" else value)
+    return value if word == value else f"{value} — {word}"
 
 
 def _log_line(change: Change, tr: Translator) -> str:
@@ -264,6 +317,45 @@ def _log_line(change: Change, tr: Translator) -> str:
     line = tr._("<t:{at}:f> {who} **{key}**: {old} → {new}", at=int(change.at), who=who,
                 key=change.key, old=shown(change.key, change.old, tr), new=shown(change.key, change.new, tr))
     return fit(line, LOG_LINE)
+
+
+def _place_warnings(interaction: discord.Interaction[TapisBot], ids: list[int]) -> list[Msg]:
+    """Each listed channel or category where the bot lacks what a table needs (``bot.permissions``,
+    from the cache; one it cannot read is not named): a setting that would lock members out of
+    tables is named to the admin who makes it, not left for members to find."""
+    from bot.permissions import cached, place_warning
+
+    guild = interaction.guild
+    out = []
+    for cid in ids:
+        channel = guild.get_channel(cid) if guild is not None else None
+        perms = cached(channel)
+        warning = None if perms is None else place_warning(
+            perms, f"<#{cid}>", thread=isinstance(channel, discord.ForumChannel))
+        if warning is not None:
+            out.append(warning)
+    return out
+
+
+def _thread_warnings(interaction: discord.Interaction[TapisBot], places: list[int]) -> list[Msg]:
+    """Where tables would get no thread for want of a permission: each allowed channel the cache
+    knows (a forum's posts are threads already), or, tables being allowed anywhere, this channel."""
+    from bot.permissions import cached, thread_warning
+
+    if not places:
+        if isinstance(interaction.channel, discord.Thread):  # no thread in a thread: nothing to say
+            return []
+        here = thread_warning(interaction.app_permissions, f"<#{interaction.channel_id}>")
+        return [] if here is None else [here]
+    guild = interaction.guild
+    out = []
+    for cid in places:
+        channel = guild.get_channel(cid) if guild is not None else None
+        perms = None if isinstance(channel, discord.ForumChannel) else cached(channel)
+        warning = None if perms is None else thread_warning(perms, f"<#{cid}>")
+        if warning is not None:
+            out.append(warning)
+    return out
 
 
 def _parents(channel: object, guild: discord.Guild | None) -> tuple[int, ...]:

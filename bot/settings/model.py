@@ -35,15 +35,22 @@ from bot.rules.base import PACES, Game, OptionError
 #: Reads ``key=value …`` typed for a game into raw options, or raises a refusal (``/table new``'s).
 OptionsReader = Callable[[str, Game], dict[str, Any]]
 
-#: The longest value text read at all (a 5,000-character paste is refused before any parsing).
+#: The longest value text read at all (a 5,000-character paste is refused before any parsing);
+#: ``channels`` takes ``MAX_PLACES_TEXT``.
 MAX_VALUE_TEXT = 300
 #: Channels or categories a server may list in ``channels``.
 MAX_PLACES = 25
+#: The longest ``channels`` value: ``MAX_PLACES`` mentions (``<#`` 21 digits ``>``) and separators.
+MAX_PLACES_TEXT = MAX_PLACES * 26
 CAPS = ("tables_per_member", "tables_per_channel", "tables_per_guild")
 GRANTS = ("starting_grant", "daily_grant", "daily_cooldown_hours")
 OPTIONS_PREFIX = "options."
-_ON = ("on", "true", "yes", "1")
-_OFF = ("off", "false", "no", "0")
+#: on and off as an admin may type them in each language of the bot (its words for "on" and "off"
+#: in ``/settings show`` included): what they see is what they may type back.
+_ON = ("on", "true", "yes", "1", "oui", "activé", "sí", "si", "activado", "bai", "aktibatuta", "ano",
+       "zapnuto")
+_OFF = ("off", "false", "no", "0", "non", "désactivé", "desactivado", "ez", "desaktibatuta", "ne",
+        "vypnuto")
 _ID = re.compile(r"<(?:#|@&)?(\d{15,21})>|(\d{15,21})")
 _NUMBER = re.compile(r"[+-]?(?:[0-9]{1,9}(?:\.[0-9]{1,6})?|\.[0-9]{1,6})")
 
@@ -63,6 +70,18 @@ class Setting:
     key: str
     kind: str  # language | places | bool | pace | cap | grant | hours | options | levels | role
     help: str
+    applies: str = ""  # when a change takes effect, a message id (empty: ``NEXT_TABLE``)
+
+    @property
+    def when(self) -> str:
+        """When a change of this key takes effect (a message id, told with the change)."""
+        return self.applies or NEXT_TABLE
+
+
+#: When a change takes effect, told to the admin with it: most keys are read as a table opens.
+NEXT_TABLE = N_("It applies from the next table.")
+_AT_SEAT = N_("It applies from the next table opened or seat taken; open tables keep their players.")
+_AT_GRANT = N_("It applies from each member's next daily grant.")
 
 
 def _game_settings() -> tuple[Setting, ...]:
@@ -72,23 +91,27 @@ def _game_settings() -> tuple[Setting, ...]:
 
 
 SETTINGS: dict[str, Setting] = {s.key: s for s in (
-    Setting("language", "language", N_("The language of the server's tables.")),
+    Setting("language", "language", N_("The language of the server's tables."),
+            N_("It applies from the next table, and at once to this server's public leaderboard.")),
     Setting("channels", "places",
             N_("Where tables may be opened: channels or categories (none = anywhere).")),
     Setting("threads", "bool", N_("Whether each table gets its own thread.")),
     Setting("pace", "pace", N_("The default pace of a table.")),
-    Setting("tables_per_member", "cap", N_("Open tables a member may sit at.")),
-    Setting("tables_per_channel", "cap", N_("Open tables a channel may hold.")),
-    Setting("tables_per_guild", "cap", N_("Open tables the server may hold.")),
+    Setting("tables_per_member", "cap", N_("Open tables a member may sit at."), _AT_SEAT),
+    Setting("tables_per_channel", "cap", N_("Open tables a channel may hold."), _AT_SEAT),
+    Setting("tables_per_guild", "cap", N_("Open tables the server may hold."), _AT_SEAT),
     *_game_settings(),
     Setting("rated", "bool", N_("Whether sessions are rated and count on the boards.")),
     Setting("hints", "bool", N_("Whether a host may allow hints (/hint) at a table.")),
     Setting("public_reviews", "bool",
-            N_("Whether anyone who can see a finished table may /review it (else its players only).")),
-    Setting("ai_levels", "levels", N_("Which AI levels may sit at a table.")),
-    Setting("starting_grant", "grant", N_("Jetons a new player starts with.")),
-    Setting("daily_grant", "grant", N_("Jetons granted by /daily.")),
-    Setting("daily_cooldown_hours", "hours", N_("Hours between two /daily.")),
+            N_("Whether anyone who can see a finished table may /review it (else its players only)."),
+            N_("It applies at once, to every finished session of this server.")),
+    Setting("ai_levels", "levels", N_("Which AI levels may sit at a table."),
+            N_("It applies at once, to new tables and to the AI buttons of open lobbies.")),
+    Setting("starting_grant", "grant", N_("Jetons a new player starts with."),
+            N_("It applies to the wallets opened from now on; existing wallets keep their jetons.")),
+    Setting("daily_grant", "grant", N_("Jetons granted by /daily."), _AT_GRANT),
+    Setting("daily_cooldown_hours", "hours", N_("Hours between two /daily."), _AT_GRANT),
     Setting("opener_role", "role", N_("A role that may open tables (none = everyone; admins always may).")),
 )}
 
@@ -118,9 +141,10 @@ def parse(key: str, text: str, config: Config, read_options: OptionsReader | Non
     options are read by ``read_options(text, game)`` (``/table new``'s reader, given by the cog).
     """
     spec = setting(key)
-    if len(text) > MAX_VALUE_TEXT:
+    limit = MAX_PLACES_TEXT if spec.kind == "places" else MAX_VALUE_TEXT
+    if len(text) > limit:
         raise SettingError(msg("The value is too long: at most {limit} characters, not {n}.",
-                               limit=Amount(MAX_VALUE_TEXT), n=Amount(len(text))))
+                               limit=Amount(limit), n=Amount(len(text))))
     value = text.strip()
     kind = spec.kind
     if kind == "language":
@@ -172,6 +196,8 @@ def parse(key: str, text: str, config: Config, read_options: OptionsReader | Non
 
 def _number(spec: Setting, value: str, config: Config) -> int | float:
     whole = spec.kind != "hours"
+    if not whole and value.count(",") == 1 and "." not in value:
+        value = value.replace(",", ".")  # 1,5: the decimal sign of fr, es, eu and cs (shown so too)
     if not _NUMBER.fullmatch(value) or (whole and "." in value):
         what = msg("a whole number") if whole else msg("a number")
         typed = "`" + value[:40] + "`"

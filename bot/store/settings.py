@@ -55,12 +55,13 @@ def _change(conn: sqlite3.Connection, guild_id: int, key: str, value: str | None
     row = conn.execute("SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?",
                        (guild_id, key)).fetchone()
     old = row[0] if row and row[0] != "null" else None
-    if value is None:
+    if value is None:  # also drops the lock row of a key that was not set
         conn.execute("DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key))
-    else:
+    elif value != old:
         conn.execute(_UPSERT, (guild_id, key, value, user_id, now))
-    conn.execute("INSERT INTO guild_settings_log (guild_id, key, old_value, new_value, user_id, at) "
-                 "VALUES (?, ?, ?, ?, ?, ?)", (guild_id, key, old, value, user_id, now))
+    if value != old:  # a value set again, or a default reset again, changes nothing: not logged
+        conn.execute("INSERT INTO guild_settings_log (guild_id, key, old_value, new_value, user_id, at) "
+                     "VALUES (?, ?, ?, ?, ?, ?)", (guild_id, key, old, value, user_id, now))
     return old
 
 
@@ -94,12 +95,14 @@ class SettingsStore:
         return effective(await self.stored(guild_id) if guild_id is not None else {}, config or self.config)
 
     async def set(self, guild_id: int, key: str, value: Any, user_id: int) -> Any:
-        """Store a checked value (``bot.settings.model.parse``) and log it; returns the old value."""
+        """Store a checked value (``bot.settings.model.parse``) and log it; returns the old value
+        (equal to ``value`` when it was set already: nothing is written or logged then)."""
         old = await self.db.transaction(_change, guild_id, key, encode(value), user_id, self.clock())
         return decode(old)
 
     async def reset(self, guild_id: int, key: str, user_id: int) -> Any:
-        """Back to the operator's default, logged; returns the old value (None if it was the default)."""
+        """Back to the operator's default, logged; returns the old value (None if it was the default
+        already: nothing is logged then)."""
         return decode(await self.db.transaction(_change, guild_id, key, None, user_id, self.clock()))
 
     async def log(self, guild_id: int, limit: int, offset: int = 0) -> tuple[list[Change], int]:

@@ -100,7 +100,7 @@ async def test_rating_and_wins_boards_and_seasons(stub: DiscordStub, tapis: Tapi
     nope = await stub.slash("admin season", dave, stub.channel)
     assert nope.ephemeral and "server manager" in nope.text
     stub.guild.admins.add(dave.id)
-    started = await stub.slash("admin season", dave, stub.channel)
+    started = await stub.slash("admin season", dave, stub.channel, confirm=True)
     assert started.ephemeral and "Season 2 has started" in started.text
     fresh = await stub.slash("leaderboard", dave, stub.channel, game="marias", by="rating")
     assert "season 2" in fresh.text and "Nobody yet." in fresh.text

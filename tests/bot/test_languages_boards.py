@@ -125,7 +125,8 @@ async def test_history_replay_stats_boards_and_admin_in_the_pseudo_locale(
     stub.guild.admins.add(dave.id)
     await stub.slash("admin tables", dave, stub.channel)
     await stub.slash("admin audit", dave, stub.channel)
-    await stub.slash("admin season", dave, stub.channel)
+    await stub.slash("admin season", dave, stub.channel)  # what it would do
+    await stub.slash("admin season", dave, stub.channel, confirm=True)
 
     messages = [m for m in stub.store.values() if m.interaction_id is not None]  # the commands' answers
     seen = {t for m in messages for t in texts_of(m)} | set(attachment_descriptions(stub))
@@ -155,7 +156,7 @@ async def test_one_reply_per_command_in_french_and_czech(stub: DiscordStub, tapi
     [field] = card.last.embeds[0]["fields"]
     won = "1 vyhraná (100" if wins[0] == 1 else "0 vyhraných (0"
     jetons = {1: "žeton", 2: "žetony", 3: "žetony", 4: "žetony"}.get(abs(net), "žetonů")
-    sign = "+" if net >= 0 else "-"
+    sign = "+" if net >= 0 else "−"  # a true minus sign
     assert card.last.embeds[0]["title"] == "Statistiky — alice" and field["name"] == "Mariáš"
     assert field["value"].split("\n")[0] == f"1 odehraná partie · {won}{NBSP}%) · {sign}{abs(net)} {jetons}"
 
@@ -165,7 +166,7 @@ async def test_one_reply_per_command_in_french_and_czech(stub: DiscordStub, tapi
     place = sorted(table.results, reverse=True).index(table.results[seat_b]) + 1
     where = {1: "1er", 2: "2e", 3: "3e"}[place]
     result = table.results[seat_b]
-    amount = f"**{'+' if result >= 0 else '-'}{abs(result)}** {'jeton' if abs(result) <= 1 else 'jetons'}"
+    amount = f"**{'+' if result >= 0 else '−'}{abs(result)}** {'jeton' if abs(result) <= 1 else 'jetons'}"
     assert page.embeds[0]["title"] == "Historique — bob"
     assert page.embeds[0]["description"].endswith(f" · {amount} · {where} sur 3")
     assert page.embeds[0]["footer"]["text"] == "Page 1 sur 1 · 1 partie"
@@ -213,5 +214,5 @@ async def test_one_reply_per_command_in_french_and_czech(stub: DiscordStub, tapi
     # /admin is a group, which Discord cannot mention: the plain form
     assert refusal(nope) == "Only a server manager (Manage Server permission) can use `/admin`."
     stub.guild.admins.add(carol.id)
-    started = await stub.slash("admin season", carol, stub.channel)
+    started = await stub.slash("admin season", carol, stub.channel, confirm=True)
     assert started.text.startswith("Season 2 has started: every rating starts afresh.")

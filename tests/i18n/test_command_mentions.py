@@ -17,7 +17,7 @@ from bot.tables.errors import short_of_jetons, stale
 #: The texts that keep a plain ``/name``, each shown where Discord renders no mention.
 PLAIN = {
     # embed footers
-    "Change one with /settings set, undo with /settings reset; changes apply from the next table.":
+    "Change one with /settings set, undo with /settings reset; each answer says when the change applies.":
         "the /settings show footer",
     "How to play: /rules": "the hand DM's footer",
     'Set options with /table new game:… options:"key=value key=value"': "the /rules footer",
