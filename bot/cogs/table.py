@@ -32,7 +32,7 @@ from bot.views.display import safe_name, timestamp
 from bot.views.lobby_post import invite as invite_members
 from bot.views.lobby_post import post_lobby
 from bot.views.locale import at_table, reader
-from bot.views.mine import mine_text
+from bot.views.mine import message_link, mine_text
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -190,6 +190,7 @@ class Tables(commands.Cog):
         presenter = self.bot.presenter
         tr = await reader(self.bot, interaction)
         embed = presenter.table_payload(t, tr)["embed"]
+        embed.url = message_link(t)  # its title jumps to the table message, however far up it is
         await send(interaction, embed=embed)
 
     @table.command(name="mine", description="Every table you sit at in this server: whose turn, the deadline")
@@ -197,7 +198,7 @@ class Tables(commands.Cog):
         guild_id = guild_only(interaction)
         tables = [t for t in await self.service.open_tables() if t.guild_id == guild_id]
         tr = await reader(self.bot, interaction)
-        await send(interaction, mine_text(tables, interaction.user.id, tr))
+        await send(interaction, mine_text(tables, interaction.user.id, tr, self.bot.config))
 
     @app_commands.command(name="hand", description="Your hand and your moves, only for you")
     @app_commands.describe(table=TABLE_ARG)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from bot.i18n.commands import command
 from bot.tables.pace import table_pace
-from bot.views.display import timestamp
+from bot.views.display import deadline_text
 
 if TYPE_CHECKING:
     from bot.config import Config
@@ -32,7 +32,7 @@ def table_clock(table: Table, config: Config, tr: Translator) -> str:
     if table.status != "playing" or table.deadline is None or not waiting:
         return ""
     pace = table_pace(config, table.options)
-    when = timestamp(table.deadline)
+    when = deadline_text(table.deadline, pace.seconds)
     text = tr.n_("⏰ Deadline {when}: then the timeout move is played; after {n} missed deadline in a row "
                  "the AI takes the seat.",
                  "⏰ Deadline {when}: then the timeout move is played; after {n} missed deadlines in a row "
@@ -51,7 +51,7 @@ def seat_clock(table: Table, seat: int, config: Config, tr: Translator) -> str:
     if table.status != "playing" or table.deadline is None or seat not in table.waiting_seats():
         return ""
     pace = table_pace(config, table.options)
-    when = timestamp(table.deadline)
+    when = deadline_text(table.deadline, pace.seconds)
     if _last_chance(table, [seat], pace.away_after):
         return tr._("⏰ Your deadline: {when}. If you miss it, the timeout move is played for you and the AI "
                     "takes your seat (come back with {table_join}).", when=when,

@@ -111,6 +111,18 @@ class Dms:
                     continue  # closed DMs: the reminder goes to the channel (``bot.outbox.remind``)
                 self.queue(table.id, DmJob(seat, info.user_id, remind=True))
 
+    def plan_away(self, table: Table, events: list[dict[str, Any]]) -> None:
+        """A seat the AI took after missed deadlines: one DM to its player, saying so and how to come
+        back (``bot.outbox.hand.AWAY_NOTE``); their prompt before it would show dead buttons."""
+        for event in events:
+            seat = event.get("seat")
+            if event.get("type") != "away" or event.get("reason") != "timeout" \
+                    or not (isinstance(seat, int) and 0 <= seat < len(table.seats)):
+                continue
+            info = table.seats[seat]
+            if info.user_id is not None and info.away and not info.dm_closed:
+                self.queue(table.id, DmJob(seat, info.user_id))
+
     def plan_final(self, table: Table) -> None:
         """The session is over: every seated human's DM shows the final hand and stacks."""
         for seat, info in enumerate(table.seats):
@@ -219,8 +231,10 @@ class Dms:
         # the channel is out of reach (its My hand button with it), the DM is the only place left
         table = await self.p.table(table_id)  # an ended table's final DM even once the service let it go
         lost = table is not None and self.p.out_of_reach(table, rec)
-        by_dm = job.user_id not in rec.dm_closed and (
-            lost or await self.bot.preferences.hands_by_dm(job.user_id))
+        wanted = lost or await self.bot.preferences.hands_by_dm(job.user_id)
+        # DMs found closed are tried again by a reminder (at most one request per deadline): a player
+        # who opened them again gets their DMs back for the rest of a session that may last days
+        by_dm = wanted and (job.remind or job.user_id not in rec.dm_closed)
         if not by_dm and not job.remind:
             return
         if table is None or not table.is_open:
@@ -231,7 +245,7 @@ class Dms:
             return  # they moved (or the table ended) before the reminder went out
         if job.remind and not await self.bot.preferences.may_remind(job.user_id):
             return  # /preferences reminders: off
-        if job.remind and (not by_dm or table.seats[job.seat].dm_closed):
+        if job.remind and not by_dm:
             if not self.p.out_of_reach(table, rec):  # a channel out of reach is not asked again
                 await post_reminder(self.bot, table, job.user_id, self.p.budget, self.p.channel_turn)
             return
@@ -265,6 +279,7 @@ class Dms:
             rec.dm_shown[job.seat] = shown
             self.shows(table, job.seat, job.user_id, shown[1])
             keep_latest(self.last_sent, job.user_id, sent.id, USERS_KEEP)
+            await self._reopened(table, rec, job)
             await self._supersede(table, rec, job.user_id, dm, sent.id)
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
@@ -276,6 +291,15 @@ class Dms:
                 await post_reminder(self.bot, table, job.user_id, self.p.budget, self.p.channel_turn)
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", job.user_id, exc)
+
+    async def _reopened(self, table: Table, rec: TableRecord, job: DmJob) -> None:
+        """A DM reached a player whose DMs were found closed: they are open again (the table message's
+        notice goes, their next prompts are DMs again)."""
+        if job.user_id not in rec.dm_closed and not table.seats[job.seat].dm_closed:
+            return
+        rec.dm_closed.discard(job.user_id)
+        self.p.mark_dirty(table.id)
+        await self.tables.set_dm_closed(table.id, job.user_id, False)
 
     async def lobby_lost(self, table: Table, user_ids: list[int]) -> None:
         """Tell each of ``user_ids`` (the lobby's humans) that ``table``'s lobby was cancelled because its

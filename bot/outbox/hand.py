@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import N_, Translator, english
+from bot.i18n.commands import command
 from bot.outbox.clock import seat_clock
 from bot.rules.mus.senas import gesture as sena_gesture
 from bot.rules.mus.senas import name as sena_name
@@ -20,8 +21,9 @@ from bot.rules.mus.state import MusState
 from bot.rules.mus.text import bet_to_answer
 from bot.tables.length import LOST_CHANNEL
 from bot.tables.senas import Made
-from bot.views.components import moves_view
+from bot.views.components import back_view, moves_view
 from bot.views.display import hand_embed, seat_name
+from bot.views.mine import message_link
 
 if TYPE_CHECKING:
     from bot.app import TapisBot
@@ -31,6 +33,9 @@ if TYPE_CHECKING:
 #: away, the bot removed from the server: ``Presenter._channel_gone``).
 CHANNEL_LOST = N_("⚠️ Tapis can no longer show this table in its channel: the game goes on here, and "
                   "the table ends after this deal.")
+#: The note of a seat the AI plays (its player left, or missed too many deadlines in a row): how to come back.
+AWAY_NOTE = N_("💤 The AI plays your seat at table #{id} now. Take it back with the button below (or "
+               "{table_join} in the table's channel).")
 
 
 def place_names(bot: TapisBot, table: Table, tr: Translator | None = None) -> tuple[str, str]:
@@ -48,6 +53,9 @@ def hand_message(bot: TapisBot, table: Table, seat: int, tr: Translator,
     clock = seat_clock(table, seat, bot.config, tr)
     if table.status == "playing" and channel_lost(bot, table):
         note = "\n".join(x for x in (note, tr._(CHANNEL_LOST)) if x)
+    away = table.status == "playing" and table.seats[seat].away
+    if away:  # the AI moves for them: no move buttons, but the one to come back
+        note = "\n".join(x for x in (note, away_note(table, tr)) if x)
     offered: list[str] = []
     if isinstance(table.state, MusState):  # the Mus bet a seat answers, shown where it answers
         bet = bet_to_answer(table.state.view(seat), lambda s: seat_name(table, s, tr), tr)
@@ -57,8 +65,13 @@ def hand_message(bot: TapisBot, table: Table, seat: int, tr: Translator,
         lines = sena_lines(table, book.seen(table.state, seat), seat, tr)
         note = "\n".join(x for x in (note, *lines) if x)
         offered = book.offered(table, seat)
-    embed = hand_embed(table, seat, guild, channel, note=note, tr=tr, clock=clock)
-    return embed, moves_view(table, seat, tr, senas=offered)
+    embed = hand_embed(table, seat, guild, channel, note=note, tr=tr, clock=clock, link=message_link(table))
+    return embed, back_view(table, tr) if away else moves_view(table, seat, tr, senas=offered)
+
+
+def away_note(table: Table, tr: Translator) -> str:
+    """What a player whose seat the AI plays reads above their hand (``AWAY_NOTE``)."""
+    return tr._(AWAY_NOTE, id=table.id, table_join=command("table join"))
 
 
 def channel_lost(bot: TapisBot, table: Table) -> bool:

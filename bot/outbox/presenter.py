@@ -166,6 +166,7 @@ class Presenter:
         if table.state is not None and table.status == "playing":
             await self.ai_senas(table)
             self.dms.plan(table)
+            self.dms.plan_away(table, events)
         elif any(e.get("type") == "table_end" for e in events or ()):
             if table.state is not None and table.status == "finished":
                 self.dms.plan_final(table)  # they end with the table's clicks

@@ -41,7 +41,7 @@ from bot.tables.errors import (
     unknown_game,
 )
 from bot.tables.model import SeatInfo, Table, capacity
-from bot.tables.pace import table_pace
+from bot.tables.pace import lobby_life, table_pace
 from bot.tables.seats import INVITE_ONLY, LobbyPlan, first_free, free_places, insert_at, seat_taken, without
 from bot.tables.session import Runtime, TableSession
 
@@ -100,7 +100,7 @@ async def create(
         capacity=size, raw_options=raw, plan=replace(plan, places=sorted(plan.places)),
     )
 
-    expires = now + rt.config.lobby_expiry_hours * 3600
+    expires = now + lobby_life(rt.config, opts)
 
     def tx(conn: sqlite3.Connection) -> int:
         table.id = store.insert_table(

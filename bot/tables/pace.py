@@ -14,6 +14,9 @@ player may be away for one of them without meaning to leave: there the AI takes 
 ``correspondence_away_after`` (3 by default) missed deadlines in a row, and the player to act gets
 ONE DM reminder ``correspondence_reminder_hours`` before each deadline (at most half the pace
 before it). The player comes back with ``/table join`` as at any pace.
+
+A correspondence lobby stays open a full turn of its pace if that is longer than
+``lobby_expiry_hours`` (:func:`lobby_life`).
 """
 
 from __future__ import annotations
@@ -79,3 +82,12 @@ def remind_at(pace: Pace, deadline: float | None) -> float | None:
     if deadline is None or pace.remind_before is None:
         return None
     return deadline - pace.remind_before
+
+
+def lobby_life(config: Config, options: Mapping[str, Any]) -> float:
+    """Seconds a lobby with these options stays open unstarted: the operator's ``lobby_expiry_hours``,
+    or at the correspondence pace a full turn if longer (its players, in other time zones, may be
+    asleep when it opens: they get as long to sit down as to play a move)."""
+    expiry = config.lobby_expiry_hours * 3600
+    pace = table_pace(config, options)
+    return max(expiry, pace.seconds) if pace.name == CORRESPONDENCE else expiry

@@ -22,7 +22,7 @@ from bot.store import tables as store
 from bot.tables import reminders, senas, settle
 from bot.tables.length import first_close
 from bot.tables.model import FINAL_SHOWN, SeatInfo, Table, capacity, dm_version_key
-from bot.tables.pace import Pace, table_pace
+from bot.tables.pace import Pace, lobby_life, table_pace
 from bot.tables.replay import SessionLog, rebuild
 from bot.tables.seats import LobbyPlan
 from bot.tables.session import KEEP_CLOSED, Runtime, TableSession
@@ -109,7 +109,7 @@ async def _resume_one(rt: Runtime, games: Mapping[str, Game], row: store.TableRo
     )
     if row.status != "playing":
         if table.deadline is None:  # a lobby stored before lobbies expired
-            table.deadline = row.created_at + rt.config.lobby_expiry_hours * 3600
+            table.deadline = row.created_at + lobby_life(rt.config, table.options)
         return table
     actions = await rt.db.run(store.load_actions, row.id)
     session = SessionLog.of(rules, row, actions)  # ValueError for a playing table without a seed

@@ -160,6 +160,14 @@ def playing_view(table: Table, tr: Translator | None = None) -> discord.ui.View:
     ])
 
 
+def back_view(table: Table, tr: Translator | None = None) -> discord.ui.View:
+    """The hand of a seat the AI plays (its player away): one button to take it back, from a DM too
+    (where ``/table join`` cannot be used)."""
+    tr = tr or english()
+    return _view([button(table.id, table.version, "back", tr._("Take my seat back"),
+                         discord.ButtonStyle.success, row=0)])
+
+
 def table_view(table: Table, tr: Translator | None = None) -> discord.ui.View | None:
     if table.status == "lobby":
         return lobby_view(table, tr)

@@ -265,6 +265,20 @@ def timestamp(at: float, style: str = "R") -> str:
     return f"<t:{int(at)}:{style}>"
 
 
+#: A pace at least this long (seconds) shows a deadline's date and time besides "in 2 days": a
+#: relative time that far off is rounded to the day, and a player in another time zone could not
+#: tell whether it ends in their morning or their night.
+DATED_FROM = 3 * 3600.0
+
+
+def deadline_text(deadline: float, pace_seconds: float) -> str:
+    """A deadline as Discord timestamps each client shows in its reader's language and time zone:
+    relative ("in 5 minutes"), with the date and time first at a pace of hours or days."""
+    if pace_seconds >= DATED_FROM:
+        return f"{timestamp(deadline, 'f')} ({timestamp(deadline)})"
+    return timestamp(deadline)
+
+
 def lobby_clock(deadline: float, tr: Translator) -> str:
     """When an unstarted lobby closes (``bot.tables.autoplay.expire_lobby``), as a Discord timestamp
     each reader's client shows in their language and time zone."""
@@ -344,15 +358,16 @@ def _value(value: Any, game: str, tr: Translator) -> str:
 
 
 def hand_embed(table: Table, seat: int, guild: str, channel: str, note: str = "",
-               tr: Translator | None = None, clock: str = "") -> discord.Embed:
-    """A player's private message: where the table is, their cards, and whose turn it is (with
-    ``clock``, their deadline: ``bot.outbox.clock``)."""
+               tr: Translator | None = None, clock: str = "", link: str | None = None) -> discord.Embed:
+    """A player's private message: where the table is (with ``link``, the table message's jump link,
+    under the title: a DM read days later finds the table, and its Play again, however far up it
+    scrolled), their cards, and whose turn it is (with ``clock``, their deadline: ``bot.outbox.clock``)."""
     assert table.state is not None, "a hand is shown only once the table has started"
     tr = tr or english()
     view = table.state.view(seat)
     to_act = table.state.to_act()
     title = tr._("Your hand — {game} #{id}", game=game_title(table.game, tr), id=table.id)
-    embed = discord.Embed(title=title, colour=0x16A34A)
+    embed = discord.Embed(title=title, colour=0x16A34A, url=link)
     held = [f"**{cards(held_in_order(table.game, view), table.game, tr)}**", *kept_moves(table, view, tr)]
     embed.description = clip("\n".join(held), 4096)
     where = tr._("{server} · #{channel} · table #{id}", server=safe_name(guild), channel=safe_name(channel),
@@ -369,7 +384,9 @@ def hand_embed(table: Table, seat: int, guild: str, channel: str, note: str = ""
         turn = tr._("The session is over.") + " " + tr._(
             "{history} shows its deals, {stats} your record.", history=command("history"),
             stats=command("stats"))
-    elif seat in to_act:
+        if table.status == "finished" and table.results is not None:  # heard by DM, maybe days later
+            turn += "\n" + tr._("Results: {results}.", results=results_text(table, tr))
+    elif seat in to_act and not table.seats[seat].away:  # an away seat: the AI moves (no buttons)
         turn = tr._("**Your turn.** Choose a move below.")
         if clock:
             turn += "\n" + clock
@@ -391,6 +408,13 @@ def held_in_order(game: str, view: dict[str, Any]) -> list[Any]:
         return sort_hand(game, view, hand)
     except (KeyError, ValueError, TypeError):
         return hand
+
+
+def results_text(table: Table, tr: Translator) -> str:
+    """Each seat's result of a finished session, in jetons: "alice +12 · bob −12 · AI 1 0"."""
+    results = table.results or []
+    return " · ".join(f"{seat_name(table, i, tr)} {tr.signed(r)}"
+                      for i, r in enumerate(results[:len(table.seats)]))
 
 
 def kept_moves(table: Table, view: dict[str, Any], tr: Translator) -> list[str]:

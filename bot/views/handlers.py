@@ -253,6 +253,17 @@ async def _hand(interaction: discord.Interaction[TapisBot], table: Table, cid: i
     await interaction.client.presenter.show_hand(interaction, table, tr)
 
 
+async def _back(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,
+                tr: Translator) -> None:
+    """Take back a seat the AI plays (the away hand's button, in a DM or **My hand**): as ``/table join``,
+    at a session under way only (a DM click: never a way into a lobby of another server)."""
+    user = interaction.user
+    if table.status != "playing":
+        return await refuse(interaction, stale().render(tr))
+    await run_soon(interaction, interaction.client.tables.join(table.id, user.id, user.display_name))
+    await send(interaction, texts.came_back(table.id, tr))
+
+
 async def _react(interaction: discord.Interaction[TapisBot], table: Table, values: list[str] | None,
                  tr: Translator) -> None:
     """A quick reaction from the table message's select: seated players only, rate-limited."""
@@ -288,7 +299,8 @@ async def _sena(interaction: discord.Interaction[TapisBot], table: Table, cid: i
     await interaction.client.presenter.make_sena(interaction, table, seat, values[0][:20], tr)
 
 
-TABLE_VERBS: dict[str, Verb] = {"join": _join, "leave": _leave, "ai": _add_ai, "start": _start, "hand": _hand}
+TABLE_VERBS: dict[str, Verb] = {"join": _join, "leave": _leave, "ai": _add_ai, "start": _start, "hand": _hand,
+                                "back": _back}
 
 
 async def play(interaction: discord.Interaction[TapisBot], table: Table, cid: ids.ComponentId,

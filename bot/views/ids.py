@@ -17,11 +17,12 @@ HISTORY_VERBS = frozenset({"hist", "hopen", "hdeal", "hpart"})
 SEAT_VERBS = frozenset({"seat", "host", "again"})
 #: Table-message reactions and Mus señas (``bot.tables.reactions``, ``bot.tables.senas``).
 EXTRA_VERBS = frozenset({"react", "sena"})
-#: The clicks a DM may carry (a move, a select of moves, a group of moves, a seña): forwarded to the
-#: table's owner in shard processes, and allowed from outside the table's server.
-DM_VERBS = frozenset({"mv", "sel", "grp", "sena"})
-VERBS = frozenset({"join", "leave", "ai", "start", "hand", "mv", "sel", "grp"}) | SEAT_VERBS | HISTORY_VERBS \
-    | EXTRA_VERBS
+#: The clicks a DM may carry (a move, a select of moves, a group of moves, a seña, taking back a seat
+#: the AI plays): forwarded to the table's owner in shard processes, and allowed from outside the
+#: table's server.
+DM_VERBS = frozenset({"mv", "sel", "grp", "sena", "back"})
+VERBS = frozenset({"join", "leave", "ai", "start", "hand", "mv", "sel", "grp", "back"}) | SEAT_VERBS \
+    | HISTORY_VERBS | EXTRA_VERBS
 _NUMBER = re.compile(r"[0-9]{1,4}")
 _ID = re.compile(r"tapis:(\d{1,20}):(\d{1,9}):([a-z]{1,8})(?::([0-9a-z.-]{1,40}))?", re.ASCII)
 

@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING
 
 from bot.i18n import Translator
 from bot.i18n.commands import command
-from bot.views.display import game_title, seat_name, timestamp
+from bot.tables.pace import table_pace
+from bot.views.display import deadline_text, game_title, seat_name, timestamp
 
 if TYPE_CHECKING:
+    from bot.config import Config
     from bot.tables.model import Table
 
 #: Discord's limit on a message's content.
@@ -32,10 +34,19 @@ def message_link(table: Table) -> str | None:
     return f"https://discord.com/channels/{table.guild_id}/{where}/{table.message_id}"
 
 
-def _line(table: Table, user_id: int, tr: Translator) -> str:
+def _when(table: Table, config: Config | None) -> str:
+    """The table's deadline as the table message shows it (dated at a pace of hours or days)."""
+    if table.deadline is None:
+        return ""
+    if config is None or table.status != "playing":
+        return timestamp(table.deadline)
+    return deadline_text(table.deadline, table_pace(config, table.options).seconds)
+
+
+def _line(table: Table, user_id: int, tr: Translator, config: Config | None = None) -> str:
     seat = table.seat_of(user_id)
     head = tr._("**{game} #{id}**", game=game_title(table.game, tr), id=table.id)
-    when = timestamp(table.deadline) if table.deadline is not None else ""
+    when = _when(table, config)
     if table.status == "lobby":
         state = tr._("in the lobby")
     elif seat is not None and table.seats[seat].away:
@@ -60,8 +71,9 @@ def _order(table: Table, user_id: int) -> tuple[int, float, int]:
     return (0 if mine else 1, table.deadline or float("inf"), table.id)
 
 
-def mine_text(tables: Iterable[Table], user_id: int, tr: Translator) -> str:
-    """The member's open tables, their turns first (earliest deadline first), within ``LIMIT``."""
+def mine_text(tables: Iterable[Table], user_id: int, tr: Translator, config: Config | None = None) -> str:
+    """The member's open tables, their turns first (earliest deadline first), within ``LIMIT``;
+    with the operator's ``config``, a deadline hours or days away is dated (``deadline_text``)."""
     seated = sorted((t for t in tables if t.is_open and t.seat_of(user_id) is not None),
                     key=lambda t: _order(t, user_id))
     if not seated:
@@ -70,7 +82,7 @@ def mine_text(tables: Iterable[Table], user_id: int, tr: Translator) -> str:
     lines: list[str] = []
     size = 0
     for i, table in enumerate(seated):
-        line = _line(table, user_id, tr)
+        line = _line(table, user_id, tr, config)
         last = i == len(seated) - 1
         if size + len(line) > LIMIT - (0 if last else FOOTER_ROOM):
             lines.append(tr.n_("… and {n} more table.", "… and {n} more tables.", len(seated) - i))
