@@ -12,6 +12,9 @@ discord.py client against the stand-in:
 
 from __future__ import annotations
 
+import random
+import re
+import secrets
 from typing import Any
 
 import pytest
@@ -19,7 +22,7 @@ import pytest
 from bot.i18n import translator
 from bot.tables.model import Table
 from bot.views.alt import table_alt
-from tests.bot.test_languages_session import open_lobby
+from tests.bot.test_languages_session import open_lobby, play_all
 from tests.bot.test_session import open_table
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.model import Message
@@ -28,6 +31,17 @@ from tests.discord_stub.tapis import TapisRun
 #: The raises of a table with max_flek=4, in Czech: the button, then the level's text everywhere.
 CZECH_RAISES = [("Flek ×2", "flek ×2"), ("Re ×4", "re ×4"), ("Tutti ×8", "tutti ×8"),
                 ("Boty ×16", "boty ×16")]
+
+
+async def czech_marias(stub: DiscordStub, players: list[User],
+                       options: str = "") -> tuple[int, dict[int, User]]:
+    """A Marias table of three Czech-speaking players (the table in Czech): its id and its users."""
+    alice, bob, carol, _ = players
+    for user in (alice, bob, carol):
+        user.locale = "cs"
+    extra = {"options": options} if options else {}
+    table_id, _ = await open_lobby(stub, alice, [bob, carol], 0, "marias", language="cs", **extra)
+    return table_id, {u.id: u for u in (alice, bob, carol)}
 
 
 def _table_lines(message: Message, field: str) -> list[str]:
@@ -75,12 +89,7 @@ def _first_not_bad(legal: list[dict[str, Any]]) -> int:
 
 async def test_marias_doublings_named_alike_in_buttons_narration_and_fields(
         stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
-    alice, bob, carol, _ = players
-    for user in (alice, bob, carol):
-        user.locale = "cs"
-    table_id, _ = await open_lobby(stub, alice, [bob, carol], 0, "marias", options="max_flek=4",
-                                   language="cs")
-    users = {u.id: u for u in (alice, bob, carol)}
+    table_id, users = await czech_marias(stub, players, "max_flek=4")
     tr = translator("cs")
     field = tr._("Table")
     for _ in range(40):  # trump, contract, two discards, answers: up to the doublings
@@ -114,11 +123,7 @@ async def test_marias_in_czech_overcalls_and_points(stub: DiscordStub, tapis: Ta
     """A Czech read-through: a "bad" overcalls a contract, a "hra" (přebíjí hru: Hra), not a marriage
     ("hláška", as it read); the points are the soloist's and the defenders' ("aktér 0 – obrana 0"),
     not two bare figures beside the per-seat card points."""
-    alice, bob, carol, _ = players
-    for user in (alice, bob, carol):
-        user.locale = "cs"
-    table_id, _ = await open_lobby(stub, alice, [bob, carol], 0, "marias", language="cs")
-    users = {u.id: u for u in (alice, bob, carol)}
+    table_id, users = await czech_marias(stub, players)
     for _ in range(12):  # trump, contract, two discards, then the first answer is "bad"
         _, state, _ = await _playing(tapis, table_id)
         if state.view(None)["phase"] == "answer":
@@ -199,18 +204,13 @@ async def test_marias_hand_text_in_the_image_order(stub: DiscordStub, tapis: Tap
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """In a suit contract the ten ranks between the ace and the king: the DM's text lists a hand as its
     image does ("A🍃 10🍃 K🍃"), not in the engine's canonical order ("A🍃 K🍃 … 10🍃")."""
-    import secrets
 
     from bot.render.hand import sort_hand
     from bot.rules.looks import CZECH, Look
     from bot.views.display import cards
 
     monkeypatch.setattr(secrets, "randbits", lambda bits: 7)  # the table's seed: a fixed deal
-    alice, bob, carol, _ = players
-    for user in (alice, bob, carol):
-        user.locale = "cs"
-    table_id, _ = await open_lobby(stub, alice, [bob, carol], 0, "marias", language="cs")
-    users = {u.id: u for u in (alice, bob, carol)}
+    table_id, users = await czech_marias(stub, players)
     await _click(stub, tapis, table_id, users, _first_not_bad)  # trumps: forehand sees its 12 cards
     table, state, _ = await _playing(tapis, table_id)
     cs = translator("cs").dressed(Look(CZECH))  # Marias's own pack, as the DMs show it
@@ -252,19 +252,8 @@ async def test_a_czech_marias_session_reads_alike_throughout(stub: DiscordStub, 
     """A whole session in Czech, every move clicked in the DMs: every doubling button, Table field and
     narration names its level with its multiplier, the points are the soloist's and the defenders', and
     no overcall is called a marriage."""
-    import random
-    import re
-    import secrets
-
-    from tests.bot.test_languages_session import play_all
-
     monkeypatch.setattr(secrets, "randbits", lambda bits: 11)  # the table's seed: fixed deals
-    alice, bob, carol, _ = players
-    for user in (alice, bob, carol):
-        user.locale = "cs"
-    table_id, _ = await open_lobby(stub, alice, [bob, carol], 0, "marias", options="rounds=1 max_flek=4",
-                                   language="cs")
-    users = {u.id: u for u in (alice, bob, carol)}
+    table_id, users = await czech_marias(stub, players, "rounds=1 max_flek=4")
     raises: set[str] = set()
 
     async def each(table: Table) -> None:
