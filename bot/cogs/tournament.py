@@ -22,7 +22,8 @@ from bot.cogs.common import GAME_CHOICES, game_or_error, guild_only, is_admin
 from bot.cogs.errors import UserError
 from bot.cogs.options import MAX_BUY_IN, parse_options
 from bot.cogs.settings import opening
-from bot.i18n import Translator, msg, table_language, translator
+from bot.gate import MemberWindow
+from bot.i18n import Amount, Translator, msg, nmsg, table_language, translator
 from bot.i18n.commands import command
 from bot.i18n.lazy import Msg
 from bot.outbox.respond import run_soon, send
@@ -30,7 +31,7 @@ from bot.render.standings import standings_image
 from bot.tournaments.model import CANCELLED, CLUB, FINISHED, OPEN, SWISS, Tournament
 from bot.tournaments.standings import Standing
 from bot.views.alt import clip
-from bot.views.display import signed
+from bot.views.display import signed, timestamp
 from bot.views.locale import reader
 from bot.views.texts import fit
 
@@ -51,6 +52,11 @@ def format_name(fmt: str, tr: Translator) -> str:
 
 
 #: Lines the standings' text lists (the image has its own ``MAX_ROWS``).
+#: Tournaments a member may create in any ``CREATES_WINDOW`` seconds (cancelled ones count): each
+#: posts a public announcement, and the per-server cap counts open events only, so creating and
+#: ending one in a loop was free. Per bot process, as ``/table new``'s ``OPENS_PER_MEMBER``.
+CREATES_PER_MEMBER = 3
+CREATES_WINDOW = 3600.0
 TEXT_ROWS = 25
 
 
@@ -160,6 +166,7 @@ class Tournaments(commands.Cog):
 
     def __init__(self, bot: TapisBot) -> None:
         self.bot = bot
+        self.creates = MemberWindow(CREATES_PER_MEMBER, CREATES_WINDOW)  # /tournament create, per member
         service = getattr(bot, "tournaments", None)  # None when the catalogue extractor loads the cog
         if service is not None:
             service.listeners.append(self.on_event)
@@ -230,6 +237,12 @@ class Tournaments(commands.Cog):
         round_minutes: app_commands.Range[int, 5, 24 * 60] = 90,
     ) -> None:
         guild_id = guild_only(interaction)
+        again = self.creates.wait(interaction.user.id)
+        if again is not None:
+            raise UserError(nmsg(
+                "You may create at most {n} tournament in {minutes} minutes: you can create another {when}.",
+                "You may create at most {n} tournaments in {minutes} minutes: you can create another {when}.",
+                self.creates.limit, minutes=Amount(round(self.creates.window / 60)), when=timestamp(again)))
         rules = game_or_error(game)
         raw = parse_options(options, rules)
         # The server's /settings (issue 29): who may open tables and where, its defaults and hints rule.
@@ -253,6 +266,7 @@ class Tournaments(commands.Cog):
             ),
             ephemeral=False,
         )
+        self.creates.note(interaction.user.id)
         tr = translator(t.language)
         when = (
             tr._("It starts <t:{at}:R> (<t:{at}:f>).", at=int(t.starts_at))

@@ -400,3 +400,18 @@ async def test_a_player_who_withdrew_may_join_another_event(stub: DiscordStub, t
     assert "forfeit" in inter.text, inter.text
     inter = await stub.slash("tournament join", m[2], stub.channel, tournament=other)
     assert "registered" in inter.text, inter.text
+
+
+async def test_creating_and_ending_events_in_a_loop_is_limited(stub: DiscordStub, tapis: TapisRun) -> None:
+    """The server's cap counts open events only: one member creating and ending an event in a loop
+    posted two public messages a turn, without end. At most 3 creations an hour per member, cancelled
+    ones included; the refusal says when the next is possible; another member is not held back."""
+    m = people(stub, 2)
+    for _ in range(3):
+        tid = await create(stub, m[0], game="marias")
+        await stub.slash("tournament end", m[0], stub.channel, tournament=tid)
+    refused = await stub.slash("tournament create", m[0], stub.channel, game="marias")
+    assert refused.ephemeral and "at most 3 tournaments in 60 minutes" in refused.text, refused.text
+    assert "<t:" in refused.text, refused.text
+    assert not [t for t in tapis.bot.tournaments.events.values() if t.is_open]  # nothing was created
+    assert await create(stub, m[1], game="marias")
