@@ -269,8 +269,8 @@ async def test_the_final_dm_of_a_session_that_ended_days_later_gives_the_results
     for user in (alice, bob):
         final = stub.dms(user)[-1].text
         assert "The session is over." in final and "Results: alice " in final, final
-        assert f"bob {'+' if table.results[table.seat_of(bob.id)] > 0 else ''}" \
-            f"{table.results[table.seat_of(bob.id)]}" in final
+        net = table.results[table.seat_of(bob.id)]
+        assert f"bob {'+' if net > 0 else '−' if net < 0 else ''}{abs(net)}" in final, final  # a true minus
 
 
 

@@ -72,8 +72,9 @@ async def test_fifty_concurrent_dailies_pay_once(stub: DiscordStub, tapis: Tapis
 
 async def test_a_games_jetons_board_writes_the_net_signed(stub: DiscordStub, tapis: TapisRun,
                                                           players: list[User]) -> None:
-    """A game's board ranks net jetons won: "+120" and "-120" in its lines and in its image's alt text,
-    as the profile writes a result (a wallet's balance, on the board of all games, has no sign)."""
+    """A game's board ranks net jetons won: "+120" and "−120" (a true minus sign) in its lines and in its
+    image's alt text, as the profile writes a result (a wallet's balance, on the board of all games, has
+    no sign)."""
     alice, bob = players[:2]
     for user, net in ((alice, 120), (bob, -120)):
         await tapis.db.transaction(lambda conn, uid=user.id, n=net: conn.execute(
@@ -82,7 +83,7 @@ async def test_a_games_jetons_board_writes_the_net_signed(stub: DiscordStub, tap
             (stub.guild.id, uid, n)))
     board = await stub.slash("leaderboard", bob, stub.channel, game="marias", by="jetons")
     lines = board.text.splitlines()
-    assert lines[1] == f"` 1.` <@{alice.id}> — +120" and lines[2] == f"` 2.` <@{bob.id}> — -120"
+    assert lines[1] == f"` 1.` <@{alice.id}> — +120" and lines[2] == f"` 2.` <@{bob.id}> — −120"
     [png] = board.last.attachments
     assert png.description is not None
-    assert ": +120, 1 session" in png.description and ": -120, 1 session" in png.description
+    assert ": +120, 1 session" in png.description and ": −120, 1 session" in png.description
