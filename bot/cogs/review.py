@@ -49,6 +49,7 @@ from bot.tables.ai_pool import Priority, deadline_for
 from bot.views.alt import decision_alt, split_alt
 from bot.views.display import safe_name
 from bot.views.history import MAX_ID, game_title
+from bot.views.labels import situated
 from bot.views.locale import look_for, reader
 from bot.views.scope import channel_visible
 
@@ -263,14 +264,16 @@ class Reviews(commands.Cog):
         options = game.validate_options(row.options)
         tr = tr.dressed(await look_for(self.bot, interaction.user.id, game, options))
         costly = review.costliest(SHOWN, deal)
+        actions = await self.bot.db.run(store.load_actions, row.id)
+        # each decision as the player saw it (replays: off the event loop), its moves worded as offered
+        views = await asyncio.to_thread(decision_views, row, actions, review, costly)
         lines = summary(review, safe_name(who), row.id, game_title(row.game, tr), deal, tr)
-        label = lambda a: game.label(a, tr)  # noqa: E731
-        lines += [decision_line(d, label, review.unit, tr) for d in costly]
+        lines += [decision_line(d, situated(game, view, tr), review.unit, tr)
+                  for d, view in zip(costly, views, strict=True)]
         if not costly:
             lines.append(tr._("No costly decision: every move was the best or close to it."))
-        actions = await self.bot.db.run(store.load_actions, row.id)
         names = seat_names(row, tr)  # drawn, not sent: as typed (no Markdown escapes), AI seats in tr's words
-        pictures = await asyncio.to_thread(draw, row, actions, review, costly, names, tr)
+        pictures = await asyncio.to_thread(draw, row, review, costly, views, names, tr)
         files = [discord.File(io.BytesIO(png), name, description=text) for name, png, text in pictures]
         content = "\n".join(lines)[:2000]
         if interaction.response.is_done():  # deferred: the answer replaces the progress line
@@ -339,19 +342,27 @@ def progress_editor(interaction: discord.Interaction[TapisBot], table: int, tr: 
     return edit
 
 
-def draw(row: TableRow, actions: list[ActionRow], review: Review, costly: list[Any], names: list[str],
-         tr: Translator) -> list[tuple[str, bytes, str]]:
-    """``(file name, png, alt text)`` of the chart and each costly decision (off the event loop)."""
-    from bot.render.review import decision_image, split_image
-
+def decision_views(row: TableRow, actions: list[ActionRow], review: Review,
+                   costly: list[Any]) -> list[dict[str, Any]]:
+    """The reviewed seat's view at each costly decision, as the player saw it (replays: off the loop)."""
     game = GAMES[row.game]
     options = game.validate_options(row.options)
     seed = int(row.seed or 0)
+    return [view_at(game, len(row.seats), options, seed, actions, d.version, review.seat) for d in costly]
+
+
+def draw(row: TableRow, review: Review, costly: list[Any], views: list[dict[str, Any]], names: list[str],
+         tr: Translator) -> list[tuple[str, bytes, str]]:
+    """``(file name, png, alt text)`` of the chart and each costly decision, seen in ``views``
+    (off the event loop)."""
+    from bot.render.review import decision_image, split_image
+
+    game = GAMES[row.game]
     out = []
-    for i, d in enumerate(costly):
-        view = view_at(game, len(row.seats), options, seed, actions, d.version, review.seat)
+    for i, (d, view) in enumerate(zip(costly, views, strict=True)):
         cards = (_card(d.played), _card(d.best))
-        played, better = game.label(d.played, tr), game.label(d.best, tr)
+        label = situated(game, view, tr)
+        played, better = label(d.played), label(d.best)
         grade = grade_name(d.grade, tr)
         png = decision_image(row.game, view, names, played, better, grade, cards, tr)
         head = tr._("Deal {deal}: played {played}, better {better}", deal=d.deal, played=played,

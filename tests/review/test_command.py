@@ -215,9 +215,11 @@ async def test_moves_the_table_played_for_a_seat_are_not_the_players(stub: Disco
         assert f"{len(stood_in)} {word}" in inter.text and "not graded" in inter.text
 
 
-async def stored_review(stub: DiscordStub, tapis: TapisRun, host: User, guest: User) -> tuple[int, object]:
+async def stored_review(stub: DiscordStub, tapis: TapisRun, host: User, guest: User,
+                        moves: tuple[dict, dict] | None = None) -> tuple[int, object]:
     """A finished Marias table of ``host``, ``guest`` and an AI, and a review of the host's seat stored
-    with one costly decision (at its first move, a move naming a card), so /review draws it at once."""
+    with one costly decision (at its first move, a move naming a card, or ``moves``: played, better),
+    so /review draws it at once."""
     from bot.review import Review
     from bot.review.analysis import DealSplit, Decision
     from bot.store import tables as store
@@ -230,7 +232,8 @@ async def stored_review(stub: DiscordStub, tapis: TapisRun, host: User, guest: U
     log = await tapis.db.run(store.load_actions, table_id)
     first = next(r for r in log if r.seat == seat)
     card = next(r.action for r in log if "card" in r.action)  # a move naming a card (its words, its look)
-    costly = Decision(1, first.version, card, card, -1.0, 1.0, 2.0, "blunder", 2)
+    played, better = moves or (card, card)
+    costly = Decision(1, first.version, played, better, -1.0, 1.0, 2.0, "blunder", 2)
     splits = [DealSplit(1, 1.5, -2.0, 3.5, 1.0), DealSplit(2, -4.0, 0.0, -4.0, 0.0)]
     await reviews.save(tapis.db, table_id=table_id, guild_id=stub.guild.id, user_id=host.id,
                        review=Review("marias", seat, "jetons", 4.0, [costly], splits, 0.0),
@@ -319,3 +322,15 @@ async def test_a_review_names_the_cards_as_the_table_showed_them(stub: DiscordSt
     await stub.slash("cards", alice, stub.channel, pack="french")  # a player's own /cards choice wins
     again = await review(stub, alice, stub.channel, table=table_id)
     assert f"**{table.rules.label(d.played, translator(lang))}**" in again.text
+
+
+async def test_a_reviewed_move_is_worded_as_its_button_was(stub: DiscordStub, tapis: TapisRun,
+                                                          players: list[User]) -> None:
+    """A Marias doubling is offered as the level it reaches ("Flek ×2" when nothing was doubled yet):
+    the review's line and its picture's alt text word it so (they said the bare "Flek")."""
+    alice, bob = players[:2]
+    table_id, _ = await stored_review(stub, tapis, alice, bob, ({"type": "flek"}, {"type": "pass"}))
+    inter = await review(stub, alice, stub.channel, table=table_id)
+    assert "played **Flek ×2**" in inter.text, inter.text
+    alts = {a.filename: a.description or "" for a in inter.last.attachments}
+    assert alts["decision-1.png"].startswith("Deal 1: played Flek ×2, better Pass"), alts
