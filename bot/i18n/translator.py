@@ -27,6 +27,7 @@ from babel.numbers import format_decimal, format_percent
 
 from bot.i18n.catalog import translations
 from bot.i18n.languages import LANGUAGES, PSEUDO, SOURCE
+from bot.rules.base import signed
 from bot.rules.looks import Look
 
 #: Markers of the pseudo-locale: every text that went through the catalogue is wrapped in them.
@@ -149,12 +150,8 @@ class Translator:
         return self.n_("{n} jeton", "{n} jetons", n)
 
     def signed(self, value: int) -> str:
-        """``+12``, ``−3`` (a true minus sign), ``0``: a jeton change."""
-        if value > 0:
-            return "+" + self.number(value)
-        if value < 0:
-            return "−" + self.number(-value)
-        return self.number(0)
+        """``+12``, ``−3`` (a true minus sign), ``0``: a jeton change (``bot.rules.base.signed``)."""
+        return signed(value, self)
 
 
 class PseudoTranslator(Translator):

@@ -11,8 +11,8 @@ from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, PANEL, RED, WHITE, Canvas
 from bot.render.fonts import readable, text_width
-from bot.render.words import decimal, percent, signed, signed_decimal
-from bot.rules.base import PLAIN, Text
+from bot.render.words import decimal, percent, signed_decimal
+from bot.rules.base import PLAIN, Text, signed
 
 WIDTH = 720
 TOP = 70

@@ -7,7 +7,7 @@ pieces; each game layout translates its own labels with ``TableCtx.word`` (an ex
 from __future__ import annotations
 
 from bot.rules import GAMES
-from bot.rules.base import Text
+from bot.rules.base import Text, signed
 from bot.rules.vocabulary import COMMON
 
 
@@ -16,11 +16,6 @@ def phase_name(phase: str, game: str, tr: Text) -> str:
     in ``game``'s words (``Game.vocabulary``)."""
     rules = GAMES.get(game)
     return (rules.vocabulary if rules is not None else COMMON).phase(phase, tr)
-
-
-def signed(value: int, tr: Text) -> str:
-    """``+12`` / ``−3`` (a true minus sign) with the language's digits."""
-    return ("+" if value > 0 else "−" if value < 0 else "") + tr.number(abs(value))
 
 
 def deltas_parts(names: list[str], deltas: list[int], tr: Text) -> list[str]:

@@ -489,6 +489,13 @@ class PlainText:
 PLAIN = PlainText()
 
 
+def signed(value: int, tr: Text = PLAIN, plus_zero: bool = False) -> str:
+    """A jeton change in the reader's digits: ``+12``, ``−3`` (a true minus sign), ``0`` (``+0`` with
+    ``plus_zero``, where a result column writes every figure with a sign)."""
+    sign = "+" if value > 0 or (plus_zero and value == 0) else "−" if value < 0 else ""
+    return sign + tr.number(abs(value))
+
+
 def default_label(action: Action, tr: Text = PLAIN) -> str:
     """Fallback button label for an action."""
     return describe(action)

@@ -17,6 +17,7 @@ from bot.i18n.commands import command
 from bot.render.hand import sort_hand
 from bot.render.words import phase_name
 from bot.rules import GAMES, is_spanish
+from bot.rules.base import signed as rules_signed
 from bot.rules.cards import JOKERS
 from bot.tables.length import DEAL_CAP, LOST_CHANNEL, UNATTENDED
 from bot.views.vocab import field_text, view_field, view_value
@@ -52,7 +53,7 @@ def clip(text: str, size: int) -> str:
 
 def signed(value: int, tr: Translator) -> str:
     """``+12`` / ``−3`` (a true minus sign) / ``+0`` with the language's digits: a jeton result."""
-    return ("+" if value >= 0 else "−") + tr.number(abs(value))
+    return rules_signed(value, tr, plus_zero=True)
 
 
 def chunks(lines: Iterable[str], size: int = 1024) -> list[str]:

@@ -7,7 +7,7 @@ from typing import Any
 from bot.render.canvas import GOLD, MUTED, RED, WHITE
 from bot.render.games.common import french_key, per_seat, suit_sym
 from bot.render.layout import CX, CY, TableCtx
-from bot.render.words import signed
+from bot.rules.base import signed
 from bot.rules.cards import JOKERS
 
 TRICK_W = 58

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeGuard
 
-from bot.rules.base import PLAIN, Action, Event, Text, describe
+from bot.rules.base import PLAIN, Action, Event, Text, describe, signed
 from bot.rules.marias.state import FLEK_NAMES
 from bot.rules.vocabulary import NP_, Vocabulary
 
@@ -144,7 +144,7 @@ def _result_line(ev: Event, name: Callable[[int], str], tr: Text) -> str:
     if ev["points"] != [0, 0]:
         details = tr._("{text}; points {a}–{b}", text=details, a=ev["points"][0], b=ev["points"][1])
     n = ev["units"]
-    units = ("+" if n >= 0 else "−") + tr.number(abs(n))  # a true minus sign
+    units = signed(n, tr, plus_zero=True)
     details = tr.n_("{text}; {units} unit", "{text}; {units} units", abs(n), text=details, units=units)
     pays = _payments(ev, name, tr)
     return tr._("{head}: {details}. {payments}.", head=head, details=details, payments=pays)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.rules.base import N_, PLAIN, Action, Event, Text
+from bot.rules.base import N_, PLAIN, Action, Event, Text, signed
 from bot.rules.vocabulary import NP_, Vocabulary
 
 
@@ -76,7 +76,7 @@ def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str |
     if kind == "close_requested":
         return tr._("The host is closing the table: this deal is the last.")
     if kind == "session_end":
-        res = ", ".join(f"{name(i)} {_signed(r, tr)}" for i, r in enumerate(event["results"]))
+        res = ", ".join(f"{name(i)} {signed(r, tr, plus_zero=True)}" for i, r in enumerate(event["results"]))
         reason = _reason(event["reason"], tr)
         if any(event["split"]):
             split = ", ".join(tr.number(x) for x in event["split"])
@@ -86,8 +86,6 @@ def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str |
     return None
 
 
-def _signed(value: int, tr: Text) -> str:
-    return ("+" if value >= 0 else "−") + tr.number(abs(value))  # a true minus sign
 
 
 SUMMARY = N_(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.rules.base import N_, PLAIN, Action, Event, Text, describe
+from bot.rules.base import N_, PLAIN, Action, Event, Text, describe, signed
 from bot.rules.vocabulary import NP_, Vocabulary
 
 SUMMARY = N_(
@@ -185,17 +185,11 @@ def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str |
     if kind == "deal_voided":
         return tr._("The deal in progress is void.")
     if kind == "session_end":
-        res = ", ".join(f"{name(s)} {_signed(r, tr)}" for s, r in enumerate(event["results"]))
+        res = ", ".join(f"{name(s)} {signed(r, tr)}" for s, r in enumerate(event["results"]))
         return tr._("Session over: {results}.", results=res)
     return None
 
 
-def _signed(value: int, tr: Text) -> str:
-    """``+10``, ``−10`` (a true minus sign, as ``Translator.signed`` writes it), ``0``."""
-    signed: Callable[[int], str] | None = getattr(tr, "signed", None)
-    if signed is not None:
-        return signed(value)
-    return ("+" if value > 0 else "−" if value < 0 else "") + tr.number(abs(value))
 
 
 def _lance_end(event: Event, name: Callable[[int], str], tr: Text) -> str:
