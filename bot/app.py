@@ -150,13 +150,22 @@ class TapisBot(commands.Bot):
 
         Discord sends this only with the GUILD_MEMBERS intent (``Config.member_events``).
         """
-        left = await self.tables.member_gone(payload.guild_id, payload.user.id)
+        await self.member_gone(payload.guild_id, payload.user.id)
+
+    async def member_gone(self, guild_id: int, user_id: int, *, while_away: bool = False) -> list[int]:
+        """A member is no longer in a server: off every table of that server (``TableService.member_gone``)
+        and out of its open tournaments (a round's seat: the event too). Returns the tables left.
+
+        ``while_away``: found by the restart's look-up (``bot.member_check``), said so in the log.
+        """
+        when = " while the bot was away" if while_away else ""
+        left = await self.tables.member_gone(guild_id, user_id)
         if left:
-            log.info("user %s left guild %s: off table(s) %s", payload.user.id, payload.guild_id, left)
-        events = await self.tournaments.member_gone(payload.guild_id, payload.user.id)
+            log.info("user %s left guild %s%s: off table(s) %s", user_id, guild_id, when, left)
+        events = await self.tournaments.member_gone(guild_id, user_id)
         if events:
-            log.info("user %s left guild %s: out of tournament(s) %s", payload.user.id, payload.guild_id,
-                     events)
+            log.info("user %s left guild %s%s: out of tournament(s) %s", user_id, guild_id, when, events)
+        return left
 
     async def handle_component(self, interaction: discord.Interaction[TapisBot], custom_id: str,
                                values: list[str] | None) -> None:

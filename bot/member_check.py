@@ -7,7 +7,7 @@ and at a correspondence table the others waited three missed deadlines (six days
 take it. So once connected, every human seated at an open table of a server this process serves is
 looked up (Discord's Get Guild Member, one request each under the global REST budget at its lowest
 priority, so turn prompts and table edits go first), and one Discord calls an "Unknown Member"
-leaves every table of that server as a removal would (``TableService.member_gone``: a lobby seat
+leaves every table of that server as a removal would (``TapisBot.member_gone``: a lobby seat
 refunded, a seat in play to the AI). Any other answer (a network fault, a 5xx, a 403) leaves the
 seat as it is: only a clear "not a member" removes anyone. Runs only with ``member_events`` (the
 operator chose that a removal counts), one check at a time.
@@ -87,11 +87,7 @@ class MemberCheck:
             except NETWORK as exc:
                 log.warning("member check of %s in guild %s failed (seat kept): %s", user_id, guild_id, exc)
                 continue
-            left = await self.bot.tables.member_gone(guild_id, user_id)
-            await self.bot.tournaments.member_gone(guild_id, user_id)  # a round's seat: the event too
-            if left:
-                log.info("user %s left guild %s while the bot was away: off table(s) %s", user_id,
-                         guild_id, left)
+            if await self.bot.member_gone(guild_id, user_id, while_away=True):
                 gone.append((guild_id, user_id))
             await asyncio.sleep(0)
         return gone
