@@ -18,7 +18,6 @@ from bot.rules.mus.senas import gesture as sena_gesture
 from bot.rules.mus.senas import name as sena_name
 from bot.rules.mus.senas import partner
 from bot.rules.mus.state import MusState
-from bot.rules.mus.text import bet_to_answer
 from bot.tables.length import LOST_CHANNEL
 from bot.tables.senas import Made
 from bot.views.components import back_view, moves_view
@@ -57,15 +56,18 @@ def hand_message(bot: TapisBot, table: Table, seat: int, tr: Translator,
     if away:  # the AI moves for them: no move buttons, but the one to come back
         note = "\n".join(x for x in (note, away_note(table, tr)) if x)
     offered: list[str] = []
-    if isinstance(table.state, MusState):  # the Mus bet a seat answers, shown where it answers
-        bet = bet_to_answer(table.state.view(seat), lambda s: seat_name(table, s, tr), tr)
-        note = "\n".join(x for x in (note, bet) if x)
+    assert table.state is not None, "a hand is shown only once the table has started"
+    view = table.state.view(seat)
+    if table.rules.seat_note is not None:  # what the seat answers, where the hand alone cannot say it
+        said = table.rules.seat_note(view, lambda s: seat_name(table, s, tr), tr)
+        note = "\n".join(x for x in (note, said) if x)
     if isinstance(table.state, MusState) and table.options.get("senas"):  # Mus señas (option)
         book = table.senas
         lines = sena_lines(table, book.seen(table.state, seat), seat, tr)
         note = "\n".join(x for x in (note, *lines) if x)
         offered = book.offered(table, seat)
-    embed = hand_embed(table, seat, guild, channel, note=note, tr=tr, clock=clock, link=message_link(table))
+    embed = hand_embed(table, seat, guild, channel, note=note, tr=tr, clock=clock, link=message_link(table),
+                       view=view)
     return embed, back_view(table, tr) if away else moves_view(table, seat, tr, senas=offered)
 
 

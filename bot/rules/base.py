@@ -568,6 +568,10 @@ class Game:
     #: A move's button text in the situation of the seat offered it, where ``label`` alone cannot say
     #: it (Mus's raise: "Raise 2 (to 4)"): ``label_at(action, view, tr)``; None: ``label``.
     label_at: Callable[..., str] | None = field(default=None, repr=False)
+    #: A note above a seat's hand, read from its view, where its cards and buttons alone do not say it
+    #: (Mus's bet to answer: lance, total, the pair that bet, what Quiero and No quiero give):
+    #: ``seat_note(view, name, tr)``, ``name(seat)`` a seat's name; None: no note.
+    seat_note: Callable[..., str | None] | None = field(default=None, repr=False)
     #: One log line for a public event, naming seats through ``name(seat)``; None to skip it:
     #: ``narrate(event, name, tr=PLAIN)``.
     narrate: Callable[..., str | None] = field(default=default_narrate, repr=False)

@@ -359,13 +359,15 @@ def _value(value: Any, game: str, tr: Translator) -> str:
 
 
 def hand_embed(table: Table, seat: int, guild: str, channel: str, note: str = "",
-               tr: Translator | None = None, clock: str = "", link: str | None = None) -> discord.Embed:
+               tr: Translator | None = None, clock: str = "", link: str | None = None,
+               view: dict[str, Any] | None = None) -> discord.Embed:
     """A player's private message: where the table is (with ``link``, the table message's jump link,
     under the title: a DM read days later finds the table, and its Play again, however far up it
-    scrolled), their cards, and whose turn it is (with ``clock``, their deadline: ``bot.outbox.clock``)."""
+    scrolled), their cards, and whose turn it is (with ``clock``, their deadline: ``bot.outbox.clock``).
+    ``view``: the seat's view when the caller has it already (else read here)."""
     assert table.state is not None, "a hand is shown only once the table has started"
     tr = tr or english()
-    view = table.state.view(seat)
+    view = table.state.view(seat) if view is None else view
     to_act = table.state.to_act()
     title = tr._("Your hand — {game} #{id}", game=game_title(table.game, tr), id=table.id)
     embed = discord.Embed(title=title, colour=0x16A34A, url=link)

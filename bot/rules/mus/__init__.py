@@ -27,7 +27,7 @@ from typing import Any
 from bot.rules.base import Game, OptionSpec
 from bot.rules.cards import DECK_ES_40
 from bot.rules.mus.state import MusState
-from bot.rules.mus.text import SUMMARY, VOCABULARY, label, label_at, narrate
+from bot.rules.mus.text import SUMMARY, VOCABULARY, bet_to_answer, label, label_at, narrate
 
 OPTIONS = (
     OptionSpec("best_of", "int", 1, "Games per match: best of 1, 3 or 5.", choices=(1, 3, 5)),
@@ -71,6 +71,7 @@ GAME = Game(
     default_seats=4,
     label=label,
     label_at=label_at,
+    seat_note=bet_to_answer,
     narrate=narrate,
     deck_kind="spanish",
     teams=((0, 2), (1, 3)),
