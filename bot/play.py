@@ -19,15 +19,19 @@ from typing import Any, TextIO
 
 from bot.ai.levels import DEFAULT, LEVELS, policy_for
 from bot.ai.policy import decide
+from bot.i18n import english
 from bot.rules import GAMES
 from bot.rules.base import Game
 from bot.rules.cards import display
+from bot.views.labels import situated
+from bot.views.vocab import field_text
 
 #: Public view fields worth showing, in this order (the common ones are shown separately); the
-#: fields naming a seat (``Vocabulary.seat_fields``) are shown after them, by the player's name.
+#: fields naming a seat (``Vocabulary.seat_fields``) are shown after them, by the player's name; a
+#: field the game writes itself (``Vocabulary.field_texts``, a figure per team) as Discord shows it.
 SHOWN_FIELDS = (
-    "trump", "turn_up", "trump_card", "contract", "flek", "fine", "k", "points",
-    "games", "bet", "declarations", "active", "tricks", "trick_winners", "card_points",
+    "trump", "turn_up", "trump_card", "contract", "manche", "flek", "fine", "k", "points",
+    "games", "declarations", "active", "tricks", "trick_winners", "card_points",
     "mode", "muet", "coffre", "hand_sizes", "hand_counts", "blocked", "played", "trick",
 )
 
@@ -82,6 +86,7 @@ class TerminalGame:
         self.seats = seats
         self.deck = frozenset(game.deck)
         self.spanish = game.spanish
+        self.tr = english()
 
     def name(self, seat: int) -> str:
         return f"Seat {seat} (you)" if seat == self.human else f"AI {seat}"
@@ -95,11 +100,15 @@ class TerminalGame:
                  f"| pot {render_value(view['pot'], self.deck, False, self.name)}")
         self.say(f"    stacks: {stacks}")
         seat_fields = self.game.vocabulary.seat_fields
+        names = [self.name(i) for i in range(self.seats)]
         for key in (*SHOWN_FIELDS, *seat_fields):
             value = view.get(key)
             if value in (None, [], {}) or key not in view:
                 continue
-            if key in seat_fields and isinstance(value, int):
+            own = field_text(key, value, self.game.name, names, self.tr)
+            if own is not None:
+                text = own
+            elif key in seat_fields and isinstance(value, int):
                 text = self.name(value)
             elif key == "trump" and isinstance(value, str) and len(value) == 1 and not self.spanish:
                 text = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(value, value)
@@ -108,6 +117,9 @@ class TerminalGame:
             self.say(f"    {key.replace('_', ' ')}: {text}")
         hand = " ".join(card_text(c, self.spanish) for c in view.get("hand", [])) or "—"
         self.say(f"    your hand: {hand}")
+        note = self.game.seat_note(view, self.name, self.tr) if self.game.seat_note else None
+        if note:  # what the seat answers (Mus's bet), as the hand message says it
+            self.say(f"    {note}")
 
     def narrate(self, events: list[dict[str, Any]]) -> None:
         for event in events:
@@ -115,8 +127,9 @@ class TerminalGame:
             if line:
                 self.say(f"  · {line}")
 
-    def ask(self, legal: list[dict[str, Any]]) -> dict[str, Any]:
-        items = [f"{i:>3}. {self.game.label(action)}" for i, action in enumerate(legal, 1)]
+    def ask(self, legal: list[dict[str, Any]], view: dict[str, Any]) -> dict[str, Any]:
+        label = situated(self.game, view, self.tr)  # as the buttons say it ("Raise 2 (to 4)")
+        items = [f"{i:>3}. {label(action)}" for i, action in enumerate(legal, 1)]
         width = max(len(x) for x in items) + 2
         per_row = 1 if len(items) <= 12 else max(1, 100 // width)
         for start in range(0, len(items), per_row):
@@ -147,7 +160,7 @@ class TerminalGame:
             view = self.state.view(seat)
             if seat == self.human:
                 self.show_table(view)
-                action = self.ask(legal)
+                action = self.ask(legal, view)
             else:
                 action = decide(self.policy, view, legal, self.rng, self.state)
             self.narrate(self.state.apply(seat, action))

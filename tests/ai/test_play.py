@@ -73,3 +73,26 @@ def test_every_game_plays_to_the_end(name: str) -> None:
              "maitre": {"tours": 1}, "mus": {"target": 30}}[name]
     code, out = run([name, "--seed", "2", "--options", json.dumps(short)], "1\n" * 5000)
     assert code == 0 and "=== Session over ===" in out
+
+
+def test_the_terminal_words_fields_bets_and_raises_as_discord_does() -> None:
+    """Fields the game writes itself (Mus's points per pair), the bet being answered and a raise's
+    total are shown as the hand message and its buttons show them, not as raw view values."""
+    seen = ""
+    for seed in range(1, 12):  # a seed where an AI pair bets before seat 0 answers
+        code, out = run(["mus", "--seed", str(seed), "--options", '{"matches": 1}'], "1\n" * 300)
+        assert code == 0
+        if "⚔️" in out:
+            seen = out
+            break
+    assert seen, "no bet to answer in eleven sessions"
+    assert "points: Seat 0 (you) & AI 2 " in seen  # per pair, by name, not "[0, 0]"
+    assert "bet: {" not in seen  # the raw dict
+    assert "Quiero:" in seen and "No quiero:" in seen
+    assert "Raise 2 (to " in seen  # label_at, as the button says it
+
+
+def test_the_terminal_counts_the_maitre_manche_from_one() -> None:
+    code, out = run(["maitre", "--seed", "5", "--options", '{"tours": 1}'], "1\n" * 5)
+    assert code == 0
+    assert "manche: 1" in out and "manche: 0" not in out
