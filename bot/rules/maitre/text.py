@@ -115,8 +115,8 @@ def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str |
         return tr._("{who} fails a second maîtrise and is eliminated.", who=who)
     if t == "close":
         if event.get("now"):
-            return tr._("The host closes the table now.")
-        return tr._("The host closes the table after this manche.")
+            return tr._("The table closes now.")
+        return tr._("The table closes after this manche.")
     if t == "manche_void":
         return tr._("The manche is abandoned: nothing is scored.")
     if t == "session_end":

@@ -34,7 +34,7 @@ def label(action: Action, tr: Text = PLAIN) -> str:
 
 def _reason(reason: str, tr: Text) -> str:
     return {
-        "closed": tr._("the host closed the table"), "broke": tr._("a player cannot pay the ante"),
+        "closed": tr._("the table was closed"), "broke": tr._("a player cannot pay the ante"),
         "rotations": tr.p_("michigan end", "every hand is played"),
     }.get(reason, reason)
 
@@ -91,7 +91,7 @@ def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str |
     if t == "cannot_ante":
         return tr._("{who} cannot pay the ante.", who=", ".join(name(s) for s in event["seats"]))
     if t == "close_requested":
-        return tr._("The host closes the table: this is the last hand.")
+        return tr._("The table closes: this is the last hand.")
     if t == "void":
         return tr._("The hand is voided: its antes and payments are returned.")
     if t == "session_end":

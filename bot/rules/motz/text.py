@@ -35,7 +35,7 @@ def _reason(reason: str, tr: Text) -> str:
         "complete": tr._("the nominal length is reached and the pot is empty"),
         "extra_limit": tr._("the clearing deals are used up"),
         "broke": tr._("a player cannot pay the ante"),
-        "closed": tr._("the host closed the table"),
+        "closed": tr._("the table was closed"),
     }.get(reason, reason)
 
 
@@ -74,7 +74,7 @@ def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str |
     if kind == "deal_voided":
         return tr._("The deal is voided: every ante is returned.")
     if kind == "close_requested":
-        return tr._("The host is closing the table: this deal is the last.")
+        return tr._("The table is closing: this deal is the last.")
     if kind == "session_end":
         res = ", ".join(f"{name(i)} {signed(r, tr, plus_zero=True)}" for i, r in enumerate(event["results"]))
         reason = _reason(event["reason"], tr)

@@ -180,8 +180,8 @@ def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str |
                     refund=tr.number(event["refund"][0]))
     if kind == "close_requested":
         if event.get("now"):
-            return tr._("The host closes the table now.")
-        return tr._("The host closes the table after this deal.")
+            return tr._("The table closes now.")
+        return tr._("The table closes after this deal.")
     if kind == "deal_voided":
         return tr._("The deal in progress is void.")
     if kind == "session_end":
