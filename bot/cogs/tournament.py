@@ -22,6 +22,7 @@ from bot.cogs.common import GAME_CHOICES, game_or_error, guild_only, is_admin
 from bot.cogs.errors import UserError
 from bot.cogs.options import MAX_BUY_IN, parse_options
 from bot.cogs.settings import opening
+from bot.cogs.tournament_lost import tell_lost
 from bot.gate import MemberWindow
 from bot.i18n import Amount, Translator, msg, nmsg, table_language, translator
 from bot.i18n.commands import command
@@ -167,6 +168,7 @@ class Tournaments(commands.Cog):
     def __init__(self, bot: TapisBot) -> None:
         self.bot = bot
         self.creates = MemberWindow(CREATES_PER_MEMBER, CREATES_WINDOW)  # /tournament create, per member
+        self.telling: set[int] = set()  # events whose members are being DMed their end (at most those)
         service = getattr(bot, "tournaments", None)  # None when the catalogue extractor loads the cog
         if service is not None:
             service.listeners.append(self.on_event)
@@ -405,7 +407,9 @@ class Tournaments(commands.Cog):
     async def on_event(self, t: Tournament, event: dict[str, Any]) -> None:
         """Post what the runner says in the event's channel (its language); a channel Tapis can no
         longer reach is lost for the event (``TournamentService.channel_lost``) and its tables."""
-        if t.id in self.service.unreachable:
+        if t.channel_lost:  # nothing can be posted there: its entrants are told its end by DM
+            if event.get("type") == "cancelled" or (event.get("type") == "standings" and event.get("final")):
+                self.service.spawn(self._tell_lost(t))  # DMs under the budget: not in this step
             return
         try:
             await self._tell(t, event)
@@ -415,6 +419,17 @@ class Tournaments(commands.Cog):
             log.warning("tournament %s: channel %s is out of reach (%s %s); the event ends after this round",
                         t.id, t.channel_id, exc.status, exc.code)
             await self._lost(t.channel_id)  # before the runner goes on to seat a round there
+
+    async def _tell_lost(self, t: Tournament) -> None:
+        """DM the members of ``t`` its end for its lost channel (``tell_lost``), one pass at a time per
+        event: a second pass while one runs would read the same members as not told yet."""
+        if t.id in self.telling:
+            return
+        self.telling.add(t.id)
+        try:
+            await tell_lost(self.bot, t)
+        finally:
+            self.telling.discard(t.id)
 
     async def _lost(self, channel_id: int) -> None:
         """The event's channel refused a message as out of reach: its tables and its events are lost."""

@@ -315,6 +315,23 @@ class Dms:
             except discord.HTTPException as exc:
                 log.info("table %s: %s was not told of the cancelled lobby (%s)", table.id, user_id, exc)
 
+    async def notice(self, user_id: int, guild_id: int | None, text: str) -> bool:
+        """One DM of plain ``text`` to ``user_id`` (a notice no table message shows: a tournament
+        whose channel was lost), under the global REST budget in ``guild_id``'s turn. True once it is
+        settled: sent, or refused as closed (403: not an error, only logged); False if it failed
+        otherwise (logged), so the caller may try again later."""
+        try:
+            dm = await self._channel(user_id, guild_id)
+            await self.p.budget.take(PROMPT, guild_id)
+            await dm.send(content=text, allowed_mentions=NO_MENTIONS)
+        except discord.Forbidden as exc:
+            log.info("%s was not told by DM (closed: %s)", user_id, exc)
+            return True
+        except discord.HTTPException as exc:
+            log.warning("%s was not told by DM: %s", user_id, exc)
+            return False
+        return True
+
     async def _supersede(self, table: Table, rec: TableRecord, user_id: int, dm: discord.abc.Messageable,
                          new_id: int) -> None:
         """A new DM for this table went to ``user_id``: remember it with the table and, the first time

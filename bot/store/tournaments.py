@@ -14,7 +14,7 @@ from typing import Any
 from bot.store import ledger as L
 from bot.store.base import Store
 from bot.store.tables import update_columns
-from bot.tournaments.model import LOBBY, RUNNING, Entrant, Member, RoundTable, Tournament
+from bot.tournaments.model import CANCELLED, FINISHED, LOBBY, RUNNING, Entrant, Member, RoundTable, Tournament
 
 
 def pool(tournament_id: int, guild_id: int | None = None) -> L.Account:
@@ -53,7 +53,8 @@ def insert(conn: sqlite3.Connection, t: Tournament, now: float) -> int:
     return int(cur.fetchone()[0])
 
 
-_UPDATABLE = {"status", "round", "rounds", "round_deadline", "settled"}
+_UPDATABLE = {"status", "round", "rounds", "round_deadline", "settled", "reported", "final_reported",
+              "channel_lost"}
 
 
 def update(conn: sqlite3.Connection, tournament_id: int, now: float, **fields: Any) -> None:
@@ -233,12 +234,16 @@ def _event(r: Any) -> Tournament:
         settled=bool(r[15]),
         created_at=float(r[16]),
         language=str(r[17]),
+        reported=int(r[18]),
+        final_reported=bool(r[19]),
+        channel_lost=bool(r[20]),
     )
 
 
 _COLUMNS = (
     "id, guild_id, channel_id, host_id, game, options, format, rounds, buy_in, round_minutes, starts_at, "
-    "status, round, round_deadline, seed, settled, created_at, language"
+    "status, round, round_deadline, seed, settled, created_at, language, reported, final_reported, "
+    "channel_lost"
 )
 
 
@@ -285,6 +290,34 @@ def open_ids_sync(conn: sqlite3.Connection) -> list[int]:
     """Ids of the events not over (lobby or running), oldest first."""
     rows = conn.execute("SELECT id FROM tournaments WHERE status IN (?, ?) ORDER BY id", (LOBBY, RUNNING))
     return [int(r[0]) for r in rows.fetchall()]
+
+
+def unreported_ids_sync(conn: sqlite3.Connection, since: float) -> list[int]:
+    """Ids of the events finished since ``since`` whose final standings were not posted, or whose
+    entrants were not all told of a lost channel (a crash in between), oldest first."""
+    rows = conn.execute(
+        "SELECT id FROM tournaments t WHERE status IN (?, ?) AND updated_at >= ? AND ("
+        "(status = ? AND final_reported = 0 AND channel_lost = 0) OR (channel_lost = 1 AND EXISTS ("
+        "SELECT 1 FROM tournament_players p WHERE p.tournament_id = t.id AND p.told = 0))) ORDER BY id",
+        (FINISHED, CANCELLED, since, FINISHED),
+    )
+    return [int(r[0]) for r in rows.fetchall()]
+
+
+def untold_sync(conn: sqlite3.Connection, tournament_id: int) -> list[tuple[int, int]]:
+    """The members of an event not yet told by DM of its lost channel: (user id, prize paid them)."""
+    rows = conn.execute(
+        "SELECT user_id, prize FROM tournament_players WHERE tournament_id = ? AND told = 0 "
+        "ORDER BY joined_at, user_id",
+        (tournament_id,),
+    ).fetchall()
+    return [(int(r[0]), int(r[1])) for r in rows]
+
+
+def set_told(conn: sqlite3.Connection, tournament_id: int, user_id: int) -> None:
+    """Record that a member was told by DM of the event's lost channel."""
+    conn.execute("UPDATE tournament_players SET told = 1 WHERE tournament_id = ? AND user_id = ?",
+                 (tournament_id, user_id))
 
 
 def table_outcome_sync(conn: sqlite3.Connection, table_id: int) -> tuple[str, list[int] | None]:

@@ -71,7 +71,10 @@ class RoundTable:
 
 @dataclass
 class Tournament:
-    """One event. ``round`` is the round under way (0 before the start)."""
+    """One event. ``round`` is the round under way (0 before the start). What it has told is kept
+    with it (a restart neither repeats nor skips it): ``reported``, the last round whose standings
+    were posted; ``final_reported``, its final standings and winners; ``channel_lost``, Tapis lost its
+    channel (its entrants are told by DM instead)."""
 
     id: int
     guild_id: int
@@ -91,6 +94,9 @@ class Tournament:
     round_deadline: float | None = None
     settled: bool = False
     language: str = "en"
+    reported: int = 0
+    final_reported: bool = False
+    channel_lost: bool = False
     entrants: list[Entrant] = field(default_factory=list)
     tables: list[RoundTable] = field(default_factory=list)
 

@@ -74,7 +74,7 @@ async def test_a_start_time_is_shown_and_kept(stub: DiscordStub, tapis: TapisRun
 async def test_the_event_is_in_history_and_stats(stub: DiscordStub, tapis: TapisRun,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """The ended event is in /history and /stats, and out of memory its standings are read back."""
-    monkeypatch.setattr("bot.tournaments.runner.KEEP_ENDED", 0)
+    monkeypatch.setattr("bot.tournaments.base.KEEP_ENDED", 0)
     m = people(stub, 3)
     tid = await create(stub, m[0], game="marias", rounds=1, buy_in=10, options="rounds=1")
     await join_all(stub, tid, m)

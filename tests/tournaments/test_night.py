@@ -294,7 +294,7 @@ async def test_a_player_past_the_listed_lines_sees_their_own(stub: DiscordStub, 
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """30 entrants: the standings list 25 lines (the image 24); the 30th who asks `/tournament
     standings` is shown their own line after them, not left to guess their place."""
-    monkeypatch.setattr("bot.tournaments.runner.MAX_ENTRANTS", 40)
+    monkeypatch.setattr("bot.tournaments.registration.MAX_ENTRANTS", 40)
     m = people(stub, 30)
     tid = await create(stub, m[0], game="marias", rounds=1, options="rounds=1")
     await join_all(stub, tid, m)

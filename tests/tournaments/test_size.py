@@ -16,7 +16,7 @@ async def test_an_event_takes_at_most_max_entrants(stub: DiscordStub, tapis: Tap
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The entrant past the cap is refused (ephemeral, no jeton moved); a Mus partner completing a
     pair is not a new entrant and still joins."""
-    monkeypatch.setattr("bot.tournaments.runner.MAX_ENTRANTS", 3)
+    monkeypatch.setattr("bot.tournaments.registration.MAX_ENTRANTS", 3)
     m = people(stub, 11)
     tid = await create(stub, m[0], game="marias", buy_in=10)
     await join_all(stub, tid, m[:3])
@@ -43,13 +43,14 @@ async def test_a_server_holds_at_most_max_open_per_server_events(stub: DiscordSt
     capped at 50 tables ran hundreds of round tables. The event past ``MAX_OPEN_PER_SERVER`` is
     refused (ephemeral, in the member's language); another server is not counted; one ended frees a
     place."""
-    monkeypatch.setattr("bot.tournaments.runner.MAX_OPEN_PER_SERVER", 2)
+    monkeypatch.setattr("bot.tournaments.registration.MAX_OPEN_PER_SERVER", 2)
     m = people(stub, 4)
     first = await create(stub, m[0], game="marias", buy_in=10)
     await create(stub, m[1], game="marias")
     refused = await stub.slash("tournament create", m[2], stub.channel, game="marias")
     assert refused.ephemeral, refused.text
-    assert "This server already has 2 open tournaments (the limit is 2): wait for one to end." in refused.text
+    assert "This server already has 2 open tournaments (the limit is 2): #2 Marias" in refused.text, \
+        refused.text
     await stub.slash("language", m[3], stub.channel, language="fr")
     refused = await stub.slash("tournament create", m[3], stub.channel, game="marias")
     assert "Ce serveur a déjà 2 tournois ouverts" in refused.text, refused.text
@@ -152,3 +153,31 @@ def test_the_standings_write_the_net_in_the_readers_digits() -> None:
     french = standings_text(club, rows, translator("fr"))  # type: ignore[arg-type]
     assert "+1\u202f500" in french and "−1\u202f500" in french  # a true minus sign
     assert "+1500" in standings_text(club, rows, translator("en"))  # type: ignore[arg-type]
+
+
+async def test_the_refusal_at_the_server_cap_names_the_events_holding_the_places(
+        stub: DiscordStub, tapis: TapisRun, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An event announced a week ahead holds its place until it starts: the member refused at the cap
+    is told which events hold the places and when each starts (or, not scheduled, until when it waits
+    for its host; or which round it plays), so an admin knows which one to end, and how."""
+    monkeypatch.setattr("bot.tournaments.registration.MAX_OPEN_PER_SERVER", 3)
+    m = people(stub, 6)
+    week = await create(stub, m[0], game="marias", starts_in=7 * 24 * 60)
+    later = await create(stub, m[1], game="motz")
+    running = await create(stub, m[2], game="marias", rounds=2, options="rounds=1")
+    await join_all(stub, running, m[3:6])
+    await stub.slash("tournament start", m[2], stub.channel, tournament=running)
+    runner = tapis.bot.tournaments  # type: ignore[union-attr]
+    starts = runner.get(week).starts_at  # type: ignore[union-attr]
+    expires = runner.get(later).created_at + tapis.bot.config.lobby_expiry_hours * 3600  # type: ignore[union-attr]
+    refused = await stub.slash("tournament create", m[3], stub.channel, game="marias")
+    assert refused.ephemeral, refused.text
+    held = (f"#{running} Marias (round 1 of 2), "
+            f"#{later} Motz (registration open until <t:{int(expires)}:f>), "
+            f"#{week} Marias (starts <t:{int(starts)}:R>)")
+    assert (f"This server already has 3 open tournaments (the limit is 3): {held}. Its host or an admin can "
+            "end one with ") in refused.text, refused.text
+    assert "tournament end" in refused.text, refused.text
+    await stub.slash("language", m[4], stub.channel, language="fr")
+    refused = await stub.slash("tournament create", m[4], stub.channel, game="marias")
+    assert f"n°{week} Marias (commence <t:{int(starts)}:R>)" in refused.text, refused.text
