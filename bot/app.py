@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -41,11 +41,24 @@ EXTENSIONS = ("bot.cogs.wallet", "bot.cogs.rules", "bot.cogs.table", "bot.cogs.a
               "bot.cogs.review", "bot.cogs.settings", "bot.cogs.preferences", "bot.cogs.help")
 
 
+class DevGuildRefused(Exception):
+    """Discord refused the slash commands' sync to ``dev_guild_id``: the bot is not in that server,
+    or was added without the ``applications.commands`` scope."""
+
+    def __init__(self, guild_id: int, reason: str) -> None:
+        super().__init__(guild_id, reason)
+        self.guild_id = guild_id
+        self.reason = reason
+
+
 class TapisBot(commands.Bot):
     """One process serving every guild; all game state lives in the ``TableService``."""
 
     def __init__(self, config: Config, db: Store, ledger: Ledger, tables: TableService, *,
                  edit_interval: float = 1.0, sync_commands: bool = True, **options: Any) -> None:
+        # Tapis has no voice: discord.py's two start-up WARNINGs about voice libraries are noise that
+        # would hide the warnings an operator has to read.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True
         # privileged (enabled on the bot's page first): GUILD_MEMBER_REMOVE, see on_raw_member_remove.
@@ -119,7 +132,10 @@ class TapisBot(commands.Bot):
         if guild_id:
             guild = discord.Object(id=guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
+            try:
+                synced = await self.tree.sync(guild=guild)
+            except discord.Forbidden as exc:
+                raise DevGuildRefused(guild_id, f"{exc.status} {exc.text}") from None
         else:
             synced = await self.tree.sync()
         where = f" to guild {guild_id}" if guild_id else ""
@@ -139,10 +155,18 @@ class TapisBot(commands.Bot):
         command_ids.learn(mentionable(found))
 
     async def on_ready(self) -> None:
-        log.info("connected as %s (%s) to %d guild(s)", self.user, getattr(self.user, "id", "?"),
-                 len(self.guilds))
+        log.info("connected as %s (%s)%s to %d guild(s)%s", self.user, getattr(self.user, "id", "?"),
+                 shards_of(self), len(self.guilds), guild_list(self.guilds))
         self.spawn(self.presenter.refresh_open_tables())
         self.spawn(self.member_check.run())  # removals missed while not listening (member_events)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        log.info("added to guild %s: %d guild(s) now", guild_list([guild]).removeprefix(": "),
+                 len(self.guilds))
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        log.info("removed from guild %s (kicked, or the server deleted): %d guild(s) now",
+                 guild_list([guild]).removeprefix(": "), len(self.guilds))
 
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         """A member left the server (or was removed): they leave every table of that server they sit at,
@@ -213,6 +237,29 @@ class TapisBot(commands.Bot):
         except Exception:
             log.warning("could not write the noted client locales at shutdown", exc_info=True)
         await super().close()
+
+
+#: Guilds named one by one in the log line at connection; past it, how many more.
+LOGGED_GUILDS = 20
+
+
+def guild_list(guilds: Sequence[discord.Guild]) -> str:
+    """``": Casino (123), Club (456)"``: the guilds a connection serves, for the log (names on one line)."""
+    if not guilds:
+        return ""
+    ordered = sorted(guilds, key=lambda g: g.id)
+    shown = [f"{' '.join(str(g.name).split())} ({g.id})" for g in ordered[:LOGGED_GUILDS]]
+    more = len(ordered) - LOGGED_GUILDS
+    return ": " + ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+def shards_of(client: discord.Client) -> str:
+    """``" on shard(s) 0, 1, 2, 3 of 16"`` for a sharded connection, else ``""``."""
+    count = client.shard_count
+    if not count or count == 1:
+        return ""
+    ids = getattr(client, "shard_ids", None) or [client.shard_id or 0]
+    return f" on shard(s) {', '.join(map(str, sorted(ids)))} of {count}"
 
 
 def mentionable(synced: list[discord.app_commands.AppCommand]) -> dict[str, int]:

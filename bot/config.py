@@ -123,6 +123,10 @@ class Config:
         return {**base, **self.default_options.get(game, {})}
 
 
+#: The keys of the file's top level (everything of ``Config`` but the token, read from the environment).
+TOP_LEVEL_KEYS = frozenset(f.name for f in fields(Config)) - {"token"}
+
+
 def load_config(path: str | None = None, env: Mapping[str, str] | None = None) -> Config:
     """Read the TOML file at ``path`` (default ``config.toml``, optional) and the token from env.
 
@@ -168,16 +172,40 @@ def _limits_around(values: dict[str, Any], raw: dict[str, Any],
 
 
 def _check(raw: dict[str, Any], path: str) -> dict[str, Any]:
-    known = {f.name for f in fields(Config)} - {"token"}
+    known = TOP_LEVEL_KEYS
     unknown = sorted(set(raw) - known)
     if "token" in raw:
         raise ConfigError(f"{path}: the token is read only from the DISCORD_TOKEN environment variable")
     if unknown:
         raise ConfigError(f"{path}: unknown key(s): {', '.join(unknown)}")
+    _check_misplaced(raw, path)
     out: dict[str, Any] = {}
     for key, value in raw.items():
         out[key] = _check_value(key, value, path)
     return out
+
+
+def _check_misplaced(raw: dict[str, Any], path: str) -> None:
+    """A top-level key written after a ``[section]`` header belongs to that section in TOML (the
+    usual slip: a line appended at the end of the example file). Said as such, rather than as an
+    unknown option of the section."""
+    from bot.rules import GAMES
+
+    sections: list[tuple[str, dict[str, Any], set[str]]] = []
+    for name, allowed in (("server_limits", set(SERVER_LIMITS)), ("shards", {"ids", "count"})):
+        if isinstance(raw.get(name), dict):
+            sections.append((name, raw[name], allowed))
+    defaults = raw.get("default_options")
+    if isinstance(defaults, dict):
+        sections.append(("default_options", defaults, set(GAMES)))
+        for game, options in defaults.items():
+            if isinstance(options, dict) and game in GAMES:
+                sections.append((f"default_options.{game}", options, {o.name for o in GAMES[game].options}))
+    for section, table, allowed in sections:
+        for key in table:
+            if key not in allowed and key in TOP_LEVEL_KEYS:
+                raise ConfigError(f"{path}: {key} is read as {section}.{key}: in TOML a key belongs to the "
+                                  f"[section] above it; move {key} above the first [section] of the file")
 
 
 def _check_value(key: str, value: Any, path: str) -> Any:

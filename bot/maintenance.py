@@ -1,6 +1,8 @@
-"""Maintenance commands: ``python -m bot admin rebuild-ratings [--config PATH] [--database PATH|URL]``
-and ``python -m bot admin copy-to-postgres SQLITE_PATH POSTGRES_URL`` (``bot/store/copy.py``: a
-club's SQLite database carried over to an empty PostgreSQL database, in one transaction).
+"""Maintenance commands: ``python -m bot admin rebuild-ratings [--config PATH] [--database PATH|URL]``,
+``python -m bot admin copy-to-postgres SQLITE_PATH POSTGRES_URL`` (``bot/store/copy.py``: a
+club's SQLite database carried over to an empty PostgreSQL database, in one transaction) and
+``python -m bot admin backup DEST [--config PATH] [--database PATH]`` (``bot/store/backup.py``: a
+consistent copy of the SQLite file, safe while the bot runs).
 
 ``rebuild-ratings`` recomputes every rating from the logs: each finished session's final stacks
 come from replaying its action log through the engine (``bot.tables.replay.rebuild``), its seats
@@ -204,6 +206,11 @@ def main(argv: list[str]) -> int:
     copy.add_argument("sqlite_path", metavar="SQLITE_PATH", help="the bot's SQLite file (the bot stopped)")
     copy.add_argument("postgres_url", metavar="POSTGRES_URL",
                       help="postgresql://user:pw@host:5432/db (an empty database)")
+    save = sub.add_parser("backup", help="copy the SQLite database to a new file, safely while the bot "
+                                          "runs (SQLite's online backup)")
+    save.add_argument("dest", metavar="DEST", help="the backup file to create (never overwritten)")
+    save.add_argument("--config", metavar="PATH", default=None, help="TOML config file (for the database)")
+    save.add_argument("--database", metavar="PATH", default=None, help="SQLite file (overrides the config)")
     args = parser.parse_args(argv)
     if args.command == "copy-to-postgres":
         return copy_main(args.sqlite_path, args.postgres_url)
@@ -216,6 +223,8 @@ def main(argv: list[str]) -> int:
         except ConfigError as exc:
             print(f"tapis: bad configuration: {exc}", file=sys.stderr)
             return 2
+    if args.command == "backup":
+        return backup_main(path, args.dest)
     from bot.store.db import StoreError
 
     try:
@@ -259,4 +268,19 @@ def copy_main(sqlite_path: str, url: str) -> int:
         print(f"  {table:<{width}}  {n:>9}")
     print(f"copied {sum(report.rows.values())} rows of {len(report.rows)} tables in {report.seconds:.1f} s; "
           "set database to the PostgreSQL URL and start the bot")
+    return 0
+
+
+def backup_main(database: str, dest: str) -> int:
+    """``backup``: 0 once ``dest`` is written and checked, 2 if refused (nothing written)."""
+    from bot.store.backup import BackupRefused, backup
+
+    try:
+        report = backup(database, dest)
+    except BackupRefused as exc:
+        print(f"tapis: {exc}", file=sys.stderr)
+        return 2
+    print(f"backed up {database} (schema version {report.version}) to {report.dest}: "
+          f"{report.size:,} bytes in {report.seconds:.1f} s, integrity checked. To restore: stop the "
+          "bot, remove the database's -wal and -shm files, put this file in its place")
     return 0

@@ -125,10 +125,14 @@ def invite_main(argv: list[str], token: str | None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot invite",
                                      description="Print the link that adds Tapis to a server, with the "
                                                  "permissions its tables need.")
-    parser.add_argument("--client-id", type=int, default=None,
+    parser.add_argument("--client-id", metavar="ID", type=int, default=None,
                         help="the application's id (default: read from DISCORD_TOKEN)")
     args = parser.parse_args(argv)
     client_id = args.client_id or (client_id_of(token) if token else None)
+    if client_id is None and token:
+        print("tapis: DISCORD_TOKEN does not begin with an application id: is it the bot's token (Bot "
+              "page of the Developer Portal)? Or give --client-id ID", file=sys.stderr)
+        return 2
     if client_id is None:
         print("tapis: give --client-id (the application's id) or export DISCORD_TOKEN", file=sys.stderr)
         return 2

@@ -191,6 +191,43 @@ class ShardLocks:
         self._conn = None
 
 
+class SoleLock(ShardLocks):
+    """The lock of a process without a shard plan on PostgreSQL (shard 0 of 1): taken at once, or
+    ``InUse`` — a second bot started on the same database by mistake (two workers scaled up, an old
+    unit left running) is refused instead of playing every table a second time. Shard processes of
+    another count are refused as ever (``ShardConflict``). Its loss (a server restart) is only
+    logged: the process goes on serving, as a single process on PostgreSQL always did."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url, ShardPlan((0,), 1))
+
+    async def acquire(self, timeout: float | None = None) -> None:
+        import asyncpg
+
+        from bot.store.pg import _safe_url
+        from bot.store.single import InUse
+
+        self._conn = await asyncpg.connect(self.url, server_settings=KEEPALIVES)
+        self._conn.add_termination_listener(self._terminated)
+        try:
+            await self._agree_on_count()
+            if not await self._conn.fetchval("SELECT pg_try_advisory_lock($1, 0)", self.space):
+                raise InUse(f"database {_safe_url(self.url)} is in use by another Tapis bot: stop it "
+                            "first (several processes on one database are shard processes: --shards, "
+                            "--shard-count)")
+            self.held.add(0)
+        except BaseException:
+            await self.release()
+            raise
+
+    def _terminated(self, _conn: Any) -> None:
+        if self._closing:
+            return
+        self.held.clear()
+        log.warning("lost the connection holding this bot's database lock (a server restart?): serving on; "
+                    "a second bot started on this database now would not be refused")
+
+
 class IdentifyGate:
     """discord.py's ``before_identify_hook`` for shard processes: Discord allows one IDENTIFY per
     ``interval`` seconds per bucket (``shard % max_concurrency``) for the whole bot, not per process.

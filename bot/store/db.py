@@ -131,23 +131,51 @@ def _run_batch(conn: sqlite3.Connection, jobs: list[tuple[Callable[..., Any], tu
 
 
 def _migrate(conn: sqlite3.Connection) -> list[str]:
-    """Apply every migration above ``PRAGMA user_version``, each in its own transaction."""
+    """Apply every migration above ``PRAGMA user_version``, each in its own transaction with its
+    version bump: a crash or a failure midway leaves the file at the version before it, whole.
+
+    The version is read again once the write lock is held, so a migration another process applied
+    meanwhile is skipped, not applied twice. A failing migration is a ``StoreError`` naming it.
+    """
     applied = []
-    current = conn.execute("PRAGMA user_version").fetchone()[0]
-    check_version(current, "")
+    check_version(conn.execute("PRAGMA user_version").fetchone()[0], "")
     for number, name, sql in migrations():
+        current = conn.execute("PRAGMA user_version").fetchone()[0]
         if number <= current:
             continue
+        conn.execute("BEGIN IMMEDIATE")
         try:
-            # executescript runs the whole file; BEGIN/COMMIT make it one transaction with the
-            # version bump (user_version is written in the same transaction).
-            conn.executescript(f"BEGIN IMMEDIATE;\n{sql}\n;PRAGMA user_version = {number};\nCOMMIT;")
+            current = conn.execute("PRAGMA user_version").fetchone()[0]
+            if number > current:
+                for statement in sql_statements(sql):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {number}")
+            conn.execute("COMMIT")
         except sqlite3.Error as exc:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            raise RuntimeError(f"migration {name} failed: {exc}") from exc
-        applied.append(name)
+            raise StoreError(f"database : migration {name} failed ({exc}); nothing of it was applied, "
+                             f"the file stays at schema version {current}") from exc
+        if number > current:
+            applied.append(name)
     return applied
+
+
+def sql_statements(sql: str) -> list[str]:
+    """The statements of a migration file in order, each ending at a ``;`` that completes it
+    (``sqlite3.complete_statement``: not one inside a string, a comment or a trigger's body)."""
+    out: list[str] = []
+    buf = ""
+    for piece in sql.split(";"):
+        buf += piece + ";"
+        if sqlite3.complete_statement(buf):
+            if buf.strip(" \t\r\n;"):
+                out.append(buf)
+            buf = ""
+    rest = buf.removesuffix(";")
+    if rest.strip():  # a last statement without its ";" (or a closing comment)
+        out.append(rest)
+    return out
 
 
 class Database(WriteFence):

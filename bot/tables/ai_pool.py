@@ -34,6 +34,7 @@ import itertools
 import logging
 import multiprocessing
 import random
+import signal
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -171,6 +172,14 @@ def _rank_of(waiter: Waiter) -> int:
         return len(Priority)
 
 
+def leave_signals_to_the_bot() -> None:
+    """In a worker process: ignore SIGINT and SIGTERM. Ctrl-C, systemd and Procfile hosts signal
+    every process of the group at once; a worker dying of it would fail its search midway (and be
+    started again) while the bot stops cleanly. The bot's own stop ends its workers (``close``)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
 class AiPool:
     """The bot's strong-AI executor: ``await pool.run(fn, *args, urgent=..., timeout=...)``;
     ``close()`` at exit."""
@@ -197,7 +206,7 @@ class AiPool:
                 # threads (aiosqlite, the gateway keep-alive) that may hold a lock.
                 ctx = multiprocessing.get_context("forkserver")
                 ctx.set_forkserver_preload(["bot.tables.ai_pool"])
-                executor = ProcessPoolExecutor(1, mp_context=ctx)
+                executor = ProcessPoolExecutor(1, mp_context=ctx, initializer=leave_signals_to_the_bot)
             self._lanes[lane] = executor
         return executor
 

@@ -129,3 +129,13 @@ def test_shard_process_without_forwarding_secret_one_line_exit_2(tmp_path: Path)
     with_secret = run_bot(*args, env_extra={**env, "TAPIS_FORWARD_SECRET": "a-long-enough-secret-value"},
                           cwd=tmp_path)
     _one_line_exit_2(with_secret, "cannot connect")  # past the secret: on to the (unreachable) database
+
+
+def test_help_names_the_other_commands_and_the_environment(tmp_path: Path) -> None:
+    """``python -m bot --help`` is where an operator looks first: it names the subcommands (invite,
+    play, admin backup …) and the environment variables, not only the flags of the bot itself."""
+    proc = run_bot("--help", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    for word in ("invite", "play GAME", "admin backup", "copy-to-postgres", "rebuild-ratings",
+                 "DISCORD_TOKEN", "DATABASE_URL", "TAPIS_FORWARD_SECRET"):
+        assert word in proc.stdout, word

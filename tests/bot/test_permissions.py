@@ -85,3 +85,14 @@ def test_the_client_id_is_read_from_the_token(capsys: pytest.CaptureFixture[str]
     monkeypatch.delenv("DISCORD_TOKEN")
     assert main(["invite"]) == 2
     assert "--client-id" in capsys.readouterr().err
+
+
+def test_a_token_that_is_not_a_bot_token_is_named(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """DISCORD_TOKEN set to something else (the client secret, a pasted placeholder): the answer says
+    the token is the fault, not that it is missing; the token itself is not printed."""
+    monkeypatch.setenv("DISCORD_TOKEN", "my-client-secret")
+    assert main(["invite"]) == 2
+    err = capsys.readouterr().err
+    assert "DISCORD_TOKEN does not begin with an application id" in err and "--client-id" in err
+    assert "my-client-secret" not in err and len(err.strip().splitlines()) == 1

@@ -102,6 +102,11 @@ class StubServer:
         self.ws: web.WebSocketResponse | None = None
         self.connections = 0
         self.intents = 0  # the gateway intents of the last IDENTIFY (Discord sends only what they cover)
+        #: Privileged intents not enabled on the bot's page: an IDENTIFY asking for one of these bits is
+        #: closed with 4014 ("Disallowed intent(s)"), as Discord does.
+        self.disallowed_intents = 0
+        #: A close code every IDENTIFY is answered with (4004 a token reset, 4011 sharding required…).
+        self.identify_close: int | None = None
         self.seq = 0
         self.ready = asyncio.Event()
         self.changed = asyncio.Condition()
@@ -254,6 +259,12 @@ class StubServer:
                 await ws.send_str(json.dumps({"op": 11}))
             elif op == 2:
                 self.intents = int((msg.get("d") or {}).get("intents") or 0)
+                if self.intents & self.disallowed_intents:
+                    await ws.close(code=4014, message=b"Disallowed intent(s).")
+                    break
+                if self.identify_close is not None:
+                    await ws.close(code=self.identify_close, message=b"Closed by the stand-in.")
+                    break
                 await self._identify(ws)
         if self.ws is ws:
             self.ready.clear()

@@ -161,3 +161,20 @@ def test_server_limits_bound_what_a_server_may_choose(tmp_path):
             load_config(str(p), env={})
     p.write_text("daily_cooldown_hours = 0\n")  # an operator's value outside a default limit widens it
     assert load_config(str(p), env={}).server_limits["daily_cooldown_hours"] == (0, 168)
+
+
+@pytest.mark.parametrize("line", ["dev_guild_id = 123456789012345678", 'log_level = "DEBUG"', "deal_cap = 5"])
+@pytest.mark.parametrize("before", ["example", "[default_options.motz]\nante = 1\n", "[server_limits]\n",
+                                    "[shards]\ncount = 1\n"])
+def test_a_top_level_key_written_after_a_section_is_named_as_such(tmp_path, line, before):
+    """The example file ends with [server_limits] and [default_options]: a key appended at its end is
+    read by TOML as part of the last section. The error says so and how to fix it, instead of
+    calling it an unknown option of the section."""
+    p = tmp_path / "c.toml"
+    head = (ROOT / "config.example.toml").read_text() if before == "example" else before
+    p.write_text(f"{head}\n{line}\n")
+    key = line.split()[0]
+    with pytest.raises(ConfigError) as info:
+        load_config(str(p), env={})
+    text = str(info.value)
+    assert "\n" not in text and f"move {key} above the first [section]" in text, text

@@ -151,3 +151,73 @@ async def test_open_seats_elsewhere_counts_a_members_seats_on_other_shards(datab
         assert await db.run(store.open_seats_elsewhere, ann, ((0, 1), 2)) == 0
     finally:
         await db.close()
+
+
+HOUSE = "INSERT INTO accounts (id, kind, guild_id, balance, created_at) VALUES ('house:1', 'house', 1, 0, 0)"
+
+
+async def test_a_failing_migration_is_one_line_and_leaves_the_file_whole(tmp_path, monkeypatch):
+    """An upgrade whose migration fails on this file: one ``StoreError`` naming the migration and the
+    version the file stays at (not a traceback); nothing of it applied; the data and the file usable."""
+    import bot.store.db as sqlite_store
+    from bot.store.db import StoreError
+
+    path = str(tmp_path / "t.db")
+    db = await Database.open(path)
+    await db.transaction(lambda c: c.execute(HOUSE))
+    await db.close()
+    known = len(migrations())
+    broken = (known + 1, f"{known + 1:04d}_broken.sql",
+              "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);")
+    monkeypatch.setattr(sqlite_store, "migrations", lambda dialect="sqlite": [*migrations(), broken])
+    with pytest.raises(StoreError) as info:
+        await Database.open(path)
+    text = str(info.value)
+    assert "\n" not in text and path in text and broken[1] in text and f"schema version {known}" in text
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == known
+        assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'half_done'").fetchall() == []
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    finally:
+        conn.close()
+    monkeypatch.undo()
+    db = await Database.open(path)  # the code without the broken migration opens it as it was
+    try:
+        assert await db.schema_version() == known
+        assert (await db.fetchone("SELECT COUNT(*) FROM accounts"))[0] == 1
+    finally:
+        await db.close()
+
+
+async def test_a_migration_another_process_applied_meanwhile_is_skipped(tmp_path, monkeypatch):
+    """Two processes upgrading one file at once (a bot and ``admin rebuild-ratings``): the one that gets
+    the write lock second finds the migration applied (the version is read again under the lock) and
+    skips it, rather than failing on it or applying it twice."""
+    import bot.store.db as sqlite_store
+
+    path = str(tmp_path / "t.db")
+    db = await Database.open(path)
+    await db.close()
+    known = len(migrations())
+    note = (known + 1, f"{known + 1:04d}_note.sql", "ALTER TABLE accounts ADD COLUMN note TEXT;")
+    monkeypatch.setattr(sqlite_store, "migrations", lambda dialect="sqlite": [*migrations(), note])
+    other = sqlite3.connect(path, isolation_level=None)
+    mine = sqlite3.connect(path, isolation_level=None)
+    raced: list[str] = []
+
+    def race(statement: str) -> None:  # the other process commits just before this one locks
+        if statement.strip().startswith("BEGIN") and not raced:
+            raced.append(statement)
+            other.executescript(f"BEGIN IMMEDIATE; {note[2]} PRAGMA user_version = {note[0]}; COMMIT;")
+
+    mine.set_trace_callback(race)
+    try:
+        assert sqlite_store._migrate(mine) == []
+        assert raced
+        assert mine.execute("PRAGMA user_version").fetchone()[0] == known + 1
+        columns = [r[1] for r in mine.execute("PRAGMA table_info(accounts)")]
+        assert columns.count("note") == 1
+    finally:
+        mine.close()
+        other.close()

@@ -132,3 +132,29 @@ async def test_strong_tables_never_hold_the_default_executor(tmp_path, clock, co
     finally:
         release.set()
         await h.close()
+
+
+def slow(seconds: float) -> str:
+    time.sleep(seconds)
+    return "done"
+
+
+async def test_a_worker_leaves_sigterm_and_sigint_to_the_bot(caplog):
+    """Procfile hosts, systemd and Ctrl-C signal the whole process group: the search a worker is
+    running finishes (the bot's own stop ends the workers), rather than dying midway and being
+    started again on a new worker during the shutdown."""
+    import signal
+
+    pool = AiPool(1)
+    try:
+        assert await pool.run(os.getpid) != os.getpid()  # the worker is up
+        [pid] = pool.worker_pids()
+        search = asyncio.create_task(pool.run(slow, 1.0))
+        await asyncio.sleep(0.3)
+        os.kill(pid, signal.SIGTERM)
+        os.kill(pid, signal.SIGINT)
+        assert await asyncio.wait_for(search, 30) == "done"
+        assert pool.worker_pids() == [pid]
+        assert not [r for r in caplog.records if "died" in r.getMessage()]
+    finally:
+        pool.close()
