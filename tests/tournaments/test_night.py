@@ -15,7 +15,16 @@ from tests.bot.test_lost import eventually
 from tests.discord_stub import DiscordStub
 from tests.discord_stub.client import ErrorLog
 from tests.discord_stub.tapis import TEST_CONFIG, TapisRun
-from tests.tournaments.drive import create, join_all, ledger_total, people, play_round, pool_balance, quiet
+from tests.tournaments.drive import (
+    create,
+    join_all,
+    ledger_total,
+    people,
+    play_round,
+    pool_balance,
+    quiet,
+    start_event,
+)
 
 
 async def test_an_end_typed_as_the_round_ends_plays_no_further_round(stub: DiscordStub,
@@ -24,10 +33,7 @@ async def test_an_end_typed_as_the_round_ends_plays_no_further_round(stub: Disco
     over, round 2 not seated yet): the answer says the event ends after this round, so round 2 is
     never seated and the final standings and the winners follow."""
     m = people(stub, 3)
-    tid = await create(stub, m[0], game="marias", rounds=3, buy_in=20, options="rounds=1")
-    await join_all(stub, tid, m)
-    await stub.slash("tournament start", m[0], stub.channel, tournament=tid)
-    await quiet(tapis)
+    tid, _ = await start_event(stub, tapis, m, game="marias", rounds=3, buy_in=20, options="rounds=1")
     runner = tapis.bot.tournaments  # type: ignore[union-attr]
     answers: list[str] = []
 
@@ -51,10 +57,7 @@ async def test_an_event_left_with_one_entrant_ends(stub: DiscordStub, tapis: Tap
     """Two of three players withdraw in round 1: the one left is not seated alone against the AI for
     the two rounds to come; the event ends after round 1, its prizes paid by the standings so far."""
     m = people(stub, 3)
-    tid = await create(stub, m[0], game="marias", rounds=3, buy_in=20, options="rounds=1")
-    await join_all(stub, tid, m)
-    await stub.slash("tournament start", m[0], stub.channel, tournament=tid)
-    await quiet(tapis)
+    tid, _ = await start_event(stub, tapis, m, game="marias", rounds=3, buy_in=20, options="rounds=1")
     for quitter in m[1:]:
         inter = await stub.slash("tournament leave", quitter, stub.channel, tournament=tid)
         assert "forfeit" in inter.text, inter.text
@@ -104,10 +107,7 @@ async def test_an_event_whose_channel_is_out_of_reach_ends_after_the_round(stub:
     there, so the event ends on them (a warning, no error) instead of seating round 2 where nobody
     sees it; the pool is paid out."""
     m = people(stub, 3)
-    tid = await create(stub, m[0], game="marias", rounds=3, buy_in=20, options="rounds=1")
-    await join_all(stub, tid, m)
-    await stub.slash("tournament start", m[0], stub.channel, tournament=tid)
-    await quiet(tapis)
+    tid, _ = await start_event(stub, tapis, m, game="marias", rounds=3, buy_in=20, options="rounds=1")
     t = tapis.bot.tournaments.get(tid)  # type: ignore[union-attr]
     assert t is not None
     stub.lose_channel(stub.channel, 403)

@@ -13,7 +13,7 @@ from tests.bot.test_lost import eventually
 from tests.discord_stub import DiscordStub
 from tests.discord_stub.client import ErrorLog
 from tests.discord_stub.tapis import TapisRun
-from tests.tournaments.drive import create, join_all, people, play_round, quiet
+from tests.tournaments.drive import people, play_round, quiet, start_event
 
 
 class Crash(Exception):
@@ -31,10 +31,7 @@ async def test_standings_posted_before_a_restart_are_not_posted_again(
     """The bot stops after round 1's standings were posted and before round 2 was seated: at the
     restart round 2 is seated, and round 1's standings are not posted a second time."""
     m = people(stub, 3)
-    tid = await create(stub, m[0], game="marias", rounds=2, buy_in=20, options="rounds=1")
-    await join_all(stub, tid, m)
-    await stub.slash("tournament start", m[0], stub.channel, tournament=tid)
-    await quiet(tapis)
+    tid, _ = await start_event(stub, tapis, m, game="marias", rounds=2, buy_in=20, options="rounds=1")
     runner = tapis.bot.tournaments  # type: ignore[union-attr]
 
     async def stops_here(t: Tournament) -> None:
@@ -63,10 +60,7 @@ async def test_final_standings_a_crash_kept_from_the_channel_are_posted_at_resta
     """The bot stops once the last round is paid out and before its final standings are posted: the
     restart posts them and the winners, once; a second restart posts nothing more."""
     m = people(stub, 3)
-    tid = await create(stub, m[0], game="marias", rounds=1, buy_in=20, options="rounds=1")
-    await join_all(stub, tid, m)
-    await stub.slash("tournament start", m[0], stub.channel, tournament=tid)
-    await quiet(tapis)
+    tid, _ = await start_event(stub, tapis, m, game="marias", rounds=1, buy_in=20, options="rounds=1")
     runner = tapis.bot.tournaments  # type: ignore[union-attr]
     emit = runner._emit
 
