@@ -133,7 +133,12 @@ class TableCtx:
         """``text(name)`` with the seat's name shortened (an ellipsis) so that the whole fits in
         ``width`` pixels at ``size``: the figure after a 32-letter name stays in view."""
         rest = text_width(text(""), size, bold)
-        return text(fit(self.name(seat), size, max(width // 6, width - rest), bold))
+        room = max(width // 6, width - rest)
+        line = text(fit(self.name(seat), size, room, bold))
+        while text_width(line, size, bold) > width and room > width // 6:  # the join's kerning ("…:")
+            room -= 2
+            line = text(fit(self.name(seat), size, room, bold))
+        return line
 
     def seat_xy(self, seat: int) -> tuple[float, float]:
         """Centre of a seat's plate: seat 0 at the bottom, then clockwise.

@@ -43,7 +43,9 @@ class Vocabulary:
     ``team_fields`` those whose value is a list with one figure per team of ``Game.teams`` (each
     shown after its team's players: Mus's points, "Ann & Cat 12 · Bob & Dan 7").
     ``field_texts`` writes the fields whose value is neither a word, a card nor a plain figure (a
-    level named by its word, a 0-based count, a seat with an amount).
+    level named by its word, a 0-based count, a seat with an amount). ``deal_fields`` are the fields
+    that tell the deal in play, not shown once the session is over (Motz's antes in the bête, which
+    the end's split emptied).
     """
 
     phases: Mapping[str, Word] = field(default_factory=dict)
@@ -54,6 +56,7 @@ class Vocabulary:
     seat_list_fields: tuple[str, ...] = ()
     team_fields: tuple[str, ...] = ()
     field_texts: Mapping[str, FieldText] = field(default_factory=dict)
+    deal_fields: frozenset[str] = frozenset()
 
     def phase(self, phase: str, tr: _Words) -> str:
         """A view's phase as a title ("Spare auction", "Enchère de la main de trop")."""

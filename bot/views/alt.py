@@ -30,7 +30,7 @@ from bot.render.words import phase_name
 from bot.rules import GAMES
 from bot.rules.cards import JOKERS
 from bot.rules.looks import CZECH
-from bot.views.vocab import field_text, seat_word, view_field, view_value
+from bot.views.vocab import field_text, over_field, pot_word, seat_word, view_field, view_value
 
 LIMIT = 1024  # Discord's limit on an attachment's description
 STANDARD = {"phase", "to_act", "stacks", "pot", "dealer", "deal", "closing", "hand", "trick",
@@ -78,9 +78,11 @@ def _played(view: Mapping[str, Any], names: Sequence[str], game: str, tr: Transl
 
 def _figure(key: str, value: Any, game: str, names: Sequence[str], tr: Translator) -> str | None:
     """One public figure of a view in words ("trump: hearts", "points: 70 · 10", "soloist: Jan")."""
-    if value is None or isinstance(value, Mapping):
+    if isinstance(value, Mapping):
         return None
-    who = field_text(key, value, game, names, tr)
+    who = field_text(key, value, game, names, tr)  # a game may say what an empty field means
+    if value is None and who is None:
+        return None
     if who is not None:
         return tr._("{field}: {value}", field=view_field(key, game, tr), value=who)
     if isinstance(value, (list, tuple)):
@@ -135,11 +137,14 @@ def table_alt(game: str, table_id: int, view: Mapping[str, Any], names: Sequence
     if seats:
         parts.append(tr._("Seats: {seats}.", seats="; ".join(seats)))
     pot = view.get("pot")
-    if isinstance(pot, int):
+    own = pot_word(game, tr)
+    if isinstance(pot, int) and own:  # the game's own name for it (Motz's bête)
+        parts.append(tr._("{field}: {value}", field=own, value=tr.jetons(pot)) + ".")
+    elif isinstance(pot, int):
         parts.append(tr._("Pot: {pot}.", pot=tr.jetons(pot)))
     elif isinstance(pot, (list, tuple)):
         parts.append(tr._("Pot: {pot}.", pot=" / ".join(tr.number(p) for p in pot)))
-    figures = [f for k, v in view.items() if k not in STANDARD
+    figures = [f for k, v in view.items() if k not in STANDARD and not over_field(k, view, game)
                for f in [_figure(k, v, game, names, tr)] if f]
     if figures:
         parts.append("; ".join(figures) + ".")

@@ -20,7 +20,7 @@ from bot.rules import GAMES, is_spanish
 from bot.rules.base import signed as rules_signed
 from bot.rules.cards import JOKERS
 from bot.tables.length import DEAL_CAP, LOST_CHANNEL, UNATTENDED
-from bot.views.vocab import field_text, view_field, view_value
+from bot.views.vocab import field_text, over_field, pot_name, view_field, view_value
 
 if TYPE_CHECKING:
     from bot.rules.base import Game
@@ -132,8 +132,8 @@ def seat_name(table: Table, seat: int, tr: Translator | None = None) -> str:
 def _pot_text(pot: Any, tr: Translator) -> str:
     if isinstance(pot, (list, tuple)):
         return tr._("{pools} (total {total})", pools=" / ".join(tr.number(p) for p in pot),
-                    total=tr.number(sum(pot)))
-    return tr.number(pot) if isinstance(pot, int) else str(pot)
+                    total=tr.jetons(sum(pot)))
+    return tr.jetons(pot) if isinstance(pot, int) else str(pot)
 
 
 def option_value(value: Any, tr: Translator) -> str:
@@ -209,7 +209,7 @@ def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = 
     embed.add_field(name=tr._("Seats"), value=clip("\n".join(seats) or tr._("nobody yet"), 1024),
                     inline=False)
     if "pot" in view:
-        embed.add_field(name=tr._("Pot"), value=_pot_text(view["pot"], tr), inline=True)
+        embed.add_field(name=pot_name(table.game, tr), value=_pot_text(view["pot"], tr), inline=True)
     extra = public_fields(view, table.game, tr, names=seat_names(table, tr))
     if extra:
         embed.add_field(name=tr._("Table"), value=clip(extra, 1024), inline=True)
@@ -333,9 +333,13 @@ def public_fields(view: dict[str, Any], game: str, tr: Translator | None = None,
     tr = tr or english()
     lines = []
     for key, value in view.items():
-        if key in STANDARD_VIEW_KEYS or isinstance(value, dict) or value is None:
+        if key in STANDARD_VIEW_KEYS or isinstance(value, dict):
             continue
-        own = field_text(key, value, game, names, tr)
+        if over_field(key, view, game):  # a deal no longer in play
+            continue
+        own = field_text(key, value, game, names, tr)  # a game may say what an empty field means
+        if value is None and own is None:
+            continue
         if own is not None:
             text = own
         elif isinstance(value, (list, tuple)):
@@ -379,7 +383,7 @@ def hand_embed(table: Table, seat: int, guild: str, channel: str, note: str = ""
     if "stacks" in view:
         embed.add_field(name=tr._("Your stack"), value=tr.number(view["stacks"][seat]), inline=True)
     if "pot" in view:
-        embed.add_field(name=tr._("Pot"), value=_pot_text(view["pot"], tr), inline=True)
+        embed.add_field(name=pot_name(table.game, tr), value=_pot_text(view["pot"], tr), inline=True)
     extra = public_fields(view, table.game, tr, names=seat_names(table, tr))
     if extra:
         embed.add_field(name=tr._("Table"), value=clip(extra, 1024), inline=False)

@@ -230,8 +230,11 @@ async def load_session(bot: TapisBot, guild_id: int, table_id: int, tr: Translat
 
 
 def deal_label(game: str, deal: Any, tr: Translator) -> str:
-    """"Deal 3" or "Deal 3 (Betl)": a deal in a line, a title or a select option."""
+    """"Deal 3", "Deal 3 (Betl)" or "Deal 3 (cancelled)" (a deal-end event that says so: Motz's deal
+    nobody played, whose antes stay in the pot): a deal in a line, a title or a select option."""
     contract = contract_name(game, deal.contract, tr)
+    if isinstance(deal.end, dict) and deal.end.get("cancelled") is True:
+        return tr._("Deal {n} (cancelled)", n=tr.number(deal.number))
     if contract:
         return tr._("Deal {n} ({contract})", n=tr.number(deal.number), contract=contract)
     return tr._("Deal {n}", n=tr.number(deal.number))

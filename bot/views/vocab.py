@@ -7,7 +7,7 @@ by the kind of move; both are identifiers of the rules core. Each game names its
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TypeGuard
 
 from bot.i18n import NP_, Translator
@@ -36,6 +36,24 @@ def view_value(value: object, game: str, tr: Translator) -> str | None:
 def view_field(key: str, game: str, tr: Translator) -> str:
     """A view field's name ("turn up", "retourne"), in ``game``'s words."""
     return _vocabulary(game).view_field(key, tr)
+
+
+def pot_word(game: str, tr: Translator) -> str | None:
+    """The pot's name in ``game``'s own words (Motz's "the bête", as its image and narration call it: a
+    view field ``pot`` in its ``Vocabulary``), or None when the game calls it the pot."""
+    return view_field("pot", game, tr) if "pot" in _vocabulary(game).view_fields else None
+
+
+def pot_name(game: str, tr: Translator) -> str:
+    """The pot's name as a field's title: the game's own word capitalised ("The bête"), else "Pot"."""
+    word = pot_word(game, tr)
+    return word[:1].upper() + word[1:] if word else tr._("Pot")
+
+
+def over_field(key: str, view: Mapping[str, object], game: str) -> bool:
+    """Whether ``key`` tells a deal no longer in play: one of the game's ``deal_fields`` once the
+    session is over (Motz's antes in the bête, after the end's split emptied it)."""
+    return view.get("phase") == "session_end" and key in _vocabulary(game).deal_fields
 
 
 def move_kind(kind: str, game: str, tr: Translator) -> str:

@@ -48,8 +48,8 @@ def test_motz_in_french_with_the_seed_words() -> None:
     start = {"type": "deal_start", "deal": 0, "dealer": 1, "ante": 1, "pot": 4, "turn_up": "QH",
              "trump": "H", "fine": 4}
     assert motz.narrate(start, who, fr) == (
-        "Donne 1 : Blaise distribue. Mises de 1 dans la corbeille : la bête vaut 4. Retourne D♥, "
-        "atout ♥. Amende en jeu : 4.")
+        "Donne 1 : Blaise distribue. Chacun mise 1 jeton : la bête vaut 4 jetons. Retourne D♥, "
+        "atout ♥. Amende en jeu : 4 jetons.")
     assert motz.narrate({"type": "declare", "seat": 2, "declaration": "take_muet"}, who, fr) == (
         "Claude prend le muet.")
     assert motz.narrate({"type": "trick", "number": 2, "winner": 0, "card": "JH"}, who, fr) == (
@@ -57,8 +57,8 @@ def test_motz_in_french_with_the_seed_words() -> None:
     settled = {"type": "deal_end", "cancelled": False, "bete": 12, "payouts": [0, 12, 0, 0],
                "fines": [0, 0, 12000, 0], "pot": 12000}
     assert motz.narrate(settled, who, fr) == (
-        "Donne réglée (bête 12) : Blaise reçoit 12 ; Claude est mis à l'amende de 12\u202f000. "
-        "Corbeille : 12\u202f000.")
+        "Donne réglée (bête de 12 jetons) : Blaise emporte 12 jetons ; Claude paie une amende de "
+        "12\u202f000 jetons. La corbeille contient maintenant 12\u202f000 jetons.")
     assert [motz.label({"type": t}, fr) for t in ("pass", "stand", "take_muet")] == [
         "Passer", "Jouer", "Prendre le muet"]
     assert motz.label({"type": "play", "card": "KS"}, fr) == "Jouer R♠"

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.render.canvas import GOLD, MUTED, RED, WHITE
 from bot.render.games.common import FRENCH_SUIT_ORDER, per_seat, suit_sym
-from bot.render.layout import TableCtx
+from bot.render.layout import CX, CY, TableCtx
 from bot.rules.cards import SAME_COLOUR
 
 PLAIN = ("A", "K", "Q", "J", "10", "9", "8", "7")
@@ -29,14 +29,16 @@ def draw(t: TableCtx) -> None:
         plate.line_colour = GOLD if said in ("stand", "take_muet") else MUTED
         plate.dim = said == "pass"
     t.centre_amount(t.word("la bête"), t.tr.number(v.get("pot", 0)))
+    _muet(t, v)
     _sidebar(t, v)
 
 
 def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
     s = t.side
     s.kv(t.word("Bête"), t.tr.number(v.get("pot", 0)), GOLD, size=22)
-    s.kv(t.word("Fine at risk"), _num(v.get("fine"), t))
-    s.kv(t.word("Antes (k)"), _num(v.get("k"), t))
+    if v.get("phase") != "session_end":  # no deal, nothing at risk
+        s.kv(t.word("Fine at risk"), _num(v.get("fine"), t))
+        s.kv(t.word("Antes per player"), _num(v.get("k"), t))
     s.gap(4)
     turn_up = v.get("turn_up")
     if turn_up:
@@ -66,6 +68,18 @@ def _sidebar(t: TableCtx, v: dict[str, Any]) -> None:
                         return t.word("{who} fined {amount}", who=who, amount=fine)
 
                     s.line(t.named(i, fined, 17, s.width), 17, RED)
+
+
+def _muet(t: TableCtx, v: dict[str, Any]) -> None:
+    """The muet lying face down in the middle of the table, under the bête, while it may still be
+    taken (the declarations, nobody took it): three backs and their name."""
+    if v.get("phase") != "declare" or v.get("muet_taken_by") is not None:
+        return
+    width, step = 30, 14
+    x, y = CX - (width + 2 * step) / 2, CY + 44
+    for i in range(3):  # not a seat's hidden hand (``Canvas.backs``, counted on its plate)
+        t.c.back(x + i * step, y, width)
+    t.c.text((CX, y + round(width * 1.4) + 4), t.word("Muet (face down)"), 14, MUTED, anchor="mt")
 
 
 def _declared(said: str, t: TableCtx) -> str:

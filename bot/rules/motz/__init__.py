@@ -36,7 +36,7 @@ from bot.rules import cards
 from bot.rules.base import Game, OptionSpec, validate_options
 from bot.rules.motz.state import MotzState
 from bot.rules.motz.tables import HAND_ORDER, LOW_KEY, SAME_COLOUR, SUITS, allowed_cards, trick_winner
-from bot.rules.motz.text import SUMMARY, VOCABULARY, label, narrate
+from bot.rules.motz.text import SUMMARY, VOCABULARY, fine_note, label, narrate
 
 __all__ = [
     "GAME", "HAND_ORDER", "LOW_KEY", "SAME_COLOUR", "SUITS", "MotzState", "allowed_cards", "label", "narrate",
@@ -114,6 +114,7 @@ GAME = MotzGame(
     default_seats=4,
     label=label,
     narrate=narrate,
+    seat_note=fine_note,
     bids=frozenset({"stand", "take_muet"}),
     length_options=("rotations", "max_extra_deals"),
     full_length=full_length,

@@ -6,7 +6,8 @@ the seed's own wording (la bête, le muet / jeu muet, la donne, la levée, l'ame
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from bot.rules.base import N_, PLAIN, Action, Event, Text, signed
 from bot.rules.vocabulary import NP_, Vocabulary
@@ -39,15 +40,20 @@ def _reason(reason: str, tr: Text) -> str:
     }.get(reason, reason)
 
 
+def _jetons(n: int, tr: Text) -> str:
+    """``n`` jetons in the reader's plural form ("1 jeton", "8 jetons", "5 žetonů")."""
+    return tr.n_("{n} jeton", "{n} jetons", n)
+
+
 def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str | None:
-    """One log line for a public event."""
+    """One log line for a public event; every amount in jetons, in the reader's plural form."""
     kind = event.get("type")
     if kind == "deal_start":
-        return tr._("Deal {n}: {dealer} deals. Antes of {ante} in: the bête holds {pot}. Turn-up {card}, "
-                    "trump {trump}. Fine at risk: {fine}.", n=event["deal"] + 1, dealer=name(event["dealer"]),
-                    ante=tr.number(event["ante"]), pot=tr.number(event["pot"]),
-                    card=_card(event["turn_up"], tr), trump=tr.symbol(event["trump"]),
-                    fine=tr.number(event["fine"]))
+        return tr._("Deal {n}: {dealer} deals. Each player antes {ante}: the bête holds {pot}. "
+                    "Turn-up {card}, trump {trump}. Fine at risk: {fine}.", n=event["deal"] + 1,
+                    dealer=name(event["dealer"]), ante=_jetons(event["ante"], tr),
+                    pot=_jetons(event["pot"], tr), card=_card(event["turn_up"], tr),
+                    trump=tr.symbol(event["trump"]), fine=_jetons(event["fine"], tr))
     if kind == "declare":
         who = name(event["seat"])
         decl = event["declaration"]
@@ -62,30 +68,40 @@ def narrate(event: Event, name: Callable[[int], str], tr: Text = PLAIN) -> str |
         return tr._("Trick {n} won by {who} with {card}.", n=event["number"], who=name(event["winner"]),
                     card=_card(event["card"], tr))
     if kind == "deal_end":
-        if event["cancelled"]:
-            return tr._("Deal cancelled: fewer than two players are in. Nothing moves; the bête ({pot}) "
-                        "carries over.", pot=tr.number(event["pot"]))
-        parts = [tr._("{who} receives {amount}", who=name(i), amount=tr.number(p))
-                 for i, p in enumerate(event["payouts"]) if p]
-        parts += [tr._("{who} is fined {amount}", who=name(i), amount=tr.number(f))
-                  for i, f in enumerate(event["fines"]) if f]
-        return tr._("Deal settled (bête {bete}): {parts}. Pot now {pot}.", bete=tr.number(event["bete"]),
-                    parts=tr.p_("list separator", "; ").join(parts), pot=tr.number(event["pot"]))
+        return _settled(event, name, tr)
     if kind == "deal_voided":
         return tr._("The deal is voided: every ante is returned.")
     if kind == "close_requested":
         return tr._("The table is closing: this deal is the last.")
     if kind == "session_end":
-        res = ", ".join(f"{name(i)} {signed(r, tr, plus_zero=True)}" for i, r in enumerate(event["results"]))
-        reason = _reason(event["reason"], tr)
-        if any(event["split"]):
-            split = ", ".join(tr.number(x) for x in event["split"])
-            return tr._("Session over ({reason}). The pot is split: {split}. Results: {results}.",
-                        reason=reason, split=split, results=res)
-        return tr._("Session over ({reason}). Results: {results}.", reason=reason, results=res)
+        return _session_end(event, name, tr)
     return None
 
 
+def _settled(event: Event, name: Callable[[int], str], tr: Text) -> str:
+    """A deal's end: cancelled (the bête carries over), or who takes what from it and who pays a fine."""
+    if event["cancelled"]:
+        return tr._("Deal cancelled: fewer than two players are in. Nothing moves; the bête ({pot}) "
+                    "carries over.", pot=_jetons(event["pot"], tr))
+    parts = [tr._("{who} takes {amount}", who=name(i), amount=_jetons(p, tr))
+             for i, p in enumerate(event["payouts"]) if p]
+    parts += [tr._("{who} pays a fine of {amount}", who=name(i), amount=_jetons(f, tr))
+              for i, f in enumerate(event["fines"]) if f]
+    return tr._("Deal settled (bête {bete}): {parts}. The pot now holds {pot}.",
+                bete=_jetons(event["bete"], tr), parts=tr.p_("list separator", "; ").join(parts),
+                pot=_jetons(event["pot"], tr))
+
+
+def _session_end(event: Event, name: Callable[[int], str], tr: Text) -> str:
+    """The session's end: why, who gets what of the pot's split, each player's result in jetons."""
+    res = ", ".join(f"{name(i)} {signed(r, tr, plus_zero=True)}" for i, r in enumerate(event["results"]))
+    reason = _reason(event["reason"], tr)
+    if any(event["split"]):
+        split = ", ".join(f"{name(i)} {tr.number(x)}" for i, x in enumerate(event["split"]))
+        return tr._("Session over ({reason}). The pot ({pot}) is split: {split}. Results in jetons: "
+                    "{results}.", reason=reason, pot=_jetons(sum(event["split"]), tr), split=split,
+                    results=res)
+    return tr._("Session over ({reason}). Results in jetons: {results}.", reason=reason, results=res)
 
 
 SUMMARY = N_(
@@ -101,13 +117,88 @@ SUMMARY = N_(
 )
 
 
+def _seat_figures(value: object, name: Callable[[int], str], tr: Text, zeros: bool) -> str | None:
+    """A figure per seat after each player's name ("alice 1 · dave 2"); seats at 0 left out unless
+    ``zeros``, "—" when none is left; None for any other shape."""
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, int) and not isinstance(v, bool)
+                                                        for v in value):
+        return None
+    shown = [f"{name(i)} {tr.number(v)}" for i, v in enumerate(value) if v or zeros]
+    return " · ".join(shown) or "—"
+
+
+def _tricks_field(value: object, name: Callable[[int], str], tr: Text) -> str | None:
+    """The ``tricks`` view field (per seat, this deal) by name: the players who took some."""
+    return _seat_figures(value, name, tr, zeros=False)
+
+
+def _hand_sizes_field(value: object, name: Callable[[int], str], tr: Text) -> str | None:
+    """The ``hand_sizes`` view field (per seat) by name: every seat, 0 for a seat out of the deal."""
+    return _seat_figures(value, name, tr, zeros=True)
+
+
+def _declarations_field(value: object, name: Callable[[int], str], tr: Text) -> str | None:
+    """The ``declarations`` view field (per seat: null until it speaks) as what each player who spoke
+    declared ("bob took the muet · carol stands"), "—" before anyone speaks."""
+    if not isinstance(value, (list, tuple)):
+        return None
+    said = [(i, d) for i, d in enumerate(value) if d is not None]
+    if not all(d in VOCABULARY.view_values for _, d in said):
+        return None
+    words = VOCABULARY.view_values
+    return " · ".join(tr.p_("motz declaration", "{who}: {said}", who=name(i), said=tr.p_(*words[d]))
+                      for i, d in said) or "—"
+
+
+def _muet_field(value: object, name: Callable[[int], str], tr: Text) -> str | None:
+    """``muet_taken_by`` as where the muet is: taken by a player, or face down on the table (null: the
+    image shows it there, and nothing in the texts said so)."""
+    if value is None:
+        return tr.p_("motz muet", "face down on the table")
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    return tr.p_("motz muet", "taken by {who}", who=name(value))
+
+
+def _jetons_field(value: object, name: Callable[[int], str], tr: Text) -> str | None:
+    """An amount of jetons (the fine at risk) with its unit."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    return _jetons(value, tr)
+
+
+def _antes_field(value: object, name: Callable[[int], str], tr: Text) -> str | None:
+    """``k``, the antes each player has in the bête since it was last won, under the field's name
+    "antes in the bête" ("2 per player", as the image's "Antes per player 2")."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    return tr.p_("motz antes", "{n} per player", n=tr.number(value))
+
+
+def fine_note(view: Mapping[str, Any], name: Callable[[int], str], tr: Text = PLAIN) -> str | None:
+    """What the seat to declare risks (``Game.seat_note``): the fine a player who stands or takes the muet
+    pays if they take no trick, or, when their stack cannot cover it (the cover rule, 8.11), that they
+    may only pass; None outside the declarations."""
+    to_act, fine, stacks = view.get("to_act") or [], view.get("fine"), view.get("stacks") or []
+    if view.get("phase") != "declare" or len(to_act) != 1 or not isinstance(fine, int):
+        return None
+    seat = to_act[0]
+    if 0 <= seat < len(stacks) and stacks[seat] < fine:
+        return tr._("⚠️ {who} has {stack} and cannot cover the fine of {fine}: {who} may only pass.",
+                    who=name(seat), stack=_jetons(stacks[seat], tr), fine=_jetons(fine, tr))
+    return tr._("⚠️ Fine at risk: {fine}. Whoever stands or takes the muet and takes no trick pays it into "
+                "the pot.", fine=_jetons(fine, tr))
+
+
 #: Motz's words for its identifiers (the shared ones are in ``bot.rules.vocabulary.COMMON``).
 VOCABULARY = Vocabulary(
     view_fields={
         "active": NP_("view field", "active"), "declarations": NP_("view field", "declarations"),
-        "fine": NP_("view field", "fine"), "given_up": NP_("view field", "given up"),
-        "muet_taken_by": NP_("view field", "muet taken by"), "tricks": NP_("view field", "tricks"),
-        "turn_up": NP_("view field", "turn up"),
+        "given_up": NP_("view field", "given up"),
+        "muet_taken_by": NP_("view field", "muet"), "tricks": NP_("view field", "tricks"),
+        "turn_up": NP_("view field", "turn up"), "k": NP_("view field", "antes in the bête"),
+        "pot": NP_("view field", "the bête"),
+        "fine": NP_("view field", "fine at risk"),
     },
     move_kinds={"stand": NP_("move kind", "Stand"), "take_muet": NP_("move kind", "Take muet")},
     view_values={
@@ -115,5 +206,10 @@ VOCABULARY = Vocabulary(
         "take_muet": NP_("view value", "took the muet"),
     },
     seat_fields=("muet_taken_by",),
-    seat_list_fields=("active",),
+    seat_list_fields=("active", "trick_winners"),
+    field_texts={"declarations": _declarations_field, "tricks": _tricks_field,
+                 "hand_sizes": _hand_sizes_field, "fine": _jetons_field, "k": _antes_field,
+                 "muet_taken_by": _muet_field},
+    deal_fields=frozenset({"k", "declarations", "hand_sizes", "tricks", "trick_winners", "active",
+                           "given_up", "muet_taken_by"}),
 )
