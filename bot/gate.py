@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from bot.bounded import keep_latest
 
@@ -54,9 +54,14 @@ class MemberGate:
         self.ended.pop(member, None)
         self.ended[member] = self.clock()
 
+    def forgive(self, member: int) -> None:
+        """``member``'s job was refused before it did anything: their place is free, no cooldown."""
+        self.running.discard(member)
+
 
 class MemberWindow:
-    """At most ``limit`` admissions per member in any ``window`` seconds (``/table new``).
+    """At most ``limit`` admissions per member in any ``window`` seconds (``/table new``; a member is any
+    hashable key: ``(host, invitee)`` for the invitations a host sends one member).
 
     ``wait`` (nothing kept) then ``note`` once the admitted job succeeded. The memory it keeps is
     bounded: only members noted within the window, and ``keep`` of them at most (the least recently
@@ -69,13 +74,13 @@ class MemberWindow:
         self.window = window
         self.keep = keep
         self.clock = clock
-        self.times: OrderedDict[int, deque[float]] = OrderedDict()  # member -> their latest admissions
+        self.times: OrderedDict[Hashable, deque[float]] = OrderedDict()  # member -> their latest admissions
 
     def _forget(self, now: float) -> None:
         while self.times and next(iter(self.times.values()))[-1] + self.window <= now:
             self.times.popitem(last=False)  # their latest admission left the window: all of them did
 
-    def wait(self, member: int) -> float | None:
+    def wait(self, member: Hashable) -> float | None:
         """None if ``member`` may be admitted now, else when (``clock`` time) they may be again."""
         now = self.clock()
         self._forget(now)
@@ -89,7 +94,7 @@ class MemberWindow:
             return None
         return times[0] + self.window if len(times) >= self.limit else None
 
-    def note(self, member: int) -> None:
+    def note(self, member: Hashable) -> None:
         """``member`` was admitted now."""
         now = self.clock()
         self._forget(now)

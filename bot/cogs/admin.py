@@ -62,8 +62,7 @@ class Admin(commands.Cog):
         characters)."""
         guild_id = guild_only(interaction)
         tr = await reader(self.bot, interaction)
-        tables = sorted((t for t in await self.bot.tables.open_tables() if t.guild_id == guild_id),
-                        key=lambda t: t.id)
+        tables = await self.bot.tables.tables_in_guild(guild_id)  # oldest first
         pages = max(1, math.ceil(len(tables) / TABLES_PAGE))
         if not tables or page > pages:
             await send(interaction, tr._("No open table.") if not tables

@@ -50,6 +50,11 @@ LANGUAGE_CHOICES = [app_commands.Choice(name=NATIVE_NAMES[lang], value=lang) for
 #: invitee, every time, without end.
 OPENS_PER_MEMBER = 10
 OPENS_WINDOW = 600.0
+#: Invitations a host may send one member in any ``INVITES_WINDOW`` seconds. Each mentions the
+#: invitee (a notification): within the opening rate alone, a host who opened and ended lobbies
+#: inviting the same member pinged them 10 times in 10 minutes, 60 an hour, without end.
+INVITES_PER_PAIR = 3
+INVITES_WINDOW = 3600.0
 
 
 class Tables(commands.Cog):
@@ -60,6 +65,7 @@ class Tables(commands.Cog):
     def __init__(self, bot: TapisBot) -> None:
         self.bot = bot
         self.opens = MemberWindow(OPENS_PER_MEMBER, OPENS_WINDOW)  # /table new, per member
+        self.invites = MemberWindow(INVITES_PER_PAIR, INVITES_WINDOW)  # per (host, invitee)
 
     @property
     def service(self) -> TableService:
@@ -86,6 +92,7 @@ class Tables(commands.Cog):
         rules, chosen = self.table_options(game, players, buy_in, options, language)
         raw, language, allowed = await opening(self.bot, interaction, rules, chosen, language)  # /settings
         invited = invitees(interaction, [invite, invite2, invite3])
+        check_invitation_rate(self.invites, host.id, invited)
         if invite_only and not invited:
             raise UserError(msg("An invitation-only table needs at least one `invite:`."))
         channel_id = interaction.channel_id or 0  # always set for a guild command
@@ -96,6 +103,8 @@ class Tables(commands.Cog):
         self.opens.note(host.id)
         await self.bot.languages.set_table(table.id, table_language(language, interaction.guild_locale))
         if await post_lobby(interaction, table):
+            for member in invited:
+                self.invites.note((host.id, member.id))
             await invite_members(interaction, table, invited)
 
     def table_options(self, game: str, players: int | None, buy_in: int | None, options: str | None,
@@ -196,7 +205,7 @@ class Tables(commands.Cog):
     @table.command(name="mine", description="Every table you sit at in this server: whose turn, the deadline")
     async def mine(self, interaction: discord.Interaction[TapisBot]) -> None:
         guild_id = guild_only(interaction)
-        tables = [t for t in await self.service.open_tables() if t.guild_id == guild_id]
+        tables = await self.service.tables_in_guild(guild_id)
         tr = await reader(self.bot, interaction)
         await send(interaction, mine_text(tables, interaction.user.id, tr, self.bot.config))
 
@@ -221,6 +230,12 @@ def opening_rate(bot: TapisBot) -> MemberWindow | None:
     return cog.opens if isinstance(cog, Tables) else None
 
 
+def invitation_rate(bot: TapisBot) -> MemberWindow | None:
+    """The hosts' invitations per member (``INVITES_PER_PAIR``), shared by ``/table new`` and Play again."""
+    cog = bot.get_cog("Tables")
+    return cog.invites if isinstance(cog, Tables) else None
+
+
 def check_opening_rate(opens: MemberWindow, member: int) -> None:
     """Refuse (``UserError``) a lobby ``member`` would open past their opening rate."""
     again = opens.wait(member)
@@ -229,6 +244,18 @@ def check_opening_rate(opens: MemberWindow, member: int) -> None:
             "You may open at most {n} table in {minutes} minutes: you can open another {when}.",
             "You may open at most {n} tables in {minutes} minutes: you can open another {when}.",
             opens.limit, minutes=Amount(round(opens.window / 60)), when=timestamp(again)))
+
+
+def check_invitation_rate(invites: MemberWindow, host: int, members: list[discord.Member]) -> None:
+    """Refuse (``UserError``) a lobby whose invitation would mention a member more often than
+    ``INVITES_PER_PAIR`` times an hour from this host."""
+    for member in members:
+        again = invites.wait((host, member.id))
+        if again is not None:
+            raise UserError(nmsg(
+                "You have invited {name} {n} time within an hour: you can invite them again {when}.",
+                "You have invited {name} {n} times within an hour: you can invite them again {when}.",
+                invites.limit, name=safe_name(member.display_name), when=timestamp(again)))
 
 
 def invitees(interaction: discord.Interaction[TapisBot],

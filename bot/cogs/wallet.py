@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
+import math
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,9 +18,10 @@ from discord.ext import commands
 
 from bot.cogs.common import GAME_CHOICES, guild_only
 from bot.cogs.errors import UserError
+from bot.gate import Busy, MemberGate
 from bot.i18n import Translator, table_language, translator
 from bot.i18n.lazy import msg
-from bot.outbox.respond import NO_MENTIONS, run_soon, send
+from bot.outbox.respond import NO_MENTIONS, refuse, run_soon, send
 from bot.rules import GAMES
 from bot.views.alt import board_alt
 from bot.views.boards import display_name
@@ -31,6 +33,15 @@ if TYPE_CHECKING:
     from bot.app import TapisBot
 
 BY_CHOICES = [app_commands.Choice(name=n, value=n) for n in ("jetons", "rating", "wins")]
+#: Seconds between two ``/leaderboard`` boards of one member. The board is public (an image posted in
+#: the channel for everyone) and a bot's answer to a command ignores the channel's slowmode: without
+#: it a member posted one as fast as they could send the command.
+BOARD_COOLDOWN = 30.0
+#: ``/stats``: seconds between a member's profile cards, and how many are drawn at once bot-wide. A card
+#: not cached counts each game's favourite contract by replaying up to 20 of the player's sessions in a
+#: thread (0.1–0.4 s of CPU a game), and a member sent as many at once as they liked, for any player.
+STATS_COOLDOWN = 3.0
+STATS_CAPACITY = 4
 
 
 class Wallet(commands.Cog):
@@ -42,6 +53,8 @@ class Wallet(commands.Cog):
 
     def __init__(self, bot: TapisBot) -> None:
         self.bot = bot
+        self.boards = MemberGate(BOARD_COOLDOWN)  # /leaderboard: one at a time per member, then a pause
+        self.cards = MemberGate(STATS_COOLDOWN, STATS_CAPACITY)  # /stats: the same, and a few at once
 
     @app_commands.command(name="balance", description="How many jetons you (or someone) have here")
     @app_commands.describe(user="Whose balance (default: yours)")
@@ -92,6 +105,23 @@ class Wallet(commands.Cog):
         if season is not None and by != "rating":  # said, not silently ignored
             raise UserError(msg("season: applies to by:rating only: ratings are kept per season, while "
                                 "jetons and sessions won count every season."))
+        try:
+            self.boards.admit(interaction.user.id)
+        except Busy as busy:
+            return await refuse(interaction, board_busy_text(busy, await reader(self.bot, interaction)))
+        try:
+            await self._leaderboard(interaction, guild_id, game, by, season)
+        except UserError:  # refused (a rating board without a game, a season to come): no pause
+            self.boards.forgive(interaction.user.id)
+            raise
+        except BaseException:
+            self.boards.release(interaction.user.id)
+            raise
+        self.boards.release(interaction.user.id)  # the member's pause starts
+
+    async def _leaderboard(self, interaction: discord.Interaction[TapisBot], guild_id: int, game: str | None,
+                           by: str, season: int | None) -> None:
+        """Post the board (``leaderboard``'s work, once admitted)."""
         # public: the server's language, as its tables (its /settings language, else Discord's)
         server = await run_soon(interaction, self.bot.settings.for_guild(guild_id), ephemeral=False)
         tr = translator(table_language(server.language, interaction.guild_locale))
@@ -155,9 +185,36 @@ class Wallet(commands.Cog):
         guild_id = guild_only(interaction)
         tr = await reader(self.bot, interaction)  # only for the asker: their language
         who = user or interaction.user
-        message = await run_soon(interaction, profile_message(self.bot, interaction, guild_id, who, tr))
-        await add_events_field(self.bot.db, message["embed"], guild_id, who.id, tr)
-        await send(interaction, ephemeral=True, **message)
+        try:
+            self.cards.admit(interaction.user.id)
+        except Busy as busy:
+            return await refuse(interaction, stats_busy_text(busy, tr))
+        try:
+            message = await run_soon(interaction, profile_message(self.bot, interaction, guild_id, who, tr))
+            await add_events_field(self.bot.db, message["embed"], guild_id, who.id, tr)
+            await send(interaction, ephemeral=True, **message)
+        finally:
+            self.cards.release(interaction.user.id)
+
+
+def board_busy_text(busy: Busy, tr: Translator) -> str:
+    """Why ``/leaderboard`` was refused before any work (``Wallet.boards``), in the reader's language."""
+    if busy.reason == "running":
+        return tr._("Your previous leaderboard is still being posted: wait for it before asking for another.")
+    seconds = max(1, math.ceil(busy.retry_after))
+    return tr.n_("Leaderboards are posted for everyone: wait {n} second before your next one.",
+                 "Leaderboards are posted for everyone: wait {n} seconds before your next one.", seconds)
+
+
+def stats_busy_text(busy: Busy, tr: Translator) -> str:
+    """Why ``/stats`` was refused before any work (``Wallet.cards``), in the reader's language."""
+    if busy.reason == "running":
+        return tr._("Your previous statistics are still being drawn: wait for them before asking again.")
+    if busy.reason == "cooldown":
+        seconds = max(1, math.ceil(busy.retry_after))
+        return tr.n_("Wait {n} second before asking for statistics again.",
+                     "Wait {n} seconds before asking for statistics again.", seconds)
+    return tr._("Statistics are busy right now: try again in a few seconds.")
 
 
 async def setup(bot: TapisBot) -> None:

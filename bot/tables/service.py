@@ -86,6 +86,7 @@ from bot.tables.errors import (
 )
 from bot.tables.length import LOST_CHANNEL
 from bot.tables.model import FINAL_SHOWN, SeatInfo, Table
+from bot.tables.registry import THREAD
 from bot.tables.replay import close_action
 from bot.tables.senas import CLOSED as SENAS_CLOSED
 from bot.tables.senas import Made, SenaRefused
@@ -179,8 +180,12 @@ class TableService:
 
     async def tables_in_channel(self, channel_id: int) -> list[Table]:
         """Open (lobby or playing) tables of a channel, or of a table's own thread, oldest first."""
-        return [t for t in await self.open_tables()
-                if t.channel_id == channel_id or t.extra_messages.get("thread") == channel_id]
+        return [t for t in (s.table for s in self.rt.sessions.in_place(channel_id))  # that channel's only
+                if t.is_open and (t.channel_id == channel_id or t.extra_messages.get(THREAD) == channel_id)]
+
+    async def tables_in_guild(self, guild_id: int) -> list[Table]:
+        """Open tables of a server, oldest first (``/table mine``, ``/admin tables``: that server's only)."""
+        return [t for t in (s.table for s in self.rt.sessions.in_guild(guild_id)) if t.is_open]
 
     async def open_tables(self) -> list[Table]:
         """Every open table, oldest first."""
@@ -319,6 +324,8 @@ class TableService:
                     extra[key] = message_id
                 await self.db.transaction(store.update_table, table.id, self.clock(), extra_messages=extra)
                 table.extra_messages = extra
+                if key == THREAD:  # reached from its thread too (bot.tables.registry)
+                    self.rt.sessions.place(table.id, message_id)
 
     def note_message(self, table_id: int, key: str, message_id: int) -> None:
         """Remember another message id the Discord layer keeps (a player's latest DM) without a commit
@@ -422,7 +429,7 @@ class TableService:
         kept for them in a lobby they had not sat at yet is free again; return those tables' ids.
         A seat they already left is left alone."""
         left = []
-        for table in [s.table for s in list(self.sessions.values())]:
+        for table in [s.table for s in self.rt.sessions.in_guild(guild_id)]:  # that server's only
             seat = table.seat_of(user_id)
             if table.guild_id == guild_id and seat is None and user_id in table.plan.invited:
                 if await lobby.lapse_invitation(self._session(table.id), user_id):

@@ -33,6 +33,7 @@ from bot.tables.errors import NOT_PLAYING, TableError, illegal, stale
 from bot.tables.length import DEAL_CAP, UNATTENDED, close_reason, first_close, session_end
 from bot.tables.model import FINAL_SHOWN, SeatInfo, Table
 from bot.tables.pace import table_pace
+from bot.tables.registry import Registry
 from bot.tables.replay import CLOSE, SessionLog, apply_logged, close_action, rebuild
 
 if TYPE_CHECKING:
@@ -60,8 +61,8 @@ class Runtime:
     clock: Callable[[], float]
     ai: AiPool
     listeners: list[Listener] = field(default_factory=list)
-    #: The registry: one session per open (lobby or playing) table, oldest first.
-    sessions: dict[int, TableSession] = field(default_factory=dict)
+    #: The registry: one session per open (lobby or playing) table, oldest first, and their channels.
+    sessions: Registry = field(default_factory=Registry)
     #: Sessions of the last ``KEEP_CLOSED`` ended tables, oldest first (no driver, alarm or queue).
     ended: OrderedDict[int, TableSession] = field(default_factory=OrderedDict)
     #: Cap checks and the seat they allow commit together (``bot.tables.lobby``).

@@ -30,6 +30,7 @@ from bot.render.words import phase_name
 from bot.rules import GAMES
 from bot.rules.cards import JOKERS
 from bot.rules.looks import CZECH
+from bot.views.direction import without_direction
 from bot.views.vocab import field_text, over_field, pot_word, seat_word, view_field, view_value
 
 LIMIT = 1024  # Discord's limit on an attachment's description
@@ -38,7 +39,9 @@ STANDARD = {"phase", "to_act", "stacks", "pot", "dealer", "deal", "closing", "ha
 
 
 def clip(text: str, limit: int = LIMIT) -> str:
-    """``text`` within ``limit`` characters (an ellipsis when cut)."""
+    """``text`` within ``limit`` characters (an ellipsis when cut), without direction controls (a
+    name's: ``bot.views.texts.without_direction``)."""
+    text = without_direction(text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -101,7 +101,7 @@ def host_choices(table: Table, tr: Translator) -> list[tuple[str, str]]:
             out.append((tr._("Remove {name}", name=_name(info, tr)), f"r.{place}.{_who(info)}"))
     for place, info in seated:
         if not info.ai and info.user_id is not None and info.user_id != table.host_id:
-            out.append((tr._("Make {name} the host", name=info.name), f"h.{place}.{info.user_id}"))
+            out.append((tr._("Make {name} the host", name=_name(info, tr)), f"h.{place}.{info.user_id}"))
     for place, info in seated:
         if move_choices(table, tr, place):
             out.append((tr._("Move {name}…", name=_name(info, tr)), f"p.{place}.{_who(info)}"))

@@ -20,6 +20,7 @@ from bot.rules import GAMES, is_spanish
 from bot.rules.base import signed as rules_signed
 from bot.rules.cards import JOKERS
 from bot.tables.length import DEAL_CAP, LOST_CHANNEL, UNATTENDED
+from bot.views.direction import without_direction
 from bot.views.vocab import field_text, over_field, pot_name, view_field, view_value
 
 if TYPE_CHECKING:
@@ -94,7 +95,7 @@ def safe_name(name: Any) -> str:
     stands, so two names on one line cannot form a masked link (``[x`` … ``](url)``) together,
     and ``<@id>``, ``@everyone`` or ``https://`` show as typed instead of mentioning or linking.
     """
-    return _MARKUP.sub(r"\\\1", str(name))
+    return _MARKUP.sub(r"\\\1", without_direction(str(name)))  # and no control reorders its line
 
 
 def refusal_text(error: BaseException, tr: Translator) -> str:
@@ -115,9 +116,9 @@ AI_SEAT_NAME = re.compile(r"AI (\d+)")
 
 def player_name(name: str, ai: bool, tr: Translator | None = None) -> str:
     """A seat's name as ``tr``'s reader says it: an AI seat's stored "AI 3" in their language ("IA 3"
-    in French); a person's name as it is (not escaped)."""
+    in French); a person's name as it is (not escaped; without direction controls)."""
     found = AI_SEAT_NAME.fullmatch(name) if ai else None
-    return (tr or english())._("AI {n}", n=found[1]) if found else name
+    return (tr or english())._("AI {n}", n=found[1]) if found else without_direction(name)
 
 
 def seat_name(table: Table, seat: int, tr: Translator | None = None) -> str:

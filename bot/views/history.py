@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.bounded import keep_latest, per_owner
+from bot.gate import Busy, MemberGate
 from bot.i18n import N_, Translator, msg
 from bot.i18n.commands import command
 from bot.outbox.respond import refuse
@@ -66,6 +67,13 @@ SESSIONS_KEEP = 32
 _sessions: weakref.WeakKeyDictionary[
     object, OrderedDict[tuple[int, int, str, Any], tuple[Any, list[str], list[Any]]]] = (
     weakref.WeakKeyDictionary())
+#: Sessions replayed at once for /history (not kept yet): one per member, ``READS_AT_ONCE`` bot-wide. A
+#: member's clicks on the sessions of a player with many (a forged select value opens any of them)
+#: each replayed a whole session in a thread, as many at once as they sent.
+READS_AT_ONCE = 4
+_reads: weakref.WeakKeyDictionary[object, MemberGate] = weakref.WeakKeyDictionary()  # per bot
+BUSY_READING = N_("Your previous session is still being read back: wait for it before opening another.")
+BUSY_READS = N_("History is busy right now: try again in a few seconds.")
 ANY = "any"
 SELECT = 25  # options in one select menu (Discord's limit)
 
@@ -199,20 +207,43 @@ async def page_message(bot: TapisBot, guild_id: int, user_id: int, who: str, gam
 # ---------------------------------------------------------------------------- a session and a deal
 
 
-async def load_session(bot: TapisBot, guild_id: int, table_id: int, tr: Translator) -> tuple[Any, list[str],
-                       list[Any]] | None:
-    """``(table row, seat names, deals)`` of a finished session here (narration in ``tr``), or None.
-    A finished session never changes: its replay is kept (``SESSIONS_KEEP``)."""
-    from bot.store import tables as store
-    from bot.tables.deals import deals_of
-    from bot.tables.replay import SessionLog
+def reads(bot: TapisBot) -> MemberGate:
+    """``bot``'s admission of the sessions replayed for /history (``READS_AT_ONCE``)."""
+    gate = _reads.get(bot)
+    if gate is None:
+        gate = _reads[bot] = MemberGate(0.0, READS_AT_ONCE)
+    return gate
 
+
+async def load_session(bot: TapisBot, guild_id: int, table_id: int, tr: Translator,
+                       member: int | None = None) -> tuple[Any, list[str], list[Any]] | None:
+    """``(table row, seat names, deals)`` of a finished session here (narration in ``tr``), or None.
+    A finished session never changes: its replay is kept (``SESSIONS_KEEP``). One not kept is
+    replayed for ``member`` once admitted (``reads``: ``Busy`` otherwise)."""
     key = (guild_id, table_id, tr.lang, tr.look)
     sessions = per_owner(_sessions, bot)
     kept = sessions.get(key)
     if kept is not None:
         sessions.move_to_end(key)
         return kept
+    gate = reads(bot)
+    if member is not None:
+        gate.admit(member)
+    try:
+        return await _replayed(bot, sessions, key, guild_id, table_id, tr)
+    finally:
+        if member is not None:
+            gate.release(member)
+
+
+async def _replayed(bot: TapisBot, sessions: OrderedDict[tuple[int, int, str, Any], tuple[Any, list[str],
+                    list[Any]]], key: tuple[int, int, str, Any], guild_id: int, table_id: int,
+                    tr: Translator) -> tuple[Any, list[str], list[Any]] | None:
+    """``load_session``'s work once admitted: read the log, replay it off the event loop, keep it."""
+    from bot.store import tables as store
+    from bot.tables.deals import deals_of
+    from bot.tables.replay import SessionLog
+
     row = await bot.db.run(store.load_table, table_id)
     if (row is None or row.guild_id != guild_id or row.status != "finished" or row.game not in GAMES
             or row.seed is None):
@@ -341,7 +372,10 @@ async def handle(interaction: discord.Interaction[TapisBot], cid: ids.ComponentI
     if owned is None:
         return await refuse(interaction, tr._(NO_SESSION, table=table_id))
     try:
-        loaded = await load_session(bot, guild_id, table_id, tr)
+        loaded = await load_session(bot, guild_id, table_id, tr, interaction.user.id)
+    except Busy as busy:
+        why = BUSY_READING if busy.reason == "running" else BUSY_READS
+        return await refuse(interaction, tr._(why))
     except Exception:
         log.warning("history: table %s does not replay", table_id, exc_info=True)
         return await refuse(interaction, tr._(LOG_MISSING, table=table_id))

@@ -7,6 +7,7 @@ after 3 s) must neither leave it without a message nor be reported as "nothing c
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 import aiohttp
@@ -108,11 +109,17 @@ async def invite(interaction: discord.Interaction[TapisBot], table: Table,
             log.warning("table %s: the invitation of %s was not sent: %s", table.id, member.id, exc)
 
 
-async def call_back(bot: TapisBot, table: Table) -> bool:
+def kept_seats(table: Table) -> list[int]:
+    """The members a lobby keeps a seat for who have not sat down yet."""
+    return [uid for uid in table.plan.invited if table.seat_of(uid) is None]
+
+
+async def call_back(bot: TapisBot, table: Table, leave_out: Collection[int] = ()) -> bool:
     """Play again: one message in the lobby's channel mentions the former players whose seats are
     kept, and only them (the lobby's "kept for" lines are in an embed, which notifies nobody), in
-    the table's language; one request under the global limit. False if nobody was called."""
-    kept = [uid for uid in table.plan.invited if table.seat_of(uid) is None]
+    the table's language; one request under the global limit. False if nobody was called.
+    ``leave_out``: kept seats whose member is not mentioned (called too often already)."""
+    kept = [uid for uid in kept_seats(table) if uid not in leave_out]
     if table.plan.rematch_of is None or not kept or table.message_id is None:
         return False
     tr = table_tr(bot, table.id)

@@ -17,8 +17,8 @@ from bot.tables.rematch import Admit, Finished, Terms, may_sit
 from bot.tables.seating import hosts_target
 from bot.views import ids, texts
 from bot.views.components import move_view
-from bot.views.display import seat_name
-from bot.views.lobby_post import call_back, post_lobby
+from bot.views.display import safe_name, seat_name
+from bot.views.lobby_post import call_back, kept_seats, post_lobby
 from bot.views.yardsticks import level_word
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ async def play_again(interaction: discord.Interaction[TapisBot], cid: ids.Compon
     """Play again: the first player opens the new lobby (posted as this click's answer) if the
     server's settings let them open that table (``admit``), the others sit at their kept seats."""
     from bot.cogs.errors import UserError, user_message
-    from bot.cogs.table import opening_rate
+    from bot.cogs.table import invitation_rate, opening_rate
 
     bot, user = interaction.client, interaction.user
     old = await bot.tables.finished_table(cid.table_id)
@@ -106,13 +106,23 @@ async def play_again(interaction: discord.Interaction[TapisBot], cid: ids.Compon
         await bot.languages.set_table(table.id, language)
     deferred = interaction.response.is_done()  # then the lobby goes to the channel
     posted = await post_lobby(interaction, table)
+    invites, kept = invitation_rate(bot), kept_seats(table)
+    quiet = [uid for uid in kept if invites is not None and invites.wait((user.id, uid)) is not None]
     notes = adapted(old, table, tr)
+    if quiet and invites is not None:  # as /table new's invitations: a former player is not called endlessly
+        notes.append(tr.n_("Seats are kept for {names} without a mention: you have invited them {n} time "
+                           "within an hour.",
+                           "Seats are kept for {names} without a mention: you have invited them {n} times "
+                           "within an hour.", invites.limit, names=", ".join(
+                               safe_name(info.name) for info in old.seats if info.user_id in quiet)))
     if deferred or not interaction.response.is_done():  # (a click in a thread: the channel got it)
         notes = [texts.joined(table.id, table.buy_in, tr, host=True), *notes]
     if notes:
         await send(interaction, "\n".join(notes))
-    if posted:
-        await call_back(bot, table)
+    if posted and await call_back(bot, table, leave_out=quiet) and invites is not None:
+        for uid in kept:
+            if uid not in quiet:
+                invites.note((user.id, uid))
     return None
 
 

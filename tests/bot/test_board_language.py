@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.bot.test_board_bursts import no_board_cooldown
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.tapis import TapisRun
 
@@ -10,6 +11,7 @@ async def test_leaderboard_follows_the_servers_settings_language(stub: DiscordSt
                                                                  players: list[User]) -> None:
     """Discord has no Basque client language: a Basque server says so only through /settings."""
     boss = stub.add_user("boss", stub.guild, admin=True)
+    no_board_cooldown(tapis)  # board after board
     english = await stub.slash("leaderboard", players[0], stub.channel, game="marias", by="wins")
     await stub.slash("settings set", boss, stub.channel, key="language", value="eu")
     for by in ("jetons", "wins", "rating"):

@@ -13,6 +13,7 @@ from bot.store import tables as store
 from bot.tables.deals import contracts_of
 from bot.tables.replay import SessionLog
 from tests.backends import BACKENDS
+from tests.bot.test_board_bursts import no_board_cooldown
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.tapis import TapisRun
 
@@ -54,6 +55,7 @@ async def play_out(tapis: TapisRun, table_id: int) -> None:
 async def test_rating_and_wins_boards_and_seasons(stub: DiscordStub, tapis: TapisRun,
                                                   players: list[User]) -> None:
     alice, bob, carol, dave = players
+    no_board_cooldown(tapis)  # dave posts board after board
     for _ in range(2):
         await marias_session(stub, tapis, [alice, bob])
     await marias_session(stub, tapis, [carol, alice, bob])
@@ -123,6 +125,7 @@ def _bold(text: str) -> list[str]:
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_stats_is_a_profile_card(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
     alice, bob = players[:2]
+    no_board_cooldown(tapis)  # card after card
     tables = [await marias_session(stub, tapis, [alice, bob]) for _ in range(2)]
     inter = await stub.slash("stats", bob, stub.channel, user=alice)
     assert inter.ephemeral
@@ -164,6 +167,7 @@ async def test_stats_replays_a_players_sessions_once(stub: DiscordStub, tapis: T
     """Every /stats replayed up to 20 whole sessions per game of the player (their logs read too), as
     often as any member asked for anyone's card. A player's favourite is now counted once per new
     finished session; the favourites kept stay bounded."""
+    no_board_cooldown(tapis)  # card after card
     import bot.views.boards as boards
 
     monkeypatch.setattr(boards, "_favourites", boards.weakref.WeakKeyDictionary())

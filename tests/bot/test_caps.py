@@ -130,3 +130,92 @@ async def test_play_again_is_within_the_opening_rate(stub: DiscordStub, tapis: T
     assert await tapis.tables.tables_in_channel(stub.channel.id) == []  # nothing opened, nothing paid
     assert await tapis.ledger.balance(stub.guild.id, bob.id) == balance
     assert await tapis.ledger.accounts_total() == 0
+
+
+async def test_a_host_inviting_the_same_member_again_and_again_is_limited(
+        stub: DiscordStub, tapis: TapisRun, players: list[User], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each invitation mentions the invitee: within the opening rate alone, a host who opened and ended
+    lobbies inviting the same member pinged them 10 times in 10 minutes, without end. A host invites
+    one member at most ``INVITES_PER_PAIR`` times an hour; the next lobby inviting them is refused
+    (ephemeral, in the host's language, nothing paid, no mention); other invitees and other hosts are
+    not held; the window moves on."""
+    from bot.cogs.table import INVITES_PER_PAIR, INVITES_WINDOW
+
+    cog = tapis.bot.get_cog("Tables")
+    now = [2_000_000.0]
+    monkeypatch.setattr(cog, "invites", MemberWindow(INVITES_PER_PAIR, INVITES_WINDOW, clock=lambda: now[0]))
+    alice, bob, carol, dave = players
+
+    def mentions(user: User) -> int:
+        return sum(1 for m in stub.messages(stub.channel)
+                   if "invites you" in m.text and f"<@{user.id}>" in m.text)
+
+    async def open_and_end(host: User, **invites: User) -> None:
+        opened = await stub.slash("table new", host, stub.channel, game="motz", **invites)
+        assert not opened.ephemeral, opened.text
+        await tapis.settle()
+        [table] = [t for t in await tapis.tables.tables_in_channel(stub.channel.id) if t.host_id == host.id]
+        assert "closed" in (await stub.slash("table end", host, stub.channel, table=table.id)).text
+        await tapis.settle()
+        now[0] += 60.0
+
+    for _ in range(INVITES_PER_PAIR):
+        await open_and_end(alice, invite=bob)
+    assert mentions(bob) == INVITES_PER_PAIR
+    posted = len(stub.messages(stub.channel))
+    again = await stub.slash("table new", alice, stub.channel, game="motz", invite=carol, invite2=bob)
+    refused(again, f"You have invited bob {INVITES_PER_PAIR} times within an hour: you can invite them again "
+                   f"<t:{2_000_000 + int(INVITES_WINDOW)}:R>.")
+    await stub.slash("language", alice, stub.channel, language="fr")
+    refused(await stub.slash("table new", alice, stub.channel, game="motz", invite=bob),
+            f"Vous avez invité bob {INVITES_PER_PAIR} fois en une heure")
+    await stub.slash("language", alice, stub.channel, language="en")
+    assert len(stub.messages(stub.channel)) == posted and mentions(bob) == INVITES_PER_PAIR  # no mention
+    assert await tapis.ledger.balance(stub.guild.id, alice.id) == 1000
+    await open_and_end(alice, invite=carol)  # another member, or no invitation: as before
+    await open_and_end(alice)
+    await open_and_end(dave, invite=bob)  # another host
+    assert mentions(bob) == INVITES_PER_PAIR + 1
+    now[0] = 2_000_000.0 + INVITES_WINDOW  # the first invitation left the window
+    await open_and_end(alice, invite=bob)
+    assert mentions(bob) == INVITES_PER_PAIR + 2
+    assert await tapis.ledger.accounts_total() == 0
+
+
+async def test_play_again_in_a_loop_calls_a_former_player_back_within_the_invitation_rate(
+        stub: DiscordStub, tapis: TapisRun, players: list[User], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Play again mentions the former players whose seats it keeps, and a lobby it opened may be ended
+    and opened anew: in a loop, each time a mention of the same member, within the opening rate only.
+    The call counts as one of the opener's invitations: past ``INVITES_PER_PAIR`` an hour the lobby
+    still opens with the seat kept, without the mention, and the opener is told."""
+    from bot.cogs.table import INVITES_PER_PAIR, INVITES_WINDOW
+    from tests.bot.test_rematch import calling, finished_motz
+
+    cog = tapis.bot.get_cog("Tables")
+    now = [3_000_000.0]
+    monkeypatch.setattr(cog, "invites", MemberWindow(INVITES_PER_PAIR, INVITES_WINDOW, clock=lambda: now[0]))
+    alice, bob = players[:2]
+    table = await finished_motz(stub, tapis, alice, bob, "rotations=1 max_extra_deals=0")
+    final = stub.message(table.message_id)
+    since = len(stub.calls)
+    for _ in range(INVITES_PER_PAIR):  # alice plays again and ends the lobby it opened
+        assert not (await stub.click(final, alice, "Play again")).ephemeral
+        await tapis.settle()
+        [lobby] = await tapis.tables.tables_in_channel(stub.channel.id)
+        assert "closed" in (await stub.slash("table end", alice, stub.channel, table=lobby.id)).text
+        await tapis.settle()
+        now[0] += 60.0
+    assert len(calling(stub, since, bob)) == INVITES_PER_PAIR
+    opened = await stub.click(final, alice, "Play again")
+    await tapis.settle()
+    [lobby] = await tapis.tables.tables_in_channel(stub.channel.id)  # opened
+    assert lobby.plan.invited == {bob.id: table.seat_of(bob.id)}  # his seat is kept all the same
+    assert len(calling(stub, since, bob)) == INVITES_PER_PAIR  # without a mention
+    note = opened.last
+    assert note.ephemeral and (f"Seats are kept for bob without a mention: you have invited them "
+                               f"{INVITES_PER_PAIR} times within an hour.") in note.text, note.text
+    again = await stub.slash("table new", alice, stub.channel, game="motz", invite=bob)
+    refused(again, "You have invited bob")  # one count for both ways of calling him
+    joined = await stub.click(final, bob, "Play again")  # bob sits down as before
+    assert joined.ephemeral and f"#{lobby.id}" in joined.text, joined.text
+    assert await tapis.ledger.accounts_total() == 0

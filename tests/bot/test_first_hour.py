@@ -7,6 +7,7 @@ import re
 from types import SimpleNamespace as NS
 
 from bot.i18n import translator
+from tests.bot.test_board_bursts import no_board_cooldown
 from tests.discord_stub import DiscordStub, User
 from tests.discord_stub.play import play_session
 from tests.discord_stub.tapis import TapisRun
@@ -57,6 +58,7 @@ async def test_too_few_jetons_says_where_more_come_from(stub: DiscordStub, tapis
 async def test_empty_stats_history_and_boards_point_to_a_first_table(stub: DiscordStub, tapis: TapisRun,
                                                                     players: list[User]) -> None:
     alice, bob = players[:2]
+    no_board_cooldown(tapis)  # card after card
     new = stub.mention("table new")  # </table new:id>: one click puts the command in the message box
     first = f"No finished session yet. Open a table with {new} to play your first."
     assert first in (await stub.slash("stats", alice, stub.channel)).text

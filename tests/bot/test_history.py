@@ -202,3 +202,47 @@ async def test_a_sessions_deals_are_replayed_once_for_its_clicks(stub: DiscordSt
         page = (await stub.slash("history", carol, stub.channel)).last
         await stub.choose(page, carol, [str(other)])
     assert len(replays) == 3 and len(history._sessions[tapis.bot]) == 2
+
+
+async def test_sessions_are_read_back_one_at_a_time_per_member(stub: DiscordStub, tapis: TapisRun,
+                                                                players: list[User],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening a session of /history replays it whole in a thread (until it is kept): a member's clicks
+    on a player's many sessions (a forged select value opens any of them) ran as many replays at once
+    as they sent. One per member at a time, ``READS_AT_ONCE`` bot-wide; kept sessions open as before."""
+    import asyncio
+    import threading
+
+    import bot.tables.deals as deals_module
+    from bot.views.history import BUSY_READING, BUSY_READS, reads
+
+    alice, bob = players[:2]
+    first, second = [await service_session(tapis, stub, alice) for _ in range(2)]
+    message = (await stub.slash("history", alice, stub.channel)).last
+    select = message.selects()[0]["custom_id"]
+    release, entered = threading.Event(), threading.Event()
+    real = deals_module.deals_of
+
+    def held(*args: object) -> object:
+        entered.set()
+        release.wait(30)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(deals_module, "deals_of", held)
+    opening = asyncio.ensure_future(stub.choose(message, alice, [str(first)], custom_id=select))
+    try:
+        await asyncio.to_thread(entered.wait, 30)
+        again = await stub.choose(message, alice, [str(second)], custom_id=select)
+        assert again.ephemeral and again.text.endswith(BUSY_READING), again.text
+        reads(tapis.bot).capacity = 1  # bot-wide: bob's click on alice's other session waits too
+        theirs = (await stub.slash("history", bob, stub.channel, user=alice)).last
+        busy = await stub.choose(theirs, bob, [str(second)], custom_id=theirs.selects()[0]["custom_id"])
+        assert busy.ephemeral and busy.text.endswith(BUSY_READS), busy.text
+    finally:
+        release.set()
+    opened = await opening
+    assert opened.callback_type == 7 and f"Table #{first}" in message.text
+    monkeypatch.undo()
+    assert not reads(tapis.bot).running
+    later = await stub.choose(message, alice, [str(second)], custom_id=select)
+    assert later.callback_type == 7 and f"Table #{second}" in message.text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -186,3 +187,33 @@ def test_integer_options_sent_as_floats_reach_commands_as_ints() -> None:
     assert values["buy_in"] == 10**20 and isinstance(values["buy_in"], int)
     assert values == {"buy_in": 10**20, "players": 4, "ratio": 2.0, "half": 2.5, "options": "ante=2"}
     assert isinstance(values["ratio"], float)
+
+
+#: Unicode's explicit direction controls: embeddings, overrides and isolates.
+DIRECTION = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+async def test_a_name_cannot_turn_the_rest_of_a_line_around(stub: DiscordStub, tapis: TapisRun,
+                                                            players: list[User]) -> None:
+    """A right-to-left override in a display name reversed whatever followed it on the line (the seat
+    list's stacks, the narration): no direction control of a name reaches any message, embed or
+    image description; the name is shown without it."""
+    alice = players[0]
+    mallory = stub.add_user("Mal\u202elory", stub.guild)
+    eve = stub.add_user("\u2067Eve\u202b", stub.guild)
+    table_id, _ = await open_table(stub, alice, [mallory, eve], ai=1)
+    await tapis.settle()
+    users = {u.id: u for u in (alice, mallory, eve)}
+    for _ in range(4):
+        user, dm = await whose_turn(tapis, stub, table_id, list(users.values()))
+        await stub.click(dm, user, custom_id=[c for c in dm.custom_ids() if ":mv:" in c][0])
+        await tapis.settle()
+    await stub.slash("table status", eve, stub.channel)
+    texts = [m.text for m in stub.messages(stub.channel) + [m for u in users.values() for m in stub.dms(u)]]
+    seen = "\n".join(texts)
+    assert "Mallory" in seen and "Eve" in seen
+    sent = [c for c in stub.calls if c.method in ("POST", "PATCH") and c.json is not None]
+    assert sent
+    for call in sent:
+        body = json.dumps(call.json, ensure_ascii=False)  # (repr would escape the controls)
+        assert not DIRECTION.search(body), (call.route, DIRECTION.findall(body), body[:300])

@@ -20,6 +20,7 @@ from bot.rules import GAMES
 from bot.store import tables as store
 from bot.tables.deals import deals_of
 from bot.tables.replay import SessionLog
+from tests.bot.test_board_bursts import no_board_cooldown
 from tests.bot.test_boards import marias_session
 from tests.bot.test_languages_session import texts_of, unmarked
 from tests.bot.test_replay import no_cooldown, replay
@@ -72,6 +73,7 @@ def refusal(inter: Interaction) -> str:
 async def test_history_replay_stats_boards_and_admin_in_the_pseudo_locale(
         stub: DiscordStub, tapis: TapisRun, players: list[User], monkeypatch: pytest.MonkeyPatch) -> None:
     alice, bob, carol, dave = players
+    no_board_cooldown(tapis)  # board after board
     stub.guild.locale = "pseudo"  # type: ignore[attr-defined]
     for u in players:
         u.locale = "pseudo"
@@ -143,6 +145,7 @@ async def test_one_reply_per_command_in_french_and_czech(stub: DiscordStub, tapi
                                                           players: list[User]) -> None:
     """A French server; alice and dave read Czech, bob French: each answer in its reader's language."""
     alice, bob, carol, dave = players
+    no_board_cooldown(tapis)  # board after board
     stub.guild.locale = "fr"  # type: ignore[attr-defined]
     alice.locale, bob.locale, carol.locale, dave.locale = "cs", "fr", "en-GB", "cs"
     table_id = await marias_session(stub, tapis, [alice, bob])

@@ -175,3 +175,35 @@ async def test_an_invitee_removed_while_the_bot_was_down_frees_their_seat_at_the
     reopened = await listening.tables.get(table.id)
     assert reopened is not None and reopened.plan.invited == {}
     assert f"<@{bob.id}>" not in stub.message(table.message_id).text
+
+
+async def test_a_removal_reads_only_that_servers_tables(
+        stub: DiscordStub, listening: TapisRun, players: list[User], monkeypatch: pytest.MonkeyPatch) -> None:
+    """One GUILD_MEMBER_REMOVE per member (a prune sends thousands at once) read every open table of
+    the process; now only the tables of that server (``bot.tables.registry``)."""
+    from bot.tables.model import Table
+
+    alice, bob = players[:2]
+    lobby = await listening.tables.create(stub.guild.id, stub.channel.id, alice.id, alice.name, "motz", {})
+    await listening.tables.join(lobby.id, bob.id, bob.name)
+    elsewhere = stub.add_guild("Elsewhere")
+    others = []
+    for i in range(30):
+        host = stub.add_user(f"host{i}", elsewhere)
+        channel = stub.add_channel(elsewhere, f"c{i}")
+        others.append((await listening.tables.create(elsewhere.id, channel.id, host.id, host.name, "motz",
+                                                     {})).id)
+    await listening.settle()
+    read: list[int] = []
+    real = Table.seat_of
+
+    def counted(self: Table, user_id: int | None) -> int | None:
+        read.append(self.id)
+        return real(self, user_id)
+
+    monkeypatch.setattr(Table, "seat_of", counted)
+    assert await stub.remove_member(stub.guild, bob)
+    await until(lambda: asyncio.sleep(0, lobby.seat_of(bob.id) is None), "bob's lobby seat is freed")
+    monkeypatch.undo()
+    assert lobby.id in read and not set(read) & set(others), "another server's tables were read"
+    await listening.settle()
