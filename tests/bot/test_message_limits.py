@@ -103,7 +103,7 @@ def test_a_history_line_cut_says_so() -> None:
     from bot.views.history import session_message
 
     names = [safe_name(LONG_NAME)] * 8
-    deals = [SimpleNamespace(number=n, contract=None, deltas=[n, -n, 0, 0, 0, 0, 0, 0], lines=[])
+    deals = [SimpleNamespace(number=n, contract=None, end=None, deltas=[n, -n, 0, 0, 0, 0, 0, 0], lines=[])
              for n in range(1, 4)]
     row = SimpleNamespace(id=7, game="michigan", version=99)
     embed = session_message(row, names, deals, "1.any.1", 0, translator("eu"))["embed"].to_dict()

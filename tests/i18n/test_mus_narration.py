@@ -100,3 +100,33 @@ def test_the_score_line_names_each_pair_and_says_why_a_lance_after_the_win_does_
     assert es[-1] == f"Tanteo: Ann y Cat {a}, Bob y Dan {b}.", es[-1]
     chica = next(x for x in es if x.startswith("Chica:"))
     assert chica.endswith("(no cuenta: el juego ya está ganado)"), chica
+
+
+def test_the_pares_readings_are_in_the_readers_words() -> None:
+    """A hand's pares ("duples K-A", "medias C", "par K") is named in the reader's Mus words, as the
+    señas name them: a Basque club reads "dupleak K-A", "mediak C", "parea K" beside "jokoa 31" (the
+    hands' lines and the Pareak line both), never the Spanish words; the letters stay notation."""
+    kinds = {"duples": "dupleak", "medias": "mediak", "par": "parea"}
+    seen: set[str] = set()
+    for seed in range(1, 40):
+        state = MUS.new_table(seats=4, options=MUS.validate_options({"dealer": 0}), seed=seed)
+        events: list[dict[str, Any]] = []
+        while not any(e["type"] == "deal_end" for e in events):
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            move = next((a for a in legal if a["type"] in ("no_mus", "paso")), legal[0])
+            events += state.apply(seat, move)
+        deal_end = of(events, "deal_end")
+        eu = told(deal_end, "eu").splitlines()
+        for seat, combo in enumerate(deal_end["combos"]):
+            if not combo["pares"]:
+                continue
+            kind, _, ranks = combo["pares"].partition(" ")
+            seen.add(kind)
+            line = next(x for x in eu if x.startswith(f"  {NAMES[seat]}:"))
+            assert f"{kinds[kind]} {ranks}," in line and kind + " " not in line, line
+            en = told(deal_end, "en")
+            assert f"  {NAMES[seat]}: {combo['pares']}," in en  # English keeps the Mus words
+        pares = next((x for x in eu if x.startswith("Pareak:")), "")
+        assert not any(f"({k} " in pares for k in kinds), pares
+    assert seen == set(kinds), seen

@@ -2,8 +2,9 @@
 
 Every function takes the reader's ``Text`` (``bot.i18n.Translator``; English ``PLAIN`` by
 default). The Mus words players keep in every language (mus, envido, órdago, grande, chica,
-pares, juego, punto, paso, quiero / no quiero, mano) stay in the translations; hand readings
-("duples K-A", "juego 31", from ``hands.describe``) are Mus notation and are not translated.
+pares, juego, punto, paso, quiero / no quiero, mano) stay in the translations, Basque has its own;
+the letters of a hand reading ("K K C 6", "duples K-A", from ``tables.describe``) are Mus notation,
+its words ("duples", "juego 31") are said in the reader's words (``_pares``, ``_count``).
 """
 
 from __future__ import annotations
@@ -214,13 +215,13 @@ def _deal_end(event: Event, name: Callable[[int], str], tr: Text) -> str:
     hands = "; ".join(f"{name(s)} {tr.cards(h, spanish=True)}" for s, h in enumerate(event["hands"]))
     lines = [tr._("Hands: {hands}", hands=hands)]
     for s, c in enumerate(event["combos"]):
-        pares = c["pares"] or tr._("no pares")
+        pares = _pares(c["pares"], tr) or tr._("no pares")
         lines.append(f"  {name(s)}: {pares}, {_count(c, tr)}")
     for e in event["summary"]:
         title = lance_name(e["lance"], tr, capital=True)
         if e["winner"] is not None:
             counted = e["lance"] in ("juego", "punto")
-            reading = _count(event["combos"][e["winner"]], tr) if counted else e["why"]
+            reading = _count(event["combos"][e["winner"]], tr) if counted else _pares(e["why"], tr)
             won = tr._("{who} ({why})", who=name(e["winner"]), why=reading)
         else:
             won = tr._("nobody")
@@ -264,6 +265,19 @@ def _count(combo: dict[str, Any], tr: Text) -> str:
     if combo["juego"]:
         return tr._("juego {total}", total=combo["total"])
     return tr._("punto {total}", total=combo["total"])
+
+
+def _pares(reading: str | None, tr: Text) -> str | None:
+    """A pares reading in the reader's words, its letters kept ("duples K-A", Basque "dupleak K-A";
+    "medias C", "par K"), as the señas name them; any other reading (grande's "K K C 6") as it is."""
+    kind, _, ranks = (reading or "").partition(" ")
+    if kind == "duples":
+        return tr.p_("mus pares", "duples {ranks}", ranks=ranks)
+    if kind == "medias":
+        return tr.p_("mus pares", "medias {ranks}", ranks=ranks)
+    if kind == "par":
+        return tr.p_("mus pares", "par {ranks}", ranks=ranks)
+    return reading
 
 
 def _unplayed(event: Event) -> list[str]:
