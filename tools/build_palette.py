@@ -18,7 +18,8 @@ sys.path.insert(0, os.fspath(ROOT))
 
 
 def _mosaic() -> Image.Image:
-    """Every card sprite at every size in use, and the sample tables, hands and leaderboard, in RGB."""
+    """Every card sprite at every size in use, and the sample tables, hands, leaderboard, profile card,
+    standings and review chart, in RGB (a colour no image shows falls to its nearest neighbour)."""
     import bot.render.palette as palette
     from bot.render import cards, hand_image, leaderboard_image, table_image
     from bot.rules.cards import DECK_54, DECK_ES_40
@@ -30,7 +31,7 @@ def _mosaic() -> Image.Image:
     for png in ([table_image(g, v, NAMES[g]) for g, v in SAMPLES.items()]
                 + [table_image(g, v, n) for g, (v, n) in VARIANTS.items()]
                 + [hand_image(g, {**SAMPLES[g], "hand": h}, p) for g, (h, p) in HANDS.items()]
-                + [leaderboard_image([{"name": "A", "jetons": 5, "games": 1}] * 5)]):
+                + [leaderboard_image([{"name": "A", "jetons": 5, "games": 1}] * 5)] + _boards()):
         pieces.append(Image.open(io.BytesIO(png)).convert("RGB"))
     sheet = Image.new("RGB", (14 * 112, 8 * 156), (28, 92, 58))
     codes = [(c, False) for c in DECK_54] + [(c, True) for c in DECK_ES_40]
@@ -47,10 +48,32 @@ def _mosaic() -> Image.Image:
     return mosaic
 
 
+def _boards() -> list[bytes]:
+    """The profile card, tournament standings and a /review skill-and-luck chart."""
+    from bot.i18n import Translator
+    from bot.render.profile import profile_image
+    from bot.render.review import split_image
+    from bot.render.standings import standings_image
+    from bot.tournaments.standings import Standing
+
+    games = [{"title": "Motz", "sessions": 3, "wins": 1, "net": -5, "score": 23.4, "trend": t,
+              "scores": [20.0, 22.0, 25.0], "best": 12, "best_table": 17, "favourite": "muet"}
+             for t in (1.0, -1.0, 0.0)]
+    rows = [Standing(entrant=i, name="A", points=9 - i, net=100 - 60 * i, rank=i + 1) for i in range(5)]
+    deals = [(i, (i % 5) - 2.0, (i % 3) - 1.0, (i % 4) - 1.5) for i in range(1, 13)]
+    return [profile_image("A", 1, games), standings_image(rows, "A", True),
+            split_image(deals, "jetons", Translator("en"))]
+
+
 def build() -> list[int]:
-    """A 256-colour palette fitted to the mosaic (median cut, weighted by use)."""
-    q = _mosaic().quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    return list(q.getpalette()[: 256 * 3])
+    """A 256-colour palette: the named colours exactly, the rest fitted to the mosaic (median cut,
+    weighted by use)."""
+    from bot.render.palette import named_colours
+
+    named = named_colours()
+    q = _mosaic().quantize(256 - len(named), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    fitted = q.getpalette()[: (256 - len(named)) * 3]
+    return [v for colour in named for v in colour] + list(fitted)
 
 
 def write(values: list[int]) -> Path:

@@ -52,7 +52,7 @@ def leaderboard_image(rows: list[dict[str, Any]], title: str | None = None, colu
             c.draw.rectangle((8, y, WIDTH - 8, y + ROW_H - 2), fill=(22, 64, 42))
         medal = MEDALS.get(rank)
         if medal:
-            c.chip(34, y + ROW_H / 2, 14, fill=medal, label=str(rank), size=15, ink=(30, 30, 30))
+            c.chip(34, y + ROW_H / 2, 14, fill=medal, label=str(rank), size=16, ink=(30, 30, 30))
         else:
             c.text((34, y + ROW_H / 2), str(rank), 19, MUTED, bold=True, anchor="mm")
         c.text((62, y + ROW_H / 2), readable(str(row.get("name", "?"))), 21, WHITE, bold=True, anchor="lm",

@@ -15,6 +15,7 @@ ROW_H = 40
 TOP = 92
 MAX_ROWS = 24
 COLUMNS = (470, 560, 640, 740)  # right edges: points, tie-break, sessions, net
+HEAD = 17  # the columns' headings: 8 px where a phone shows the image 360 px wide
 
 
 def standings_image(rows: Sequence[Standing], title: str, swiss: bool, tr: Text = PLAIN) -> bytes:
@@ -30,7 +31,7 @@ def standings_image(rows: Sequence[Standing], title: str, swiss: bool, tr: Text 
              for s in rows]
     columns = _columns(heads, cells)
     for x, head in zip(columns, heads, strict=True):
-        c.text((x, 66), head, 15, MUTED, anchor="rm")
+        c.text((x, 66), head, HEAD, MUTED, anchor="rm")
     name_w = min(340, columns[0] - _width(heads[0], [row[0] for row in cells], False) - 70)
     for i, s in enumerate(rows):
         y = TOP + i * ROW_H
@@ -39,7 +40,7 @@ def standings_image(rows: Sequence[Standing], title: str, swiss: bool, tr: Text 
             c.draw.rectangle((8, y, WIDTH - 8, y + ROW_H - 2), fill=(22, 64, 42))
         medal = MEDALS.get(s.rank)
         if medal:
-            c.chip(32, mid, 13, fill=medal, label=str(s.rank), size=14, ink=(30, 30, 30))
+            c.chip(32, mid, 13, fill=medal, label=str(s.rank), size=17, ink=(30, 30, 30))
         else:
             c.text((32, mid), str(s.rank), 18, MUTED, bold=True, anchor="mm")
         c.text((58, mid), readable(s.name), 19, MUTED if s.withdrawn else WHITE, bold=True, anchor="lm",
@@ -56,7 +57,7 @@ def standings_image(rows: Sequence[Standing], title: str, swiss: bool, tr: Text 
 
 def _width(head: str, values: Sequence[str], bold: bool) -> int:
     """The width a column needs: its heading's and its widest value's."""
-    return max([text_width(head, 15)] + [text_width(v, 19, bold) for v in values])
+    return max([text_width(head, HEAD)] + [text_width(v, 19, bold) for v in values])
 
 
 def _columns(heads: Sequence[str], cells: Sequence[Sequence[str]]) -> list[int]:

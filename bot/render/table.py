@@ -65,20 +65,21 @@ def draw_plate(t: TableCtx, seat: int, plate: Plate) -> None:
     x, y = t.seat_xy(seat)
     x0, y0 = x - PLATE_W / 2, y - PLATE_H / 2
     acting = seat in (v.get("to_act") or [])
-    if acting:
-        c.panel((x0 - 5, y0 - 5, x0 + PLATE_W + 5, y0 + PLATE_H + 5), fill=GOLD, radius=14)
+    if acting:  # the turn's gold ring, kept on the canvas at the bottom seat
+        c.panel((x0 - 5, y0 - 5, x0 + PLATE_W + 5, min(HEIGHT - 1, y0 + PLATE_H + 5)), fill=GOLD, radius=14)
     c.panel((x0, y0, x0 + PLATE_W, y0 + PLATE_H), fill=(44, 54, 50) if plate.dim else PLATE,
             outline=WHITE if acting else (70, 110, 86), radius=10)
-    # badges on the top edge: dealer first, then the game's marks
+    # badges on the top edge: dealer first, then the game's marks (the top seat's stay on the canvas)
     bx = x0 + PLATE_W - 14
+    by = max(1.0, y0 - 10)
     pills: list[tuple[str, Colour]] = []
     if v.get("dealer") == seat:
         pills.append(("D", (235, 235, 235)))
     pills.extend(plate.marks)
     for label, colour in pills:
         w = max(24, c.draw.textlength(label, font=font(15, True)) + 12)
-        c.panel((bx - w + 12, y0 - 10, bx + 12, y0 + 12), fill=colour, outline=PLATE, radius=10)
-        c.text((bx - w / 2 + 12, y0 + 1), label, 15, (20, 20, 20), bold=True, anchor="mm")
+        c.panel((bx - w + 12, by, bx + 12, y0 + 12), fill=colour, outline=PLATE, radius=10)
+        c.text((bx - w / 2 + 12, (by + y0 + 12) / 2), label, 15, (20, 20, 20), bold=True, anchor="mm")
         bx -= w + 4
     name_w = PLATE_W - 16
     c.text((x0 + 8, y0 + 9), t.name(seat), 22, MUTED if plate.dim else WHITE, bold=True,

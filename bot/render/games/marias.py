@@ -14,6 +14,7 @@ from bot.rules.marias.text import flek_text
 
 SUIT_ORDER = ("A", "10", "K", "Q", "J", "9", "8", "7")
 PLAIN_ORDER = ("A", "K", "Q", "J", "10", "9", "8", "7")
+TITLE_RED = (255, 160, 150)  # a red trump's contract on the felt: over 3:1 (large text)
 
 
 def draw(t: TableCtx) -> None:
@@ -43,7 +44,7 @@ def _centre(t: TableCtx, v: dict[str, Any]) -> None:
     title = contract_name(contract, t.tr)
     if v.get("trump"):
         title += f" {t.suit_sym(v['trump'])}"
-    colour = (255, 120, 110) if v.get("trump") in _reds(t) else WHITE
+    colour = TITLE_RED if v.get("trump") in _reds(t) else WHITE
     t.c.text((CX, CY - 14), title, 30, colour, bold=True, anchor="mm")
     p = v.get("points") or [0, 0]
     flek = v.get("flek") or 0

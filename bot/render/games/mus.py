@@ -11,7 +11,7 @@ from bot.render.layout import CX, CY, PLATE_H, TableCtx
 from bot.rules.cards import SPANISH_SUITS
 from bot.rules.mus.text import lance_name
 
-TEAM_COLOURS = ((120, 180, 255), (255, 140, 120))
+TEAM_COLOURS = ((150, 200, 255), (255, 165, 150))  # the score on the felt: over 3:1 (large text)
 LANCES = ("grande", "chica", "pares")
 HAND_SIZE = 4
 ORDER = ("1", "2", "3", "4", "5", "6", "7", "10", "11", "12")
