@@ -11,6 +11,7 @@ import asyncio
 import functools
 import io
 import logging
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -23,16 +24,17 @@ from bot.cogs.errors import UserError
 from bot.cogs.options import MAX_BUY_IN, parse_options
 from bot.cogs.settings import opening
 from bot.cogs.tournament_lost import tell_lost
-from bot.gate import MemberWindow
+from bot.gate import Busy, MemberGate, MemberWindow
 from bot.i18n import Amount, Translator, msg, nmsg, table_language, translator
 from bot.i18n.commands import command
 from bot.i18n.lazy import Msg
-from bot.outbox.respond import run_soon, send
+from bot.outbox.respond import refuse, run_soon, send
 from bot.render.standings import standings_image
 from bot.tournaments.model import CANCELLED, CLUB, FINISHED, OPEN, SWISS, Tournament
 from bot.tournaments.standings import Standing
 from bot.views.alt import clip
-from bot.views.display import signed, timestamp
+from bot.views.direction import without_direction
+from bot.views.display import safe_name, signed, timestamp
 from bot.views.locale import reader
 from bot.views.texts import fit
 
@@ -52,12 +54,17 @@ def format_name(fmt: str, tr: Translator) -> str:
     return tr._("Swiss") if fmt == SWISS else tr._("club night")
 
 
-#: Lines the standings' text lists (the image has its own ``MAX_ROWS``).
 #: Tournaments a member may create in any ``CREATES_WINDOW`` seconds (cancelled ones count): each
 #: posts a public announcement, and the per-server cap counts open events only, so creating and
 #: ending one in a loop was free. Per bot process, as ``/table new``'s ``OPENS_PER_MEMBER``.
 CREATES_PER_MEMBER = 3
 CREATES_WINDOW = 3600.0
+#: ``/tournament standings``: seconds between a member's standings pictures, and how many are drawn at
+#: once bot-wide (each draws every entrant's line in a thread: a member's burst queued picture after
+#: picture behind everyone else's).
+STANDINGS_COOLDOWN = 3.0
+STANDINGS_CAPACITY = 4
+#: Lines the standings' text lists (the image has its own ``MAX_ROWS``).
 TEXT_ROWS = 25
 
 
@@ -72,6 +79,17 @@ def standings_text(t: Tournament, rows: list[Standing], tr: Translator, markdown
     return "\n".join(lines) or tr._("Nobody has played yet")
 
 
+def standings_busy_text(busy: Busy, tr: Translator) -> str:
+    """Why ``/tournament standings`` was refused before any drawing (``Tournaments.drawings``)."""
+    if busy.reason == "running":
+        return tr._("Your previous standings are still being drawn: wait for them before asking again.")
+    if busy.reason == "cooldown":
+        seconds = max(1, math.ceil(busy.retry_after))
+        return tr.n_("Wait {n} second before asking for the standings again.",
+                     "Wait {n} seconds before asking for the standings again.", seconds)
+    return tr._("Standings are being drawn for many members right now: try again in a few seconds.")
+
+
 def standing_line(t: Tournament, s: Standing, tr: Translator, markdown: bool = True) -> str:
     """One entrant's line: rank, name, points, tie-break, sessions, net."""
     second = (
@@ -83,7 +101,7 @@ def standing_line(t: Tournament, s: Standing, tr: Translator, markdown: bool = T
     return tr._(
         "{rank}. {name}{gone}: {points} pts, {second}, {sessions}, net {net}",
         rank=s.rank,
-        name=discord.utils.escape_markdown(s.name) if markdown else s.name,
+        name=safe_name(s.name) if markdown else without_direction(s.name),
         gone=gone,
         points=s.points,
         second=second,
@@ -168,6 +186,7 @@ class Tournaments(commands.Cog):
     def __init__(self, bot: TapisBot) -> None:
         self.bot = bot
         self.creates = MemberWindow(CREATES_PER_MEMBER, CREATES_WINDOW)  # /tournament create, per member
+        self.drawings = MemberGate(STANDINGS_COOLDOWN, STANDINGS_CAPACITY)  # /tournament standings
         self.telling: set[int] = set()  # events whose members are being DMed their end (at most those)
         service = getattr(bot, "tournaments", None)  # None when the catalogue extractor loads the cog
         if service is not None:
@@ -373,9 +392,16 @@ class Tournaments(commands.Cog):
         t = await self._resolve(interaction, tournament, self._entrant(interaction.user.id))
         tr = await reader(self.bot, interaction)
         mine = t.entrant_of(interaction.user.id)
-        drawn = self._standings(t, tr, final=t.status == FINISHED, me=None if mine is None else mine.id)
-        embed, file = await run_soon(interaction, drawn)  # the image may outlast Discord's 3 s
-        await send(interaction, embed=embed, file=file)
+        try:
+            self.drawings.admit(interaction.user.id)
+        except Busy as busy:
+            return await refuse(interaction, standings_busy_text(busy, tr))
+        try:
+            drawn = self._standings(t, tr, final=t.status == FINISHED, me=None if mine is None else mine.id)
+            embed, file = await run_soon(interaction, drawn)  # the image may outlast Discord's 3 s
+            await send(interaction, embed=embed, file=file)
+        finally:
+            self.drawings.release(interaction.user.id)
 
     # ------------------------------------------------------------------ what the runner tells
 
@@ -478,11 +504,11 @@ class Tournaments(commands.Cog):
         """The final message: the winners, and the prizes as the store recorded them."""
         rows = [s for s in self.service.standings(t) if s.rank == 1]
         paid = await self.service.prizes_paid(t)
-        text = winners_line(t, [discord.utils.escape_markdown(s.name) for s in rows], tr)
+        text = winners_line(t, [safe_name(s.name) for s in rows], tr)
         if paid:
             text += " " + tr._(
                 "Prizes: {list}.",
-                list=listed([f"{discord.utils.escape_markdown(name)} {tr.number(amount)}"
+                list=listed([f"{safe_name(name)} {tr.number(amount)}"
                              for name, amount in paid], LISTED),
             )
         return fit(text)  # the standings embed names everyone; this message stays within 2,000
