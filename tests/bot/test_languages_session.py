@@ -138,7 +138,6 @@ _ALLOWED = [
     r"<@\d+>", r"#\d+", r"\b\w+=\S+",  # mentions, table numbers, options as typed (key=value)
     r"`[a-z_]+`",  # an unset option's name in /rules, as typed (its help says what "empty" means)
     r"\((?:[\w.]+/)+[\w.]+\)",  # an option's choices, as typed: (dead/dealer_option)
-    r"\b(?:duples|medias|par|juego|punto)\b",  # Mus hand readings (notation, see rules/mus/text.py)
 ]
 
 
