@@ -73,8 +73,17 @@ class Sidebar:
             self.line(line, size, fill, gap=gap)
 
     def kv(self, label: str, value: str, fill: Colour = WHITE, size: int = 20) -> None:
-        """``label`` in muted ink, ``value`` bold after it."""
+        """``label`` in muted ink, ``value`` bold after it; when both do not fit on one line (a long
+        name after a long label: "Spare hand bid" and a player), the label, then the value on a line
+        of its own, so neither is cut while the column has room for two lines."""
         if not self.room(size):
+            return
+        both = text_width(label + " ", size - 2) + text_width(value, size, True)
+        if both > self.width and self.room(2 * size + 5):
+            self.c.text((self.x, self.y), label, size - 2, MUTED, max_width=self.width)
+            self.y += size
+            self.c.text((self.x, self.y), value, size, fill, bold=True, max_width=self.width)
+            self.y += size + 5
             return
         # a long label ("Soberako eskuaren eskaintza") is shortened so that its value stays in view
         room = max(self.width // 2, self.width - text_width(value, size, True) - 6)

@@ -12,6 +12,7 @@ import pytest
 
 from bot.i18n import Translator
 from bot.render.canvas import Canvas
+from bot.render.fonts import text_width
 from bot.render.layout import PLATE_W, SIDEBAR_X, WIDTH
 from bot.render.table import table_image
 from bot.render.text import text_mask
@@ -301,3 +302,18 @@ def test_michigan_last_hand_shows_every_payment(lang: str, drawn: list[Drawn]) -
     for part in paid:
         assert any(part in d.text for d in side), (part, [d.text for d in side])
     assert all(d.box[2] <= WIDTH - 6 for d in side)
+
+
+@pytest.mark.parametrize("lang", ["eu", "cs", "fr", "en"])
+def test_a_long_label_and_a_long_name_both_stay_whole(lang: str, drawn: list[Drawn]) -> None:
+    """Michigan's spare-hand bid by a long name: the label and the bidder each whole, the name on a line
+    of its own (both were cut: "Spare han… xXx_Dar…")."""
+    view, names = copy.deepcopy(VARIANTS["michigan"][0]), list(VARIANTS["michigan"][1])
+    names[2] = "Jean-Baptiste"  # 13 letters: with the label, wider than the column
+    tr = Translator(lang)
+    table_image("michigan", view, names, tr)
+    side = [d.text for d in drawn if d.xy[0] >= SIDEBAR_X]
+    assert any(text.startswith(names[2]) and "…" not in text for text in side), side
+    label = tr._("Spare hand bid")
+    if text_width(label, 18) <= WIDTH - SIDEBAR_X - 24:  # Basque's is wider than the column itself
+        assert label in side, side
