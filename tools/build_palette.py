@@ -68,7 +68,7 @@ def _boards() -> list[bytes]:
 def build() -> list[int]:
     """A 256-colour palette: the named colours exactly, the rest fitted to the mosaic (median cut,
     weighted by use)."""
-    from bot.render.palette import named_colours
+    from bot.render.named import named_colours
 
     named = named_colours()
     q = _mosaic().quantize(256 - len(named), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)

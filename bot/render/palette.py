@@ -3,8 +3,8 @@
 Mapping to a fixed palette (no per-image colour search) then writing a palette PNG is about
 three times faster than writing RGB (Pillow filters every RGB row) and the file is about 2.5×
 smaller. The palette lives in ``palette_data.py``: every colour named in ``bot.render``
-(``named_colours``) exactly, the rest fitted to the fixed sample views. After changing colours or
-sprites, rebuild it with::
+(``bot.render.named``) exactly, the rest fitted to the fixed sample views. After changing colours
+or sprites, rebuild it with::
 
     .venv/bin/python tools/build_palette.py
 """
@@ -34,31 +34,6 @@ def palette_image() -> Image.Image | None:
     if _PALETTE is None:
         _PALETTE = _load()
     return _PALETTE
-
-
-def named_colours() -> list[tuple[int, int, int]]:
-    """Every colour named at module level in ``bot.render`` and its games (FELT, MUTED, RED, a
-    ``*_COLOURS`` tuple...): the palette holds each exactly, since text covers too few pixels for a
-    use-weighted fit to keep it (it moved the /review skill blue by 59)."""
-    import importlib
-    import pkgutil
-
-    import bot.render
-    import bot.render.games
-
-    out: list[tuple[int, int, int]] = []
-    for package in (bot.render, bot.render.games):
-        for info in pkgutil.iter_modules(package.__path__):
-            module = importlib.import_module(f"{package.__name__}.{info.name}")
-            for name, value in vars(module).items():
-                if not name.isupper() or name.startswith("_"):
-                    continue
-                for colour in (value if name.endswith("COLOURS") else (value,)):
-                    if (isinstance(colour, tuple) and len(colour) == 3
-                            and all(isinstance(v, int) and 0 <= v <= 255 for v in colour)
-                            and colour not in out):
-                        out.append(colour)
-    return out
 
 
 def encode_png(img: Image.Image, level: int = 1) -> bytes:

@@ -27,6 +27,8 @@ async def open_table(stub: DiscordStub, host: User, guests: list[User], ai: int 
     if "players" in {s.name for s in GAMES[game].options}:
         options.setdefault("players", seats)
     await stub.slash("table new", host, stub.channel, game=game, **options)
+    # (answered after a defer on a loaded machine: the lobby is the edit of the "thinking" message)
+    await stub.wait_for(lambda: stub.messages(stub.channel)[-1].custom_ids(), what="the lobby's buttons")
     lobby = stub.messages(stub.channel)[-1]
     table_id = int(lobby.custom_ids()[0].split(":")[1])
     for guest in guests:

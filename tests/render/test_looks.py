@@ -73,7 +73,7 @@ def test_named_colours_survive_the_palette() -> None:
     """The fixed palette was fitted by pixel count, so thin text and small marks lost their colour:
     the /review skill blue came out grey-blue (moved by 59), the profile's rising-trend green as the
     leaderboard bar's dull green (57), the text red by 16. Every named colour is now kept."""
-    from bot.render.palette import named_colours
+    from bot.render.named import named_colours
 
     named = named_colours()
     assert len(named) > 30
