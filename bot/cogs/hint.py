@@ -24,9 +24,10 @@ from discord.ext import commands
 
 from bot.ai.coach import Hint, hint, hint_sentence
 from bot.ai.levels import HINT
-from bot.cogs.common import open_tables, resolve_table, table_autocomplete
+from bot.cogs.common import table_autocomplete
 from bot.cogs.errors import UserError
 from bot.cogs.hint_limits import HintBusy, HintDesk
+from bot.cogs.my_table import my_table
 from bot.i18n import Msg, msg, nmsg
 from bot.i18n.commands import command
 from bot.outbox.respond import run_soon, send
@@ -61,12 +62,7 @@ class Hints(commands.Cog):
     @app_commands.guild_only()
     async def hint(self, interaction: discord.Interaction[TapisBot], table: int | None = None) -> None:
         user_id = interaction.user.id
-        if table is None:
-            mine = [t for t in await open_tables(self.bot, interaction.channel_id or 0)
-                    if t.seat_of(user_id) is not None]
-            if mine:
-                table = mine[0].id
-        t = await resolve_table(self.bot, interaction, table)
+        t = await my_table(self.bot, interaction, table)
         seat = t.seat_of(user_id)
         if seat is None:
             raise UserError(msg("You are not seated at table #{id}.", id=t.id))
@@ -78,7 +74,8 @@ class Hints(commands.Cog):
         if t.status != "playing" or state is None or state.is_over():
             raise UserError(msg("Table #{id} is not being played.", id=t.id))
         if seat not in state.to_act():
-            raise UserError(msg("It is not your turn: hints are for the player who has to move."))
+            raise UserError(msg("It is not your turn at table #{id}: hints are for the player who has to "
+                                "move.", id=t.id))
         version = t.version
         key = (t.id, version, seat)
         advice = self.desk.cached(key)

@@ -14,12 +14,12 @@ from bot.cogs.common import (
     game_or_error,
     guild_only,
     is_admin,
-    open_tables,
     resolve_table,
     table_autocomplete,
 )
 from bot.cogs.errors import UserError
 from bot.cogs.language import unknown_language
+from bot.cogs.my_table import my_table
 from bot.cogs.options import MAX_BUY_IN, check_options, options_autocomplete, parse_options
 from bot.cogs.settings import opening
 from bot.gate import MemberWindow
@@ -156,7 +156,7 @@ class Tables(commands.Cog):
     @app_commands.describe(table=TABLE_ARG)
     @app_commands.autocomplete(table=table_autocomplete)
     async def leave(self, interaction: discord.Interaction[TapisBot], table: int | None = None) -> None:
-        t = await resolve_table(self.bot, interaction, table, any_channel=True)
+        t = await my_table(self.bot, interaction, table, leaving=True)
         user_id = interaction.user.id
         in_lobby, hosted = t.status == "lobby", t.host_id == user_id  # before the leave changes them
         await run_soon(interaction, self.service.leave(t.id, user_id))
@@ -206,20 +206,17 @@ class Tables(commands.Cog):
     async def mine(self, interaction: discord.Interaction[TapisBot]) -> None:
         guild_id = guild_only(interaction)
         tables = await self.service.tables_in_guild(guild_id)
+        user_id = interaction.user.id
+        elsewhere = await self.service.seats_in_other_guilds(user_id, guild_id)
         tr = await reader(self.bot, interaction)
-        await send(interaction, mine_text(tables, interaction.user.id, tr, self.bot.config))
+        await send(interaction, mine_text(tables, user_id, tr, self.bot.config, elsewhere))
 
     @app_commands.command(name="hand", description="Your hand and your moves, only for you")
     @app_commands.describe(table=TABLE_ARG)
     @app_commands.autocomplete(table=table_autocomplete)
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction[TapisBot], table: int | None = None) -> None:
-        if table is None:
-            mine = [t for t in await open_tables(self.bot, interaction.channel_id or 0)
-                    if t.seat_of(interaction.user.id) is not None]
-            if mine:
-                table = mine[0].id
-        t = await resolve_table(self.bot, interaction, table)
+        t = await my_table(self.bot, interaction, table)
         tr = await at_table(self.bot, await reader(self.bot, interaction), interaction.user.id, t)
         await self.bot.presenter.show_hand(interaction, t, tr)
 

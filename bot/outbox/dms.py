@@ -4,8 +4,9 @@ Planned in the presenter's listener (who must hear about a change: nothing is bu
 sent in order by one task per table (``TableRecord.dm_worker``), built from the table as it is when
 sent, so several changes for one seat cost one DM. A player's next prompt edits the DM they last
 clicked through that click's interaction webhook (outside the global limit) while it is still
-their latest DM and the token is fresh, else it is a new DM; after a restart the first new DM also
-edits the one the process before sent them last to say it is out of date. A DM refused as closed
+their latest DM and the token is fresh, else it is a new DM, and the table's DM before it that still
+offered moves is edited to say it is out of date (one DM per table reads as their turn); after a
+restart the first new DM also edits the one the process before sent them last. A DM refused as closed
 (403 / 50007) marks the seat (the table message says to use **My hand**); a reminder for a player no
 DM reaches goes to the channel (``bot.outbox.remind``). The presenter's REST budget orders every
 request (turn prompts first).
@@ -158,6 +159,10 @@ class Dms:
             self.queue(table.id, DmJob(seat, interaction.user.id))  # its worker releases a late record
         elif interaction.guild_id is None:  # their DM shows the table at this version
             self.shows(table, seat, interaction.user.id, table.version)
+            rec = self.p.records.get(table.id)
+            if rec is not None and message is not None:
+                still = table.status == "playing" and table.state is not None and seat in table.state.to_act()
+                self._offers(rec, interaction.user.id, message.id, still)
             if table.status == "playing" and message is not None:
                 now = asyncio.get_running_loop().time()
                 self.p.record(table.id).clicks[interaction.user.id] = Click(interaction, message.id, now)
@@ -255,6 +260,8 @@ class Dms:
         embed, view, files = await self._payload(table, job)
         over = table.status != "playing"
         if not job.remind and await self._edit_clicked(table_id, rec, job.user_id, embed, view, files):
+            click = rec.clicks.get(job.user_id)
+            self._offers(rec, job.user_id, click.message_id if click else None, view is not None)
             rec.dm_shown[job.seat] = shown
             self.shows(table, job.seat, job.user_id, shown[1])
             if over:  # the final state is shown: this click will not be used again
@@ -276,6 +283,7 @@ class Dms:
             for f in files:
                 f.reset()
             sent = await dm.send(**kwargs)
+            await self._retire(table, rec, job.user_id, dm, sent.id, offers=view is not None)
             rec.dm_shown[job.seat] = shown
             self.shows(table, job.seat, job.user_id, shown[1])
             keep_latest(self.last_sent, job.user_id, sent.id, USERS_KEEP)
@@ -332,6 +340,42 @@ class Dms:
             return False
         return True
 
+    @staticmethod
+    def _offers(rec: TableRecord, user_id: int, message_id: int | None, offers: bool) -> None:
+        """The clicked DM ``message_id`` now shows the table as it is: it is ``user_id``'s prompt if it
+        ``offers`` moves."""
+        if message_id is None:
+            return
+        if offers:
+            rec.prompts[user_id] = message_id
+        elif rec.prompts.get(user_id) == message_id:
+            del rec.prompts[user_id]
+
+    async def _retire(self, table: Table, rec: TableRecord, user_id: int, dm: discord.abc.Messageable,
+                      new_id: int, offers: bool) -> None:
+        """A new DM of this table went to ``user_id``: the one before it that still offered moves (their
+        turn left unanswered, a timeout played it) is edited to say it is out of date, its buttons
+        removed, so that in a DM list of several tables only one message per table reads as waiting for
+        them. One low-priority edit, only for a DM that still showed moves."""
+        old = rec.prompts.pop(user_id, None)
+        if offers:
+            rec.prompts[user_id] = new_id
+        if old is None or old == new_id or not isinstance(dm, discord.PartialMessageable):
+            return
+        tr = await dm_tr(self.bot, user_id, table.id)
+        try:
+            await self.p.budget.take(REFRESH, table.guild_id)
+            await dm.get_partial_message(old).edit(embed=self.moved_on(table, tr), view=None, attachments=[],
+                                                   allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as exc:
+            log.info("table %s: the older prompt of %s was not edited (%s)", table.id, user_id, exc)
+
+    @staticmethod
+    def moved_on(table: Table, tr: Translator) -> discord.Embed:
+        """What an older hand DM of ``table`` shows once a newer one replaced it (``MOVED_ON``)."""
+        title = tr._("Your hand — {game} #{id}", game=game_title(table.game, tr), id=table.id)
+        return discord.Embed(title=title, description=tr._(MOVED_ON), colour=0x6B7280)
+
     async def _supersede(self, table: Table, rec: TableRecord, user_id: int, dm: discord.abc.Messageable,
                          new_id: int) -> None:
         """A new DM for this table went to ``user_id``: remember it with the table and, the first time
@@ -340,7 +384,7 @@ class Dms:
 
         The id is written with the table's next change (no commit of its own), so after a crash the
         DM edited may be the one before the last: a best effort, at one request per player and table
-        per restart. Within one process nothing more is sent than before.
+        per restart. Within one process, a DM still offering moves is retired by ``_retire``.
         """
         key = dm_key(user_id)
         old = table.extra_messages.get(key)
@@ -351,8 +395,7 @@ class Dms:
         if old is None or old == new_id or not isinstance(dm, discord.PartialMessageable):
             return
         tr = await dm_tr(self.bot, user_id, table.id)
-        embed = discord.Embed(title=tr._("Your hand — {game} #{id}", game=game_title(table.game, tr),
-                                         id=table.id), description=tr._(MOVED_ON), colour=0x6B7280)
+        embed = self.moved_on(table, tr)
         try:
             await self.p.budget.take(REFRESH, table.guild_id)
             await dm.get_partial_message(old).edit(embed=embed, view=None, attachments=[],

@@ -76,6 +76,9 @@ class TableRecord:
     unreachable: bool = False
     #: Per user, their latest move click in a DM (its interaction edits the next prompt).
     clicks: dict[int, Click] = field(default_factory=dict)
+    #: Per user, their latest DM of this table that offers moves (or the way back): retired (edited to
+    #: say it is out of date) when a newer DM of the table is posted below it (``Dms._retire``).
+    prompts: dict[int, int] = field(default_factory=dict)
     #: Per seat, moves being answered in place by the interaction's response.
     answering: dict[int, int] = field(default_factory=dict)
     #: Users this process posted a DM to for this table (``Dms._supersede``).

@@ -163,13 +163,26 @@ def lock_member(conn: sqlite3.Connection, user_id: int) -> None:
 def open_seats_elsewhere(conn: sqlite3.Connection, user_id: int, shards: tuple[tuple[int, ...], int]) -> int:
     """Open tables of the guilds *not* on ``shards = (ids, count)`` where ``user_id`` plays a seat
     (not one they left, ``away``): the part of a member's open-table cap that other shard processes
-    hold. ``LIKE`` only narrows the rows read; each one's seats are then checked exactly."""
+    hold."""
     ids, count = shards
-    sql = (f"SELECT seats FROM tables WHERE status IN (?, ?) AND ((guild_id >> 22) % ?) NOT IN "
-           f"({', '.join('?' * len(ids))}) AND seats LIKE ? ESCAPE '\\'")
+    where = f"((guild_id >> 22) % ?) NOT IN ({', '.join('?' * len(ids))})"
+    return _seated_count(conn, user_id, where, [count, *ids])
+
+
+def open_seats_in_other_guilds(conn: sqlite3.Connection, user_id: int, guild_id: int) -> int:
+    """Open tables of guilds other than ``guild_id`` where ``user_id`` plays a seat (not one they left,
+    ``away``), on every shard: what ``/table mine`` adds to one server's list (the member cap counts
+    them)."""
+    return _seated_count(conn, user_id, "guild_id <> ?", [guild_id])
+
+
+def _seated_count(conn: sqlite3.Connection, user_id: int, where: str, params: list[Any]) -> int:
+    """Open tables matching ``where`` where ``user_id`` plays a seat they have not left. ``LIKE`` only
+    narrows the rows read; each one's seats are then checked exactly."""
+    sql = f"SELECT seats FROM tables WHERE status IN (?, ?) AND {where} AND seats LIKE ? ESCAPE '\\'"
     pattern = f'%"user\\_id":{int(user_id)}%'
     found = 0
-    for row in conn.execute(sql, [*OPEN_STATUSES, count, *ids, pattern]).fetchall():
+    for row in conn.execute(sql, [*OPEN_STATUSES, *params, pattern]).fetchall():
         try:
             seats = json.loads(row[0])
         except ValueError:

@@ -47,10 +47,12 @@ def sits_at(table: Table, user_id: int) -> bool:
 
 def cap_refusal(
     tables: Iterable[Table], config: Config, user_id: int, guild_id: int | None = None,
-    channel_id: int | None = None, elsewhere: int = 0,
+    channel_id: int | None = None, elsewhere: int = 0, home: int | None = None,
 ) -> Msg | None:
     """The refusal of one more open table for this member (and channel/guild, if given);
-    ``elsewhere``: the member's open tables that other shard processes hold (``tables`` lacks them).
+    ``elsewhere``: the member's open tables that other shard processes hold (``tables`` lacks them);
+    ``home``: the server they act in (else ``guild_id``), against which the refusal counts the tables
+    they sit at in other servers (``/table mine`` lists one server's).
 
     A message id with its number and plural form (``bot.i18n`` is imported only then: the AI's
     worker processes import ``bot.tables`` and never refuse a table).
@@ -60,6 +62,14 @@ def cap_refusal(
     live = [t for t in tables if t.is_open]
     mine = sum(1 for t in live if sits_at(t, user_id)) + elsewhere
     if mine >= config.tables_per_member:
+        home = guild_id if home is None else home
+        other = elsewhere + sum(1 for t in live if sits_at(t, user_id) and t.guild_id != home)
+        if home is not None and other:  # /table mine lists one server's: say where the rest are
+            return nmsg("You already sit at {n} open table, {other} of them in other servers (the limit is "
+                        "{limit}, counted on every server): finish or leave one first.",
+                        "You already sit at {n} open tables, {other} of them in other servers (the limit "
+                        "is {limit}, counted on every server): finish or leave one first.",
+                        mine, other=Amount(other), limit=Amount(config.tables_per_member))
         return nmsg("You already sit at {n} open table (the limit is {limit}): finish or leave one first.",
                     "You already sit at {n} open tables (the limit is {limit}): finish or leave one first.",
                     mine, limit=Amount(config.tables_per_member))

@@ -161,7 +161,7 @@ async def within_caps(rt: Runtime, table: Table, user_id: int, guild_id: int | N
     shards = rt.shards
     async with rt.caps:
         live = [s.table for s in rt.sessions.values()]
-        refusal = limits.cap_refusal(live, config, user_id, guild_id, channel_id)
+        refusal = limits.cap_refusal(live, config, user_id, guild_id, channel_id, home=table.guild_id)
         if refusal:
             raise TableError(refusal)
 
@@ -171,7 +171,8 @@ async def within_caps(rt: Runtime, table: Table, user_id: int, guild_id: int | N
             if rt.db.dialect == "postgresql":
                 store.lock_member(conn, user_id)
             elsewhere = store.open_seats_elsewhere(conn, user_id, shards)
-            refusal = limits.cap_refusal(live, config, user_id, guild_id, channel_id, elsewhere)
+            refusal = limits.cap_refusal(live, config, user_id, guild_id, channel_id, elsewhere,
+                                         home=table.guild_id)
             if refusal:
                 raise TableError(refusal)
 

@@ -187,6 +187,11 @@ class TableService:
         """Open tables of a server, oldest first (``/table mine``, ``/admin tables``: that server's only)."""
         return [t for t in (s.table for s in self.rt.sessions.in_guild(guild_id)) if t.is_open]
 
+    async def seats_in_other_guilds(self, user_id: int, guild_id: int) -> int:
+        """The member's open tables (seats they play) in servers other than ``guild_id``, on every shard,
+        from the store (``/table mine``: one server's list, and a count of the rest)."""
+        return await self.db.run(store.open_seats_in_other_guilds, user_id, guild_id)
+
     async def open_tables(self) -> list[Table]:
         """Every open table, oldest first."""
         return [s.table for s in self.sessions.values() if s.table.is_open]

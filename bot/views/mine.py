@@ -1,5 +1,6 @@
-"""``/table mine``: every open table a member sits at in a server, whose turn it is, the deadline and
-a link to each table message, within Discord's 2,000 characters (cut with a count of the rest).
+"""``/table mine``: every open table a member sits at in a server (and how many in others), whose
+turn it is, the deadline and a link to each table message, within Discord's 2,000 characters (cut
+with a count of the rest).
 
 Only reads tables (``bot.tables.model``); the cog (``bot.cogs.table``) answers with the text.
 """
@@ -71,16 +72,24 @@ def _order(table: Table, user_id: int) -> tuple[int, float, int]:
     return (0 if mine else 1, table.deadline or float("inf"), table.id)
 
 
-def mine_text(tables: Iterable[Table], user_id: int, tr: Translator, config: Config | None = None) -> str:
-    """The member's open tables, their turns first (earliest deadline first), within ``LIMIT``;
-    with the operator's ``config``, a deadline hours or days away is dated (``deadline_text``)."""
+def mine_text(tables: Iterable[Table], user_id: int, tr: Translator, config: Config | None = None,
+              elsewhere: int = 0) -> str:
+    """The member's open tables in this server, their turns first (earliest deadline first), under a
+    line saying so, within ``LIMIT``; with the operator's ``config``, a deadline hours or days away is
+    dated (``deadline_text``); ``elsewhere``: their open tables in other servers, counted at the end
+    (the member cap counts them: ``bot.tables.limits``)."""
+    others = tr.n_("You also sit at {n} open table in other servers: {table_mine} there lists it.",
+                   "You also sit at {n} open tables in other servers: {table_mine} there lists them.",
+                   elsewhere, table_mine=command("table mine")) if elsewhere else ""
     seated = sorted((t for t in tables if t.is_open and t.seat_of(user_id) is not None),
                     key=lambda t: _order(t, user_id))
     if not seated:
-        return tr._("You are not seated at any open table in this server. Open one with {table_new}, "
+        none = tr._("You are not seated at any open table in this server. Open one with {table_new}, "
                     "or press **{join}** on a lobby.", join=tr._("Join"), table_new=command("table new"))
-    lines: list[str] = []
-    size = 0
+        return "\n".join(x for x in (none, others) if x)
+    lines = [tr.n_("Your {n} open table in this server:", "Your {n} open tables in this server:",
+                   len(seated))]
+    size = len(lines[0]) + 1 + len(others) + 1
     for i, table in enumerate(seated):
         line = _line(table, user_id, tr, config)
         last = i == len(seated) - 1
@@ -89,4 +98,6 @@ def mine_text(tables: Iterable[Table], user_id: int, tr: Translator, config: Con
             break
         lines.append(line)
         size += len(line) + 1
+    if others:
+        lines.append(others)
     return "\n".join(lines)
