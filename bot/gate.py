@@ -8,11 +8,14 @@ keeps is bounded by the members running or still cooling down.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 
 from bot.bounded import keep_latest
+from bot.i18n.lazy import Msg
 
 
 class Busy(Exception):
@@ -22,6 +25,25 @@ class Busy(Exception):
         super().__init__(reason)
         self.reason = reason
         self.retry_after = retry_after
+
+
+@dataclass(frozen=True)
+class BusyWords:
+    """What a member refused by a gate reads, per ``Busy.reason``: ``running`` (their previous job is
+    under way), ``wait(n)`` (the cooldown: ``n`` whole seconds, at least 1), ``full`` (the capacity;
+    None for a gate without one)."""
+
+    running: Msg
+    wait: Callable[[int], Msg]
+    full: Msg | None = None
+
+    def message(self, busy: Busy) -> Msg:
+        """The refusal of ``busy``, to render in the reader's language."""
+        if busy.reason == "running":
+            return self.running
+        if busy.reason == "cooldown" or self.full is None:
+            return self.wait(max(1, math.ceil(busy.retry_after)))
+        return self.full
 
 
 class MemberGate:

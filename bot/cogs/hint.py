@@ -14,7 +14,6 @@ the tables' own AI moves need.
 
 from __future__ import annotations
 
-import math
 import random
 from typing import TYPE_CHECKING
 
@@ -28,6 +27,7 @@ from bot.cogs.common import table_autocomplete
 from bot.cogs.errors import UserError
 from bot.cogs.hint_limits import HintBusy, HintDesk
 from bot.cogs.my_table import my_table
+from bot.gate import BusyWords
 from bot.i18n import Msg, msg, nmsg
 from bot.i18n.commands import command
 from bot.outbox.respond import run_soon, send
@@ -100,12 +100,15 @@ class Hints(commands.Cog):
         await send(interaction, hint_sentence(advice, move_label(t, seat, tr), tr))  # worded as offered
 
 
+#: Why a hint was refused before any search.
+HINT_BUSY = BusyWords(
+    msg("Your previous hint is still being worked out: wait for it before asking for another."),
+    lambda n: nmsg("Wait {n} second before your next hint.", "Wait {n} seconds before your next hint.", n))
+
+
 def busy_message(busy: HintBusy) -> Msg:
     """Why a hint was refused before any search."""
-    if busy.reason == "running":
-        return msg("Your previous hint is still being worked out: wait for it before asking for another.")
-    seconds = max(1, math.ceil(busy.retry_after))
-    return nmsg("Wait {n} second before your next hint.", "Wait {n} seconds before your next hint.", seconds)
+    return HINT_BUSY.message(busy)
 
 
 async def setup(bot: TapisBot) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import math
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,7 +18,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.common import GAME_CHOICES, guild_only
-from bot.i18n import Translator
+from bot.gate import BusyWords
+from bot.i18n import Translator, msg, nmsg
 from bot.outbox.respond import refuse, send
 from bot.replays.cache import ReplayCache, ReplayKey
 from bot.replays.jobs import Busy, ReplayJobs
@@ -139,7 +139,7 @@ class History(commands.Cog):
             try:
                 self.jobs.admit(member)
             except Busy as busy:
-                await refuse(interaction, busy_text(busy, tr))
+                await refuse(interaction, REPLAY_BUSY.message(busy).render(tr))
                 return None
             drawing = asyncio.ensure_future(self._job(member, row, key, tr))
             self.drawing[key.at(row.version)] = drawing
@@ -176,15 +176,12 @@ class History(commands.Cog):
         self.jobs.close()
 
 
-def busy_text(busy: Busy, tr: Translator) -> str:
-    """Why a replay was refused before any work, in the reader's language."""
-    if busy.reason == "running":
-        return tr._("Your previous replay is still being drawn: wait for it before asking for another.")
-    if busy.reason == "cooldown":
-        seconds = max(1, math.ceil(busy.retry_after))
-        return tr.n_("Wait {n} second before your next replay.", "Wait {n} seconds before your next replay.",
-                     seconds)
-    return tr._("Replays are busy right now: try again in a minute.")
+#: Why a replay was refused before any work.
+REPLAY_BUSY = BusyWords(
+    msg("Your previous replay is still being drawn: wait for it before asking for another."),
+    lambda n: nmsg("Wait {n} second before your next replay.",
+                   "Wait {n} seconds before your next replay.", n),
+    msg("Replays are busy right now: try again in a minute."))
 
 
 def replay_title(table: int, game: str, deal: Any, reveal: bool, running: bool, tr: Translator) -> str:

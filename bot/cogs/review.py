@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import math
 import time
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
@@ -36,8 +35,8 @@ from discord.ext import commands
 
 from bot.cogs.common import guild_only
 from bot.config import Config
-from bot.gate import Busy, MemberGate
-from bot.i18n import Translator
+from bot.gate import Busy, BusyWords, MemberGate
+from bot.i18n import Translator, msg, nmsg
 from bot.outbox.respond import NO_MENTIONS, refuse, send
 from bot.replays.render import seat_names
 from bot.review.analysis import Review, assemble, per_decision_ms, rng_for
@@ -140,7 +139,7 @@ class Reviews(commands.Cog):
             try:
                 self.answers.admit(asker)
             except Busy as busy:
-                return await refuse(interaction, answer_busy_text(busy, tr))
+                return await refuse(interaction, ANSWER_BUSY.message(busy).render(tr))
             try:
                 await interaction.response.defer(ephemeral=True, thinking=True)
                 return await self._answer(interaction, row, stored, who.display_name, deal, tr)
@@ -305,15 +304,12 @@ def _deal_ok(review: Review, deal: int | None) -> bool:
     return deal is None or 1 <= deal <= len(review.deals)
 
 
-def answer_busy_text(busy: Busy, tr: Translator) -> str:
-    """Why a stored review's answer was refused before it was drawn (``Reviews.answers``)."""
-    if busy.reason == "running":
-        return tr._("Your previous review is still running: wait for it before asking for another.")
-    if busy.reason == "cooldown":
-        seconds = max(1, math.ceil(busy.retry_after))
-        return tr.n_("Wait {n} second before your next review.", "Wait {n} seconds before your next review.",
-                     seconds)
-    return tr._("Reviews are busy right now: try again in a few minutes.")
+#: Why a stored review's answer was refused before it was drawn (``Reviews.answers``).
+ANSWER_BUSY = BusyWords(
+    msg("Your previous review is still running: wait for it before asking for another."),
+    lambda n: nmsg("Wait {n} second before your next review.",
+                   "Wait {n} seconds before your next review.", n),
+    msg("Reviews are busy right now: try again in a few minutes."))
 
 
 def deals_text(table: int, n: int, tr: Translator) -> str:

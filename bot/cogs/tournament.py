@@ -11,7 +11,6 @@ import asyncio
 import functools
 import io
 import logging
-import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +23,7 @@ from bot.cogs.errors import UserError
 from bot.cogs.options import MAX_BUY_IN, parse_options
 from bot.cogs.settings import opening
 from bot.cogs.tournament_lost import tell_lost
-from bot.gate import Busy, MemberGate, MemberWindow
+from bot.gate import Busy, BusyWords, MemberGate, MemberWindow
 from bot.i18n import Amount, Translator, msg, nmsg, table_language, translator
 from bot.i18n.commands import command
 from bot.i18n.lazy import Msg
@@ -79,15 +78,12 @@ def standings_text(t: Tournament, rows: list[Standing], tr: Translator, markdown
     return "\n".join(lines) or tr._("Nobody has played yet")
 
 
-def standings_busy_text(busy: Busy, tr: Translator) -> str:
-    """Why ``/tournament standings`` was refused before any drawing (``Tournaments.drawings``)."""
-    if busy.reason == "running":
-        return tr._("Your previous standings are still being drawn: wait for them before asking again.")
-    if busy.reason == "cooldown":
-        seconds = max(1, math.ceil(busy.retry_after))
-        return tr.n_("Wait {n} second before asking for the standings again.",
-                     "Wait {n} seconds before asking for the standings again.", seconds)
-    return tr._("Standings are being drawn for many members right now: try again in a few seconds.")
+#: Why ``/tournament standings`` was refused before any drawing (``Tournaments.drawings``).
+STANDINGS_BUSY = BusyWords(
+    msg("Your previous standings are still being drawn: wait for them before asking again."),
+    lambda n: nmsg("Wait {n} second before asking for the standings again.",
+                   "Wait {n} seconds before asking for the standings again.", n),
+    msg("Standings are being drawn for many members right now: try again in a few seconds."))
 
 
 def standing_line(t: Tournament, s: Standing, tr: Translator, markdown: bool = True) -> str:
@@ -395,7 +391,7 @@ class Tournaments(commands.Cog):
         try:
             self.drawings.admit(interaction.user.id)
         except Busy as busy:
-            return await refuse(interaction, standings_busy_text(busy, tr))
+            return await refuse(interaction, STANDINGS_BUSY.message(busy).render(tr))
         try:
             drawn = self._standings(t, tr, final=t.status == FINISHED, me=None if mine is None else mine.id)
             embed, file = await run_soon(interaction, drawn)  # the image may outlast Discord's 3 s

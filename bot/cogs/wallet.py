@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
-import math
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -18,9 +17,8 @@ from discord.ext import commands
 
 from bot.cogs.common import GAME_CHOICES, guild_only
 from bot.cogs.errors import UserError
-from bot.gate import Busy, MemberGate
-from bot.i18n import Translator, table_language, translator
-from bot.i18n.lazy import msg
+from bot.gate import Busy, BusyWords, MemberGate
+from bot.i18n import Translator, msg, nmsg, table_language, translator
 from bot.outbox.respond import NO_MENTIONS, refuse, run_soon, send
 from bot.rules import GAMES
 from bot.views.alt import board_alt
@@ -108,7 +106,8 @@ class Wallet(commands.Cog):
         try:
             self.boards.admit(interaction.user.id)
         except Busy as busy:
-            return await refuse(interaction, board_busy_text(busy, await reader(self.bot, interaction)))
+            tr = await reader(self.bot, interaction)
+            return await refuse(interaction, BOARD_BUSY.message(busy).render(tr))
         try:
             await self._leaderboard(interaction, guild_id, game, by, season)
         except UserError:  # refused (a rating board without a game, a season to come): no pause
@@ -188,7 +187,7 @@ class Wallet(commands.Cog):
         try:
             self.cards.admit(interaction.user.id)
         except Busy as busy:
-            return await refuse(interaction, stats_busy_text(busy, tr))
+            return await refuse(interaction, STATS_BUSY.message(busy).render(tr))
         try:
             message = await run_soon(interaction, profile_message(self.bot, interaction, guild_id, who, tr))
             await add_events_field(self.bot.db, message["embed"], guild_id, who.id, tr)
@@ -197,24 +196,17 @@ class Wallet(commands.Cog):
             self.cards.release(interaction.user.id)
 
 
-def board_busy_text(busy: Busy, tr: Translator) -> str:
-    """Why ``/leaderboard`` was refused before any work (``Wallet.boards``), in the reader's language."""
-    if busy.reason == "running":
-        return tr._("Your previous leaderboard is still being posted: wait for it before asking for another.")
-    seconds = max(1, math.ceil(busy.retry_after))
-    return tr.n_("Leaderboards are posted for everyone: wait {n} second before your next one.",
-                 "Leaderboards are posted for everyone: wait {n} seconds before your next one.", seconds)
-
-
-def stats_busy_text(busy: Busy, tr: Translator) -> str:
-    """Why ``/stats`` was refused before any work (``Wallet.cards``), in the reader's language."""
-    if busy.reason == "running":
-        return tr._("Your previous statistics are still being drawn: wait for them before asking again.")
-    if busy.reason == "cooldown":
-        seconds = max(1, math.ceil(busy.retry_after))
-        return tr.n_("Wait {n} second before asking for statistics again.",
-                     "Wait {n} seconds before asking for statistics again.", seconds)
-    return tr._("Statistics are busy right now: try again in a few seconds.")
+#: Why ``/leaderboard`` was refused before any work (``Wallet.boards``).
+BOARD_BUSY = BusyWords(
+    msg("Your previous leaderboard is still being posted: wait for it before asking for another."),
+    lambda n: nmsg("Leaderboards are posted for everyone: wait {n} second before your next one.",
+                   "Leaderboards are posted for everyone: wait {n} seconds before your next one.", n))
+#: Why ``/stats`` was refused before any work (``Wallet.cards``).
+STATS_BUSY = BusyWords(
+    msg("Your previous statistics are still being drawn: wait for them before asking again."),
+    lambda n: nmsg("Wait {n} second before asking for statistics again.",
+                   "Wait {n} seconds before asking for statistics again.", n),
+    msg("Statistics are busy right now: try again in a few seconds."))
 
 
 async def setup(bot: TapisBot) -> None:
