@@ -45,6 +45,14 @@ async def test_options_text(options: str, stub: DiscordStub, tapis: TapisRun, pl
     assert await tapis.ledger.balance(stub.guild.id, alice.id) == 1000
 
 
+async def first_moves(stub: DiscordStub, tapis: TapisRun, table_id: int, users: list[User], n: int) -> None:
+    """``n`` moves, each the first move offered in the DM of whoever is to act."""
+    for _ in range(n):
+        user, dm = await whose_turn(tapis, stub, table_id, users)
+        await stub.click(dm, user, custom_id=[c for c in dm.custom_ids() if ":mv:" in c][0])
+        await tapis.settle()
+
+
 async def test_buy_in_has_a_maximum(stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
     alice = players[0]
     for value in (10**20, 10**12):  # forged past Discord's own max_value check
@@ -94,10 +102,7 @@ async def test_names_escaped_and_nobody_pinged(stub: DiscordStub, tapis: TapisRu
     table_id, table_msg = await open_table(stub, alice, [mallory, eve], ai=1)
     await tapis.settle()
     users = {u.id: u for u in (alice, mallory, eve)}
-    for _ in range(4):
-        user, dm = await whose_turn(tapis, stub, table_id, list(users.values()))
-        await stub.click(dm, user, custom_id=[c for c in dm.custom_ids() if ":mv:" in c][0])
-        await tapis.settle()
+    await first_moves(stub, tapis, table_id, list(users.values()), 4)
     public: list[Message] = stub.messages(stub.channel)
     dms = [m for u in users.values() for m in stub.dms(u)]
     texts = [m.text for m in public + dms]
@@ -204,10 +209,7 @@ async def test_a_name_cannot_turn_the_rest_of_a_line_around(stub: DiscordStub, t
     table_id, _ = await open_table(stub, alice, [mallory, eve], ai=1)
     await tapis.settle()
     users = {u.id: u for u in (alice, mallory, eve)}
-    for _ in range(4):
-        user, dm = await whose_turn(tapis, stub, table_id, list(users.values()))
-        await stub.click(dm, user, custom_id=[c for c in dm.custom_ids() if ":mv:" in c][0])
-        await tapis.settle()
+    await first_moves(stub, tapis, table_id, list(users.values()), 4)
     await stub.slash("table status", eve, stub.channel)
     texts = [m.text for m in stub.messages(stub.channel) + [m for u in users.values() for m in stub.dms(u)]]
     seen = "\n".join(texts)
