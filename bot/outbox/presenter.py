@@ -130,10 +130,17 @@ class Presenter:
             table = rec.table if rec is not None else None
         return table
 
-    def log_of(self, table_id: int) -> tuple[str, ...]:
-        """The narration lines the table message shows now (none for a table without a record)."""
+    def log_of(self, table_id: int, table: Table | None = None,
+               tr: Translator | None = None) -> tuple[str, ...]:
+        """The narration lines the table message shows now (none for a table without a record); told
+        again in ``tr``'s language when it is not the one they were told in (``/table status`` by a
+        reader of another language: no English line under a French heading)."""
         rec = self.records.get(table_id)
-        return tuple(rec.log) if rec is not None else ()
+        if rec is None:
+            return ()
+        if table is None or tr is None or rec.log_lang in (None, tr.lang):
+            return tuple(rec.log)
+        return tuple(line for event in rec.said if (line := self._narrate(table, event, tr)))
 
     def click(self, table_id: int, user_id: int) -> Click | None:
         """The user's latest move click at that table still kept for their next prompt."""
@@ -161,6 +168,8 @@ class Presenter:
             line = self._narrate(table, event, tr)
             if line:
                 rec.log.append(line)
+                rec.said.append(event)
+                rec.log_lang = tr.lang
                 rec.log_serial += 1
         self.mark_dirty(table.id)
         if table.state is not None and table.status == "playing":
@@ -360,7 +369,7 @@ class Presenter:
             out.append(tr._("🧵 The table's thread could not be used: the game goes on here."))
         for info in table.seats:
             if info.user_id is not None and (info.dm_closed or info.user_id in closed):
-                out.append(tr._("📪 {who} has closed DMs: use **My hand** on this message.",
+                out.append(tr._("📪 {who} has closed DMs and plays with **My hand** on this message.",
                                 who=safe_name(info.name)))
         return out
 
@@ -369,7 +378,7 @@ class Presenter:
         language)."""
         clock = table_clock(table, self.bot.config, tr)
         rec = self.records.get(table.id)
-        embed = table_embed(table, self.log_of(table.id), self.notices(table, tr), tr, clock=clock,
+        embed = table_embed(table, self.log_of(table.id, table, tr), self.notices(table, tr), tr, clock=clock,
                             reactions=rec.reactions.line() if rec is not None else None)
         return {"embed": embed, "view": table_view(table, tr)}
 

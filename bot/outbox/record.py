@@ -46,6 +46,10 @@ def _log() -> deque[str]:
     return deque(maxlen=LOG_KEEP)
 
 
+def _said() -> deque[dict[str, Any]]:
+    return deque(maxlen=LOG_KEEP)
+
+
 @dataclass(eq=False)
 class TableRecord:
     """Everything the presenter keeps about one table; dropped with the table's last message and DMs."""
@@ -53,6 +57,10 @@ class TableRecord:
     #: The narration shown on the table message (its last ``LOG_KEEP`` lines) and how many so far.
     log: deque[str] = field(default_factory=_log)
     log_serial: int = 0
+    #: The events behind those lines, one per line, and the language they were told in: a reader of
+    #: another language (``/table status``) has them told again in theirs.
+    said: deque[dict[str, Any]] = field(default_factory=_said)
+    log_lang: str | None = None
     #: The message must be edited; the task editing it (at most once per ``edit_interval``).
     dirty: bool = False
     editor: asyncio.Task[None] | None = None

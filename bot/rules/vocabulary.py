@@ -41,7 +41,11 @@ class Vocabulary:
     ``seat_fields`` lists the view fields whose value is a seat (shown as a player's name),
     ``seat_list_fields`` those whose value is a list of seats (each shown as a player's name),
     ``team_fields`` those whose value is a list with one figure per team of ``Game.teams`` (each
-    shown after its team's players: Mus's points, "Ann & Cat 12 · Bob & Dan 7").
+    shown after its team's players: Mus's points, "Ann & Cat 12 · Bob & Dan 7"), ``seat_figure_fields``
+    those whose value is a list with one figure per seat (each shown after its player's name: the
+    Maître's strikes, "Ann 1 · Bob 0 · Cat 2"; a list of yes/no as the seats it holds true for).
+    ``pot_cards`` names the pools of a pot that is a list, one card each, in order (Michigan's
+    boodle cards: "A♥ 4 / K♣ 0 / …").
     ``field_texts`` writes the fields whose value is neither a word, a card nor a plain figure (a
     level named by its word, a 0-based count, a seat with an amount). ``deal_fields`` are the fields
     that tell the deal in play, not shown once the session is over (Motz's antes in the bête, which
@@ -55,6 +59,8 @@ class Vocabulary:
     seat_fields: tuple[str, ...] = ()
     seat_list_fields: tuple[str, ...] = ()
     team_fields: tuple[str, ...] = ()
+    seat_figure_fields: tuple[str, ...] = ()
+    pot_cards: tuple[str, ...] = ()
     field_texts: Mapping[str, FieldText] = field(default_factory=dict)
     deal_fields: frozenset[str] = frozenset()
 

@@ -32,7 +32,8 @@ def N_(text: str) -> str:
 STALE = N_("Those buttons are out of date: the table has moved on. Use the latest message or {hand}.")
 CLOSED = N_("This table is closed.")
 ALREADY_SEATED = N_("You are already seated at this table.")
-ALREADY_STARTED = N_("This game has already started; wait for the next one.")
+ALREADY_STARTED = N_("This game has already started: watch it here, or open a table of your own with "
+                     "{table_new}.")
 ALREADY_PLAYING = N_("You are already playing at this table.")
 NOT_IN_LOBBY = N_("This table is no longer in its lobby.")
 NOT_SEATED = N_("You are not seated at this table.")
@@ -126,6 +127,17 @@ def _command(name: str) -> Any:
 def stale() -> TableError:
     """The buttons were out of date (``STALE``, naming ``/hand``)."""
     return TableError(_lazy().Msg(STALE, {"hand": _command("hand")}))
+
+
+def already_started() -> TableError:
+    """The game has started: a member who did not join may watch it or open a table (``/table new``)."""
+    return TableError(_lazy().Msg(ALREADY_STARTED, {"table_new": _command("table new")}))
+
+
+def closed_to_join() -> TableError:
+    """Joining a table that is over or cancelled: where to play instead (``/table new``)."""
+    return TableError(_lazy().msg("This table is closed: to play, open a table of your own with {table_new}.",
+                                  table_new=_command("table new")))
 
 
 def no_table(table_id: int) -> TableError:

@@ -27,12 +27,13 @@ from bot.tables.errors import (
     ALREADY_LEFT,
     ALREADY_PLAYING,
     ALREADY_SEATED,
-    ALREADY_STARTED,
     BUY_IN_WOULD_CHANGE,
     CLOSED,
     NOT_IN_LOBBY,
     NOT_SEATED,
     TableError,
+    already_started,
+    closed_to_join,
     needs_players,
     option_error,
     sentence,
@@ -187,7 +188,7 @@ async def join(s: TableSession, user_id: int, name: str, place: int | None = Non
         if table.status == "playing":
             events = await _come_back(s, user_id)
         elif table.status != "lobby":
-            raise TableError(CLOSED)
+            raise closed_to_join()
         else:
             events = await _join_lobby(s, user_id, name, place)
     await s.notify(events)
@@ -235,7 +236,7 @@ async def _come_back(s: TableSession, user_id: int) -> list[Event]:
     table = s.table
     seat = table.seat_of(user_id)
     if seat is None:
-        raise TableError(ALREADY_STARTED)
+        raise already_started()
     if not table.seats[seat].away:
         raise TableError(ALREADY_PLAYING)
     seats = [replace(info) for info in table.seats]

@@ -30,9 +30,9 @@ from bot.ai.levels import normalize_level
 from bot.rules.base import N_, Game
 from bot.store import tables as store
 from bot.tables import lobby
-from bot.tables.errors import ALREADY_SEATED, TableError, _lazy, unknown_game
+from bot.tables.errors import ALREADY_SEATED, TableError, _command, _lazy, unknown_game
 from bot.tables.model import SeatInfo, capacity
-from bot.tables.seats import LobbyPlan
+from bot.tables.seats import LobbyPlan, free_places
 from bot.tables.session import Runtime, TableSession
 
 NOT_OVER = N_("This session is not over yet.")
@@ -78,9 +78,28 @@ class Terms(NamedTuple):
 Admit = Callable[[Game, dict[str, Any]], Awaitable[Terms]]
 
 
-def not_a_player(table_id: int) -> TableError:
-    """Only the players of table #12 can play it again."""
-    return TableError(_lazy().msg("Only the players of table #{id} can play it again.", id=table_id))
+def not_a_player(table_id: int, lobby_id: int | None = None) -> TableError:
+    """Only the players of table #12 can play it again; and what a member who did not play may do
+    instead: take a free seat at ``lobby_id``, the lobby playing it again, or open a table of their own."""
+    lazy = _lazy()
+    if lobby_id is not None:
+        return TableError(lazy.msg("Only the players of table #{id} can play it again, but its new lobby, "
+                                   "table #{lobby}, has a free seat: press **Join** on it to sit down.",
+                                   id=table_id, lobby=lobby_id))
+    return TableError(lazy.msg("Only the players of table #{id} can play it again. To play, open a table "
+                               "of your own with {table_new}.", id=table_id, table_new=_command("table new")))
+
+
+def open_to_all(rt: Runtime, old: Finished) -> int | None:
+    """The lobby playing ``old`` again if anyone may still sit there (not by invitation only, a seat
+    neither taken nor kept for an invitee), else None."""
+    session = rt.sessions.get(old.plan.rematch) if old.plan.rematch is not None else None
+    if session is None:
+        return None
+    table = session.table
+    if table.status != "lobby" or table.plan.invite_only or not free_places(table.plan, table.capacity):
+        return None
+    return table.id
 
 
 def already_again(table_id: int) -> TableError:
@@ -116,7 +135,7 @@ async def play_again(rt: Runtime, games: Mapping[str, Game], old: Finished, user
         raise TableError(NOT_OVER)
     place = next((i for i, info in enumerate(old.seats) if info.human and info.user_id == user_id), None)
     if place is None:
-        raise not_a_player(old.id)
+        raise not_a_player(old.id, open_to_all(rt, old))
     lock = _locks.setdefault(rt, asyncio.Lock())
     async with lock:
         fresh = await finished(rt, old.id)  # a click just before this one may have opened it

@@ -31,7 +31,7 @@ from bot.rules import GAMES
 from bot.rules.cards import JOKERS
 from bot.rules.looks import CZECH
 from bot.views.direction import without_direction
-from bot.views.vocab import field_text, over_field, pot_word, seat_word, view_field, view_value
+from bot.views.vocab import field_text, over_field, pot_cards, pot_word, seat_word, view_field, view_value
 
 LIMIT = 1024  # Discord's limit on an attachment's description
 STANDARD = {"phase", "to_act", "stacks", "pot", "dealer", "deal", "closing", "hand", "trick",
@@ -146,7 +146,10 @@ def table_alt(game: str, table_id: int, view: Mapping[str, Any], names: Sequence
     elif isinstance(pot, int):
         parts.append(tr._("Pot: {pot}.", pot=tr.jetons(pot)))
     elif isinstance(pot, (list, tuple)):
-        parts.append(tr._("Pot: {pot}.", pot=" / ".join(tr.number(p) for p in pot)))
+        named = pot_cards(game, len(pot))
+        parts.append(tr._("Pot: {pot}.", pot=" / ".join(
+            f"{full_card(named[i], game, tr)} {tr.number(p)}" if named
+            else tr.number(p) for i, p in enumerate(pot))))
     figures = [f for k, v in view.items() if k not in STANDARD and not over_field(k, view, game)
                for f in [_figure(k, v, game, names, tr)] if f]
     if figures:

@@ -21,7 +21,7 @@ from bot.rules.base import signed as rules_signed
 from bot.rules.cards import JOKERS
 from bot.tables.length import DEAL_CAP, LOST_CHANNEL, UNATTENDED
 from bot.views.direction import without_direction
-from bot.views.vocab import field_text, over_field, pot_name, view_field, view_value
+from bot.views.vocab import field_text, over_field, pot_cards, pot_name, view_field, view_value
 
 if TYPE_CHECKING:
     from bot.rules.base import Game
@@ -130,10 +130,14 @@ def seat_name(table: Table, seat: int, tr: Translator | None = None) -> str:
         return (tr or english())._("seat {n}", n=seat)
 
 
-def _pot_text(pot: Any, tr: Translator) -> str:
+def _pot_text(pot: Any, game: str, tr: Translator) -> str:
+    """The pot: jetons, or its pools each after the card naming it (``vocab.pot_cards``: Michigan's
+    "A♥ 4 / K♣ 0 / Q♦ 4 / J♠ 8"), with their total."""
     if isinstance(pot, (list, tuple)):
-        return tr._("{pools} (total {total})", pools=" / ".join(tr.number(p) for p in pot),
-                    total=tr.jetons(sum(pot)))
+        named = pot_cards(game, len(pot))
+        pools = [f"{card(named[i], game, tr)} {tr.number(p)}" if named else tr.number(p)
+                 for i, p in enumerate(pot)]
+        return tr._("{pools} (total {total})", pools=" / ".join(pools), total=tr.jetons(sum(pot)))
     return tr.jetons(pot) if isinstance(pot, int) else str(pot)
 
 
@@ -153,6 +157,17 @@ def _options_text(table: Table, tr: Translator) -> str:
     parts = [tr.p_("option", "{name}: {value}", name=k, value=option_value(v, tr))
              for k, v in (table.options or {}).items() if k not in hidden and v is not None]
     return clip(", ".join(parts), 1000) or tr._("defaults")
+
+
+def length_text(table: Table, tr: Translator) -> str | None:
+    """How long the session lasts, for whoever comes by mid-session: the game's ``length_options`` as
+    set at this table ("rotations: 2, max_extra_deals: 3"), named as in the lobby's options; None
+    when the game declares none or none is set."""
+    game = GAMES.get(table.game)
+    options = table.options or {}
+    parts = [tr.p_("option", "{name}: {value}", name=k, value=option_value(options[k], tr))
+             for k in (game.length_options if game else ()) if options.get(k) is not None]
+    return tr._("Session length: {options}", options=", ".join(parts)) if parts else None
 
 
 def game_title(game_name: str, tr: Translator) -> str:
@@ -200,6 +215,9 @@ def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = 
                                      who=waiting)
         else:
             embed.description = tr._("{phase} · waiting for **{who}**", phase=phase, who=waiting)
+        length = length_text(table, tr)
+        if length:
+            embed.description += "\n" + length
         if clock:
             embed.description += "\n" + clock
         if view.get("closing"):
@@ -210,7 +228,8 @@ def table_embed(table: Table, log: Iterable[str] = (), notices: Iterable[str] = 
     embed.add_field(name=tr._("Seats"), value=clip("\n".join(seats) or tr._("nobody yet"), 1024),
                     inline=False)
     if "pot" in view:
-        embed.add_field(name=pot_name(table.game, tr), value=_pot_text(view["pot"], tr), inline=True)
+        embed.add_field(name=pot_name(table.game, tr), value=_pot_text(view["pot"], table.game, tr),
+                        inline=True)
     extra = public_fields(view, table.game, tr, names=seat_names(table, tr))
     if extra:
         embed.add_field(name=tr._("Table"), value=clip(extra, 1024), inline=True)
@@ -384,7 +403,8 @@ def hand_embed(table: Table, seat: int, guild: str, channel: str, note: str = ""
     if "stacks" in view:
         embed.add_field(name=tr._("Your stack"), value=tr.number(view["stacks"][seat]), inline=True)
     if "pot" in view:
-        embed.add_field(name=pot_name(table.game, tr), value=_pot_text(view["pot"], tr), inline=True)
+        embed.add_field(name=pot_name(table.game, tr), value=_pot_text(view["pot"], table.game, tr),
+                        inline=True)
     extra = public_fields(view, table.game, tr, names=seat_names(table, tr))
     if extra:
         embed.add_field(name=tr._("Table"), value=clip(extra, 1024), inline=False)

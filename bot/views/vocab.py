@@ -44,6 +44,13 @@ def pot_word(game: str, tr: Translator) -> str | None:
     return view_field("pot", game, tr) if "pot" in _vocabulary(game).view_fields else None
 
 
+def pot_cards(game: str, pools: int) -> tuple[str, ...]:
+    """The card naming each of ``pools`` pools of ``game``'s pot (Michigan's boodle cards, in the
+    pot's order: the game's ``Vocabulary.pot_cards``), or () when it names none for that many."""
+    named = _vocabulary(game).pot_cards
+    return named if len(named) == pools else ()
+
+
 def pot_name(game: str, tr: Translator) -> str:
     """The pot's name as a field's title: the game's own word capitalised ("The bête"), else "Pot"."""
     word = pot_word(game, tr)
@@ -104,14 +111,34 @@ def teams_text(key: str, value: object, game: str, names: Sequence[str] | None, 
                                                                                          strict=True))
 
 
+def seat_figures_text(key: str, value: object, game: str, names: Sequence[str] | None,
+                      tr: Translator) -> str | None:
+    """A view field holding one figure per seat (the game's ``seat_figure_fields``), each after its
+    player's name ("Ann 17 · Bob 15"; a list of yes/no as the seats it is true for, "—" for none),
+    so a spectator need not count seats; None when ``key`` is no such field or the list has another
+    length than the seats named."""
+    if key not in _vocabulary(game).seat_figure_fields or not isinstance(value, (list, tuple)) \
+            or (names is not None and len(value) != len(names)):
+        return None
+    if value and all(isinstance(v, bool) for v in value):
+        return " · ".join(seat_word(seat, names, tr) for seat, v in enumerate(value) if v) or "—"
+    if not all(_is_seat(v) for v in value):  # (an int, as a seat is)
+        return None
+    return " · ".join(f"{seat_word(seat, names, tr)} {tr.number(v)}" for seat, v in enumerate(value))
+
+
 def field_text(key: str, value: object, game: str, names: Sequence[str] | None, tr: Translator) -> str | None:
     """A view field the game writes itself (``Vocabulary.field_texts``: Marias's flek level, the Maître's
-    manche counted from 1, Michigan's bid by the bidder's name), one naming seats (``seats_text``) or
-    holding a figure per team (``teams_text``); None for any other field."""
+    manche counted from 1, Michigan's bid by the bidder's name), one naming seats (``seats_text``),
+    holding a figure per seat (``seat_figures_text``) or per team (``teams_text``); None for any other
+    field."""
     writer = _vocabulary(game).field_texts.get(key)
     if writer is not None:
         text = writer(value, lambda seat: seat_word(seat, names, tr), tr)
         if text is not None:
             return text
-    seats = seats_text(key, value, game, names, tr)
-    return seats if seats is not None else teams_text(key, value, game, names, tr)
+    for writer_of in (seats_text, seat_figures_text, teams_text):
+        text = writer_of(key, value, game, names, tr)
+        if text is not None:
+            return text
+    return None

@@ -177,6 +177,7 @@ VOCABULARY = Vocabulary(
     },
     seat_fields=("maitre", "leader", "last_player"),
     seat_list_fields=("ranking",),
+    seat_figure_fields=("hand_counts", "discard_counts", "tricks_won", "points", "strikes", "eliminated"),
     field_texts={"manche": _manche_field},
 )
 

@@ -241,5 +241,6 @@ VOCABULARY = Vocabulary(
     },
     seat_fields=("soloist", "leader"),
     seat_list_fields=("trick_winners",),
+    seat_figure_fields=("hand_sizes", "card_points"),
     field_texts={"flek": _flek_field, "points": _points_field},
 )

@@ -134,5 +134,7 @@ VOCABULARY = Vocabulary(
         "swap_spare": NP_("move kind", "Swap spare"),
     },
     seat_fields=("lead_right",),
+    seat_figure_fields=("hand_sizes",),
+    pot_cards=BOODLE,
     field_texts={"bid": _bid_field},
 )
