@@ -97,8 +97,8 @@ async def test_a_move_played_as_the_bot_resumes_is_shown_in_the_tables_language(
 async def test_after_a_restart_the_old_dm_says_the_table_moved_on(
         stub: DiscordStub, tapis: TapisRun, players: list[User]) -> None:
     """Each player's latest DM from before the restart is edited once (buttons and image gone) when
-    a newer DM reaches them, so nobody keeps it beside the new one; the rest of the session sends
-    nothing more than before (one such edit per player and table)."""
+    a newer DM reaches them, so nobody keeps it beside the new one; after that, a DM of this process is
+    edited so only when it still offered moves below a newer one (``Dms._retire``), and no DM twice."""
     table_id, users = await _french_motz(stub, players)
     rng = random.Random(3)
     await _play(stub, tapis, table_id, users, 3, rng)
@@ -119,4 +119,7 @@ async def test_after_a_restart_the_old_dm_says_the_table_moved_on(
     route = "/channels/{cid}/messages/{mid}"
     edits = [c for c in stub.calls[since:] if c.method == "PATCH" and c.route == route
              and "périmée" in json.dumps(c.json, ensure_ascii=False)]
-    assert len(edits) == superseded
+    edited = [c.path for c in edits]
+    assert len(edited) == len(set(edited)) >= superseded, edited  # each old DM once
+    latest = {f"/channels/{stub.dms(u)[-1].channel_id}/messages/{stub.dms(u)[-1].id}" for u in users}
+    assert not latest & set(edited), "a latest DM was marked out of date"
