@@ -117,24 +117,13 @@ SUMMARY = N_(
 )
 
 
-def _seat_figures(value: object, name: Callable[[int], str], tr: Text, zeros: bool) -> str | None:
-    """A figure per seat after each player's name ("alice 1 · dave 2"); seats at 0 left out unless
-    ``zeros``, "—" when none is left; None for any other shape."""
+def _tricks_field(value: object, name: Callable[[int], str], tr: Text) -> str | None:
+    """The ``tricks`` view field (per seat, this deal) by name: only the players who took some
+    ("alice 1 · dave 2"), "—" before anyone has; None for any other shape."""
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, int) and not isinstance(v, bool)
                                                         for v in value):
         return None
-    shown = [f"{name(i)} {tr.number(v)}" for i, v in enumerate(value) if v or zeros]
-    return " · ".join(shown) or "—"
-
-
-def _tricks_field(value: object, name: Callable[[int], str], tr: Text) -> str | None:
-    """The ``tricks`` view field (per seat, this deal) by name: the players who took some."""
-    return _seat_figures(value, name, tr, zeros=False)
-
-
-def _hand_sizes_field(value: object, name: Callable[[int], str], tr: Text) -> str | None:
-    """The ``hand_sizes`` view field (per seat) by name: every seat, 0 for a seat out of the deal."""
-    return _seat_figures(value, name, tr, zeros=True)
+    return " · ".join(f"{name(i)} {tr.number(v)}" for i, v in enumerate(value) if v) or "—"
 
 
 def _declarations_field(value: object, name: Callable[[int], str], tr: Text) -> str | None:
@@ -207,9 +196,9 @@ VOCABULARY = Vocabulary(
     },
     seat_fields=("muet_taken_by",),
     seat_list_fields=("active", "trick_winners"),
+    seat_figure_fields=("hand_sizes",),  # every seat, 0 for one out of the deal
     field_texts={"declarations": _declarations_field, "tricks": _tricks_field,
-                 "hand_sizes": _hand_sizes_field, "fine": _jetons_field, "k": _antes_field,
-                 "muet_taken_by": _muet_field},
+                 "fine": _jetons_field, "k": _antes_field, "muet_taken_by": _muet_field},
     deal_fields=frozenset({"k", "declarations", "hand_sizes", "tricks", "trick_winners", "active",
                            "given_up", "muet_taken_by"}),
 )
