@@ -97,16 +97,21 @@ class Translator:
         """``value`` with the language's digit grouping and decimal sign (``12 345``, ``12.345``).
 
         English, the source language, keeps the digits ungrouped (``12345``) as Tapis always wrote
-        them, so English messages are unchanged by the catalogues.
+        them, so English messages are unchanged by the catalogues. A negative value takes a true
+        minus sign (``−8``), as the signed figures do (``bot.rules.base.signed``).
         """
         if isinstance(value, int):
             cached = self._numbers.get(value)
             if cached is None:
-                cached = format_decimal(value, locale=self._locale, group_separator=self.lang != SOURCE)
+                cached = self._format(value)
                 if len(self._numbers) < 4096:
                     self._numbers[value] = cached
             return cached
-        return format_decimal(value, locale=self._locale, group_separator=self.lang != SOURCE)
+        return self._format(value)
+
+    def _format(self, value: int | float) -> str:
+        text = format_decimal(value, locale=self._locale, group_separator=self.lang != SOURCE)
+        return "−" + text[1:] if text.startswith("-") else text
 
     def decimal(self, value: float, digits: int = 1) -> str:
         """``value`` with exactly ``digits`` decimals in the language (``12.3``, ``12,3``): ratings."""

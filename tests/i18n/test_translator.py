@@ -49,6 +49,14 @@ def test_numbers_per_locale() -> None:
     assert translator("en").signed(7) == "+7" and translator("en").signed(0) == "0"
 
 
+def test_a_negative_number_takes_a_true_minus_sign() -> None:
+    """A score below zero (the Maître's points, a rating's net) is written as the signed figures are,
+    "−8", not with the hyphen Babel writes."""
+    assert translator("en").number(-8) == "−8" and translator("en").number(-8.5) == "−8.5"
+    assert translator("fr").number(-1500) == "−1\u202f500" and translator("cs").number(-3) == "−3"
+    assert translator("es").number(0) == "0" and translator("es").number(12) == "12"
+
+
 def test_pseudo_locale_marks_every_catalogue_text_only() -> None:
     tr = translator("pseudo")
     assert tr._("{who} plays {card}.", who="bob", card="Q♥") == "⟦bob plays Q♥.⟧"

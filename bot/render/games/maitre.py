@@ -23,7 +23,7 @@ def draw(t: TableCtx) -> None:
     won = per_seat(v, "tricks_won", n, 0)
     for i, plate in enumerate(t.plates):
         plate.hidden = counts[i]
-        parts = [t.word("{n} pts", n=points[i])]
+        parts = [t.word("{n} pts", n=t.tr.number(points[i]))]
         if won[i]:
             parts.append(t.word("{n} won", n=won[i]))
         if strikes[i]:
