@@ -34,14 +34,20 @@ NO_PRIZE = N_("You won no prize.")
 
 
 def lost_text(t: Tournament, tr: Translator, user_id: int, prize: int,
-              places: dict[int, tuple[int, int]]) -> str:
+              places: dict[int, tuple[int, int]], refunded: bool = False) -> str:
     """The DM to ``user_id`` about ``t``, ended or cancelled for its lost channel. ``places``: each
-    member's (rank, entrants ranked) in the final standings; ``prize``: what the pool paid them."""
+    member's (rank, entrants ranked) in the final standings; ``prize``: what the pool paid them;
+    ``refunded``: a member never seated, whose buy-in came back at the end (no place, no prize)."""
     game = game_title(t.game, tr)
-    if t.status == CANCELLED:
-        text = tr._(CANCELLED_LOST, id=t.id, game=game)
-        return f"{text} {tr._(REFUNDED, buy_in=tr.jetons(t.buy_in))}" if t.buy_in else text
-    parts = [tr._(ENDED_LOST, id=t.id, game=game, round=t.round)]
+    cancelled = t.status == CANCELLED
+    if cancelled:
+        parts = [tr._(CANCELLED_LOST, id=t.id, game=game)]
+    else:
+        parts = [tr._(ENDED_LOST, id=t.id, game=game, round=t.round)]
+    if cancelled or refunded:
+        if t.buy_in:
+            parts.append(tr._(REFUNDED, buy_in=tr.jetons(t.buy_in)))
+        return " ".join(parts)
     if user_id in places:
         rank, n = places[user_id]
         parts.append(tr._(PLACE, place=tr.number(rank), n=tr.number(n)))
@@ -61,9 +67,7 @@ async def tell_lost(bot: TapisBot, t: Tournament) -> int:
     told = 0
     for user_id in service.refunded_unseated(t):  # never seated, refunded at the end
         tr = translator(await bot.languages.reader(user_id, None, t.language))
-        text = tr._(ENDED_LOST, id=t.id, game=game_title(t.game, tr), round=t.round)
-        if t.buy_in:
-            text += " " + tr._(REFUNDED, buy_in=tr.jetons(t.buy_in))
+        text = lost_text(t, tr, user_id, 0, places, refunded=True)
         if await bot.presenter.dms.notice(user_id, t.guild_id, text):
             told += 1
     for user_id, prize in await service.untold(t):

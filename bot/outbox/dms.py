@@ -360,15 +360,7 @@ class Dms:
         old = rec.prompts.pop(user_id, None)
         if offers:
             rec.prompts[user_id] = new_id
-        if old is None or old == new_id or not isinstance(dm, discord.PartialMessageable):
-            return
-        tr = await dm_tr(self.bot, user_id, table.id)
-        try:
-            await self.p.budget.take(REFRESH, table.guild_id)
-            await dm.get_partial_message(old).edit(embed=self.moved_on(table, tr), view=None, attachments=[],
-                                                   allowed_mentions=NO_MENTIONS)
-        except discord.HTTPException as exc:
-            log.info("table %s: the older prompt of %s was not edited (%s)", table.id, user_id, exc)
+        await self._mark_moved_on(table, user_id, dm, old, new_id, "older prompt")
 
     @staticmethod
     def moved_on(table: Table, tr: Translator) -> discord.Embed:
@@ -392,16 +384,22 @@ class Dms:
         if user_id in rec.dms_posted:
             return
         rec.dms_posted.add(user_id)
+        await self._mark_moved_on(table, user_id, dm, old, new_id, "previous DM")
+
+    async def _mark_moved_on(self, table: Table, user_id: int, dm: discord.abc.Messageable,
+                             old: int | None, new_id: int, what: str) -> None:
+        """Edit ``user_id``'s DM ``old`` of ``table`` to say it is out of date (``moved_on``: buttons and
+        image removed), at the lowest priority; nothing when there is none other than ``new_id``. A
+        refusal is only logged (``what``: which DM it was)."""
         if old is None or old == new_id or not isinstance(dm, discord.PartialMessageable):
             return
         tr = await dm_tr(self.bot, user_id, table.id)
-        embed = self.moved_on(table, tr)
         try:
             await self.p.budget.take(REFRESH, table.guild_id)
-            await dm.get_partial_message(old).edit(embed=embed, view=None, attachments=[],
+            await dm.get_partial_message(old).edit(embed=self.moved_on(table, tr), view=None, attachments=[],
                                                    allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as exc:
-            log.info("table %s: the previous DM of %s was not edited (%s)", table.id, user_id, exc)
+            log.info("table %s: the %s of %s was not edited (%s)", table.id, what, user_id, exc)
 
     async def _payload(self, table: Table, job: DmJob) -> tuple[discord.Embed, discord.ui.View | None,
                                                                    list[discord.File]]:

@@ -436,11 +436,11 @@ class TableService:
         left = []
         for table in [s.table for s in self.rt.sessions.in_guild(guild_id)]:  # that server's only
             seat = table.seat_of(user_id)
-            if table.guild_id == guild_id and seat is None and user_id in table.plan.invited:
+            if seat is None and user_id in table.plan.invited:
                 if await lobby.lapse_invitation(self._session(table.id), user_id):
                     left.append(table.id)
                 continue
-            if table.guild_id != guild_id or not table.is_open or seat is None or table.seats[seat].away:
+            if not table.is_open or seat is None or table.seats[seat].away:
                 continue
             try:
                 await self.leave(table.id, user_id, gone=True)

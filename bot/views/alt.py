@@ -31,7 +31,7 @@ from bot.rules import GAMES
 from bot.rules.cards import JOKERS
 from bot.rules.looks import CZECH
 from bot.views.direction import without_direction
-from bot.views.vocab import field_text, over_field, pot_cards, pot_word, seat_word, view_field, view_value
+from bot.views.vocab import field_text, over_field, pools_text, pot_word, seat_word, view_field, view_value
 
 LIMIT = 1024  # Discord's limit on an attachment's description
 STANDARD = {"phase", "to_act", "stacks", "pot", "dealer", "deal", "closing", "hand", "trick",
@@ -146,10 +146,8 @@ def table_alt(game: str, table_id: int, view: Mapping[str, Any], names: Sequence
     elif isinstance(pot, int):
         parts.append(tr._("Pot: {pot}.", pot=tr.jetons(pot)))
     elif isinstance(pot, (list, tuple)):
-        named = pot_cards(game, len(pot))
-        parts.append(tr._("Pot: {pot}.", pot=" / ".join(
-            f"{full_card(named[i], game, tr)} {tr.number(p)}" if named
-            else tr.number(p) for i, p in enumerate(pot))))
+        pools = pools_text(pot, game, tr, lambda code: full_card(code, game, tr))  # its cards' full names
+        parts.append(tr._("Pot: {pot}.", pot=pools))
     figures = [f for k, v in view.items() if k not in STANDARD and not over_field(k, view, game)
                for f in [_figure(k, v, game, names, tr)] if f]
     if figures:

@@ -21,7 +21,7 @@ from bot.rules.base import signed as rules_signed
 from bot.rules.cards import JOKERS
 from bot.tables.length import DEAL_CAP, LOST_CHANNEL, UNATTENDED
 from bot.views.direction import without_direction
-from bot.views.vocab import field_text, over_field, pot_cards, pot_name, view_field, view_value
+from bot.views.vocab import field_text, over_field, pools_text, pot_name, view_field, view_value
 
 if TYPE_CHECKING:
     from bot.rules.base import Game
@@ -134,10 +134,8 @@ def _pot_text(pot: Any, game: str, tr: Translator) -> str:
     """The pot: jetons, or its pools each after the card naming it (``vocab.pot_cards``: Michigan's
     "A♥ 4 / K♣ 0 / Q♦ 4 / J♠ 8"), with their total."""
     if isinstance(pot, (list, tuple)):
-        named = pot_cards(game, len(pot))
-        pools = [f"{card(named[i], game, tr)} {tr.number(p)}" if named else tr.number(p)
-                 for i, p in enumerate(pot)]
-        return tr._("{pools} (total {total})", pools=" / ".join(pools), total=tr.jetons(sum(pot)))
+        pools = pools_text(pot, game, tr, lambda code: card(code, game, tr))
+        return tr._("{pools} (total {total})", pools=pools, total=tr.jetons(sum(pot)))
     return tr.jetons(pot) if isinstance(pot, int) else str(pot)
 
 

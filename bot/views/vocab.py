@@ -7,7 +7,7 @@ by the kind of move; both are identifiers of the rules core. Each game names its
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeGuard
 
 from bot.i18n import NP_, Translator
@@ -49,6 +49,15 @@ def pot_cards(game: str, pools: int) -> tuple[str, ...]:
     pot's order: the game's ``Vocabulary.pot_cards``), or () when it names none for that many."""
     named = _vocabulary(game).pot_cards
     return named if len(named) == pools else ()
+
+
+def pools_text(pot: Sequence[int], game: str, tr: Translator, card: Callable[[str], str]) -> str:
+    """A pot of several pools, each after the card naming it when the game names them (``pot_cards``,
+    written by ``card``: a short card in a message, a card's full name in an alt text), "A♥ 4 / K♣ 0";
+    else the figures alone, "4 / 0"."""
+    named = pot_cards(game, len(pot))
+    return " / ".join(f"{card(named[i])} {tr.number(p)}" if named else tr.number(p)
+                      for i, p in enumerate(pot))
 
 
 def pot_name(game: str, tr: Translator) -> str:
