@@ -185,12 +185,13 @@ def config_source(path: str | None) -> str:
 def shown_database(database: str) -> str:
     """The database as the logs name it: an SQLite file's absolute path, a URL without its password."""
     import os
-    import re
 
     from bot.store.db import is_postgres_url
 
     if is_postgres_url(database):
-        return re.sub(r"://([^:/@]+):[^@]*@", r"://\1:***@", database)
+        from bot.store.pg import _safe_url
+
+        return _safe_url(database)
     return os.path.abspath(database)
 
 
